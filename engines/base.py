@@ -1,0 +1,246 @@
+"""What every game engine shares: phases, verdicts on order lines, events, outcomes, seeded dice.
+
+Engines are pure: `resolve(state, phase, inputs, rng)` never reads the clock, the disk or the
+network, and every random number comes from a `PhaseRng` derived from (game seed, phase,
+purpose). Re-running a phase after the host corrects one order therefore gives the same
+rolls everywhere the correction does not reach.
+"""
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
+
+
+@dataclass(frozen=True)
+class Phase:
+    """One resolvable phase: legends night/day, mafia round, bellum turn, arena step."""
+
+    kind: str
+    number: int
+
+    @property
+    def key(self) -> str:
+        return f"{self.kind}-{self.number}"
+
+    @classmethod
+    def from_key(cls, key: str) -> "Phase":
+        kind, _, number = key.rpartition("-")
+        return cls(kind, int(number))
+
+
+# ---------------------------------------------------------------- order verdicts (receipts)
+
+@dataclass(frozen=True)
+class Accepted:
+    """An order line understood; `canonical` is how the receipt repeats it back."""
+
+    line: str
+    order: Any
+    canonical: str
+    ok: bool = field(default=True, init=False)
+
+    def as_json(self) -> dict:
+        return {"line": self.line, "ok": True, "canonical": self.canonical}
+
+
+@dataclass(frozen=True)
+class Rejected:
+    """An order line refused, with the reason in Russian as the player will read it."""
+
+    line: str
+    reason: str
+    ok: bool = field(default=False, init=False)
+
+    def as_json(self) -> dict:
+        return {"line": self.line, "ok": False, "reason": self.reason}
+
+
+Verdict = Accepted | Rejected
+
+
+def split_lines(text: str) -> list[str]:
+    """Order lines of a PM: one command a line, blank lines and surrounding spaces dropped."""
+    return [line.strip() for line in text.replace("\r\n", "\n").split("\n") if line.strip()]
+
+
+# ---------------------------------------------------------------- inputs
+
+@dataclass(frozen=True)
+class OrderPm:
+    """One private message with orders, as it reached the host (provenance kept)."""
+
+    sender: str          # the player's canonical nickname
+    text: str
+    pm_id: str | None = None
+    at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class CountedVote:
+    voter: str
+    target: str          # canonical nickname, or a game's abstain token such as "не судить"
+    post_id: str | None = None
+    at: datetime | None = None
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class DiscardedVote:
+    voter: str
+    text: str
+    reason: str          # machine code: quoted, dead_voter, dead_target, unknown_name, ...
+    post_id: str | None = None
+    detail: str = ""     # human detail, e.g. the candidates of an ambiguous name
+
+    def as_json(self) -> dict:
+        out = {"voter": self.voter, "text": self.text, "reason": self.reason}
+        if self.post_id is not None:
+            out["post_id"] = self.post_id
+        if self.detail:
+            out["detail"] = self.detail
+        return out
+
+
+@dataclass(frozen=True)
+class Tally:
+    """The result of counting a day's votes: what the lynch/jail step works from."""
+
+    counted: tuple[CountedVote, ...] = ()
+    discarded: tuple[DiscardedVote, ...] = ()
+
+    def by_target(self) -> dict[str, list[CountedVote]]:
+        out: dict[str, list[CountedVote]] = {}
+        for vote in self.counted:
+            out.setdefault(vote.target, []).append(vote)
+        return out
+
+
+@dataclass(frozen=True)
+class PhaseInputs:
+    """Everything timed before the deadline that a phase resolves from."""
+
+    orders: tuple[OrderPm, ...] = ()
+    tally: Tally | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+# ---------------------------------------------------------------- outputs
+
+@dataclass(frozen=True)
+class Event:
+    """A fact the resolution produced; every report is rendered from these alone."""
+
+    type: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    def as_json(self) -> dict:
+        return {"type": self.type, **dict(self.data)}
+
+
+@dataclass(frozen=True)
+class OutgoingPm:
+    to: str
+    kind: str            # role, role_reveal, spy_result, check_result, warning, receipt, ...
+    text: str
+    subject: str = ""
+
+    def as_json(self) -> dict:
+        return {"to": self.to, "kind": self.kind, "text": self.text}
+
+
+@dataclass(frozen=True)
+class Elimination:
+    nick: str
+    cause: str           # attack, magic_attack, joint_attack, lynch, jail, kill_mafia, ...
+
+    def as_json(self) -> dict:
+        return {"nick": self.nick, "cause": self.cause}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A resolved phase: the new state and everything the host and players will see."""
+
+    state: Any
+    events: tuple[Event, ...] = ()
+    eliminated: tuple[Elimination, ...] = ()
+    pms: tuple[OutgoingPm, ...] = ()
+    reports: Mapping[str, str | None] = field(default_factory=dict)
+    # game-specific scenario keys (lynched, jailed, immune_leader, spells, counted_votes, ...)
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+# ---------------------------------------------------------------- seeded randomness
+
+class PhaseRng:
+    """Random numbers derived from a hash of (game seed, phase, purpose).
+
+    Each purpose gets an independent stream, so one extra roll for one purpose never shifts
+    the rolls of another.
+    """
+
+    def __init__(self, seed: int | str, *path: str) -> None:
+        self._seed = str(seed)
+        self._path = tuple(str(p) for p in path)
+
+    def for_step(self, *purpose: Any) -> "PhaseRng":
+        return PhaseRng(self._seed, *self._path, *(str(p) for p in purpose))
+
+    def stream(self, *purpose: Any) -> random.Random:
+        material = "\x1f".join((self._seed, *self._path, *(str(p) for p in purpose)))
+        digest = hashlib.sha256(material.encode("utf-8")).digest()
+        return random.Random(int.from_bytes(digest[:16], "big"))
+
+    def die(self, sides: int, *purpose: Any) -> int:
+        return self.stream(*purpose).randint(1, sides)
+
+    def shuffle(self, items: Sequence, *purpose: Any) -> list:
+        out = list(items)
+        self.stream(*purpose).shuffle(out)
+        return out
+
+
+def phase_rng(seed: int | str, phase: Phase) -> PhaseRng:
+    return PhaseRng(seed, phase.kind, phase.number)
+
+
+# ---------------------------------------------------------------- step tables
+
+@dataclass(frozen=True)
+class Step:
+    """One named rules step: (state, orders, rng) -> (state, events)."""
+
+    name: str
+    run: Callable[..., tuple[Any, list[Event]]]
+
+
+def run_steps(steps: Iterable[Step], state: Any, orders: Any, rng: PhaseRng) -> tuple[Any, list[Event]]:
+    events: list[Event] = []
+    for step in steps:
+        state, produced = step.run(state, orders, rng.for_step(step.name))
+        events += produced
+    return state, events
+
+
+# ---------------------------------------------------------------- the game interface
+
+class Rules(Protocol):
+    """What the daemon and `forumgm simulate` need of a game; one object per game package.
+
+    `texts` is a `forumgm.engines.texts.Texts` (templates already loaded, so rendering does
+    no I/O).
+    """
+
+    name: str
+
+    def setup(self, setup: Mapping[str, Any], seed: int) -> Any: ...
+    def phases(self, state: Any) -> Iterable[Phase]: ...
+    def read_orders(self, state: Any, phase: Phase, pm: OrderPm) -> list[Verdict]: ...
+    def resolve(self, state: Any, phase: Phase, inputs: PhaseInputs, seed: int, texts: Any) -> Outcome: ...
+    def alive(self, state: Any) -> list[str]: ...
+    def winner(self, state: Any) -> str | None: ...
+    def dump(self, state: Any) -> dict: ...
+    def load(self, data: Mapping[str, Any]) -> Any: ...

@@ -1,0 +1,62 @@
+"""Rendering player-facing texts from editable Jinja2 templates, without I/O.
+
+The daemon loads the template sources (shipped defaults under config/templates, overridden
+by the host's own folder) and hands a `Texts` to the engines. Every value interpolated into a
+template is BBCode-escaped by default, so a nickname or an order line written by a player can
+never open a tag in a forum post; a template that needs to pass markup through marks it with
+the `raw` filter.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import jinja2
+from markupsafe import Markup
+
+# A zero-width space after "[" keeps the bracket visible but stops every forum engine's BBCode
+# parser from reading a tag there.
+_ZWSP = "\u200b"
+
+
+def escape_bbcode(value: Any) -> str:
+    text = str(value)
+    return text.replace("[", "[" + _ZWSP)
+
+
+def _finalize(value: Any) -> Any:
+    if value is None:
+        return ""
+    if isinstance(value, Markup):
+        return str(value)
+    if isinstance(value, (int, float)):
+        return value
+    return escape_bbcode(value)
+
+
+class Texts:
+    """A set of loaded templates: name -> source (e.g. "legends/technical.j2")."""
+
+    def __init__(self, sources: Mapping[str, str]) -> None:
+        self._env = jinja2.Environment(
+            loader=jinja2.DictLoader(dict(sources)),
+            finalize=_finalize,
+            undefined=jinja2.StrictUndefined,
+            trim_blocks=True,
+            lstrip_blocks=True,
+            keep_trailing_newline=False,
+            autoescape=False,
+        )
+        self._env.filters["raw"] = Markup
+        self._env.filters["bb"] = escape_bbcode
+
+    def names(self) -> list[str]:
+        return self._env.list_templates()
+
+    def has(self, name: str) -> bool:
+        return name in self._env.list_templates()
+
+    def render(self, name: str, **context: Any) -> str:
+        return self._env.get_template(name).render(**context).strip()
+
+    def add_filter(self, name: str, function: Any) -> None:
+        self._env.filters[name] = function

@@ -1,0 +1,74 @@
+"""Records every forum-engine parser returns. Pure data: HTML in, these out."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+
+class PageLayoutError(ValueError):
+    """The page does not look like what this engine's parser knows.
+
+    Raised instead of returning an empty list, so that a changed forum theme stops the game
+    with a message to the host rather than counting zero votes.
+    """
+
+
+@dataclass(frozen=True)
+class ColoredFragment:
+    color: str       # normalised lowercase #rrggbb
+    text: str        # stripped text of the fragment
+    where: str = ""  # "" for the post's own text; "spoiler" or "code" when flagged (not counted)
+
+    def as_json(self) -> dict:
+        return {"color": self.color, "text": self.text}
+
+
+@dataclass(frozen=True)
+class Post:
+    id: str
+    author: str
+    author_id: str | None
+    posted_at: datetime | None
+    edited_at: datetime | None | bool = None   # True when the engine shows an edit without a time
+    edited_by: str | None = None
+    html: str = ""                               # the body as HTML
+    text: str = ""                               # the body as text, quotes included
+    text_unquoted: str = ""                      # the body as text, every quote removed
+    colored: tuple[ColoredFragment, ...] = ()    # outside quotes, in page order
+    flagged: tuple[ColoredFragment, ...] = ()    # coloured text inside spoilers/code blocks
+    page: int | None = None
+
+
+@dataclass(frozen=True)
+class PageInfo:
+    page: int
+    pages: int
+
+
+@dataclass(frozen=True)
+class PmHeader:
+    id: str
+    sender: str
+    sender_id: str | None
+    subject: str
+    sent_at: datetime | None
+    unread: bool
+
+
+@dataclass(frozen=True)
+class PmMessage:
+    id: str
+    sender: str
+    sender_id: str | None
+    subject: str
+    sent_at: datetime | None
+    html: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Form:
+    action: str                       # as written in the page (may be relative)
+    method: str
+    fields: dict[str, str] = field(default_factory=dict)   # hidden inputs and preset values
+    enctype: str = "application/x-www-form-urlencoded"

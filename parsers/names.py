@@ -1,0 +1,1 @@
+"""Nickname resolution shared by votes and order parsers (implementation in progress)."""
