@@ -1,0 +1,33 @@
+"""The shipped data: example configs, rule tables, report templates, the Bellum scenario.
+
+Only loaders live here; the data are the files beside this module.
+"""
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+from forumgm.engines.texts import Texts
+
+TEMPLATE_SUFFIX = ".j2"
+
+
+def data_path(*parts: str) -> Path:
+    """A path inside the installed config/ folder."""
+    return Path(str(resources.files(__package__).joinpath(*parts)))
+
+
+def read_templates(folder: Path) -> dict[str, str]:
+    """Every template under `folder`, keyed by its relative path with '/' separators."""
+    return {
+        path.relative_to(folder).as_posix(): path.read_text(encoding="utf-8")
+        for path in sorted(folder.rglob("*" + TEMPLATE_SUFFIX))
+    }
+
+
+def load_texts(override: Path | None = None) -> Texts:
+    """The shipped templates, with the host's own folder (same relative names) taking precedence."""
+    sources = read_templates(data_path("templates"))
+    if override is not None:
+        sources.update(read_templates(override))
+    return Texts(sources)
