@@ -31,6 +31,15 @@ class Phase:
         return cls(kind, int(number))
 
 
+class SetupError(ValueError):
+    """A game's setup table is malformed; `key` is the dotted path of the offending key."""
+
+    def __init__(self, key: str, message: str) -> None:
+        super().__init__(f"{key}: {message}")
+        self.key = key
+        self.message = message
+
+
 # ---------------------------------------------------------------- order verdicts (receipts)
 
 @dataclass(frozen=True)
