@@ -1,0 +1,37 @@
+"""Which engine plays which game, with its shipped rule table and the host's overrides."""
+from __future__ import annotations
+
+import importlib
+import tomllib
+from typing import Any, Mapping
+
+from forumgm.config import data_path
+from forumgm.engines.base import Rules
+
+
+def rule_table(game_type: str, overrides: Mapping[str, Any] | None = None) -> dict:
+    """The game's shipped rule table (config/<game>/rules.toml), overridden key by key."""
+    path = data_path(game_type, "rules.toml")
+    table: dict = {}
+    if path.is_file():
+        with open(path, "rb") as handle:
+            table = tomllib.load(handle)
+    return merge(table, overrides or {})
+
+
+def merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict:
+    out = dict(base)
+    for key, value in override.items():
+        if isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
+            out[key] = merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def rules_for(game_type: str, overrides: Mapping[str, Any] | None = None) -> Rules:
+    module = importlib.import_module(f"forumgm.engines.{game_type}")
+    make_rules = getattr(module, "make_rules", None)
+    if make_rules is not None:
+        return make_rules(rule_table(game_type, overrides))
+    return module.RULES
