@@ -59,19 +59,9 @@ def run_scenario(scenario: Mapping[str, Any], texts: Texts | None = None) -> dic
     texts = texts or load_texts()
     _reject_unknown(scenario, TOP_KEYS, "")
     game = _require(scenario, "game", str, "")
-    if game not in GAMES:
-        raise ScenarioError("game", f"expected one of {', '.join(GAMES)} (got {game!r})")
     seed = scenario.get("seed", 0)
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise ScenarioError("seed", f"expected an integer (got {seed!r})")
     setup = scenario.get("setup", {})
-    if not isinstance(setup, Mapping):
-        raise ScenarioError("setup", "expected a table")
-    rules = rules_for(game)
-    try:
-        state = rules.setup(setup, seed)
-    except SetupError as error:
-        raise ScenarioError(error.key, error.message) from None
+    rules, state = _start(game, setup, seed)
     roster = _roster(setup)
     phases = scenario.get("phases", [])
     if not isinstance(phases, list):
@@ -89,6 +79,45 @@ def run_scenario(scenario: Mapping[str, Any], texts: Texts | None = None) -> dic
         "alive": list(rules.alive(state)),
         "winner": rules.winner(state),
     }
+
+
+def check_orders(scenario: Mapping[str, Any], game: str, sender: str, text: str,
+                 phase_key: str | None, texts: Texts) -> dict:
+    """The receipt for one order PM against the scenario's starting position."""
+    if scenario.get("game", game) != game:
+        raise ScenarioError("game", f"the scenario is for {scenario.get('game')!r}, not {game!r}")
+    setup = scenario.get("setup", {})
+    rules, state = _start(game, setup, scenario.get("seed", 0))
+    try:
+        phase = Phase.from_key(phase_key) if phase_key else rules.first_phase(state)
+    except ValueError:
+        raise ScenarioError("--phase", f"expected a phase key such as night-1 (got {phase_key!r})") from None
+    pm = OrderPm(_player(sender, _roster(setup), "--from"), text)
+    verdicts = rules.read_orders(state, phase, pm, [])
+    return {
+        "game": game,
+        "phase": phase.key,
+        "from": pm.sender,
+        "receipt": [v.as_json() for v in verdicts],
+        "text": receipt_text(game, pm.sender, verdicts, texts),
+    }
+
+
+def _start(game: str, setup: Any, seed: Any) -> tuple[Rules, Any]:
+    if game not in GAMES:
+        raise ScenarioError("game", f"expected one of {', '.join(GAMES)} (got {game!r})")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise ScenarioError("seed", f"expected an integer (got {seed!r})")
+    if not isinstance(setup, Mapping):
+        raise ScenarioError("setup", "expected a table")
+    try:
+        rules = rules_for(game)
+    except ModuleNotFoundError:
+        raise ScenarioError("game", f"the {game} engine is not part of this forumgm yet") from None
+    try:
+        return rules, rules.setup(setup, seed)
+    except SetupError as error:
+        raise ScenarioError(error.key, error.message) from None
 
 
 def _play(rules: Rules, game: str, state: Any, script: PhaseScript, seed: int,
