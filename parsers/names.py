@@ -1,1 +1,351 @@
-"""Nickname resolution shared by votes and order parsers (implementation in progress)."""
+"""Nickname resolution shared by the vote tally and the order parsers.
+
+Players write each other's nicknames however they like: in another grammatical case
+("Аскону", "у Кумы"), in the wrong script ("Аскoн" with a Latin o), with a typo. The rules
+are tried from the strictest to the loosest and the first rule that finds anything decides:
+when it finds two nicknames the answer is "ambiguous" — a looser rule is never asked to pick
+one, so the program never guesses.
+"""
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
+from types import MappingProxyType
+from typing import Callable, Iterable, Mapping
+
+import pymorphy3
+from rapidfuzz import fuzz
+
+# Letters (and digits) that read the same in both alphabets all map to one side, so a nickname
+# typed in either script, or in a mix of both, gets the same key.
+_LOOKALIKES = str.maketrans({
+    "a": "а", "o": "о", "c": "с", "p": "р", "e": "е", "x": "х", "k": "к", "m": "м",
+    "t": "т", "h": "н", "b": "в", "y": "у", "3": "з", "0": "о", "ё": "е", "і": "i",
+})
+# Invisible characters forum editors leave behind.
+_INVISIBLE = str.maketrans({"\u200b": None, "\u00ad": None, "\ufeff": None, "\u00a0": " "})
+_QUOTES = "\"'«»“”„<>()[]"
+_TRAILING = ".,;:!?…"
+_PREPOSITIONS = frozenset((
+    "у", "к", "ко", "от", "ото", "с", "со", "за", "на", "в", "во", "о", "об", "обо", "про",
+    "для", "против", "над", "под", "при", "без", "до", "по", "из", "перед", "через",
+))
+
+_CASES = ("gent", "datv", "accs", "ablt", "loct")
+_CYRILLIC_WORD = re.compile(r"[а-яё-]+")
+_CONSONANTS = frozenset("бвгджзклмнпрстфхцчшщ")
+# Endings a Latin or digit-final nickname takes in Russian text ("Robozik'а", "gosha100у");
+# the gender is unknown, so both declensions are accepted.
+_LATIN_ENDINGS = ("а", "у", "ом", "е", "ой", "ы", "и", "ю", "я", "ем", "ей")
+_ENDING_SEPARATORS = ("", "'", "’", "`", "-")
+# Cyrillic nicknames pymorphy cannot read as a noun ("Ильмаринен" parses as a short adjective):
+# (final letters, what replaces them); an empty final applies after a consonant only.
+_CYRILLIC_FALLBACK = (
+    ("ь", ("я", "ю", "ем", "е")),
+    ("й", ("я", "ю", "ем", "е")),
+    ("а", ("ы", "и", "е", "у", "ой")),
+    ("я", ("и", "е", "ю", "ей")),
+    ("", ("а", "у", "ом", "е")),
+)
+
+FUZZY_THRESHOLD = 80       # rapidfuzz ratio, 0..100
+FUZZY_MARGIN = 10          # the best must beat the second best by this much
+FUZZY_MIN_LENGTH = 4       # shorter texts are too close to everything
+CANDIDATE_THRESHOLD = 60   # nicknames offered to the host for an unresolved text
+MAX_CANDIDATES = 3
+
+
+@dataclass(frozen=True)
+class Resolved:
+    nick: str
+    how: str          # exact, case, fold, alias, case_form, fuzzy
+    ok: bool = field(default=True, init=False)
+
+
+@dataclass(frozen=True)
+class Unresolved:
+    text: str
+    candidates: tuple[str, ...]
+    reason: str       # empty, unknown, ambiguous
+    ok: bool = field(default=False, init=False)
+
+
+Resolution = Resolved | Unresolved
+
+
+@dataclass(frozen=True)
+class Roster:
+    """The game's players (canonical nicknames) and per-game aliases (alias -> nickname).
+
+    Aliases pointing at someone who is not a player are ignored, so one alias table can serve
+    a roster of the living players only.
+    """
+
+    players: tuple[str, ...]
+    aliases: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "players", tuple(self.players))
+        object.__setattr__(self, "aliases", MappingProxyType(dict(self.aliases)))
+
+    def __hash__(self) -> int:
+        return hash((self.players, frozenset(self.aliases.items())))
+
+    @cached_property
+    def _index(self) -> "_Index":
+        return _Index.build(self)
+
+
+# ---------------------------------------------------------------- text keys
+
+def clean(text: str) -> str:
+    """The text as a nickname candidate: invisible characters, quotes and end punctuation gone."""
+    text = " ".join(text.translate(_INVISIBLE).split())
+    return text.strip(_QUOTES).rstrip(_TRAILING).strip(_QUOTES).strip()
+
+
+def case_key(text: str) -> str:
+    return " ".join(text.translate(_INVISIBLE).split()).casefold()
+
+
+def fold_key(text: str) -> str:
+    """Case-free, ё-free key in which Latin and Cyrillic look-alikes coincide."""
+    return case_key(text).translate(_LOOKALIKES)
+
+
+# ---------------------------------------------------------------- Russian case forms
+
+@lru_cache(maxsize=1)
+def _morph() -> pymorphy3.MorphAnalyzer:
+    # Building the analyzer loads the dictionaries; one per process is enough.
+    return pymorphy3.MorphAnalyzer()
+
+
+def _noun_parses(word: str) -> list:
+    if not _CYRILLIC_WORD.fullmatch(word):
+        return []
+    return [p for p in _morph().parse(word)
+            if "nomn" in p.tag and p.tag.POS in ("NOUN", "ADJF")]
+
+
+def _inflected(parses: list, case: str) -> set[str]:
+    out = set()
+    for parse in parses:
+        form = parse.inflect({"sing", case})
+        if form is not None:
+            out.add(form.word)
+    return out
+
+
+def _suffixed(word: str) -> set[str]:
+    """Declined forms of a word pymorphy does not read as a noun, by its final letter."""
+    if not word:
+        return set()
+    if not _CYRILLIC_WORD.fullmatch(word):
+        return {word + sep + ending for sep in _ENDING_SEPARATORS for ending in _LATIN_ENDINGS}
+    for final, endings in _CYRILLIC_FALLBACK:
+        if final and word.endswith(final):
+            return {word[: -len(final)] + ending for ending in endings}
+    if word[-1] in _CONSONANTS:
+        return {word + ending for ending in _CYRILLIC_FALLBACK[-1][1]}
+    return set()   # ends in о, е, и, у...: indeclinable ("Зорро")
+
+
+def declensions(nick: str) -> set[str]:
+    """The singular case forms of a nickname, lowercase (the nickname itself included)."""
+    words = nick.casefold().split()
+    if not words:
+        return set()
+    parses = [_noun_parses(word) for word in words]
+    forms = {" ".join(words)}
+    for case in _CASES:
+        options = [(_inflected(p, case) or {w}) for w, p in zip(words, parses)]
+        forms |= {" ".join(combo) for combo in itertools.product(*options)}
+    if not parses[-1]:
+        head = words[:-1]
+        forms |= {" ".join((*head, tail)) for tail in _suffixed(words[-1])}
+    return forms
+
+
+# ---------------------------------------------------------------- the index of a roster
+
+def _group(pairs: Iterable[tuple[str, str]]) -> dict[str, frozenset[str]]:
+    out: dict[str, set[str]] = {}
+    for key, nick in pairs:
+        out.setdefault(key, set()).add(nick)
+    return {key: frozenset(nicks) for key, nicks in out.items()}
+
+
+@dataclass(frozen=True)
+class _Index:
+    players: frozenset[str]
+    by_case: Mapping[str, frozenset[str]]
+    by_fold: Mapping[str, frozenset[str]]
+    by_alias: Mapping[str, frozenset[str]]
+    by_form: Mapping[str, frozenset[str]]
+    word_counts: tuple[int, ...]
+
+    @classmethod
+    def build(cls, roster: Roster) -> "_Index":
+        players = frozenset(roster.players)
+        aliases = {alias: nick for alias, nick in roster.aliases.items() if nick in players}
+        names = [(nick, nick) for nick in players] + list(aliases.items())
+        return cls(
+            players=players,
+            by_case=_group((case_key(nick), nick) for nick in players),
+            by_fold=_group((fold_key(nick), nick) for nick in players),
+            by_alias=_group((fold_key(alias), nick) for alias, nick in aliases.items()),
+            by_form=_group((fold_key(form), nick)
+                           for name, nick in names for form in declensions(name)),
+            word_counts=tuple(sorted({len(name.split()) for name, _ in names}, reverse=True)),
+        )
+
+
+# ---------------------------------------------------------------- resolution
+
+def _lookup(table: Mapping[str, frozenset[str]], key: str, text: str, how: str) -> Resolution | None:
+    found = table.get(key)
+    if not found:
+        return None
+    if len(found) == 1:
+        return Resolved(next(iter(found)), how)
+    return Unresolved(text, tuple(sorted(found)), "ambiguous")
+
+
+def _without_preposition(key: str) -> str | None:
+    first, _, rest = key.partition(" ")
+    return rest if first in _PREPOSITIONS and rest else None
+
+
+def _by_exact(text: str, index: _Index) -> Resolution | None:
+    return Resolved(text, "exact") if text in index.players else None
+
+
+def _by_case(text: str, index: _Index) -> Resolution | None:
+    return _lookup(index.by_case, case_key(text), text, "case")
+
+
+def _by_fold(text: str, index: _Index) -> Resolution | None:
+    return _lookup(index.by_fold, fold_key(text), text, "fold")
+
+
+def _by_alias(text: str, index: _Index) -> Resolution | None:
+    return _lookup(index.by_alias, fold_key(text), text, "alias")
+
+
+def _by_case_form(text: str, index: _Index) -> Resolution | None:
+    key = fold_key(text)
+    found = _lookup(index.by_form, key, text, "case_form")
+    bare = _without_preposition(key)
+    if found is None and bare is not None:
+        found = _lookup(index.by_form, bare, text, "case_form")
+    return found
+
+
+def _scores(text: str, forms: Mapping[str, frozenset[str]]) -> list[tuple[str, float]]:
+    """Each nickname's best similarity to the text over all its forms, best first."""
+    key = fold_key(text)
+    best: dict[str, float] = {}
+    for form, nicks in forms.items():
+        score = fuzz.ratio(key, form)
+        for nick in nicks:
+            best[nick] = max(best.get(nick, 0.0), score)
+    return sorted(best.items(), key=lambda item: (-item[1], item[0]))
+
+
+def _fuzzy(text: str, forms: Mapping[str, frozenset[str]]) -> Resolution | None:
+    if len(fold_key(text)) < FUZZY_MIN_LENGTH:
+        return None
+    scores = _scores(text, forms)
+    if not scores or scores[0][1] < FUZZY_THRESHOLD:
+        return None
+    runner_up = scores[1][1] if len(scores) > 1 else 0.0
+    if scores[0][1] - runner_up >= FUZZY_MARGIN:
+        return Resolved(scores[0][0], "fuzzy")
+    close = tuple(nick for nick, score in scores if scores[0][1] - score < FUZZY_MARGIN)
+    return Unresolved(text, close, "ambiguous")
+
+
+def _by_fuzzy(text: str, index: _Index) -> Resolution | None:
+    return _fuzzy(text, index.by_form)
+
+
+def _by_fuzzy_words(count: int) -> Callable[[str, _Index], Resolution | None]:
+    """Fuzzy matching against forms of `count` words only, so a typo never swallows the next word."""
+    def rule(text: str, index: _Index) -> Resolution | None:
+        return _fuzzy(text, {form: nicks for form, nicks in index.by_form.items()
+                             if len(form.split()) == count})
+    return rule
+
+
+_RULES: tuple[Callable[[str, _Index], Resolution | None], ...] = (
+    _by_exact, _by_case, _by_fold, _by_alias, _by_case_form, _by_fuzzy,
+)
+
+
+def _first_answer(rules, text: str, index: _Index) -> Resolution | None:
+    # The text as written first, then cleaned of quotes and end punctuation ("Хана,").
+    for rule in rules:
+        for attempt in dict.fromkeys((text.strip(), clean(text))):
+            found = rule(attempt, index) if attempt else None
+            if found is not None:
+                return found
+    return None
+
+
+def _unknown(text: str, index: _Index) -> Unresolved:
+    candidates = tuple(nick for nick, score in _scores(text, index.by_form)
+                       if score >= CANDIDATE_THRESHOLD)
+    return Unresolved(clean(text), candidates[:MAX_CANDIDATES], "unknown")
+
+
+def resolve_name(text: str, roster: Roster) -> Resolution:
+    """The player a written nickname means, with the rule that found him, or why not."""
+    if not clean(text):
+        return Unresolved(text, (), "empty")
+    return _first_answer(_RULES, text, roster._index) or _unknown(text, roster._index)
+
+
+# ---------------------------------------------------------------- a nickname at the start of a line
+
+_WORD = re.compile(r"\S+")
+_REST_LEAD = " \t,;:—–-"
+
+
+def _prefix_resolution(text: str, spans: list, count: int, roster: Roster,
+                       fuzzy: bool) -> tuple[Resolution, str]:
+    prefix = text[: spans[count - 1].end()]
+    rest = text[spans[count - 1].end():].lstrip(_REST_LEAD)
+    rules = _RULES[:-1] + ((_by_fuzzy_words(count),) if fuzzy else ())
+    return _first_answer(rules, prefix, roster._index) or _unknown(prefix, roster._index), rest
+
+
+def split_name(text: str, roster: Roster) -> tuple[Resolution, str]:
+    """The nickname at the start of `text` and what follows it ("Хана, передаю себе").
+
+    The longest run of words that names a player without fuzzy matching wins; only when
+    there is none is a typo allowed, over a run as long as some nickname is.
+    """
+    spans = list(_WORD.finditer(text))
+    if not spans:
+        return Unresolved(text, (), "empty"), ""
+    ambiguous: tuple[Resolution, str] | None = None
+    for count in range(len(spans), 0, -1):
+        found, rest = _prefix_resolution(text, spans, count, roster, fuzzy=False)
+        if found.ok:
+            return found, rest
+        if ambiguous is None and found.reason == "ambiguous":
+            ambiguous = (found, rest)
+    if ambiguous is not None:
+        return ambiguous
+    unknown = []
+    for count in sorted({n for n in roster._index.word_counts if n <= len(spans)} | {1}, reverse=True):
+        found, rest = _prefix_resolution(text, spans, count, roster, fuzzy=True)
+        if found.ok or found.reason == "ambiguous":
+            return found, rest
+        unknown.append((len(found.candidates), -count, found, rest))
+    # The shortest run with the most candidates says best what the player may have meant.
+    _, _, found, rest = max(unknown, key=lambda item: item[:2])
+    return found, rest
