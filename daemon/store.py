@@ -1,0 +1,735 @@
+"""The installation's SQLite file: everything seen on the forum, every input, every resolution, every draft.
+
+One file per installation, WAL mode so the host's CLI can read while the daemon writes.
+Times go in as aware datetimes and are stored as ISO-8601 UTC text; they come back as aware
+UTC datetimes. Every multi-row write runs in one transaction (`Store.transaction()`), and a
+transaction takes the write lock at its start (BEGIN IMMEDIATE) so that two processes never
+both decide that the same phase is still unresolved.
+"""
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import sqlite3
+from dataclasses import asdict
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, Mapping
+
+import sqlite_utils
+
+from forumgm.parsers.forums.base import PmHeader, PmMessage, Post
+
+Now = Callable[[], datetime]
+
+DRAFT_STATUSES = ("pending", "approved", "sending", "sent", "rejected", "superseded")
+# a draft in one of these may still change; the others are history
+OPEN_DRAFT_STATUSES = ("pending", "approved")
+
+JSON_COLUMNS = frozenset({"aliases", "colored", "flagged", "verdicts", "data", "state", "detail", "settings"})
+TIME_COLUMNS = frozenset({"deadline", "at"})
+
+
+class StoreError(Exception):
+    """A request the store refuses (unknown draft, a draft no longer editable, ...)."""
+
+
+# Ordered migrations: index + 1 is the schema version a step brings the file to.
+# Never edit a released step; append a new one.
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE forums (
+        id TEXT PRIMARY KEY,
+        engine TEXT NOT NULL,
+        base_url TEXT NOT NULL,
+        account TEXT NOT NULL
+    );
+    CREATE TABLE games (
+        id TEXT PRIMARY KEY,
+        type TEXT NOT NULL,
+        forum_id TEXT REFERENCES forums(id),
+        thread_url TEXT NOT NULL,
+        time_zone TEXT NOT NULL,
+        seed TEXT NOT NULL,
+        settings TEXT NOT NULL DEFAULT '{}',
+        registered_at TEXT NOT NULL
+    );
+    CREATE TABLE players (
+        game_id TEXT NOT NULL REFERENCES games(id),
+        nick TEXT NOT NULL,
+        aliases TEXT NOT NULL DEFAULT '[]',
+        PRIMARY KEY (game_id, nick)
+    );
+    CREATE TABLE raw_pages (
+        id INTEGER PRIMARY KEY,
+        game_id TEXT NOT NULL REFERENCES games(id),
+        url TEXT NOT NULL,
+        page_no INTEGER NOT NULL,
+        html TEXT NOT NULL,
+        fetched_at TEXT NOT NULL
+    );
+    CREATE INDEX raw_pages_game ON raw_pages(game_id, page_no);
+    CREATE TABLE thread_cursors (
+        game_id TEXT PRIMARY KEY REFERENCES games(id),
+        last_page INTEGER NOT NULL DEFAULT 1,
+        pages INTEGER NOT NULL DEFAULT 1,
+        last_post_id TEXT
+    );
+    CREATE TABLE posts (
+        game_id TEXT NOT NULL REFERENCES games(id),
+        post_id TEXT NOT NULL,
+        author TEXT NOT NULL,
+        author_id TEXT,
+        posted_at TEXT,
+        page_no INTEGER,
+        first_seen_at TEXT NOT NULL,
+        last_seen_at TEXT NOT NULL,
+        deleted_at TEXT,
+        PRIMARY KEY (game_id, post_id)
+    );
+    CREATE TABLE post_versions (
+        id INTEGER PRIMARY KEY,
+        game_id TEXT NOT NULL,
+        post_id TEXT NOT NULL,
+        digest TEXT NOT NULL,
+        author TEXT NOT NULL,
+        posted_at TEXT,
+        edited_at TEXT,
+        edited INTEGER NOT NULL DEFAULT 0,
+        edited_by TEXT,
+        html TEXT NOT NULL,
+        text TEXT NOT NULL,
+        text_unquoted TEXT NOT NULL,
+        colored TEXT NOT NULL,
+        flagged TEXT NOT NULL,
+        seen_at TEXT NOT NULL,
+        FOREIGN KEY (game_id, post_id) REFERENCES posts(game_id, post_id)
+    );
+    CREATE INDEX post_versions_post ON post_versions(game_id, post_id, id);
+    CREATE TABLE pms (
+        forum_id TEXT NOT NULL,
+        pm_id TEXT NOT NULL,
+        sender TEXT NOT NULL,
+        sender_id TEXT,
+        subject TEXT NOT NULL,
+        sent_at TEXT,
+        unread INTEGER NOT NULL DEFAULT 0,
+        html TEXT NOT NULL,
+        text TEXT NOT NULL,
+        seen_at TEXT NOT NULL,
+        PRIMARY KEY (forum_id, pm_id)
+    );
+    CREATE TABLE phases (
+        game_id TEXT NOT NULL REFERENCES games(id),
+        key TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        number INTEGER NOT NULL,
+        status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'resolved')),
+        opens_at TEXT,
+        deadline TEXT NOT NULL,
+        resolved_at TEXT,
+        PRIMARY KEY (game_id, key)
+    );
+    CREATE TABLE resolutions (
+        id INTEGER PRIMARY KEY,
+        game_id TEXT NOT NULL,
+        phase_key TEXT NOT NULL,
+        resolved_at TEXT NOT NULL,
+        rerun INTEGER NOT NULL DEFAULT 0,
+        current INTEGER NOT NULL DEFAULT 1,
+        FOREIGN KEY (game_id, phase_key) REFERENCES phases(game_id, key)
+    );
+    -- at most one current resolution per phase: the "resolved exactly once" guarantee
+    CREATE UNIQUE INDEX resolutions_current ON resolutions(game_id, phase_key) WHERE current = 1;
+    CREATE TABLE votes (
+        id INTEGER PRIMARY KEY,
+        game_id TEXT NOT NULL REFERENCES games(id),
+        phase_key TEXT NOT NULL,
+        voter TEXT NOT NULL,
+        target TEXT,
+        counted INTEGER NOT NULL,
+        reason TEXT,
+        detail TEXT,
+        text TEXT NOT NULL DEFAULT '',
+        post_id TEXT,
+        cast_at TEXT,
+        counted_at TEXT NOT NULL
+    );
+    CREATE INDEX votes_phase ON votes(game_id, phase_key);
+    CREATE TABLE orders (
+        id INTEGER PRIMARY KEY,
+        game_id TEXT NOT NULL REFERENCES games(id),
+        phase_key TEXT NOT NULL,
+        pm_id TEXT NOT NULL,
+        sender TEXT NOT NULL,
+        sent_at TEXT,
+        raw_text TEXT NOT NULL,
+        verdicts TEXT NOT NULL,
+        recorded_at TEXT NOT NULL,
+        UNIQUE (game_id, pm_id)
+    );
+    CREATE TABLE snapshots (
+        id INTEGER PRIMARY KEY,
+        game_id TEXT NOT NULL REFERENCES games(id),
+        phase_key TEXT NOT NULL,           -- the phase this state is the result of; 'setup' first
+        resolution_id INTEGER REFERENCES resolutions(id),
+        state TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        current INTEGER NOT NULL DEFAULT 1
+    );
+    CREATE TABLE events (
+        id INTEGER PRIMARY KEY,
+        game_id TEXT NOT NULL,
+        phase_key TEXT NOT NULL,
+        resolution_id INTEGER NOT NULL REFERENCES resolutions(id),
+        seq INTEGER NOT NULL,
+        type TEXT NOT NULL,
+        data TEXT NOT NULL
+    );
+    CREATE TABLE eliminations (
+        id INTEGER PRIMARY KEY,
+        game_id TEXT NOT NULL,
+        phase_key TEXT NOT NULL,
+        resolution_id INTEGER NOT NULL REFERENCES resolutions(id),
+        nick TEXT NOT NULL,
+        cause TEXT NOT NULL
+    );
+    CREATE TABLE drafts (
+        id INTEGER PRIMARY KEY,
+        game_id TEXT NOT NULL REFERENCES games(id),
+        kind TEXT NOT NULL,
+        target TEXT NOT NULL,              -- 'thread' or a nickname (a PM)
+        subject TEXT NOT NULL DEFAULT '',
+        body TEXT NOT NULL,
+        phase_key TEXT,
+        needs_approval INTEGER NOT NULL,
+        status TEXT NOT NULL CHECK (status IN
+            ('pending', 'approved', 'sending', 'sent', 'rejected', 'superseded')),
+        ref TEXT,                          -- what the draft answers, e.g. 'receipt:<pm id>'
+        resolution_id INTEGER REFERENCES resolutions(id),
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        decided_by TEXT,
+        sending_at TEXT,
+        sent_at TEXT,
+        forum_ref TEXT
+    );
+    CREATE INDEX drafts_status ON drafts(status);
+    -- one live draft per reference: a receipt is never drafted twice for the same PM
+    CREATE UNIQUE INDEX drafts_live_ref ON drafts(game_id, ref)
+        WHERE ref IS NOT NULL AND status <> 'superseded';
+    CREATE TABLE draft_edits (
+        id INTEGER PRIMARY KEY,
+        draft_id INTEGER NOT NULL REFERENCES drafts(id),
+        body_before TEXT NOT NULL,
+        body_after TEXT NOT NULL,
+        edited_by TEXT NOT NULL,
+        edited_at TEXT NOT NULL
+    );
+    CREATE TABLE audit (
+        id INTEGER PRIMARY KEY,
+        at TEXT NOT NULL,
+        actor TEXT NOT NULL,
+        action TEXT NOT NULL,
+        detail TEXT NOT NULL
+    );
+    """,
+)
+
+
+def to_text(moment: datetime | None) -> str | None:
+    """ISO-8601 UTC text; naive datetimes are refused rather than guessed."""
+    if moment is None:
+        return None
+    if moment.tzinfo is None:
+        raise ValueError(f"naive datetime {moment!r}: the store keeps aware times only")
+    return moment.astimezone(timezone.utc).isoformat()
+
+
+def from_text(text: str | None) -> datetime | None:
+    return None if text is None else datetime.fromisoformat(text)
+
+
+def utc_now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def _decode(row: Mapping[str, Any]) -> dict:
+    out = {}
+    for name, value in row.items():
+        if value is not None and name in JSON_COLUMNS:
+            value = json.loads(value)
+        elif value is not None and (name.endswith("_at") or name in TIME_COLUMNS):
+            value = from_text(value)
+        out[name] = value
+    return out
+
+
+def _fragments(fragments: Iterable) -> str:
+    return json.dumps([asdict(f) for f in fragments], ensure_ascii=False)
+
+
+def _version_digest(post: Post) -> str:
+    """What makes two sightings of a post the same version: body, votes and edit mark."""
+    edited = post.edited_at if isinstance(post.edited_at, bool) or post.edited_at is None else to_text(post.edited_at)
+    material = json.dumps(
+        [post.html, post.text, _fragments(post.colored), _fragments(post.flagged), edited],
+        ensure_ascii=False,
+    )
+    return hashlib.sha256(material.encode("utf-8")).hexdigest()
+
+
+class Store:
+    def __init__(self, path: str | Path, now: Now = utc_now) -> None:
+        self.path = Path(path)
+        self._now = now
+        # autocommit at the driver level: transactions are opened explicitly below
+        conn = sqlite3.connect(str(self.path), timeout=30, isolation_level=None, check_same_thread=False)
+        self.db = sqlite_utils.Database(conn)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA foreign_keys=ON")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.migrate()
+
+    def close(self) -> None:
+        self.db.conn.close()
+
+    # ------------------------------------------------------------ schema
+
+    @property
+    def schema_version(self) -> int:
+        if not self.db["schema_version"].exists():
+            return 0
+        row = self.db.execute("SELECT version FROM schema_version").fetchone()
+        return row[0] if row else 0
+
+    def migrate(self) -> None:
+        """Bring the file to the newest schema; a no-op on an up-to-date file."""
+        with self.transaction():
+            self.db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            current = self.schema_version
+            for version, script in enumerate(MIGRATIONS[current:], start=current + 1):
+                for statement in _statements(script):
+                    self.db.execute(statement)
+                self.db.execute("DELETE FROM schema_version")
+                self.db.execute("INSERT INTO schema_version (version) VALUES (?)", [version])
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator["Store"]:
+        """One SQLite transaction; nested calls become savepoints of the outer one."""
+        conn = self.db.conn
+        if conn.in_transaction:
+            with self.db.atomic():
+                yield self
+            return
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    def _rows(self, sql: str, params: Iterable | Mapping = ()) -> list[dict]:
+        return [_decode(row) for row in self.db.query(sql, params)]
+
+    def _one(self, sql: str, params: Iterable | Mapping = ()) -> dict | None:
+        rows = self._rows(sql, params)
+        return rows[0] if rows else None
+
+    def _insert(self, table: str, record: Mapping[str, Any]) -> int:
+        names = ", ".join(record)
+        marks = ", ".join("?" for _ in record)
+        cursor = self.db.execute(f"INSERT INTO {table} ({names}) VALUES ({marks})", list(record.values()))
+        return cursor.lastrowid
+
+    def now(self) -> datetime:
+        return self._now()
+
+    # ------------------------------------------------------------ forums, games, players
+
+    def register_forum(self, forum_id: str, engine: str, base_url: str, account: str) -> None:
+        self.db.execute(
+            "INSERT INTO forums (id, engine, base_url, account) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT(id) DO UPDATE SET engine=excluded.engine, base_url=excluded.base_url, "
+            "account=excluded.account",
+            [forum_id, engine, base_url, account],
+        )
+
+    def register_game(self, game_id: str, type: str, forum_id: str | None, thread_url: str,
+                      time_zone: str, seed: int | str, players: Mapping[str, Iterable[str]],
+                      settings: Mapping[str, Any] | None = None) -> None:
+        """Create or refresh a game from its config; players map nick -> aliases."""
+        with self.transaction():
+            self.db.execute(
+                "INSERT INTO games (id, type, forum_id, thread_url, time_zone, seed, settings, registered_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET type=excluded.type, "
+                "forum_id=excluded.forum_id, thread_url=excluded.thread_url, time_zone=excluded.time_zone, "
+                "seed=excluded.seed, settings=excluded.settings",
+                [game_id, type, forum_id, thread_url, time_zone, str(seed),
+                 json.dumps(dict(settings or {}), ensure_ascii=False), to_text(self.now())],
+            )
+            self.db.execute("DELETE FROM players WHERE game_id = ?", [game_id])
+            for nick, aliases in players.items():
+                self._insert("players", {"game_id": game_id, "nick": nick,
+                                         "aliases": json.dumps(list(aliases), ensure_ascii=False)})
+
+    def games(self) -> list[dict]:
+        return self._rows("SELECT * FROM games ORDER BY id")
+
+    def game(self, game_id: str) -> dict | None:
+        return self._one("SELECT * FROM games WHERE id = ?", [game_id])
+
+    def players(self, game_id: str) -> list[dict]:
+        return self._rows("SELECT * FROM players WHERE game_id = ? ORDER BY rowid", [game_id])
+
+    # ------------------------------------------------------------ thread: raw pages, posts, versions
+
+    def record_page(self, game_id: str, url: str, page_no: int, html: str, fetched_at: datetime) -> int:
+        return self._insert("raw_pages", {"game_id": game_id, "url": url, "page_no": page_no,
+                                          "html": html, "fetched_at": to_text(fetched_at)})
+
+    def raw_pages(self, game_id: str) -> list[dict]:
+        return self._rows("SELECT * FROM raw_pages WHERE game_id = ? ORDER BY id", [game_id])
+
+    def record_post(self, game_id: str, post: Post, page_no: int | None, seen_at: datetime) -> str:
+        """'new', 'edited' (a version not seen before) or 'same'; every distinct version is kept."""
+        digest = _version_digest(post)
+        seen = to_text(seen_at)
+        with self.transaction():
+            known = self._one("SELECT post_id FROM posts WHERE game_id = ? AND post_id = ?", [game_id, post.id])
+            if known is None:
+                self._insert("posts", {"game_id": game_id, "post_id": post.id, "author": post.author,
+                                       "author_id": post.author_id, "posted_at": to_text(post.posted_at),
+                                       "page_no": page_no, "first_seen_at": seen, "last_seen_at": seen})
+                verdict = "new"
+            else:
+                self.db.execute("UPDATE posts SET last_seen_at = ?, deleted_at = NULL, page_no = COALESCE(?, page_no) "
+                                "WHERE game_id = ? AND post_id = ?", [seen, page_no, game_id, post.id])
+                latest = self.db.execute("SELECT digest FROM post_versions WHERE game_id = ? AND post_id = ? "
+                                         "ORDER BY id DESC LIMIT 1", [game_id, post.id]).fetchone()
+                if latest and latest[0] == digest:
+                    return "same"
+                verdict = "edited"
+            edited_at = post.edited_at if isinstance(post.edited_at, datetime) else None
+            self._insert("post_versions", {
+                "game_id": game_id, "post_id": post.id, "digest": digest, "author": post.author,
+                "posted_at": to_text(post.posted_at), "edited_at": to_text(edited_at),
+                "edited": int(bool(post.edited_at)), "edited_by": post.edited_by, "html": post.html,
+                "text": post.text, "text_unquoted": post.text_unquoted,
+                "colored": _fragments(post.colored), "flagged": _fragments(post.flagged), "seen_at": seen,
+            })
+            return verdict
+
+    def posts(self, game_id: str) -> list[dict]:
+        return self._rows("SELECT * FROM posts WHERE game_id = ? ORDER BY first_seen_at, rowid", [game_id])
+
+    def post_versions(self, game_id: str, post_id: str | None = None) -> list[dict]:
+        """Versions of one post, or of every post of the game when post_id is None; oldest first."""
+        if post_id is None:
+            return self._rows("SELECT * FROM post_versions WHERE game_id = ? ORDER BY id", [game_id])
+        return self._rows("SELECT * FROM post_versions WHERE game_id = ? AND post_id = ? ORDER BY id",
+                          [game_id, post_id])
+
+    def mark_deleted(self, game_id: str, post_ids: Iterable[str], seen_at: datetime) -> None:
+        """Posts gone from the thread keep their versions; they are only marked."""
+        with self.transaction():
+            for post_id in post_ids:
+                self.db.execute("UPDATE posts SET deleted_at = ? WHERE game_id = ? AND post_id = ? "
+                                "AND deleted_at IS NULL", [to_text(seen_at), game_id, post_id])
+
+    def thread_cursor(self, game_id: str) -> dict:
+        row = self._one("SELECT last_page, pages, last_post_id FROM thread_cursors WHERE game_id = ?", [game_id])
+        return row or {"last_page": 1, "pages": 1, "last_post_id": None}
+
+    def set_thread_cursor(self, game_id: str, **values: Any) -> None:
+        unknown = set(values) - {"last_page", "pages", "last_post_id"}
+        if unknown:
+            raise StoreError(f"unknown thread cursor fields: {sorted(unknown)}")
+        merged = {**self.thread_cursor(game_id), **values}
+        self.db.execute(
+            "INSERT INTO thread_cursors (game_id, last_page, pages, last_post_id) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT(game_id) DO UPDATE SET last_page=excluded.last_page, pages=excluded.pages, "
+            "last_post_id=excluded.last_post_id",
+            [game_id, merged["last_page"], merged["pages"], merged["last_post_id"]],
+        )
+
+    # ------------------------------------------------------------ private messages
+
+    def record_pm(self, forum_id: str, header: PmHeader, message: PmMessage, seen_at: datetime) -> bool:
+        """Stored once; True when this PM was not known before."""
+        cursor = self.db.execute(
+            "INSERT INTO pms (forum_id, pm_id, sender, sender_id, subject, sent_at, unread, html, text, seen_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(forum_id, pm_id) DO NOTHING",
+            [forum_id, message.id, message.sender, message.sender_id, message.subject,
+             to_text(message.sent_at or header.sent_at), int(header.unread), message.html, message.text,
+             to_text(seen_at)],
+        )
+        return cursor.rowcount == 1
+
+    def known_pm_ids(self, forum_id: str) -> set[str]:
+        return {row[0] for row in self.db.execute("SELECT pm_id FROM pms WHERE forum_id = ?", [forum_id])}
+
+    def pms(self, forum_id: str, since: datetime | None = None) -> list[dict]:
+        if since is None:
+            return self._rows("SELECT * FROM pms WHERE forum_id = ? ORDER BY sent_at, seen_at, rowid", [forum_id])
+        return self._rows("SELECT * FROM pms WHERE forum_id = ? AND seen_at >= ? ORDER BY sent_at, seen_at, rowid",
+                          [forum_id, to_text(since)])
+
+    # ------------------------------------------------------------ inputs: votes and orders
+
+    def replace_votes(self, game_id: str, phase_key: str, counted: Iterable, discarded: Iterable) -> None:
+        """The phase's running tally, recomputed each tick from every post version."""
+        at = to_text(self.now())
+        with self.transaction():
+            self.db.execute("DELETE FROM votes WHERE game_id = ? AND phase_key = ?", [game_id, phase_key])
+            for vote in counted:
+                self._insert("votes", {"game_id": game_id, "phase_key": phase_key, "voter": vote.voter,
+                                       "target": vote.target, "counted": 1, "text": vote.text,
+                                       "post_id": vote.post_id, "cast_at": to_text(vote.at), "counted_at": at})
+            for vote in discarded:
+                self._insert("votes", {"game_id": game_id, "phase_key": phase_key, "voter": vote.voter,
+                                       "counted": 0, "reason": vote.reason, "detail": json.dumps(vote.detail),
+                                       "text": vote.text, "post_id": vote.post_id, "counted_at": at})
+
+    def votes(self, game_id: str, phase_key: str | None = None) -> list[dict]:
+        if phase_key is None:
+            return self._rows("SELECT * FROM votes WHERE game_id = ? ORDER BY id", [game_id])
+        return self._rows("SELECT * FROM votes WHERE game_id = ? AND phase_key = ? ORDER BY id", [game_id, phase_key])
+
+    def record_order(self, game_id: str, phase_key: str, pm_id: str, sender: str, sent_at: datetime | None,
+                     raw_text: str, verdicts: list[dict]) -> bool:
+        """Orders of one PM with their verdicts; True when new (a PM is read once)."""
+        cursor = self.db.execute(
+            "INSERT INTO orders (game_id, phase_key, pm_id, sender, sent_at, raw_text, verdicts, recorded_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(game_id, pm_id) DO NOTHING",
+            [game_id, phase_key, pm_id, sender, to_text(sent_at), raw_text,
+             json.dumps(verdicts, ensure_ascii=False), to_text(self.now())],
+        )
+        return cursor.rowcount == 1
+
+    def orders(self, game_id: str, phase_key: str | None = None) -> list[dict]:
+        if phase_key is None:
+            return self._rows("SELECT * FROM orders WHERE game_id = ? ORDER BY sent_at, id", [game_id])
+        return self._rows("SELECT * FROM orders WHERE game_id = ? AND phase_key = ? ORDER BY sent_at, id",
+                          [game_id, phase_key])
+
+    def order_pm_ids(self, game_id: str) -> set[str]:
+        return {row[0] for row in self.db.execute("SELECT pm_id FROM orders WHERE game_id = ?", [game_id])}
+
+    # ------------------------------------------------------------ phases, resolutions, snapshots
+
+    def ensure_phase(self, game_id: str, key: str, kind: str, number: int,
+                     opens_at: datetime | None, deadline: datetime) -> None:
+        """Add a phase to the calendar; an existing one keeps its status and deadline."""
+        self.db.execute(
+            "INSERT INTO phases (game_id, key, kind, number, opens_at, deadline) VALUES (?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT(game_id, key) DO NOTHING",
+            [game_id, key, kind, number, to_text(opens_at), to_text(deadline)],
+        )
+
+    def phase(self, game_id: str, key: str) -> dict | None:
+        return self._one("SELECT * FROM phases WHERE game_id = ? AND key = ?", [game_id, key])
+
+    def phases(self, game_id: str, status: str | None = None) -> list[dict]:
+        if status is None:
+            return self._rows("SELECT * FROM phases WHERE game_id = ? ORDER BY deadline", [game_id])
+        return self._rows("SELECT * FROM phases WHERE game_id = ? AND status = ? ORDER BY deadline",
+                          [game_id, status])
+
+    def begin_resolution(self, game_id: str, phase_key: str, at: datetime, rerun: bool = False) -> int:
+        """Inside a transaction: mark the phase resolved and open a resolution record.
+
+        A first resolution of an already resolved phase raises StoreError (the caller lost a
+        race or repeats itself); a re-run supersedes the current resolution, its snapshot and
+        its drafts that were not sent.
+        """
+        if not self.db.conn.in_transaction:
+            raise StoreError("begin_resolution must run inside Store.transaction()")
+        phase = self.phase(game_id, phase_key)
+        if phase is None:
+            raise StoreError(f"{game_id}: no phase {phase_key}")
+        if phase["status"] == "resolved" and not rerun:
+            raise StoreError(f"{game_id}: phase {phase_key} is already resolved")
+        if rerun:
+            self._supersede_resolution(game_id, phase_key)
+        self.db.execute("UPDATE phases SET status = 'resolved', resolved_at = ? WHERE game_id = ? AND key = ?",
+                        [to_text(at), game_id, phase_key])
+        return self._insert("resolutions", {"game_id": game_id, "phase_key": phase_key,
+                                            "resolved_at": to_text(at), "rerun": int(rerun), "current": 1})
+
+    def _supersede_resolution(self, game_id: str, phase_key: str) -> None:
+        old = self._one("SELECT id FROM resolutions WHERE game_id = ? AND phase_key = ? AND current = 1",
+                        [game_id, phase_key])
+        if old is None:
+            return
+        self.db.execute("UPDATE resolutions SET current = 0 WHERE id = ?", [old["id"]])
+        self.db.execute("UPDATE snapshots SET current = 0 WHERE resolution_id = ?", [old["id"]])
+        self.db.execute(f"UPDATE drafts SET status = 'superseded', updated_at = ? WHERE resolution_id = ? "
+                        f"AND status IN {OPEN_DRAFT_STATUSES}", [to_text(self.now()), old["id"]])
+
+    def resolutions(self, game_id: str, phase_key: str | None = None) -> list[dict]:
+        if phase_key is None:
+            return self._rows("SELECT * FROM resolutions WHERE game_id = ? ORDER BY id", [game_id])
+        return self._rows("SELECT * FROM resolutions WHERE game_id = ? AND phase_key = ? ORDER BY id",
+                          [game_id, phase_key])
+
+    def add_snapshot(self, game_id: str, phase_key: str, state: Mapping[str, Any],
+                     resolution_id: int | None = None) -> int:
+        return self._insert("snapshots", {"game_id": game_id, "phase_key": phase_key, "resolution_id": resolution_id,
+                                          "state": json.dumps(state, ensure_ascii=False),
+                                          "created_at": to_text(self.now()), "current": 1})
+
+    def latest_snapshot(self, game_id: str) -> dict | None:
+        """The newest current state: the result of the last resolved phase, or the setup."""
+        return self._one("SELECT * FROM snapshots WHERE game_id = ? AND current = 1 ORDER BY id DESC LIMIT 1",
+                         [game_id])
+
+    def snapshot_before(self, game_id: str, phase_key: str) -> dict | None:
+        """The state a phase resolves from: the newest current snapshot older than the phase's own."""
+        own = self._one("SELECT s.id FROM snapshots s JOIN resolutions r ON r.id = s.resolution_id "
+                        "WHERE s.game_id = ? AND r.phase_key = ? ORDER BY s.id LIMIT 1", [game_id, phase_key])
+        if own is None:
+            return self.latest_snapshot(game_id)
+        return self._one("SELECT * FROM snapshots WHERE game_id = ? AND current = 1 AND id < ? "
+                         "ORDER BY id DESC LIMIT 1", [game_id, own["id"]])
+
+    def add_events(self, game_id: str, phase_key: str, resolution_id: int, events: Iterable[Mapping]) -> None:
+        for seq, event in enumerate(events):
+            data = {k: v for k, v in event.items() if k != "type"}
+            self._insert("events", {"game_id": game_id, "phase_key": phase_key, "resolution_id": resolution_id,
+                                    "seq": seq, "type": event["type"],
+                                    "data": json.dumps(data, ensure_ascii=False, default=str)})
+
+    def events(self, game_id: str, phase_key: str) -> list[dict]:
+        return self._rows("SELECT e.* FROM events e JOIN resolutions r ON r.id = e.resolution_id "
+                          "WHERE e.game_id = ? AND e.phase_key = ? AND r.current = 1 ORDER BY e.seq",
+                          [game_id, phase_key])
+
+    def add_elimination(self, game_id: str, phase_key: str, resolution_id: int, nick: str, cause: str) -> None:
+        self._insert("eliminations", {"game_id": game_id, "phase_key": phase_key,
+                                      "resolution_id": resolution_id, "nick": nick, "cause": cause})
+
+    def eliminations(self, game_id: str) -> list[dict]:
+        return self._rows("SELECT e.* FROM eliminations e JOIN resolutions r ON r.id = e.resolution_id "
+                          "WHERE e.game_id = ? AND r.current = 1 ORDER BY e.id", [game_id])
+
+    # ------------------------------------------------------------ drafts
+
+    def add_draft(self, game_id: str, kind: str, target: str, body: str, phase_key: str | None,
+                  needs_approval: bool, ref: str | None = None, subject: str = "",
+                  resolution_id: int | None = None) -> int:
+        """A new draft, or the live one already drafted for the same `ref` (never twice)."""
+        if ref is not None:
+            existing = self.db.execute("SELECT id FROM drafts WHERE game_id = ? AND ref = ? "
+                                       "AND status <> 'superseded'", [game_id, ref]).fetchone()
+            if existing:
+                return existing[0]
+        now = to_text(self.now())
+        return self._insert("drafts", {
+            "game_id": game_id, "kind": kind, "target": target, "subject": subject, "body": body,
+            "phase_key": phase_key, "needs_approval": int(needs_approval),
+            "status": "pending" if needs_approval else "approved", "ref": ref,
+            "resolution_id": resolution_id, "created_at": now, "updated_at": now,
+        })
+
+    def drafts(self, status: str | None = None, game_id: str | None = None) -> list[dict]:
+        where, params = [], []
+        if status is not None:
+            where.append("status = ?")
+            params.append(status)
+        if game_id is not None:
+            where.append("game_id = ?")
+            params.append(game_id)
+        clause = f"WHERE {' AND '.join(where)}" if where else ""
+        return self._rows(f"SELECT * FROM drafts {clause} ORDER BY id", params)
+
+    def draft(self, draft_id: int) -> dict:
+        row = self._one("SELECT * FROM drafts WHERE id = ?", [draft_id])
+        if row is None:
+            raise StoreError(f"no draft {draft_id}")
+        return row
+
+    def draft_edits(self, draft_id: int) -> list[dict]:
+        return self._rows("SELECT * FROM draft_edits WHERE draft_id = ? ORDER BY id", [draft_id])
+
+    def _open_draft(self, draft_id: int, action: str) -> dict:
+        row = self.draft(draft_id)
+        if row["status"] not in OPEN_DRAFT_STATUSES:
+            raise StoreError(f"draft {draft_id} is {row['status']}; it can no longer be {action}")
+        return row
+
+    def edit_draft(self, draft_id: int, body: str, by: str) -> None:
+        """New body, kept in the edit history; an approved draft goes back to pending when it needs approval."""
+        with self.transaction():
+            row = self._open_draft(draft_id, "edited")
+            now = to_text(self.now())
+            self._insert("draft_edits", {"draft_id": draft_id, "body_before": row["body"], "body_after": body,
+                                         "edited_by": by, "edited_at": now})
+            status = "pending" if row["needs_approval"] else row["status"]
+            self.db.execute("UPDATE drafts SET body = ?, status = ?, updated_at = ? WHERE id = ?",
+                            [body, status, now, draft_id])
+            self.audit(by, "draft.edit", {"draft": draft_id})
+
+    def _decide(self, draft_id: int, status: str, by: str, action: str) -> None:
+        with self.transaction():
+            self._open_draft(draft_id, action)
+            self.db.execute("UPDATE drafts SET status = ?, decided_by = ?, updated_at = ? WHERE id = ?",
+                            [status, by, to_text(self.now()), draft_id])
+            self.audit(by, f"draft.{status}", {"draft": draft_id})
+
+    def approve(self, draft_id: int, by: str) -> None:
+        self._decide(draft_id, "approved", by, "approved")
+
+    def reject(self, draft_id: int, by: str) -> None:
+        self._decide(draft_id, "rejected", by, "rejected")
+
+    def supersede(self, draft_id: int) -> None:
+        self.db.execute("UPDATE drafts SET status = 'superseded', updated_at = ? WHERE id = ?",
+                        [to_text(self.now()), draft_id])
+
+    def mark_sending(self, draft_id: int, at: datetime) -> None:
+        """Before the forum request: a crash after this is reconciled, never blindly re-sent."""
+        with self.transaction():
+            row = self.draft(draft_id)
+            if row["status"] != "approved":
+                raise StoreError(f"draft {draft_id} is {row['status']}, not approved")
+            self.db.execute("UPDATE drafts SET status = 'sending', sending_at = ?, updated_at = ? WHERE id = ?",
+                            [to_text(at), to_text(at), draft_id])
+
+    def mark_sent(self, draft_id: int, forum_ref: str, at: datetime) -> None:
+        with self.transaction():
+            self.db.execute("UPDATE drafts SET status = 'sent', forum_ref = ?, sent_at = ?, updated_at = ? "
+                            "WHERE id = ?", [forum_ref, to_text(at), to_text(at), draft_id])
+            self.audit("daemon", "draft.sent", {"draft": draft_id, "forum_ref": forum_ref})
+
+    def sending_drafts(self) -> list[dict]:
+        return self.drafts(status="sending")
+
+    def approved_drafts(self) -> list[dict]:
+        return self.drafts(status="approved")
+
+    # ------------------------------------------------------------ audit
+
+    def audit(self, actor: str, action: str, detail: Any = None) -> None:
+        self._insert("audit", {"at": to_text(self.now()), "actor": actor, "action": action,
+                               "detail": json.dumps(detail if detail is not None else {}, ensure_ascii=False,
+                                                    default=str)})
+
+    def audit_log(self, limit: int | None = None) -> list[dict]:
+        sql = "SELECT * FROM audit ORDER BY id DESC"
+        return self._rows(sql + (f" LIMIT {int(limit)}" if limit else ""))
+
+
+def _statements(script: str) -> list[str]:
+    """Split a migration script into statements (sqlite3 runs one at a time inside a transaction)."""
+    statements, buffer = [], []
+    for line in script.splitlines():
+        buffer.append(line)
+        candidate = "\n".join(buffer)
+        if sqlite3.complete_statement(candidate):
+            statements.append(candidate.strip())
+            buffer = []
+    return [s for s in statements if s]

@@ -1,0 +1,126 @@
+"""Store: migrations, versions of edited posts, PMs read once, drafts, resolution exactly once."""
+import dataclasses
+import sqlite3
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from forumgm.daemon.store import MIGRATIONS, Store, StoreError
+from forumgm.parsers.forums.base import ColoredFragment, PmHeader, PmMessage, Post
+
+T0 = datetime(2025, 3, 1, 9, 0, tzinfo=timezone.utc)
+
+
+@pytest.fixture
+def store(tmp_path):
+    store = Store(tmp_path / "forumgm.sqlite", now=lambda: T0)
+    store.register_forum("f", "phpbb", "https://forum.example", "host")
+    store.register_game("g", "mafia", "f", "https://forum.example/t/1", "Europe/Moscow", 7,
+                        {"Аскон": ["Аск"], "Хан": []})
+    return store
+
+
+def test_migrates_an_empty_file_and_reopens_without_change(tmp_path):
+    path = tmp_path / "new.sqlite"
+    first = Store(path)
+    assert first.schema_version == len(MIGRATIONS)
+    tables = set(first.db.table_names())
+    assert {"forums", "games", "players", "raw_pages", "posts", "post_versions", "pms", "votes", "orders",
+            "phases", "snapshots", "events", "drafts", "draft_edits", "audit"} <= tables
+    first.audit("host", "test", {"n": 1})
+    first.close()
+    again = Store(path)
+    assert again.schema_version == len(MIGRATIONS)
+    assert [row["action"] for row in again.audit_log()] == ["test"]
+    assert again.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert again.db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+
+
+def test_foreign_keys_are_enforced(store):
+    with pytest.raises(sqlite3.IntegrityError):
+        store.record_page("no-such-game", "u", 1, "<html>", T0)
+
+
+def test_every_distinct_version_of_a_post_is_kept(store):
+    post = Post("17", "Хан", "5", T0, html="<b>Аскон</b>", text="Аскон",
+                colored=(ColoredFragment("#0000ff", "Аскон"),))
+    assert store.record_post("g", post, 1, T0) == "new"
+    assert store.record_post("g", post, 1, T0 + timedelta(minutes=1)) == "same"
+    edited = dataclasses.replace(post, text="Хан", colored=(ColoredFragment("#0000ff", "Хан"),),
+                                 edited_at=T0 + timedelta(minutes=5))
+    assert store.record_post("g", edited, 1, T0 + timedelta(minutes=6)) == "edited"
+    versions = store.post_versions("g", "17")
+    assert [v["colored"][0]["text"] for v in versions] == ["Аскон", "Хан"]
+    assert versions[1]["edited_at"] == T0 + timedelta(minutes=5)
+    assert store.posts("g")[0]["last_seen_at"] == T0 + timedelta(minutes=6)
+
+
+def test_deleted_posts_are_marked_not_erased(store):
+    store.record_post("g", Post("1", "Хан", None, T0, text="x"), 1, T0)
+    store.mark_deleted("g", ["1"], T0 + timedelta(hours=1))
+    (row,) = store.posts("g")
+    assert row["deleted_at"] == T0 + timedelta(hours=1)
+    assert len(store.post_versions("g", "1")) == 1
+
+
+def test_a_pm_is_stored_once(store):
+    header = PmHeader("9", "Хан", None, "ход", T0, True)
+    message = PmMessage("9", "Хан", None, "ход", T0, "<p>лечить Аскона</p>", "лечить Аскона")
+    assert store.record_pm("f", header, message, T0) is True
+    assert store.record_pm("f", header, message, T0 + timedelta(minutes=1)) is False
+    assert store.known_pm_ids("f") == {"9"}
+    assert store.pms("f")[0]["text"] == "лечить Аскона"
+
+
+def test_thread_cursor_defaults_and_updates(store):
+    assert store.thread_cursor("g") == {"last_page": 1, "pages": 1, "last_post_id": None}
+    store.set_thread_cursor("g", pages=3, last_page=3)
+    store.set_thread_cursor("g", last_post_id="40")
+    assert store.thread_cursor("g") == {"last_page": 3, "pages": 3, "last_post_id": "40"}
+
+
+def test_draft_lifecycle_with_history_and_audit(store):
+    draft = store.add_draft("g", "receipt", "Хан", "Принято", "round-1", needs_approval=True, ref="receipt:9")
+    assert store.add_draft("g", "receipt", "Хан", "Принято", "round-1", True, ref="receipt:9") == draft
+    store.edit_draft(draft, "Принято: лечить Аскона", by="host")
+    store.approve(draft, by="host")
+    assert store.draft(draft)["status"] == "approved"
+    assert [e["body_after"] for e in store.draft_edits(draft)] == ["Принято: лечить Аскона"]
+    store.mark_sending(draft, T0)
+    assert [d["id"] for d in store.sending_drafts()] == [draft]
+    store.mark_sent(draft, "pm-77", T0)
+    with pytest.raises(StoreError):
+        store.reject(draft, by="host")
+    assert [a["action"] for a in reversed(store.audit_log())] == ["draft.edit", "draft.approved", "draft.sent"]
+
+
+def test_drafts_without_approval_start_approved(store):
+    draft = store.add_draft("g", "vote_count", "thread", "Голоса", "round-1", needs_approval=False)
+    assert [d["id"] for d in store.approved_drafts()] == [draft]
+
+
+def test_a_phase_is_resolved_once_and_a_rerun_supersedes(store):
+    store.ensure_phase("g", "round-1", "round", 1, None, T0)
+    with store.transaction():
+        first = store.begin_resolution("g", "round-1", T0)
+        store.add_snapshot("g", "round-1", {"v": 1}, first)
+        old_draft = store.add_draft("g", "report", "thread", "v1", "round-1", True, resolution_id=first)
+    with pytest.raises(StoreError):
+        with store.transaction():
+            store.begin_resolution("g", "round-1", T0)
+    with store.transaction():
+        second = store.begin_resolution("g", "round-1", T0, rerun=True)
+        store.add_snapshot("g", "round-1", {"v": 2}, second)
+    assert [r["current"] for r in store.resolutions("g", "round-1")] == [0, 1]
+    assert store.latest_snapshot("g")["state"] == {"v": 2}
+    assert store.draft(old_draft)["status"] == "superseded"
+
+
+def test_a_failed_transaction_writes_nothing(store):
+    store.ensure_phase("g", "round-1", "round", 1, None, T0)
+    with pytest.raises(RuntimeError):
+        with store.transaction():
+            store.begin_resolution("g", "round-1", T0)
+            raise RuntimeError("crash between steps")
+    assert store.phase("g", "round-1")["status"] == "pending"
+    assert store.resolutions("g") == []
