@@ -1,0 +1,199 @@
+"""The local forum's data: accounts, one or more topics, posts with edits, private messages.
+
+In memory and timed by an injectable clock, so that a demo can run a game on a fast clock and
+tests can step time. The methods below are the "admin side" scripts and tests use to act as a
+player without going through HTTP; the HTTP side (app.py) calls the same methods.
+"""
+from __future__ import annotations
+
+import hashlib
+import secrets
+import threading
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Callable
+
+Clock = Callable[[], datetime]
+
+POSTS_PER_PAGE = 5
+PMS_PER_PAGE = 25
+FORM_MIN_AGE = 1          # phpBB's check_form_key(): a form submitted in its own second is refused
+FORM_MAX_AGE = 7200
+
+
+def system_clock() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class BoardError(ValueError):
+    """What phpBB would show in red on the form (the message is the board's own text)."""
+
+
+@dataclass
+class User:
+    id: int
+    name: str
+    password: str
+    admin: bool = False
+
+
+@dataclass
+class BoardPost:
+    id: int
+    topic_id: int
+    author_id: int
+    subject: str
+    bbcode: str
+    posted_at: datetime
+    edited_at: datetime | None = None
+    edited_by: int | None = None
+    edit_count: int = 0
+    deleted: bool = False
+
+
+@dataclass
+class Topic:
+    id: int
+    forum_id: int
+    title: str
+    post_ids: list[int] = field(default_factory=list)
+
+
+@dataclass
+class PrivateMessage:
+    id: int
+    sender_id: int
+    recipient_id: int
+    subject: str
+    bbcode: str
+    sent_at: datetime
+    unread: bool = True
+
+
+class Board:
+    def __init__(self, clock: Clock = system_clock, title: str = "forumgm local board"):
+        self.clock = clock
+        self.title = title
+        self.users: dict[int, User] = {}
+        self.topics: dict[int, Topic] = {}
+        self.posts: dict[int, BoardPost] = {}
+        self.pms: dict[int, PrivateMessage] = {}
+        self.sessions: dict[str, int] = {}
+        self._salt = secrets.token_hex(8)
+        self._lock = threading.RLock()
+
+    # -- accounts and sessions -------------------------------------------------------------
+    def add_user(self, name: str, password: str, admin: bool = False) -> User:
+        with self._lock:
+            user = User(id=max(self.users, default=1) + 1, name=name, password=password, admin=admin)
+            self.users[user.id] = user
+            return user
+
+    def user_named(self, name: str) -> User | None:
+        folded = name.strip().casefold()
+        return next((u for u in self.users.values() if u.name.casefold() == folded), None)
+
+    def login(self, name: str, password: str) -> str:
+        user = self.user_named(name)
+        if user is None or not secrets.compare_digest(user.password, password):
+            raise BoardError("You have specified an incorrect username or password.")
+        sid = secrets.token_hex(16)
+        with self._lock:
+            self.sessions[sid] = user.id
+        return sid
+
+    def session_user(self, sid: str | None) -> User | None:
+        user_id = self.sessions.get(sid or "")
+        return self.users.get(user_id) if user_id else None
+
+    def expire_sessions(self) -> None:
+        """Every logged-in client becomes a guest, as after the board's session length."""
+        with self._lock:
+            self.sessions.clear()
+
+    # -- form keys (phpBB's add_form_key/check_form_key) ----------------------------------
+    def form_key(self, form_name: str, sid: str | None) -> tuple[int, str]:
+        created = int(self.clock().timestamp())
+        return created, self._token(created, form_name, sid)
+
+    def check_form_key(self, form_name: str, sid: str | None, creation_time: str, token: str) -> None:
+        try:
+            created = int(creation_time)
+        except ValueError:
+            created = -FORM_MAX_AGE * 2
+        age = int(self.clock().timestamp()) - created
+        expected = self._token(created, form_name, sid)
+        if not (FORM_MIN_AGE <= age <= FORM_MAX_AGE) or not secrets.compare_digest(expected, token or ""):
+            raise BoardError("The submitted form was invalid. Try submitting again.")
+
+    def _token(self, created: int, form_name: str, sid: str | None) -> str:
+        return hashlib.sha1(f"{created}{self._salt}{form_name}{sid or ''}".encode()).hexdigest()
+
+    # -- topics and posts ------------------------------------------------------------------
+    def add_topic(self, author: str, title: str, bbcode: str, forum_id: int = 2) -> Topic:
+        with self._lock:
+            topic = Topic(id=max(self.topics, default=1) + 1, forum_id=forum_id, title=title)
+            self.topics[topic.id] = topic
+            self._add_post(topic, self._user(author), title, bbcode)
+            return topic
+
+    def reply(self, author: str, topic_id: int, bbcode: str, subject: str | None = None) -> BoardPost:
+        if not bbcode.strip():
+            raise BoardError("Your message contains too few characters.")
+        with self._lock:
+            topic = self.topics[topic_id]
+            return self._add_post(topic, self._user(author), subject or f"Re: {topic.title}", bbcode)
+
+    def edit_post(self, post_id: int, bbcode: str, by: str | None = None) -> BoardPost:
+        """phpBB records "Last edited by" only when the post is not the topic's last one."""
+        with self._lock:
+            post = self.posts[post_id]
+            editor = self._user(by) if by else self.users[post.author_id]
+            if self.visible_posts(post.topic_id)[-1].id != post.id:
+                post.edit_count += 1
+                post.edited_at = self.clock()
+                post.edited_by = editor.id
+            post.bbcode = bbcode
+            return post
+
+    def delete_post(self, post_id: int) -> None:
+        with self._lock:
+            self.posts[post_id].deleted = True
+
+    def visible_posts(self, topic_id: int) -> list[BoardPost]:
+        return [p for p in (self.posts[i] for i in self.topics[topic_id].post_ids) if not p.deleted]
+
+    def _add_post(self, topic: Topic, author: User, subject: str, bbcode: str) -> BoardPost:
+        post = BoardPost(id=max(self.posts, default=1) + 1, topic_id=topic.id, author_id=author.id,
+                         subject=subject, bbcode=bbcode, posted_at=self.clock())
+        self.posts[post.id] = post
+        topic.post_ids.append(post.id)
+        return post
+
+    # -- private messages ------------------------------------------------------------------
+    def send_pm(self, sender: str, to: str, subject: str, bbcode: str) -> PrivateMessage:
+        recipient = self.user_named(to)
+        if recipient is None:
+            raise BoardError("The following usernames could not be found: " + to)
+        if not subject.strip():
+            raise BoardError("You must specify a subject when posting a new topic.")
+        if not bbcode.strip():
+            raise BoardError("Your message contains too few characters.")
+        with self._lock:
+            pm = PrivateMessage(id=max(self.pms, default=0) + 1, sender_id=self._user(sender).id,
+                                recipient_id=recipient.id, subject=subject, bbcode=bbcode,
+                                sent_at=self.clock())
+            self.pms[pm.id] = pm
+            return pm
+
+    def inbox(self, user_id: int) -> list[PrivateMessage]:
+        return sorted((m for m in self.pms.values() if m.recipient_id == user_id), key=lambda m: -m.id)
+
+    def sentbox(self, user_id: int) -> list[PrivateMessage]:
+        return sorted((m for m in self.pms.values() if m.sender_id == user_id), key=lambda m: -m.id)
+
+    def _user(self, name: str) -> User:
+        user = self.user_named(name)
+        if user is None:
+            raise KeyError(f"no account named {name!r} on the local forum")
+        return user
