@@ -1,0 +1,49 @@
+"""Forum page parsers, one module per forum engine, all with the same functions:
+posts(html, tz, now=None), page_info(html), inbox(html, tz, now=None), message(html, tz, now=None),
+form(html, name). `tz` is the forum account's timezone; `now` (the fetch time) is needed to read
+relative dates such as "Today at 1:59 PM".
+"""
+from __future__ import annotations
+
+from datetime import datetime, tzinfo
+
+from forumgm.parsers.forums import fluxbb, mybb, phpbb, smf
+from forumgm.parsers.forums.base import ColoredFragment, Post
+
+ENGINES = {
+    "phpbb": phpbb,
+    "mybb": mybb,
+    "smf": smf,
+    "fluxbb": fluxbb,
+}
+
+
+def parse_page(engine: str, html: str, tz: tzinfo | str, now: datetime | None = None) -> dict:
+    """The JSON document of `forumgm parse-page` for one thread page."""
+    module = ENGINES[engine]
+    info = module.page_info(html)
+    return {
+        "engine": engine,
+        "page": info.page,
+        "pages": info.pages,
+        "posts": [_post_json(post) for post in module.posts(html, tz, now)],
+    }
+
+
+def _post_json(post: Post) -> dict:
+    edited_at = post.edited_at.isoformat() if isinstance(post.edited_at, datetime) else post.edited_at
+    return {
+        "id": post.id,
+        "author": post.author,
+        "author_id": post.author_id,
+        "posted_at": post.posted_at.isoformat() if post.posted_at else None,
+        "edited_at": edited_at,
+        "edited_by": post.edited_by,
+        "text": post.text_unquoted,
+        "colored": [fragment.as_json() for fragment in post.colored],
+        "flagged": [_flagged_json(fragment) for fragment in post.flagged],
+    }
+
+
+def _flagged_json(fragment: ColoredFragment) -> dict:
+    return {**fragment.as_json(), "where": fragment.where}

@@ -1,0 +1,153 @@
+"""Reading one post body: its text with and without quotes, and its coloured fragments.
+
+A vote is coloured text in the author's own words. Coloured text inside a quote is someone
+else's vote (ignored); inside a spoiler or a code block it is hidden or shown as code, so it is
+reported as `flagged` for the host instead of counted. Engines without a spoiler tag print
+`[spoiler]…[/spoiler]` literally; that literal span is treated as a spoiler too.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from selectolax.lexbor import LexborNode
+
+from forumgm.parsers.colors import normalize_color, style_color
+from forumgm.parsers.forums.base import ColoredFragment
+from forumgm.parsers.forums.layout import BodyMarkup
+
+BLOCK_TAGS = frozenset({
+    "p", "div", "blockquote", "li", "ul", "ol", "pre", "h1", "h2", "h3", "h4", "h5", "h6",
+    "tr", "table", "details", "summary", "cite", "dl", "dt", "dd", "hr", "section", "article",
+    "header", "footer", "aside", "figure",
+})
+SKIPPED_TAGS = frozenset({"script", "style", "noscript", "template", "-comment"})
+_LITERAL_SPOILER = re.compile(r"\[(/?)spoiler[^\]]*\]", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class BodyReading:
+    text: str
+    text_unquoted: str
+    colored: tuple[ColoredFragment, ...]
+    flagged: tuple[ColoredFragment, ...]
+
+
+def read_body(body: LexborNode, markup: BodyMarkup) -> BodyReading:
+    walk = _Walk(
+        quotes=_ids(body, markup.quote), spoilers=_ids(body, markup.spoiler),
+        codes=_ids(body, markup.code), ignored=_ids(body, markup.ignore),
+    )
+    walk.children(body, _Context())
+    fragments = [fragment.done() for fragment in walk.fragments]
+    fragments = [fragment for fragment in fragments if fragment.text]
+    return BodyReading(
+        text=_tidy("".join(walk.full)),
+        text_unquoted=_tidy("".join(walk.unquoted)),
+        colored=tuple(f for f in fragments if not f.where),
+        flagged=tuple(f for f in fragments if f.where),
+    )
+
+
+def element_color(node: LexborNode) -> str | None:
+    """The text colour an element sets: inline `color:` style or `<font color>`."""
+    attributes = node.attributes
+    color = style_color(attributes.get("style"))
+    if color is None and node.tag == "font":
+        color = normalize_color(attributes.get("color"))
+    return color
+
+
+def _ids(body: LexborNode, selector: str | None) -> frozenset[int]:
+    return frozenset(node.mem_id for node in body.css(selector)) if selector else frozenset()
+
+
+@dataclass(frozen=True)
+class _Context:
+    quoted: bool = False
+    where: str = ""                        # "", "spoiler" or "code"
+    preformatted: bool = False
+    fragment: "_Fragment | None" = None
+
+
+class _Fragment:
+    def __init__(self, color: str, where: str):
+        self.color, self.where, self.pieces = color, where, []
+
+    def done(self) -> ColoredFragment:
+        return ColoredFragment(self.color, " ".join("".join(self.pieces).split()), self.where)
+
+
+class _Walk:
+    def __init__(self, quotes, spoilers, codes, ignored):
+        self.quotes, self.spoilers, self.codes, self.ignored = quotes, spoilers, codes, ignored
+        self.full: list[str] = []
+        self.unquoted: list[str] = []
+        self.fragments: list[_Fragment] = []
+        self.literal_spoilers = 0   # depth of literal [spoiler] text seen so far
+
+    def children(self, node: LexborNode, context: _Context) -> None:
+        child = node.child
+        while child is not None:
+            self.node(child, context)
+            child = child.next
+
+    def node(self, node: LexborNode, context: _Context) -> None:
+        tag = node.tag
+        if tag == "-text":
+            self.text(node.text(deep=False), context)
+            return
+        if tag in SKIPPED_TAGS or node.mem_id in self.ignored:
+            return
+        if tag == "br":
+            self.emit("\n", context)
+            return
+        if tag == "img":
+            self.emit(node.attributes.get("alt") or "", context)
+            return
+        context = self.enter(node, context)
+        block = tag in BLOCK_TAGS
+        if block:
+            self.emit("\n", context)
+        self.children(node, context)
+        if block:
+            self.emit("\n", context)
+
+    def enter(self, node: LexborNode, context: _Context) -> _Context:
+        node_id = node.mem_id
+        quoted = context.quoted or node_id in self.quotes
+        where = context.where or (
+            "spoiler" if node_id in self.spoilers else "code" if node_id in self.codes else "")
+        preformatted = context.preformatted or node.tag in ("pre", "code") or node_id in self.codes
+        fragment = context.fragment
+        color = element_color(node)
+        if color is not None and not quoted and (fragment is None or fragment.color != color):
+            fragment = _Fragment(color, where or ("spoiler" if self.literal_spoilers > 0 else ""))
+            self.fragments.append(fragment)
+        if quoted:
+            fragment = None
+        return _Context(quoted, where, preformatted, fragment)
+
+    def text(self, value: str, context: _Context) -> None:
+        if not context.preformatted:
+            value = re.sub(r"\s+", " ", value)
+        for marker in _LITERAL_SPOILER.finditer(value):
+            self.literal_spoilers = max(0, self.literal_spoilers + (-1 if marker.group(1) else 1))
+        self.emit(value, context)
+
+    def emit(self, value: str, context: _Context) -> None:
+        self.full.append(value)
+        if not context.quoted:
+            self.unquoted.append(value)
+        if context.fragment is not None:
+            context.fragment.pieces.append(value)
+
+
+def _tidy(text: str) -> str:
+    """Strip each line and keep at most one blank line between paragraphs."""
+    lines = [line.strip() for line in text.split("\n")]
+    kept: list[str] = []
+    for line in lines:
+        if line or (kept and kept[-1]):
+            kept.append(line)
+    return "\n".join(kept).strip()

@@ -1,0 +1,98 @@
+"""What a forum engine's pages look like, as data: CSS selectors, attributes and patterns.
+
+Every engine module (and the selector-driven `generic` engine) is one EngineLayout; the
+reading itself lives once, in reader.py and body.py.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Mapping
+
+
+@dataclass(frozen=True)
+class Field:
+    """One value inside a scope element (a post, an inbox row...).
+
+    selector: CSS inside the scope (None: the scope itself); attr: the attribute to read
+    (None: the element's text); pattern: a regex over that value, group 1 (or the whole
+    match) is kept — no match means no value.
+    """
+    selector: str | None = None
+    attr: str | None = None
+    pattern: str | None = None
+
+    def __post_init__(self):
+        if self.pattern is not None:
+            re.compile(self.pattern)   # a broken pattern fails when the layout is built
+
+
+Fields = tuple[Field, ...]   # tried in order; the first that yields a value wins
+
+
+@dataclass(frozen=True)
+class BodyMarkup:
+    """Blocks inside a post body that change how coloured text counts."""
+    quote: str = "blockquote"
+    spoiler: str | None = None
+    code: str | None = None
+    ignore: str | None = None   # never text: buttons, "Click to expand", signatures inside bodies
+
+
+@dataclass(frozen=True)
+class EditMarker:
+    marker: str                  # CSS of an element present only on edited posts
+    time: Fields = ()            # inside the marker
+    editor: Field | None = None  # inside the marker
+
+
+@dataclass(frozen=True)
+class Pagination:
+    container: str                 # first match is read; no match means a single page
+    current: str | None = None     # inside the container: the current page number
+    total: Field | None = None     # inside the container, when the page states the count
+
+
+@dataclass(frozen=True)
+class ThreadLayout:
+    post: str              # CSS of one post container
+    post_id: Field         # inside the container; required
+    author: Field          # required
+    author_id: Field | None
+    posted_at: Fields      # required
+    body: str              # CSS of the body inside the container
+    edit: EditMarker | None
+    pagination: Pagination
+
+
+@dataclass(frozen=True)
+class InboxLayout:
+    page: str                  # present on every inbox page, even an empty one
+    row: str
+    id: Field
+    subject: Field
+    sender: Field
+    sender_id: Field | None
+    sent_at: Fields
+    unread: str                # CSS matching an unread row itself or an element inside it
+
+
+@dataclass(frozen=True)
+class MessageLayout:
+    container: str
+    id: Field
+    subject: Field
+    sender: Field
+    sender_id: Field | None
+    sent_at: Fields
+    body: str
+
+
+@dataclass(frozen=True)
+class EngineLayout:
+    name: str
+    thread: ThreadLayout
+    body: BodyMarkup
+    inbox: InboxLayout | None          # None: the engine has no private messages
+    message: MessageLayout | None
+    forms: Mapping[str, str] = field(default_factory=dict)   # "login"/"reply"/"pm" -> CSS of the form

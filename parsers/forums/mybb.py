@@ -1,0 +1,61 @@
+"""MyBB 1.8, default theme (markup described in tests/fixtures/forums/mybb/README.md)."""
+from __future__ import annotations
+
+from forumgm.parsers.forums.layout import (
+    BodyMarkup, EditMarker, EngineLayout, Field, InboxLayout, MessageLayout, Pagination, ThreadLayout,
+)
+from forumgm.parsers.forums.reader import bind
+
+_PROFILE = r"[?&]uid=(\d+)"
+_TIMED_TITLE = r"^(.*\d:\d\d.*)$"   # "11-30-2026, 04:29 AM"; a bare date title goes with "Today, 04:29 AM" text
+_DATE_TEXT = r"^(.+?\d{1,2}:\d\d(?:\s*[AP]M)?|\d+ \w+ ago|Yesterday|Today)"
+
+LAYOUT = EngineLayout(
+    name="mybb",
+    thread=ThreadLayout(
+        post="div#posts div.post:not(#post_0)",
+        post_id=Field(attr="id", pattern=r"^post_(\d+)$"),
+        author=Field("div.author_information .largetext"),
+        author_id=Field("div.author_information .largetext a", "href", _PROFILE),
+        posted_at=(Field("span.post_date > span[title]", "title", _TIMED_TITLE),
+                   Field("span.post_date", pattern=_DATE_TEXT)),
+        body="div.post_body",
+        edit=EditMarker(
+            marker="span.edited_post",
+            time=(Field("span[title]", "title", _TIMED_TITLE),
+                  Field(pattern=r"modified:\s*(.+?)\s+by\s")),
+            editor=Field("a"),
+        ),
+        pagination=Pagination(container="div.pagination", current="span.pagination_current",
+                              total=Field("span.pages", pattern=r"\((\d+)\)")),
+    ),
+    body=BodyMarkup(quote="blockquote.mycode_quote, blockquote", code="div.codeblock",
+                    spoiler="details.spoiler, div.spoiler"),
+    inbox=InboxLayout(
+        page="form[name='pmForm']",
+        row="form[name='pmForm'] tr:has(a.new_pm, a.old_pm)",
+        id=Field("a.new_pm, a.old_pm", "href", r"pmid=(\d+)"),
+        subject=Field("a.new_pm, a.old_pm"),
+        sender=Field("td:nth-child(4)"),
+        sender_id=Field("td:nth-child(4) a", "href", _PROFILE),
+        sent_at=(Field("span.smalltext > span[title]", "title", _TIMED_TITLE),
+                 Field("td:nth-child(5)", pattern=_DATE_TEXT)),
+        unread="a.new_pm",
+    ),
+    message=MessageLayout(
+        container="html:has(div#post_0 div.post_body)",
+        id=Field("a.postbit_reply_pm, input[name='pmid']", "href", r"pmid=(\d+)"),
+        subject=Field("title", pattern=r"Viewing PM:\s*(.+)$"),
+        sender=Field("div#post_0 div.author_information .largetext"),
+        sender_id=Field("div#post_0 div.author_information .largetext a", "href", _PROFILE),
+        sent_at=(Field("div#post_0 span.post_date > span[title]", "title", _TIMED_TITLE),
+                 Field("div#post_0 span.post_date", pattern=_DATE_TEXT)),
+        body="div#post_0 div.post_body",
+    ),
+    forms={"login": "form:has(input[name='action'][value='do_login']):has(input[name='username'])",
+           "reply": "form[name='input'][action*='newreply.php']",
+           "quickreply": "form#quick_reply_form",
+           "pm": "form:has(input[name='action'][value='do_send'])"},
+)
+
+posts, page_info, inbox, message, form = bind(LAYOUT)

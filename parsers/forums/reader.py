@@ -1,0 +1,257 @@
+"""Reading forum pages through an EngineLayout: posts, page numbers, inbox, one PM, forms.
+
+Every engine module binds these functions to its layout (`bind`), so all engines share one
+reader and differ only in data. Pages are parsed with selectolax (lexbor): fast, CSS native.
+"""
+from __future__ import annotations
+
+import re
+from datetime import datetime, tzinfo
+from typing import Callable, NamedTuple
+from zoneinfo import ZoneInfo
+
+from selectolax.lexbor import LexborHTMLParser, LexborNode
+
+from forumgm.parsers.dates import parse_forum_date
+from forumgm.parsers.forums.base import Form, PageInfo, PageLayoutError, PmHeader, PmMessage, Post
+from forumgm.parsers.forums.body import read_body
+from forumgm.parsers.forums.layout import EngineLayout, Field, Fields, Pagination
+
+Zone = tzinfo | str
+
+
+def read_field(scope: LexborNode, spec: Field | None) -> str | None:
+    """The stripped value `spec` names inside `scope`, or None when it is absent or empty."""
+    if spec is None:
+        return None
+    node = scope if spec.selector is None else scope.css_first(spec.selector)
+    if node is None:
+        return None
+    value = node.attributes.get(spec.attr) if spec.attr else node.text(deep=True)
+    if value is None:
+        return None
+    value = " ".join(value.split())
+    if spec.pattern is not None:
+        match = re.search(spec.pattern, value)
+        if match is None:
+            return None
+        value = (match.group(1) if match.re.groups else match.group(0)).strip()
+    return value or None
+
+
+def read_fields(scope: LexborNode, specs: Fields) -> str | None:
+    for spec in specs:
+        value = read_field(scope, spec)
+        if value is not None:
+            return value
+    return None
+
+
+def read_posts(html: str, layout: EngineLayout, tz: Zone, now: datetime | None = None) -> list[Post]:
+    tree = LexborHTMLParser(html)
+    containers = tree.css(layout.thread.post)
+    if not containers:
+        raise PageLayoutError(f"{layout.name}: no posts found ({layout.thread.post!r}); not a thread page?")
+    page = _page_info(tree, layout.thread.pagination).page
+    return [_post(container, layout, _zone(tz), now, page) for container in containers]
+
+
+def read_page_info(html: str, layout: EngineLayout) -> PageInfo:
+    tree = LexborHTMLParser(html)
+    if tree.css_first(layout.thread.post) is None:
+        raise PageLayoutError(f"{layout.name}: no posts found; not a thread page?")
+    return _page_info(tree, layout.thread.pagination)
+
+
+def read_inbox(html: str, layout: EngineLayout, tz: Zone, now: datetime | None = None) -> list[PmHeader]:
+    inbox = layout.inbox
+    if inbox is None:
+        raise PageLayoutError(f"{layout.name} has no private messages")
+    tree = LexborHTMLParser(html)
+    if tree.css_first(inbox.page) is None:
+        raise PageLayoutError(f"{layout.name}: not an inbox page ({inbox.page!r} missing)")
+    unread = {node.mem_id for node in tree.css(inbox.unread)}
+    headers = []
+    for row in tree.css(inbox.row):
+        pm_id = _required(row, inbox.id, layout, "PM id")
+        headers.append(PmHeader(
+            id=pm_id,
+            sender=_required(row, inbox.sender, layout, f"sender of PM {pm_id}"),
+            sender_id=read_field(row, inbox.sender_id),
+            subject=read_field(row, inbox.subject) or "",
+            sent_at=_date(row, inbox.sent_at, layout, tz, now, f"PM {pm_id}"),
+            unread=row.mem_id in unread or row.css_first(inbox.unread) is not None,
+        ))
+    return headers
+
+
+def read_message(html: str, layout: EngineLayout, tz: Zone, now: datetime | None = None) -> PmMessage:
+    spec = layout.message
+    if spec is None:
+        raise PageLayoutError(f"{layout.name} has no private messages")
+    container = LexborHTMLParser(html).css_first(spec.container)
+    if container is None:
+        raise PageLayoutError(f"{layout.name}: not a private message page ({spec.container!r} missing)")
+    pm_id = _required(container, spec.id, layout, "PM id")
+    body = _required_node(container, spec.body, layout, f"body of PM {pm_id}")
+    return PmMessage(
+        id=pm_id,
+        sender=_required(container, spec.sender, layout, f"sender of PM {pm_id}"),
+        sender_id=read_field(container, spec.sender_id),
+        subject=read_field(container, spec.subject) or "",
+        sent_at=_date(container, spec.sent_at, layout, tz, now, f"PM {pm_id}"),
+        html=body.inner_html.strip(),
+        text=read_body(body, layout.body).text,
+    )
+
+
+def read_form(html: str, layout: EngineLayout, name: str) -> Form:
+    """The form `name` ("login", "reply", "pm" or a form id/name) with the values a browser would send.
+
+    Submit buttons are left out: the caller adds the one it "clicks".
+    """
+    selector = layout.forms.get(name) or f'form#{name}, form[name="{name}"]'
+    form = LexborHTMLParser(html).css_first(selector)
+    if form is None:
+        raise PageLayoutError(f"{layout.name}: form {name!r} not found ({selector!r})")
+    attributes = form.attributes
+    return Form(
+        action=attributes.get("action") or "",
+        method=(attributes.get("method") or "get").lower(),
+        fields=_form_fields(form),
+        enctype=attributes.get("enctype") or "application/x-www-form-urlencoded",
+    )
+
+
+class EngineFunctions(NamedTuple):
+    posts: Callable[..., list[Post]]
+    page_info: Callable[[str], PageInfo]
+    inbox: Callable[..., list[PmHeader]]
+    message: Callable[..., PmMessage]
+    form: Callable[[str, str], Form]
+
+
+def bind(layout: EngineLayout) -> EngineFunctions:
+    """The engine module's public functions, reading pages through `layout`."""
+    def posts(html: str, tz: Zone, now: datetime | None = None) -> list[Post]:
+        return read_posts(html, layout, tz, now)
+
+    def page_info(html: str) -> PageInfo:
+        return read_page_info(html, layout)
+
+    def inbox(html: str, tz: Zone, now: datetime | None = None) -> list[PmHeader]:
+        return read_inbox(html, layout, tz, now)
+
+    def message(html: str, tz: Zone, now: datetime | None = None) -> PmMessage:
+        return read_message(html, layout, tz, now)
+
+    def form(html: str, name: str) -> Form:
+        return read_form(html, layout, name)
+
+    return EngineFunctions(posts, page_info, inbox, message, form)
+
+
+def _post(container: LexborNode, layout: EngineLayout, tz: tzinfo, now: datetime | None, page: int) -> Post:
+    thread = layout.thread
+    post_id = _required(container, thread.post_id, layout, "post id")
+    body = _required_node(container, thread.body, layout, f"body of post {post_id}")
+    reading = read_body(body, layout.body)
+    edited_at, edited_by = _edit(container, layout, tz, now, post_id)
+    return Post(
+        id=post_id,
+        author=_required(container, thread.author, layout, f"author of post {post_id}"),
+        author_id=read_field(container, thread.author_id),
+        posted_at=_date(container, thread.posted_at, layout, tz, now, f"post {post_id}"),
+        edited_at=edited_at,
+        edited_by=edited_by,
+        html=body.inner_html.strip(),
+        text=reading.text,
+        text_unquoted=reading.text_unquoted,
+        colored=reading.colored,
+        flagged=reading.flagged,
+        page=page,
+    )
+
+
+def _edit(container, layout, tz, now, post_id):
+    edit = layout.thread.edit
+    marker = container.css_first(edit.marker) if edit else None
+    if marker is None:
+        return None, None
+    when = read_fields(marker, edit.time)
+    edited_at: datetime | bool = True   # the engine shows that the post was edited, not when
+    if when is not None:
+        try:
+            edited_at = parse_forum_date(when, tz, now)
+        except ValueError as error:
+            raise PageLayoutError(f"{layout.name}: post {post_id}: unreadable edit time: {error}") from None
+    return edited_at, read_field(marker, edit.editor)
+
+
+def _date(scope, specs: Fields, layout: EngineLayout, tz, now, what: str) -> datetime:
+    value = read_fields(scope, specs)
+    if value is None:
+        raise PageLayoutError(f"{layout.name}: {what}: no date found")
+    try:
+        return parse_forum_date(value, tz, now)
+    except ValueError as error:
+        raise PageLayoutError(f"{layout.name}: {what}: {error}") from None
+
+
+def _required(scope: LexborNode, spec: Field, layout: EngineLayout, what: str) -> str:
+    value = read_field(scope, spec)
+    if value is None:
+        raise PageLayoutError(f"{layout.name}: {what} not found ({spec})")
+    return value
+
+
+def _required_node(scope: LexborNode, selector: str, layout: EngineLayout, what: str) -> LexborNode:
+    node = scope.css_first(selector)
+    if node is None:
+        raise PageLayoutError(f"{layout.name}: {what} not found ({selector!r})")
+    return node
+
+
+def _page_info(tree: LexborHTMLParser, pagination: Pagination) -> PageInfo:
+    container = tree.css_first(pagination.container)
+    if container is None:
+        return PageInfo(1, 1)
+    current_node = container.css_first(pagination.current) if pagination.current else None
+    current = _number(current_node.text(strip=True)) if current_node is not None else None
+    stated = _number(read_field(container, pagination.total))
+    listed = [number for node in container.css("a, span, strong, b, li, em")
+              if (number := _number(node.text(strip=True))) is not None]
+    page = current or 1
+    return PageInfo(page, stated or max([page, *listed]))
+
+
+def _number(text: str | None) -> int | None:
+    return int(text) if text and text.isdigit() else None
+
+
+def _form_fields(form: LexborNode) -> dict[str, str]:
+    fields: dict[str, str] = {}
+    for control in form.css("input, textarea, select"):
+        attributes = control.attributes
+        name = attributes.get("name")
+        if not name or "disabled" in attributes:
+            continue
+        kind = (attributes.get("type") or "text").lower()
+        if control.tag == "textarea":
+            fields[name] = control.text(deep=True)
+        elif control.tag == "select":
+            option = control.css_first("option[selected]") or control.css_first("option")
+            if option is not None:
+                fields[name] = option.attributes.get("value") or option.text(strip=True)
+        elif kind in ("submit", "button", "image", "reset", "file"):
+            continue
+        elif kind in ("checkbox", "radio"):
+            if "checked" in attributes:
+                fields[name] = attributes.get("value") or "on"
+        else:
+            fields[name] = attributes.get("value") or ""
+    return fields
+
+
+def _zone(tz: Zone) -> tzinfo:
+    return ZoneInfo(tz) if isinstance(tz, str) else tz
