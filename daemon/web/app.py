@@ -1,0 +1,189 @@
+"""The host's web page: games, the running tally, orders with receipts, drafts, maps, role links.
+
+`create_app(store, password)` builds the Flask app; `forumgm web` serves it on localhost. Every
+page but the login and the players' role links needs the host's session; every POST carries the
+session's CSRF token. Templates are autoescaped: nothing a player wrote is rendered as markup.
+"""
+from __future__ import annotations
+
+import secrets
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from flask import Blueprint, Flask, abort, current_app, flash, redirect, render_template, request, send_file, url_for
+
+from forumgm.daemon.store import Store, StoreError
+from forumgm.daemon.web import queries
+from forumgm.daemon.web.role_links import LinkUsed, RoleShown, ensure_schema, open_role_link
+from forumgm.daemon.web.security import (HOST_ACTOR, check_csrf, csrf_token, log_in, log_out, login_required,
+                                         same_secret)
+
+DISPLAY_ZONE = ZoneInfo("Europe/Moscow")
+# Content the page never needs: scripts, frames, other origins.
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; "
+                               "form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+}
+DRAFT_ACTIONS = ("save", "approve", "reject")
+STATUS_LABELS = {
+    "pending": "ждёт решения",
+    "approved": "одобрен",
+    "sending": "отправляется",
+    "sent": "отправлен",
+    "rejected": "отклонён",
+    "superseded": "заменён",
+}
+
+web = Blueprint("web", __name__, template_folder="templates")
+
+
+def create_app(store: Store, password: str) -> Flask:
+    if not password:
+        raise ValueError("the web page needs a non-empty host password")
+    ensure_schema(store)
+    app = Flask(__name__)
+    app.config.update(
+        SECRET_KEY=secrets.token_bytes(32),   # sessions end with the process, by design
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Strict",
+        SESSION_COOKIE_NAME="forumgm_session",
+        MAX_CONTENT_LENGTH=1024 * 1024,
+    )
+    app.extensions["forumgm"] = {"store": store, "password": password}
+    app.jinja_env.globals["csrf_token"] = csrf_token
+    app.jinja_env.filters["moscow"] = moscow_time
+    app.jinja_env.filters["status"] = lambda status: STATUS_LABELS.get(status, status)
+    app.before_request(check_csrf)
+    app.after_request(add_security_headers)
+    app.register_blueprint(web)
+    return app
+
+
+def store() -> Store:
+    return current_app.extensions["forumgm"]["store"]
+
+
+def moscow_time(moment: datetime | None) -> str:
+    if moment is None:
+        return "—"
+    return moment.astimezone(DISPLAY_ZONE).strftime("%d.%m.%Y %H:%M МСК")
+
+
+def add_security_headers(response):
+    response.headers.update(SECURITY_HEADERS)
+    return response
+
+
+# ---------------------------------------------------------------- login
+
+@web.route("/login", methods=["GET", "POST"])
+def login():
+    if request.method == "POST":
+        if same_secret(request.form.get("password", ""), current_app.extensions["forumgm"]["password"]):
+            log_in()
+            store().audit(HOST_ACTOR, "web.login", {"address": request.remote_addr})
+            return redirect(url_for("web.games"))
+        store().audit("web", "web.login_failed", {"address": request.remote_addr})
+        flash("Неверный пароль.", "error")
+        return render_template("login.html"), 401
+    return render_template("login.html")
+
+
+@web.post("/logout")
+def logout():
+    log_out()
+    return redirect(url_for("web.login"))
+
+
+# ---------------------------------------------------------------- games
+
+@web.get("/")
+@login_required
+def games():
+    return render_template("games.html", games=queries.games(store()))
+
+
+@web.get("/games/<game_id>")
+@login_required
+def game(game_id: str):
+    row = store().game(game_id)
+    if row is None:
+        abort(404)
+    return render_template(
+        "game.html",
+        game=queries.game_view(store(), row),
+        tally=queries.running_tally(store(), game_id),
+        orders=queries.orders_with_receipts(store(), game_id),
+        maps=queries.map_images(store(), game_id),
+    )
+
+
+@web.get("/games/<game_id>/maps/<int:draft_id>/<int:index>")
+@login_required
+def map_file(game_id: str, draft_id: int, index: int):
+    image = queries.map_image(store(), game_id, draft_id, index)
+    if image is None:
+        abort(404)
+    return send_file(image.path, mimetype=image.media_type)
+
+
+# ---------------------------------------------------------------- drafts
+
+@web.get("/drafts")
+@login_required
+def drafts():
+    pending = store().drafts(status="pending")
+    return render_template(
+        "drafts.html",
+        pending=pending,
+        edits={draft["id"]: store().draft_edits(draft["id"]) for draft in pending},
+        approved=store().drafts(status="approved") + store().drafts(status="sending"),
+        sent=store().drafts(status="sent")[::-1],
+    )
+
+
+@web.post("/drafts/<int:draft_id>")
+@login_required
+def decide_draft(draft_id: int):
+    """Save the edited text, approve (what the host sees, edits included) or reject one draft."""
+    action = request.form.get("action")
+    if action not in DRAFT_ACTIONS:
+        abort(400)
+    body = request.form.get("body")
+    if body is not None:
+        body = body.replace("\r\n", "\n")   # browsers send textarea lines CRLF-separated
+    try:
+        with store().transaction():
+            if action != "reject" and body is not None and body != store().draft(draft_id)["body"]:
+                store().edit_draft(draft_id, body, by=HOST_ACTOR)
+            if action == "approve":
+                store().approve(draft_id, by=HOST_ACTOR)
+            elif action == "reject":
+                store().reject(draft_id, by=HOST_ACTOR)
+    except StoreError:
+        flash(f"Черновик №{draft_id} не изменён: он уже не ожидает решения или не существует.", "error")
+    else:
+        flash(DONE[action].format(id=draft_id), "ok")
+    return redirect(url_for("web.drafts"))
+
+
+DONE = {
+    "save": "Черновик №{id} сохранён.",
+    "approve": "Черновик №{id} одобрен и будет отправлен.",
+    "reject": "Черновик №{id} отклонён.",
+}
+
+
+# ---------------------------------------------------------------- players' role links
+
+@web.get("/role/<token>")
+def role(token: str):
+    result = open_role_link(store(), token)
+    if isinstance(result, RoleShown):
+        return render_template("role.html", role=result)
+    status = 410 if isinstance(result, LinkUsed) else 404
+    return render_template("role.html", role=None, used=isinstance(result, LinkUsed)), status

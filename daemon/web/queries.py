@@ -1,0 +1,147 @@
+"""What the host's page shows, read from the store: games, the running tally, orders, maps.
+
+Read-only views over `Store`; nothing here writes. Rows come back as small frozen records
+so the templates never reach into the store's column names.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from forumgm.daemon.store import Store
+
+# The daemon drafts one receipt per order PM under this reference (see Store.add_draft).
+RECEIPT_REF = "receipt:{pm_id}"
+# A map draft's body lists the image files of the turn, one path a line (PNG and SVG).
+MAP_KINDS = frozenset({"map", "map_image"})
+IMAGE_TYPES = {".png": "image/png", ".svg": "image/svg+xml", ".jpg": "image/jpeg", ".jpeg": "image/jpeg"}
+
+
+@dataclass(frozen=True)
+class GameView:
+    id: str
+    type: str
+    phase_key: str | None
+    deadline: datetime | None
+    alive: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TallyLine:
+    target: str
+    voters: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class DiscardedLine:
+    voter: str
+    text: str
+    reason: str
+    detail: str
+
+
+@dataclass(frozen=True)
+class TallyView:
+    phase_key: str | None
+    lines: tuple[TallyLine, ...]          # most votes first
+    discarded: tuple[DiscardedLine, ...]
+
+
+@dataclass(frozen=True)
+class OrderView:
+    pm_id: str
+    phase_key: str
+    sender: str
+    sent_at: datetime | None
+    raw_text: str
+    verdicts: tuple[dict, ...]            # {"line", "ok", "canonical" | "reason"}
+    receipt: dict | None                  # the receipt draft, when one was drafted
+
+
+@dataclass(frozen=True)
+class MapImage:
+    draft_id: int
+    index: int                            # position of the file in the draft's body
+    path: Path
+    phase_key: str | None
+
+    @property
+    def media_type(self) -> str:
+        return IMAGE_TYPES[self.path.suffix.lower()]
+
+
+def current_phase(store: Store, game_id: str) -> dict | None:
+    """The earliest phase not yet resolved: the one whose deadline the page counts down to."""
+    pending = store.phases(game_id, status="pending")
+    return pending[0] if pending else None
+
+
+def alive_players(store: Store, game_id: str) -> tuple[str, ...]:
+    gone = {row["nick"] for row in store.eliminations(game_id)}
+    return tuple(row["nick"] for row in store.players(game_id) if row["nick"] not in gone)
+
+
+def game_view(store: Store, game: dict) -> GameView:
+    phase = current_phase(store, game["id"])
+    return GameView(
+        id=game["id"],
+        type=game["type"],
+        phase_key=phase["key"] if phase else None,
+        deadline=phase["deadline"] if phase else None,
+        alive=alive_players(store, game["id"]),
+    )
+
+
+def games(store: Store) -> list[GameView]:
+    return [game_view(store, game) for game in store.games()]
+
+
+def running_tally(store: Store, game_id: str) -> TallyView:
+    """The current phase's votes as last counted: who votes for whom, and what did not count."""
+    phase = current_phase(store, game_id)
+    if phase is None:
+        return TallyView(None, (), ())
+    rows = store.votes(game_id, phase["key"])
+    by_target: dict[str, list[str]] = {}
+    for row in rows:
+        if row["counted"]:
+            by_target.setdefault(row["target"], []).append(row["voter"])
+    lines = sorted((TallyLine(target, tuple(voters)) for target, voters in by_target.items()),
+                   key=lambda line: (-len(line.voters), line.target))
+    discarded = tuple(DiscardedLine(row["voter"], row["text"], row["reason"] or "", row["detail"] or "")
+                      for row in rows if not row["counted"])
+    return TallyView(phase["key"], tuple(lines), discarded)
+
+
+def orders_with_receipts(store: Store, game_id: str) -> list[OrderView]:
+    """Every order PM of the game, newest first, beside the receipt drafted for it."""
+    receipts = {row["ref"]: row for row in store.drafts(game_id=game_id)
+                if row["ref"] and row["status"] != "superseded"}
+    views = [OrderView(
+        pm_id=row["pm_id"], phase_key=row["phase_key"], sender=row["sender"], sent_at=row["sent_at"],
+        raw_text=row["raw_text"], verdicts=tuple(row["verdicts"]),
+        receipt=receipts.get(RECEIPT_REF.format(pm_id=row["pm_id"])),
+    ) for row in store.orders(game_id)]
+    return views[::-1]
+
+
+def map_images(store: Store, game_id: str) -> list[MapImage]:
+    """Image files named by the game's map drafts that exist on disk, newest draft first."""
+    images = []
+    for draft in reversed(store.drafts(game_id=game_id)):
+        if draft["kind"] not in MAP_KINDS or draft["status"] == "superseded":
+            continue
+        for index, line in enumerate(draft["body"].splitlines()):
+            path = Path(line.strip())
+            if path.suffix.lower() in IMAGE_TYPES and path.is_file():
+                images.append(MapImage(draft["id"], index, path, draft["phase_key"]))
+    return images
+
+
+def map_image(store: Store, game_id: str, draft_id: int, index: int) -> MapImage | None:
+    """One listed image; only files a map draft names are ever served."""
+    for image in map_images(store, game_id):
+        if image.draft_id == draft_id and image.index == index:
+            return image
+    return None

@@ -1,0 +1,87 @@
+"""One-time links that show a Mafia player his role once (mafia spec: "Sign-up and roles").
+
+Only the SHA-256 of a token is stored: the token itself exists in the player's PM alone, so
+the store (or a copy of it) cannot be used to open anyone's link. The first visit claims the
+link atomically; every later visit is told the link was used.
+"""
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+
+from forumgm.daemon.store import Store, to_text
+
+# Outside Store.MIGRATIONS because only the web side uses it; idempotent on every start.
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS role_links (
+    token_hash TEXT PRIMARY KEY,
+    game_id TEXT NOT NULL REFERENCES games(id),
+    nick TEXT NOT NULL,
+    role_text TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    used_at TEXT
+)
+"""
+TOKEN_BYTES = 32
+
+
+@dataclass(frozen=True)
+class RoleShown:
+    game_id: str
+    nick: str
+    text: str
+
+
+class LinkUsed:
+    """The link existed and was already opened once."""
+
+
+class LinkUnknown:
+    """No such link (mistyped, or never issued)."""
+
+
+def ensure_schema(store: Store) -> None:
+    store.db.execute(SCHEMA)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def role_link_path(token: str) -> str:
+    """The path the player opens; the daemon prefixes the page's public address."""
+    return f"/role/{token}"
+
+
+def create_role_link(store: Store, game_id: str, nick: str, role_text: str) -> str:
+    """Store a role behind a fresh one-time token and return the token (to put in the player's PM)."""
+    ensure_schema(store)
+    token = secrets.token_urlsafe(TOKEN_BYTES)
+    with store.transaction():
+        store.db.execute(
+            "INSERT INTO role_links (token_hash, game_id, nick, role_text, created_at) VALUES (?, ?, ?, ?, ?)",
+            [token_hash(token), game_id, nick, role_text, to_text(store.now())],
+        )
+        store.audit("daemon", "role_link.create", {"game": game_id, "nick": nick})
+    return token
+
+
+def open_role_link(store: Store, token: str) -> RoleShown | LinkUsed | LinkUnknown:
+    """Claim the link: the role the first time, LinkUsed ever after."""
+    ensure_schema(store)
+    digest = token_hash(token)
+    with store.transaction():
+        claimed = store.db.execute(
+            "UPDATE role_links SET used_at = ? WHERE token_hash = ? AND used_at IS NULL",
+            [to_text(store.now()), digest],
+        ).rowcount == 1
+        row = store.db.execute("SELECT game_id, nick, role_text FROM role_links WHERE token_hash = ?",
+                               [digest]).fetchone()
+        if row is None:
+            return LinkUnknown()
+        if not claimed:
+            return LinkUsed()
+        game_id, nick, text = row
+        store.audit("web", "role_link.shown", {"game": game_id, "nick": nick})
+    return RoleShown(game_id, nick, text)

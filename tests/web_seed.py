@@ -1,0 +1,67 @@
+"""A temporary store with one Mafia game as the host's page would find it mid-day (shared by test_web_*)."""
+from __future__ import annotations
+
+import base64
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+from forumgm.daemon.store import Store
+from forumgm.engines.base import CountedVote, DiscardedVote
+
+PASSWORD = "correct horse battery staple"
+GAME = "mafia-7"
+PLAYERS = ("Аскон", "Хана", "Вереск", "Дима", "<b>Злодей</b>")
+NOW = datetime(2024, 3, 2, 12, 0, tzinfo=timezone.utc)
+DEADLINE = datetime(2024, 3, 2, 19, 45, tzinfo=timezone.utc)   # 22:45 in Moscow
+# a 1x1 transparent PNG: the smallest real image a map draft can name
+PNG = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==")
+
+
+@dataclass(frozen=True)
+class Seeded:
+    store: Store
+    vote_count: int       # pending drafts
+    lynch_report: int
+    role_pm: int
+    receipt: int
+    sent: int
+    map_path: Path
+
+
+def seeded_store(folder: Path) -> Seeded:
+    store = Store(folder / "forumgm.sqlite3", now=lambda: NOW)
+    store.register_forum("local", "phpbb", "http://127.0.0.1:1", "Ведущий")
+    store.register_game(GAME, "mafia", "local", "http://127.0.0.1:1/viewtopic.php?t=7", "Europe/Moscow", 7,
+                        {nick: [] for nick in PLAYERS})
+    store.ensure_phase(GAME, "night-1", "night", 1, None, NOW - timedelta(hours=14))
+    store.ensure_phase(GAME, "day-1", "day", 1, NOW - timedelta(hours=14), DEADLINE)
+    with store.transaction():
+        resolution = store.begin_resolution(GAME, "night-1", NOW - timedelta(hours=13))
+        store.add_elimination(GAME, "night-1", resolution, "Дима", "kill_mafia")
+    store.replace_votes(GAME, "day-1", [
+        CountedVote("Аскон", "Хана", "p1", NOW, "Хана"),
+        CountedVote("Вереск", "Хана", "p2", NOW, "Хана"),
+        CountedVote("Хана", "Аскон", "p3", NOW, "Аскон"),
+    ], [DiscardedVote("<b>Злодей</b>", "<i>Хвост</i>", "unknown_name", "p4", "кандидаты: Хана")])
+    store.record_order(GAME, "day-1", "pm-11", "Хана", NOW, "голос: Аскон\nлетать над городом", [
+        {"line": "голос: Аскон", "ok": True, "canonical": "голос: Аскон"},
+        {"line": "летать над городом", "ok": False, "reason": "непонятный приказ"},
+    ])
+    receipt = store.add_draft(GAME, "receipt", "Хана", "Принято: голос: Аскон\nОтклонено: летать над городом",
+                              "day-1", True, ref="receipt:pm-11")
+    vote_count = store.add_draft(GAME, "vote_count", "thread", "Хана — 2\nАскон — 1 <script>alert(1)</script>",
+                                 "day-1", True)
+    lynch_report = store.add_draft(GAME, "lynch_report", "thread", "Посажен: ...", "day-1", True)
+    role_pm = store.add_draft(GAME, "role", "Аскон", "Ваша роль: Комиссар", "night-1", True)
+    sent = store.add_draft(GAME, "warning", "Вереск", "Предупреждение", "night-1", False)
+    store.mark_sending(sent, NOW)
+    store.mark_sent(sent, "pm:9001", NOW)
+    map_path = folder / "day-1.png"
+    map_path.write_bytes(PNG)
+    store.add_draft(GAME, "map", "thread", f"{map_path}\n{folder / 'missing.svg'}", "day-1", True)
+    return Seeded(store, vote_count, lynch_report, role_pm, receipt, sent, map_path)
+
+
+def audit_actions(store: Store) -> list[tuple[str, str, dict]]:
+    return [(row["actor"], row["action"], row["detail"]) for row in reversed(store.audit_log())]
