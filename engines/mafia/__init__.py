@@ -1,0 +1,107 @@
+"""Classic forum Mafia: PM day votes, night actions, jail, team kill (spec: shared/spec/mafia.md).
+
+`RULES` (or `make_rules(rule_table)`) is the engine the daemon and `forumgm simulate` drive.
+Beyond the Rules protocol it drafts the role PMs (`role_pms`), answers PMs that came after the
+deadline (`late_verdicts`), builds the reminder an hour before the deadline (`reminder`) and
+guards the rules freeze (`freeze_rules`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from forumgm.engines.base import (Elimination, OrderPm, Outcome, OutgoingPm, Phase, PhaseInputs,
+                                  Verdict, phase_rng)
+from forumgm.engines.mafia import orders as _orders
+from forumgm.engines.mafia.briefing import role_pms
+from forumgm.engines.mafia.freeze import RulesFrozen, change_rules
+from forumgm.engines.mafia.reminder import Reminder, reminder
+from forumgm.engines.mafia.report import round_pms, round_report
+from forumgm.engines.mafia.round import JAIL, MISSED_VOTES, resolve_round
+from forumgm.engines.mafia.setup import start_state
+from forumgm.engines.mafia.state import MafiaState, RuleConfig, dump_state, load_state, rule_config
+from forumgm.engines.texts import Texts
+
+ROUND = "round"
+
+__all__ = ["RULES", "MafiaRules", "make_rules", "RulesFrozen", "Reminder"]
+
+
+def _eliminations(events) -> tuple[Elimination, ...]:
+    causes = {"jailed": lambda e: JAIL, "missed_votes_out": lambda e: MISSED_VOTES,
+              "killed": lambda e: e.data["cause"]}
+    return tuple(Elimination(e.data["nick"], causes[e.type](e)) for e in events if e.type in causes)
+
+
+@dataclass(frozen=True)
+class MafiaRules:
+    config: RuleConfig = RuleConfig()
+    name: str = "mafia"
+
+    def setup(self, setup: Mapping[str, Any], seed: int) -> MafiaState:
+        return start_state(setup, seed, self.config)
+
+    def first_phase(self, state: MafiaState) -> Phase:
+        return Phase(ROUND, state.round + 1)
+
+    def next_phase(self, state: MafiaState, phase: Phase) -> Phase | None:
+        return None if state.winner else Phase(ROUND, phase.number + 1)
+
+    def read_orders(self, state: MafiaState, phase: Phase, pm: OrderPm, earlier: Sequence[OrderPm]) -> list[Verdict]:
+        return _orders.read_orders(state, phase, pm, earlier)
+
+    def late_verdicts(self, pm: OrderPm) -> list[Verdict]:
+        """The receipt lines for a PM that reached the host after the deadline."""
+        return _orders.late_verdicts(pm)
+
+    def vote_rules(self, state: MafiaState, phase: Phase) -> None:
+        return None   # mafia day votes are PMs, read by read_orders
+
+    def complete_early(self, state: MafiaState, phase: Phase, orders: Sequence[OrderPm]) -> bool:
+        return False  # night orders may be replaced until the deadline
+
+    def resolve(self, state: MafiaState, phase: Phase, inputs: PhaseInputs, seed: int, texts: Texts) -> Outcome:
+        collected = _orders.collect(state, phase, inputs.orders)
+        new_state, events = resolve_round(state, phase, collected, phase_rng(seed, phase))
+        jailed = next((e.data["nick"] for e in events if e.type == "jailed"), None)
+        counted = {row["voter"]: row["vote"] for e in events if e.type == "votes"
+                   for row in e.data["table"] if row["vote"] is not None}
+        return Outcome(
+            state=new_state,
+            events=tuple(events),
+            eliminated=_eliminations(events),
+            pms=tuple(round_pms(events, phase.number, texts)),
+            reports={"round": round_report(events, phase.number, texts)},
+            extra={"jailed": jailed, "counted_votes": counted,
+                   "discarded_votes": list(collected.discarded), "winner": new_state.winner},
+        )
+
+    def alive(self, state: MafiaState) -> list[str]:
+        return [p.nick for p in state.living()]
+
+    def winner(self, state: MafiaState) -> str | None:
+        return state.winner
+
+    def dump(self, state: MafiaState) -> dict:
+        return dump_state(state)
+
+    def load(self, data: Mapping[str, Any]) -> MafiaState:
+        return load_state(data)
+
+    def role_pms(self, state: MafiaState, texts: Texts) -> list[OutgoingPm]:
+        return role_pms(state, texts)
+
+    def reminder(self, state: MafiaState, phase: Phase, orders: Sequence[OrderPm], texts: Texts) -> Reminder | None:
+        return reminder(state, phase, orders, texts)
+
+    def freeze_rules(self, state: MafiaState, force: bool = False) -> MafiaState:
+        """The state under this engine's rule config; RulesFrozen when it changed since the
+        start and the host did not force it."""
+        return change_rules(state, self.config, force)
+
+
+def make_rules(rule_table: Mapping[str, Any]) -> MafiaRules:
+    return MafiaRules(rule_config(rule_table))
+
+
+RULES = MafiaRules()

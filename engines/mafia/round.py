@@ -1,0 +1,211 @@
+"""One round: the day vote (jail, missed votes) and the night after it, as step tables in the
+order the rules list them. A player out at an earlier step does not act at a later one."""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, replace
+
+from forumgm.engines.base import Event, Phase, PhaseRng, Step, run_steps
+from forumgm.engines.mafia.orders import RoundOrders
+from forumgm.engines.mafia.roles import BOSS, COMMISSAR, DOCTOR, MAFIOSO, MANIAC, ROLES, status
+from forumgm.engines.mafia.state import LastTarget, MafiaState, Player
+from forumgm.engines.mafia.win import winner_of
+from forumgm.parsers.orders.mafia import NO_TRIAL, NightOrder, NoTrial
+
+KILL_MANIAC, KILL_MAFIA, JAIL, MISSED_VOTES = "kill_maniac", "kill_mafia", "jail", "missed_votes"
+
+
+@dataclass(frozen=True)
+class RoundState:
+    """The game plus what the night's steps learn from each other."""
+
+    game: MafiaState
+    number: int
+    blocked: tuple[str, ...] = ()
+    healed: tuple[str, ...] = ()
+
+    def with_game(self, game: MafiaState) -> "RoundState":
+        return replace(self, game=game)
+
+
+# ---------------------------------------------------------------- the day
+
+def _vote_text(vote) -> str | None:
+    if vote is None:
+        return None
+    return NO_TRIAL if isinstance(vote, NoTrial) else vote.target
+
+
+def jail(rs: RoundState, orders: RoundOrders, rng: PhaseRng):
+    """The unique maximum is jailed; «не судить» more than half of the votes cast, or a tie: nobody."""
+    voters = rs.game.living()
+    table = [{"voter": p.nick, "vote": _vote_text(orders.of(p.nick).vote)} for p in voters]
+    cast = [row["vote"] for row in table if row["vote"] is not None]
+    events = [Event("votes", {"table": table})]
+    game = rs.game
+    for p in voters:
+        if isinstance(orders.of(p.nick).vote, NoTrial):
+            game = game.update(p.nick, no_trials_used=p.no_trials_used + 1)
+    counts = Counter(vote for vote in cast if vote != NO_TRIAL)
+    top = max(counts.values(), default=0)
+    leaders = sorted(nick for nick, count in counts.items() if count == top)
+    if not cast:
+        return rs.with_game(game), events + [Event("no_jail", {"reason": "no_votes"})]
+    if 2 * (len(cast) - sum(counts.values())) > len(cast):
+        return rs.with_game(game), events + [Event("no_jail", {"reason": "no_trial"})]
+    if len(leaders) != 1:
+        return rs.with_game(game), events + [Event("no_jail", {"reason": "tie", "leaders": leaders})]
+    nick = leaders[0]
+    return (rs.with_game(game.update(nick, alive=False)),
+            events + [Event("jailed", {"nick": nick, "role": game.role(nick), "votes": top})])
+
+
+def missed_votes(rs: RoundState, orders: RoundOrders, rng: PhaseRng):
+    """First missed day vote: a warning; the limit (second by default): out, role revealed."""
+    game, events = rs.game, []
+    for p in rs.game.living():
+        if orders.of(p.nick).vote is not None:
+            continue
+        missed = p.missed_votes + 1
+        if missed >= game.rules.missed_votes_out:
+            game = game.update(p.nick, missed_votes=missed, alive=False)
+            events.append(Event("missed_votes_out", {"nick": p.nick, "role": p.role, "missed": missed}))
+        else:
+            game = game.update(p.nick, missed_votes=missed)
+            events.append(Event("missed_vote_warning", {"nick": p.nick, "missed": missed}))
+    return rs.with_game(game), events
+
+
+DAY = (
+    Step("jail", jail),
+    Step("missed_votes", missed_votes),
+)
+
+
+# ---------------------------------------------------------------- the night
+
+def _acting(rs: RoundState, orders: RoundOrders, roles: tuple[str, ...], action: str):
+    """(player, order) of everyone with `roles` who ordered `action` and can still act;
+    a void order (actor out or blocked) becomes an event instead."""
+    acting: list[tuple[Player, NightOrder]] = []
+    events = []
+    for p in rs.game.players:
+        order = orders.of(p.nick).action(action) if p.role in roles else None
+        if order is None:
+            continue
+        void = "out" if not p.alive else "blocked" if p.nick in rs.blocked else None
+        if void:
+            events.append(Event("action_void", {"nick": p.nick, "action": action, "target": order.target,
+                                                "reason": void}))
+        else:
+            acting.append((p, order))
+    return acting, events
+
+
+def _armoured(rs: RoundState, target: Player, cause: str) -> bool:
+    if not (rs.game.rules.first_night_armour and rs.number == 1):
+        return False
+    return target.role == COMMISSAR or (target.role == BOSS and cause == KILL_MANIAC)
+
+
+def _kill(rs: RoundState, nick: str, cause: str):
+    target = rs.game.player(nick)
+    if not target.alive:
+        return rs, [Event("kill_prevented", {"nick": nick, "cause": cause, "reason": "already_out"})]
+    if nick in rs.healed:
+        return rs, [Event("kill_prevented", {"nick": nick, "cause": cause, "reason": "healed"})]
+    if _armoured(rs, target, cause):
+        return rs, [Event("kill_prevented", {"nick": nick, "cause": cause, "reason": "armour"})]
+    return (rs.with_game(rs.game.update(nick, alive=False)),
+            [Event("killed", {"nick": nick, "role": target.role, "cause": cause})])
+
+
+def boss_block(rs: RoundState, orders: RoundOrders, rng: PhaseRng):
+    acting, events = _acting(rs, orders, (BOSS,), "block")
+    for boss, order in acting:
+        rs = replace(rs, blocked=rs.blocked + (order.target,),
+                     game=replace(rs.game, last_block=LastTarget(rs.number, order.target)))
+        events.append(Event("blocked", {"by": boss.nick, "nick": order.target}))
+    return rs, events
+
+
+def doctor_heal(rs: RoundState, orders: RoundOrders, rng: PhaseRng):
+    acting, events = _acting(rs, orders, (DOCTOR,), "heal")
+    for doctor, order in acting:
+        rs = replace(rs, healed=rs.healed + (order.target,),
+                     game=replace(rs.game, last_heal=LastTarget(rs.number, order.target)))
+        events.append(Event("healed", {"by": doctor.nick, "nick": order.target}))
+    return rs, events
+
+
+def maniac_kill(rs: RoundState, orders: RoundOrders, rng: PhaseRng):
+    acting, events = _acting(rs, orders, (MANIAC,), "kill")
+    for maniac, order in acting:
+        rs, produced = _kill(rs, order.target, KILL_MANIAC)
+        events += produced
+    return rs, events
+
+
+def mafia_kill(rs: RoundState, orders: RoundOrders, rng: PhaseRng):
+    """Most shots dies; a tie goes to the boss's choice if he named a tied target, else nobody."""
+    acting, events = _acting(rs, orders, (BOSS, MAFIOSO), "kill")
+    if not acting:
+        return rs, events
+    shots = Counter(order.target for _, order in acting)
+    top = max(shots.values())
+    leaders = [nick for nick, count in shots.items() if count == top]
+    boss_choice = [order.target for p, order in acting if p.role == BOSS and order.target in leaders]
+    target = leaders[0] if len(leaders) == 1 else (boss_choice[0] if boss_choice else None)
+    events.append(Event("mafia_shots", {"shots": {p.nick: order.target for p, order in acting},
+                                        "target": target, "tie": len(leaders) > 1}))
+    if target is None:
+        return rs, events
+    rs, produced = _kill(rs, target, KILL_MAFIA)
+    return rs, events + produced
+
+
+def commissar_check(rs: RoundState, orders: RoundOrders, rng: PhaseRng):
+    acting, events = _acting(rs, orders, (COMMISSAR,), "check")
+    for commissar, order in acting:
+        events.append(Event("checked", {"by": commissar.nick, "nick": order.target,
+                                        "status": status(rs.game.role(order.target))}))
+    return rs, events
+
+
+NIGHT = (
+    Step("block", boss_block),
+    Step("heal", doctor_heal),
+    Step("maniac", maniac_kill),
+    Step("mafia", mafia_kill),
+    Step("check", commissar_check),
+)
+
+
+# ---------------------------------------------------------------- the round
+
+def _settle(rs: RoundState, when: str):
+    side = winner_of(rs.game)
+    if side is None:
+        return rs, []
+    return rs.with_game(replace(rs.game, winner=side)), [Event("winner", {"side": side, "after": when})]
+
+
+def survivors(game: MafiaState) -> Event:
+    living = game.living()
+    roles = {role: sum(1 for p in living if p.role == role) for role in ROLES}
+    return Event("survivors", {"alive": [p.nick for p in living],
+                               "roles": {role: count for role, count in roles.items() if count}})
+
+
+def resolve_round(state: MafiaState, phase: Phase, orders: RoundOrders, rng: PhaseRng):
+    events = [Event("rules_forced", {"hash": h}) for h in state.forced_changes]
+    rs = RoundState(replace(state, forced_changes=()), phase.number)
+    for table, when in ((DAY, "day"), (NIGHT, "night")):
+        rs, produced = run_steps(table, rs, orders, rng)
+        events += produced
+        rs, produced = _settle(rs, when)
+        events += produced
+        if rs.game.winner:
+            break
+    game = replace(rs.game, round=phase.number)
+    return game, events + [survivors(game)]

@@ -1,0 +1,57 @@
+"""The starting state from a setup table: players with roles (or dealt by the seed), the dead."""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from forumgm.engines.base import SetupError
+from forumgm.engines.mafia.freeze import rules_hash
+from forumgm.engines.mafia.roles import MIN_PLAYERS, canonical_role, deal, role_counts
+from forumgm.engines.mafia.state import MafiaState, Player, RuleConfig
+
+SETUP_KEYS = ("players", "dead")
+PLAYER_KEYS = ("nick", "role", "aliases")
+
+
+def _player_tables(setup: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    for name in setup:
+        if name not in SETUP_KEYS:
+            raise SetupError(f"setup.{name}", f"unknown key (expected one of {', '.join(SETUP_KEYS)})")
+    tables = setup.get("players")
+    if not isinstance(tables, list) or not tables:
+        raise SetupError("setup.players", "expected a list of players ({nick = ..., role = ...})")
+    for index, table in enumerate(tables):
+        key = f"setup.players[{index}]"
+        if not isinstance(table, Mapping) or not isinstance(table.get("nick"), str):
+            raise SetupError(key, "expected a table with a nick")
+        for name in table:
+            if name not in PLAYER_KEYS:
+                raise SetupError(f"{key}.{name}", f"unknown key (expected one of {', '.join(PLAYER_KEYS)})")
+    return tables
+
+
+def _roles(tables: list[Mapping[str, Any]], rules: RuleConfig, seed: int) -> dict[str, str]:
+    """The roles as written, or all of them dealt when none is written."""
+    nicks = [t["nick"] for t in tables]
+    if len(set(nicks)) != len(nicks):
+        raise SetupError("setup.players", "a nick appears twice")
+    if len(nicks) < MIN_PLAYERS:
+        raise SetupError("setup.players", f"at least {MIN_PLAYERS} players are needed, got {len(nicks)}")
+    given = [t for t in tables if "role" in t]
+    if not given:
+        return deal(nicks, seed, role_counts(len(nicks), dict(rules.roles), "rules.roles"))
+    if len(given) != len(tables):
+        missing = next(i for i, t in enumerate(tables) if "role" not in t)
+        raise SetupError(f"setup.players[{missing}].role", "give every player a role, or none (dealt by the seed)")
+    return {t["nick"]: canonical_role(str(t["role"]), f"setup.players[{i}].role") for i, t in enumerate(tables)}
+
+
+def start_state(setup: Mapping[str, Any], seed: int, rules: RuleConfig) -> MafiaState:
+    tables = _player_tables(setup)
+    roles = _roles(tables, rules, seed)
+    dead = setup.get("dead", [])
+    unknown = [nick for nick in dead if nick not in roles]
+    if unknown:
+        raise SetupError("setup.dead", f"not players: {', '.join(map(str, unknown))}")
+    players = tuple(Player(t["nick"], roles[t["nick"]], alive=t["nick"] not in dead,
+                           aliases=tuple(t.get("aliases", ()))) for t in tables)
+    return MafiaState(players=players, rules=rules, rules_hash=rules_hash(rules))

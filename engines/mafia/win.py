@@ -1,0 +1,22 @@
+"""Win conditions, checked after the jailing and after the night."""
+from __future__ import annotations
+
+from forumgm.engines.mafia.roles import MAFIA, NEUTRAL
+from forumgm.engines.mafia.state import MafiaState
+
+TOWN_WINS, MAFIA_WINS, MANIAC_WINS, DRAW = "town", "mafia", "maniac", "draw"
+
+
+def winner_of(state: MafiaState) -> str | None:
+    living = len(state.living())
+    mafia = len(state.living_with(MAFIA))
+    maniacs = len(state.living_with(NEUTRAL))
+    if living == 0:
+        return DRAW
+    if mafia == 0 and maniacs == 0:
+        return TOWN_WINS
+    if maniacs and living - maniacs <= 1:
+        return MANIAC_WINS
+    if maniacs == 0 and mafia >= living - mafia:
+        return MAFIA_WINS
+    return None
