@@ -1,0 +1,245 @@
+"""Counting a day's thread votes: which coloured nicknames count, and why the others do not.
+
+Pure: the daemon hands in every stored version of every post of the day; the deadline decides
+which version of each post stands. A vote is timed at the version where it appeared (a post's
+first version is timed when it was posted, an edit when it was made), so an edit can change a
+vote before the deadline and never after it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Iterable, Sequence
+
+from forumgm.engines.base import CountedVote, DiscardedVote, Tally
+from forumgm.parsers.forums.base import ColoredFragment, Post
+from forumgm.parsers.names import Resolved, Roster, clean, fold_key, resolve_name
+
+# Discard reasons (machine codes; the Russian labels live in config/templates/votes/reasons.j2).
+REASONS = (
+    "after_deadline", "before_open", "quoted", "spoiler", "code", "non_player", "dead_voter",
+    "ambiguous", "unknown_name", "dead_target", "superseded", "changed_not_allowed", "repeated",
+)
+_WHERE_REASON = {"quote": "quoted", "spoiler": "spoiler", "code": "code"}
+# How sure resolution must be that a post's author is a player: no declension, no typo.
+_AUTHOR_RULES = frozenset(("exact", "case", "fold", "alias"))
+
+
+@dataclass(frozen=True)
+class VotePostVersion:
+    """One version of one post as the store kept it (the first version is the post itself)."""
+
+    post_id: str
+    author: str
+    posted_at: datetime | None
+    version_at: datetime        # posted_at for the first version, the edit (or first-seen) time after
+    colored: tuple[ColoredFragment, ...] = ()
+    flagged: tuple[ColoredFragment, ...] = ()
+
+    @classmethod
+    def of_post(cls, post: Post, version_at: datetime | None = None) -> "VotePostVersion":
+        """A parsed post as one version, timed at its edit when the forum shows one."""
+        if version_at is None:
+            version_at = post.edited_at if isinstance(post.edited_at, datetime) else post.posted_at
+        return cls(post.id, post.author, post.posted_at, version_at, post.colored, post.flagged)
+
+
+@dataclass(frozen=True)
+class VoteRules:
+    colors: frozenset[str]                  # "#rrggbb", see forumgm.parsers.colors.normalize_color
+    voters: frozenset[str]                  # who may vote: the living players
+    candidates: frozenset[str]              # who may be voted for
+    policy: str = "last"                    # "last": the last vote counts; "first": the first does
+    allow_change: bool = True               # False counts the first vote whatever the policy
+    abstain_token: str | None = None        # e.g. "не судить"
+    opens: datetime | None = None           # votes before this are not for this day
+
+    def __post_init__(self) -> None:
+        if self.policy not in ("last", "first"):
+            raise ValueError(f"vote policy must be 'last' or 'first', not {self.policy!r}")
+
+    @property
+    def first_counts(self) -> bool:
+        return self.policy == "first" or not self.allow_change
+
+
+@dataclass(frozen=True)
+class _Ballot:
+    """The vote one post shows in one run of its versions."""
+
+    author: str
+    post_id: str
+    at: datetime
+    texts: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class _NoTarget:
+    reason: str
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class _Valid:
+    vote: CountedVote
+    order: int
+
+
+# ---------------------------------------------------------------- posts -> ballots
+
+def _vote_texts(version: VotePostVersion, rules: VoteRules) -> tuple[str, ...]:
+    return tuple(f.text for f in version.colored
+                 if not f.where and f.color in rules.colors and clean(f.text))
+
+
+def _vote_key(texts: Sequence[str]) -> tuple[str, ...]:
+    return tuple(sorted({fold_key(clean(text)) for text in texts}))
+
+
+def _runs(versions: Sequence[VotePostVersion], rules: VoteRules) -> list[_Ballot]:
+    """Each distinct vote a post showed, in order, timed at the version where it appeared."""
+    ballots: list[_Ballot] = []
+    previous: tuple[str, ...] = ()
+    for version in versions:
+        texts = _vote_texts(version, rules)
+        key = _vote_key(texts)
+        if key and key != previous:
+            ballots.append(_Ballot(version.author, version.post_id, version.version_at, texts))
+        previous = key
+    return ballots
+
+
+def _not_counted_fragments(version: VotePostVersion, rules: VoteRules, voter: str) -> list[DiscardedVote]:
+    """Vote-coloured text the parser found in a quote, spoiler or code block."""
+    return [DiscardedVote(voter, f.text, _WHERE_REASON.get(f.where, "spoiler"), version.post_id)
+            for f in version.colored + version.flagged
+            if f.where and f.color in rules.colors and clean(f.text)]
+
+
+def _post_ballots(versions: Sequence[VotePostVersion], deadline: datetime, rules: VoteRules,
+                  roster: Roster) -> tuple[list[_Ballot], list[DiscardedVote]]:
+    before = [v for v in versions if v.version_at <= deadline]
+    after = [v for v in versions if v.version_at > deadline]
+    discarded: list[DiscardedVote] = []
+    ballots = _runs(before, rules)
+    if before:
+        voter = _voter_name(before[-1].author, roster)
+        discarded += _not_counted_fragments(before[-1], rules, voter)
+        if not rules.first_counts:
+            # Only the standing version's vote is a vote; edited-away ones were never cast.
+            standing = _vote_key(_vote_texts(before[-1], rules))
+            ballots = ballots[-1:] if ballots and _vote_key(ballots[-1].texts) == standing else []
+    if after:
+        late = _vote_texts(after[-1], rules)
+        standing_key = _vote_key(_vote_texts(before[-1], rules)) if before else ()
+        if late and _vote_key(late) != standing_key:
+            discarded.append(DiscardedVote(_voter_name(after[-1].author, roster), ", ".join(late),
+                                           "after_deadline", after[-1].post_id))
+    return ballots, discarded
+
+
+# ---------------------------------------------------------------- one ballot -> counted or discarded
+
+def _author(author: str, roster: Roster) -> str | None:
+    found = resolve_name(author, roster)
+    return found.nick if isinstance(found, Resolved) and found.how in _AUTHOR_RULES else None
+
+
+def _voter_name(author: str, roster: Roster) -> str:
+    return _author(author, roster) or author
+
+
+def _target(texts: Sequence[str], roster: Roster, rules: VoteRules) -> str | _NoTarget:
+    """The one player (or the abstain token) a post votes for, or why there is none."""
+    abstain = fold_key(rules.abstain_token) if rules.abstain_token else None
+    named: dict[str, str] = {}
+    unresolved = []
+    for text in texts:
+        if abstain is not None and fold_key(clean(text)) == abstain:
+            named.setdefault(rules.abstain_token, text)
+            continue
+        found = resolve_name(text, roster)
+        if isinstance(found, Resolved):
+            named.setdefault(found.nick, text)
+        else:
+            unresolved.append(found)
+    distinct = len(named) + len({fold_key(u.text) for u in unresolved})
+    if distinct > 1:
+        names = list(named) + [u.text for u in unresolved]
+        return _NoTarget("ambiguous", ", ".join(names))
+    if unresolved:
+        return _NoTarget("unknown_name", ", ".join(unresolved[0].candidates))
+    return next(iter(named))
+
+
+def _judge(ballot: _Ballot, roster: Roster, rules: VoteRules) -> CountedVote | DiscardedVote:
+    text = ", ".join(ballot.texts)
+    voter = _author(ballot.author, roster)
+
+    def discard(reason: str, detail: str = "") -> DiscardedVote:
+        return DiscardedVote(voter or ballot.author, text, reason, ballot.post_id, detail)
+
+    if rules.opens is not None and ballot.at < rules.opens:
+        return discard("before_open")
+    if voter is None:
+        return discard("non_player")
+    if voter not in rules.voters:
+        return discard("dead_voter")
+    target = _target(ballot.texts, roster, rules)
+    if isinstance(target, _NoTarget):
+        return discard(target.reason, target.detail)
+    if target != rules.abstain_token and target not in rules.candidates:
+        return discard("dead_target", target)
+    return CountedVote(voter, target, ballot.post_id, ballot.at, text)
+
+
+# ---------------------------------------------------------------- one vote per voter
+
+def _apply_policy(valid: Sequence[_Valid], rules: VoteRules) -> tuple[list[CountedVote], list[DiscardedVote]]:
+    by_voter: dict[str, list[CountedVote]] = {}
+    for item in sorted(valid, key=lambda item: (item.vote.at, item.order)):
+        by_voter.setdefault(item.vote.voter, []).append(item.vote)
+    counted, discarded = [], []
+    for votes in by_voter.values():
+        if rules.first_counts:
+            chosen, others = votes[0], votes[1:]
+        else:
+            chosen, others = votes[-1], votes[:-1]
+        counted.append(chosen)
+        for vote in others:
+            discarded.append(DiscardedVote(vote.voter, vote.text, _reason_for_other(vote, chosen, rules),
+                                           vote.post_id, chosen.target))
+    return counted, discarded
+
+
+def _reason_for_other(vote: CountedVote, chosen: CountedVote, rules: VoteRules) -> str:
+    if not rules.first_counts:
+        return "superseded"
+    return "repeated" if vote.target == chosen.target else "changed_not_allowed"
+
+
+# ---------------------------------------------------------------- the tally
+
+def _posts(versions: Iterable[VotePostVersion]) -> list[list[VotePostVersion]]:
+    grouped: dict[str, list[VotePostVersion]] = {}
+    for version in versions:
+        grouped.setdefault(version.post_id, []).append(version)
+    return [sorted(group, key=lambda v: v.version_at) for group in grouped.values()]
+
+
+def count_votes(versions: Iterable[VotePostVersion], roster: Roster, rules: VoteRules,
+                deadline: datetime) -> Tally:
+    """Every vote-coloured fragment of the day, either counted or discarded with a reason."""
+    valid: list[_Valid] = []
+    discarded: list[DiscardedVote] = []
+    for post in _posts(versions):
+        ballots, not_counted = _post_ballots(post, deadline, rules, roster)
+        discarded += not_counted
+        for ballot in ballots:
+            judged = _judge(ballot, roster, rules)
+            if isinstance(judged, CountedVote):
+                valid.append(_Valid(judged, len(valid)))
+            else:
+                discarded.append(judged)
+    counted, replaced = _apply_policy(valid, rules)
+    return Tally(tuple(sorted(counted, key=lambda v: v.at)), tuple(discarded + replaced))
