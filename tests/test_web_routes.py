@@ -1,0 +1,213 @@
+"""The host's page through Flask's test client: login, CSRF, each view, draft decisions, role links."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from forumgm.daemon.web import create_app, create_role_link, role_link_path
+from forumgm.daemon.web.queries import running_tally
+from web_seed import GAME, PASSWORD, PNG, audit_actions, seeded_store
+
+TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
+
+
+@pytest.fixture
+def seeded(tmp_path):
+    seeded = seeded_store(tmp_path)
+    yield seeded
+    seeded.store.close()
+
+
+@pytest.fixture
+def client(seeded):
+    return create_app(seeded.store, PASSWORD).test_client()
+
+
+def csrf(client, path="/login") -> str:
+    return TOKEN.search(client.get(path).get_data(as_text=True)).group(1)
+
+
+@pytest.fixture
+def host(client):
+    response = client.post("/login", data={"password": PASSWORD, "csrf_token": csrf(client)})
+    assert response.status_code == 302
+    return client
+
+
+def page(client, path) -> str:
+    response = client.get(path)
+    assert response.status_code == 200
+    return response.get_data(as_text=True)
+
+
+def test_pages_need_login(client):
+    for path in ("/", "/drafts", f"/games/{GAME}"):
+        response = client.get(path)
+        assert response.status_code == 302 and response.headers["Location"].endswith("/login")
+
+
+def test_wrong_password_is_refused_and_audited(client, seeded):
+    response = client.post("/login", data={"password": PASSWORD + "x", "csrf_token": csrf(client)})
+    assert response.status_code == 401
+    assert "Неверный пароль" in response.get_data(as_text=True)
+    assert client.get("/").status_code == 302
+    assert ("web", "web.login_failed", {"address": "127.0.0.1"}) in audit_actions(seeded.store)
+
+
+def test_password_never_reaches_page_or_store(host, seeded):
+    for path in ("/login", "/", "/drafts", f"/games/{GAME}"):
+        assert PASSWORD not in host.get(path).get_data(as_text=True)
+    assert PASSWORD not in repr(audit_actions(seeded.store))
+
+
+def test_session_cookie_is_httponly_and_strict(client):
+    response = client.post("/login", data={"password": PASSWORD, "csrf_token": csrf(client)})
+    cookie = response.headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
+
+
+def test_login_without_csrf_token_is_refused(client):
+    client.get("/login")
+    assert client.post("/login", data={"password": PASSWORD}).status_code == 403
+    assert client.get("/").status_code == 302
+
+
+def test_post_with_wrong_or_missing_token_is_refused(host, seeded):
+    for data in ({"action": "approve"}, {"action": "approve", "csrf_token": "forged"}):
+        assert host.post(f"/drafts/{seeded.vote_count}", data=data).status_code == 403
+    assert seeded.store.draft(seeded.vote_count)["status"] == "pending"
+
+
+def test_token_from_another_session_is_refused(seeded, host):
+    other = create_app(seeded.store, PASSWORD).test_client()
+    foreign = csrf(other)
+    response = host.post(f"/drafts/{seeded.vote_count}", data={"action": "approve", "csrf_token": foreign})
+    assert response.status_code == 403
+
+
+def test_games_page_shows_phase_moscow_deadline_and_living(host):
+    html = page(host, "/")
+    assert "day-1" in html and "02.03.2024 22:45 МСК" in html
+    assert "4: Аскон, Хана, Вереск, &lt;b&gt;Злодей&lt;/b&gt;" in html
+    assert "Дима" not in html
+
+
+def test_game_page_shows_tally_orders_receipts_and_maps(host, seeded):
+    html = page(host, f"/games/{GAME}")
+    assert re.search(r"<td>Хана</td><td>2</td><td>Аскон, Вереск</td>", html)
+    assert re.search(r"<td>Аскон</td><td>1</td><td>Хана</td>", html)
+    assert "&lt;i&gt;Хвост&lt;/i&gt;" in html and "<i>" not in html
+    assert "отклонено: непонятный приказ" in html and "Квитанция №%d" % seeded.receipt in html
+    assert "day-1.png" in html and "missing.svg" not in html
+
+
+def test_map_image_is_served_only_when_a_map_draft_names_it(host, seeded):
+    html = page(host, f"/games/{GAME}")
+    src = re.search(r'<img class="map" src="([^"]+)"', html).group(1)
+    response = host.get(src)
+    assert response.status_code == 200 and response.mimetype == "image/png" and response.data == PNG
+    assert host.get(src[:-1] + "1").status_code == 404          # the listed but missing SVG
+    assert host.get(f"/games/{GAME}/maps/{seeded.vote_count}/0").status_code == 404
+
+
+def test_tally_follows_the_current_phase(seeded):
+    assert running_tally(seeded.store, GAME).phase_key == "day-1"
+    with seeded.store.transaction():
+        seeded.store.begin_resolution(GAME, "day-1", seeded.store.now())
+    assert running_tally(seeded.store, GAME).lines == ()
+
+
+def test_drafts_page_escapes_bodies_and_lists_sent_forum_ids(host, seeded):
+    html = page(host, "/drafts")
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html and "<script>" not in html
+    assert "pm:9001" in html
+    assert len(re.findall(r'<form class="draft pending"', html)) == len(seeded.store.drafts(status="pending"))
+
+
+def test_edit_keeps_history_and_is_audited(host, seeded):
+    before = seeded.store.draft(seeded.vote_count)["body"]
+    token = csrf(host, "/drafts")
+    response = host.post(f"/drafts/{seeded.vote_count}",
+                         data={"action": "save", "body": "Хана — 2\r\nАскон — 1", "csrf_token": token})
+    assert response.status_code == 302
+    draft = seeded.store.draft(seeded.vote_count)
+    assert (draft["body"], draft["status"]) == ("Хана — 2\nАскон — 1", "pending")
+    [edit] = seeded.store.draft_edits(seeded.vote_count)
+    assert (edit["body_before"], edit["edited_by"]) == (before, "host")
+    assert ("host", "draft.edit", {"draft": seeded.vote_count}) in audit_actions(seeded.store)
+    assert "История правок (1)" in page(host, "/drafts")
+
+
+def test_approve_sends_the_text_as_shown(host, seeded):
+    token = csrf(host, "/drafts")
+    host.post(f"/drafts/{seeded.lynch_report}",
+              data={"action": "approve", "body": "Посажен: Хана", "csrf_token": token})
+    draft = seeded.store.draft(seeded.lynch_report)
+    assert (draft["status"], draft["body"], draft["decided_by"]) == ("approved", "Посажен: Хана", "host")
+    actions = [action for actor, action, detail in audit_actions(seeded.store)
+               if actor == "host" and detail.get("draft") == seeded.lynch_report]
+    assert actions == ["draft.edit", "draft.approved"]
+
+
+def test_approve_unchanged_text_records_no_edit(host, seeded):
+    body = seeded.store.draft(seeded.role_pm)["body"]
+    host.post(f"/drafts/{seeded.role_pm}", data={"action": "approve", "body": body, "csrf_token": csrf(host, "/drafts")})
+    assert seeded.store.draft(seeded.role_pm)["status"] == "approved"
+    assert seeded.store.draft_edits(seeded.role_pm) == []
+
+
+def test_reject_ignores_the_text_and_is_audited(host, seeded):
+    body = seeded.store.draft(seeded.role_pm)["body"]
+    host.post(f"/drafts/{seeded.role_pm}", data={"action": "reject", "body": "другое", "csrf_token": csrf(host, "/drafts")})
+    draft = seeded.store.draft(seeded.role_pm)
+    assert (draft["status"], draft["body"]) == ("rejected", body)
+    assert ("host", "draft.rejected", {"draft": seeded.role_pm}) in audit_actions(seeded.store)
+
+
+def test_a_decided_draft_cannot_be_changed_again(host, seeded):
+    token = csrf(host, "/drafts")
+    response = host.post(f"/drafts/{seeded.sent}", data={"action": "reject", "csrf_token": token},
+                         follow_redirects=True)
+    assert "не изменён" in response.get_data(as_text=True)
+    assert seeded.store.draft(seeded.sent)["status"] == "sent"
+
+
+def test_unknown_action_is_a_bad_request(host, seeded):
+    token = csrf(host, "/drafts")
+    assert host.post(f"/drafts/{seeded.vote_count}", data={"action": "send", "csrf_token": token}).status_code == 400
+
+
+def test_logout_ends_the_session(host):
+    host.post("/logout", data={"csrf_token": csrf(host, "/")})
+    assert host.get("/").status_code == 302
+
+
+def test_role_link_shows_the_role_once(client, seeded):
+    token = create_role_link(seeded.store, GAME, "Аскон", "Комиссар <проверяет ночью>")
+    first = client.get(role_link_path(token))
+    assert first.status_code == 200
+    assert "Комиссар &lt;проверяет ночью&gt;" in first.get_data(as_text=True)
+    second = client.get(role_link_path(token))
+    assert second.status_code == 410 and "Ссылка уже использована" in second.get_data(as_text=True)
+    assert "Комиссар" not in second.get_data(as_text=True)
+    assert client.get(role_link_path(token[:-2])).status_code == 404
+
+
+def test_role_link_token_is_stored_hashed(seeded):
+    token = create_role_link(seeded.store, GAME, "Хана", "Доктор")
+    dump = "\n".join(seeded.store.db.conn.iterdump())
+    assert len(token) >= 43 and token not in dump
+    assert ("daemon", "role_link.create", {"game": GAME, "nick": "Хана"}) in audit_actions(seeded.store)
+
+
+def test_pages_forbid_scripts_and_framing(client):
+    headers = client.get("/login").headers
+    assert "script-src" not in headers["Content-Security-Policy"]
+    assert "default-src 'none'" in headers["Content-Security-Policy"]
+    assert headers["X-Frame-Options"] == "DENY"
+
+
+def test_empty_password_is_refused(seeded):
+    with pytest.raises(ValueError):
+        create_app(seeded.store, "")
