@@ -1,0 +1,71 @@
+"""Reading one rendered body (phpBB markup): colours, nested quotes, spoilers, code."""
+import pytest
+
+from forumgm.parsers.forums.phpbb import post_body
+
+QUOTE = '<blockquote><div><cite>{who} wrote:</cite>{inner}</div></blockquote>'
+
+
+def colored(html):
+    return [(f.color, f.text) for f in post_body(html)[2]]
+
+
+@pytest.mark.parametrize("html", [
+    '<span style="color:blue">Ник</span>', '<span style="color: blue">Ник</span>',
+    '<span style="COLOR : #00F;">Ник</span>', '<span style="color:#0000FF">Ник</span>',
+    '<span style="color: rgb(0, 0, 255)">Ник</span>', '<font color="blue">Ник</font>',
+    '<font color=#0000ff>Ник</font>', '<span style="color:blue"><b>Ник</b></span>',
+    '<span style="color:blue"> <strong class="text-strong">Ник</strong> </span>',
+    '<b><span style="color:blue">Ник</span></b>',
+])
+def test_every_blue_spelling_gives_one_stripped_fragment(html):
+    assert colored(f"Голосую за {html}!") == [("#0000ff", "Ник")]
+
+
+def test_red_is_kept_as_red_and_page_order_is_kept():
+    assert colored('<span style="color:red">Один</span> и <span style="color:blue">Два</span>') == [
+        ("#ff0000", "Один"), ("#0000ff", "Два")]
+
+
+def test_background_colour_is_not_text_colour():
+    assert colored('<span style="background-color: blue">Ник</span>') == []
+
+
+def test_nested_colour_inside_colour_is_its_own_fragment():
+    html = '<span style="color:blue">Голос: <span style="color:red">Ник</span></span>'
+    assert colored(html) == [("#0000ff", "Голос:"), ("#ff0000", "Ник")]
+
+
+def test_nested_quotes_are_all_removed_and_their_votes_ignored():
+    inner = QUOTE.format(who="A", inner='Голосую за <span style="color:blue">Первый</span>')
+    outer = QUOTE.format(who="B", inner=inner + 'и я за <span style="color:blue">Второй</span>')
+    text, unquoted, fragments, flagged = post_body(outer + 'Мой голос: <span style="color:blue">Третий</span>')
+    assert "Первый" in text and "Второй" in text
+    assert unquoted == "Мой голос: Третий"
+    assert [f.text for f in fragments] == ["Третий"] and flagged == ()
+
+
+def test_code_and_spoiler_blocks_are_flagged_not_counted():
+    html = ('<div class="codebox"><p>Code:</p><pre><code><span style="color:blue">Код</span></code></pre></div>'
+            '<div class="spoiler"><span style="color:blue">Спойлер</span></div>'
+            'Голосую за <span style="color:blue">Ник</span>')
+    _, _, fragments, flagged = post_body(html)
+    assert [f.text for f in fragments] == ["Ник"]
+    assert [(f.text, f.where) for f in flagged] == [("Код", "code"), ("Спойлер", "spoiler")]
+
+
+def test_literal_spoiler_text_is_treated_as_a_spoiler():
+    html = ('[spoiler]думаю про <span style="color:blue">Аскон</span>[/spoiler]<br>\n'
+            'Голосую за <span style="color:blue">Кума</span>')
+    _, _, fragments, flagged = post_body(html)
+    assert [f.text for f in fragments] == ["Кума"]
+    assert [(f.text, f.where) for f in flagged] == [("Аскон", "spoiler")]
+
+
+def test_line_breaks_and_whitespace():
+    text = post_body("Первая<br>\n   вторая   строка<br>\n<br>\n<br>\nчетвёртая")[0]
+    assert text == "Первая\nвторая строка\n\nчетвёртая"
+
+
+def test_empty_coloured_span_is_no_fragment():
+    assert colored('<span style="color:blue">  </span>текст') == []
