@@ -1,0 +1,490 @@
+"""Installation and game configs: TOML in, checked frozen records out.
+
+Every problem of every file is collected before anything is refused, so the host fixes a
+config in one pass: `ConfigError.problems` is a list of "file: key: expected … (got …)".
+Unknown keys are errors (a typo must not silently fall back to a default). Each game's own
+`[setup]` and `[rules]` tables are passed through untouched: their meaning belongs to that
+game's engine (`Rules.setup` checks them).
+"""
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from datetime import date, datetime, time, timedelta
+from pathlib import Path
+from typing import Any, Callable, Mapping
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from forumgm.daemon.secrets import file_permission_problem
+
+DEFAULT_ZONE = "Europe/Moscow"
+FORUM_ENGINES = ("phpbb", "mybb", "smf", "fluxbb", "ipb3", "ipb4", "vbulletin3", "vbulletin4", "xenforo", "generic")
+# the kinds of phase each game's engine asks the calendar about (engines' first_phase/next_phase)
+GAME_PHASE_KINDS = {
+    "legends": ("night", "day"),
+    "mafia": ("round",),
+    "bellum": ("turn",),
+    "arena": ("step",),
+}
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+DEFAULT_VOTE_COLORS = ("blue",)
+
+INSTALLATION_KEYS = {"forum", "storage", "daemon", "web", "games"}
+FORUM_KEYS = {"id", "engine", "base_url", "account", "password_env", "password_file", "selectors"}
+STORAGE_KEYS = {"path"}
+DAEMON_KEYS = {"poll_interval", "log_level"}
+WEB_KEYS = {"host", "port"}
+GAME_KEYS = {"id", "type", "thread_url", "seed", "time_zone", "start", "players", "roles_file", "calendar",
+             "vote_colors", "approval", "templates", "setup", "rules"}
+PLAYER_KEYS = {"nick", "aliases", "role"}
+PHASE_TIME_KEYS = {"opens", "closes", "duration"}
+ROLES_FILE_KEYS = {"roles"}
+
+
+class ConfigError(Exception):
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("\n".join(problems))
+        self.problems = problems
+
+
+# ---------------------------------------------------------------- records
+
+@dataclass(frozen=True)
+class ForumConfig:
+    id: str
+    engine: str
+    base_url: str
+    account: str
+    password_env: str | None = None
+    password_file: Path | None = None
+    selectors: Mapping[str, Any] = field(default_factory=dict)   # the generic adapter's
+
+
+@dataclass(frozen=True)
+class PhaseTimes:
+    """When a phase kind runs: between two local times of day, or for a fixed duration."""
+
+    opens: time | None = None
+    closes: time | None = None
+    duration: timedelta | None = None
+
+
+@dataclass(frozen=True)
+class PlayerConfig:
+    nick: str
+    aliases: tuple[str, ...] = ()
+    role: str | None = None
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    id: str
+    type: str
+    source: Path
+    thread_url: str
+    seed: int
+    time_zone: ZoneInfo
+    start: datetime                       # aware, in the game's zone
+    players: tuple[PlayerConfig, ...]
+    calendar: Mapping[str, PhaseTimes]
+    vote_colors: tuple[str, ...] = DEFAULT_VOTE_COLORS
+    approval: Mapping[str, bool] = field(default_factory=dict)
+    templates: Path | None = None
+    setup: Mapping[str, Any] = field(default_factory=dict)
+    rules: Mapping[str, Any] = field(default_factory=dict)
+
+    def needs_approval(self, kind: str) -> bool:
+        """Every kind needs the host's approval unless the game's [approval] table says otherwise."""
+        return self.approval.get(kind, True)
+
+    def setup_table(self) -> dict:
+        """What `Rules.setup` receives: the game's [setup] plus the players with roles and aliases."""
+        players = []
+        for player in self.players:
+            entry: dict[str, Any] = {"nick": player.nick}
+            if player.role is not None:
+                entry["role"] = player.role
+            if player.aliases:
+                entry["aliases"] = list(player.aliases)
+            players.append(entry)
+        return {**self.setup, "players": players}
+
+
+@dataclass(frozen=True)
+class Installation:
+    source: Path
+    forum: ForumConfig
+    storage: Path
+    poll_interval: int
+    log_level: str
+    web_host: str
+    web_port: int
+    games: tuple[GameConfig, ...]
+
+
+# ---------------------------------------------------------------- value kinds
+
+@dataclass(frozen=True)
+class Kind:
+    """What a key must hold: the words the host reads, and a converter that raises when wrong."""
+
+    expected: str
+    convert: Callable[[Any], Any]
+
+
+def _typed(kind: type, expected: str, check: Callable[[Any], bool] = lambda v: True) -> Kind:
+    def convert(value):
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)) or not check(value):
+            raise ValueError
+        return value
+    return Kind(expected, convert)
+
+
+def _time_of_day(value: Any) -> time:
+    if isinstance(value, time):
+        return value
+    if not isinstance(value, str) or not re.fullmatch(r"\d{1,2}:\d{2}", value):
+        raise ValueError
+    hours, minutes = map(int, value.split(":"))
+    return time(hours, minutes)          # raises ValueError for 25:00 or 12:60
+
+
+DURATION = re.compile(r"(?:(\d+)d)?\s*(?:(\d+)h)?\s*(?:(\d+)m)?")
+
+
+def _duration(value: Any) -> timedelta:
+    match = DURATION.fullmatch(value.strip()) if isinstance(value, str) else None
+    if not match or not any(match.groups()):
+        raise ValueError
+    days, hours, minutes = (int(g or 0) for g in match.groups())
+    span = timedelta(days=days, hours=hours, minutes=minutes)
+    if not span:
+        raise ValueError
+    return span
+
+
+def _zone(value: Any) -> ZoneInfo:
+    if not isinstance(value, str):
+        raise ValueError
+    try:
+        return ZoneInfo(value)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ValueError from None
+
+
+def _local_datetime(value: Any) -> datetime:
+    if isinstance(value, datetime):
+        return value
+    if isinstance(value, date):
+        return datetime.combine(value, time())
+    raise ValueError
+
+
+def _url(value: Any) -> str:
+    if not isinstance(value, str) or not re.match(r"https?://[^\s/]+", value):
+        raise ValueError
+    return value
+
+
+def _one_of(values) -> Kind:
+    return _typed(str, "one of " + ", ".join(values), lambda v: v in values)
+
+
+def _string_list(value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise ValueError
+    return tuple(value)
+
+
+TEXT = _typed(str, "a non-empty string", lambda v: bool(v.strip()))
+INTEGER = _typed(int, "an integer")
+POSITIVE = _typed(int, "a positive integer", lambda v: v > 0)
+PORT = _typed(int, "a port number 1-65535", lambda v: 0 < v < 65536)
+BOOLEAN = _typed(bool, "true or false")
+TABLE = _typed(dict, "a table")
+TIME_OF_DAY = Kind('a time of day "HH:MM" (00:00-23:59)', _time_of_day)
+DURATION_KIND = Kind('a duration such as "3d", "12h" or "1d 6h 30m"', _duration)
+ZONE = Kind('an IANA time zone such as "Europe/Moscow"', _zone)
+LOCAL_DATETIME = Kind("a TOML local date-time such as 2026-03-02T23:00:00 (in the game's time zone)",
+                      _local_datetime)
+URL = Kind("an http:// or https:// URL", _url)
+STRINGS = Kind("an array of non-empty strings", _string_list)
+PATH = _typed(str, "a file path", lambda v: bool(v.strip()))
+
+MISSING = object()
+
+
+# ---------------------------------------------------------------- the checker
+
+class Checker:
+    """Collects problems of one file; every read goes through here so that none is missed."""
+
+    def __init__(self, problems: list[str], file: Path) -> None:
+        self.problems = problems
+        self.file = file
+
+    def problem(self, key: str, expected: str, got: Any = MISSING) -> None:
+        tail = "" if got is MISSING else f" (got {got!r})"
+        self.problems.append(f"{self.file}: {key}: expected {expected}{tail}")
+
+    def known_keys(self, table: Mapping, allowed: set[str], prefix: str) -> None:
+        for name in table:
+            if name not in allowed:
+                self.problems.append(f"{self.file}: {_join(prefix, name)}: unknown key "
+                                     f"(expected one of: {', '.join(sorted(allowed))})")
+
+    def get(self, table: Mapping, name: str, kind: Kind, prefix: str = "", default: Any = MISSING) -> Any:
+        """The converted value, the default when absent, or None after recording the problem."""
+        key = _join(prefix, name)
+        if name not in table:
+            if default is MISSING:
+                self.problem(key, kind.expected + " (required)")
+                return None
+            return default
+        try:
+            return kind.convert(table[name])
+        except (ValueError, TypeError):
+            self.problem(key, kind.expected, table[name])
+            return None
+
+    def table(self, table: Mapping, name: str, allowed: set[str] | None, prefix: str = "",
+              required: bool = False) -> dict:
+        value = self.get(table, name, TABLE, prefix, default=None if not required else MISSING)
+        value = value or {}
+        if allowed is not None:
+            self.known_keys(value, allowed, _join(prefix, name))
+        return value
+
+    def path(self, value: str | None) -> Path | None:
+        """A path as written, relative to the file that names it."""
+        if value is None:
+            return None
+        path = Path(value).expanduser()
+        return path if path.is_absolute() else (self.file.parent / path)
+
+
+def _join(prefix: str, name: str) -> str:
+    return f"{prefix}.{name}" if prefix else name
+
+
+def _read_toml(path: Path, problems: list[str]) -> dict | None:
+    try:
+        with open(path, "rb") as handle:
+            return tomllib.load(handle)
+    except OSError as error:
+        problems.append(f"{path}: (file): expected a readable TOML file (got {error.strerror.lower()})")
+    except tomllib.TOMLDecodeError as error:
+        problems.append(f"{path}: (file): expected valid TOML (got {error})")
+    return None
+
+
+# ---------------------------------------------------------------- installation
+
+def load_installation(path: str | Path) -> Installation:
+    problems: list[str] = []
+    path = Path(path)
+    data = _read_toml(path, problems)
+    if data is None:
+        raise ConfigError(problems)
+    check = Checker(problems, path)
+    check.known_keys(data, INSTALLATION_KEYS, "")
+    forum = _forum(check, check.table(data, "forum", FORUM_KEYS, required=True))
+    storage = check.table(data, "storage", STORAGE_KEYS, required=True)
+    daemon = check.table(data, "daemon", DAEMON_KEYS)
+    web = check.table(data, "web", WEB_KEYS)
+    installation = dict(
+        source=path,
+        forum=forum,
+        storage=check.path(check.get(storage, "path", PATH, "storage")),
+        poll_interval=check.get(daemon, "poll_interval", POSITIVE, "daemon", default=120),
+        log_level=check.get(daemon, "log_level", _one_of(LOG_LEVELS), "daemon", default="INFO"),
+        web_host=check.get(web, "host", TEXT, "web", default="127.0.0.1"),
+        web_port=check.get(web, "port", PORT, "web", default=8080),
+        games=_games(check, data.get("games", []), problems),
+    )
+    if problems:
+        raise ConfigError(problems)
+    return Installation(**installation)
+
+
+def _forum(check: Checker, table: Mapping) -> ForumConfig | None:
+    values = dict(
+        id=check.get(table, "id", TEXT, "forum", default="main"),
+        engine=check.get(table, "engine", _one_of(FORUM_ENGINES), "forum"),
+        base_url=check.get(table, "base_url", URL, "forum"),
+        account=check.get(table, "account", TEXT, "forum"),
+        password_env=check.get(table, "password_env", TEXT, "forum", default=None),
+        password_file=check.path(check.get(table, "password_file", PATH, "forum", default=None)),
+        selectors=check.table(table, "selectors", None, "forum"),
+    )
+    has_env, has_file = "password_env" in table, "password_file" in table
+    if has_env and has_file:
+        check.problem("forum.password_file", "no password_file when password_env is given (one source only)",
+                      table["password_file"])
+    elif not has_env and not has_file:
+        check.problem("forum.password_env", "a variable name, or password_file = a chmod 600 file (one required)")
+    elif values["password_file"] is not None:
+        problem = file_permission_problem(values["password_file"])
+        if problem:
+            check.problem("forum.password_file", problem, str(values["password_file"]))
+    if values["selectors"] and values["engine"] != "generic":
+        check.problem("forum.selectors", 'no selectors unless engine = "generic"', values["selectors"])
+    return ForumConfig(**values)
+
+
+def _games(check: Checker, games: Any, problems: list[str]) -> tuple[GameConfig, ...]:
+    """`games = ["games/mafia.toml", …]` (paths relative to the installation file) or [[games]] tables."""
+    if not isinstance(games, list):
+        check.problem("games", "an array of game file paths or of [[games]] tables", games)
+        return ()
+    loaded = []
+    for index, entry in enumerate(games):
+        if isinstance(entry, str):
+            game = _load_game_file(check.path(entry), problems)
+        elif isinstance(entry, dict):
+            game = _game(Checker(problems, check.file), entry, f"games[{index}]")
+        else:
+            check.problem(f"games[{index}]", "a game file path or a [[games]] table", entry)
+            game = None
+        if game is not None:
+            loaded.append(game)
+    seen: set[str] = set()
+    for game in loaded:
+        if game.id in seen:
+            check.problem("games", f"distinct game ids (id {game.id!r} is used twice)")
+        seen.add(game.id)
+    return tuple(loaded)
+
+
+# ---------------------------------------------------------------- games
+
+def load_game(path: str | Path) -> GameConfig:
+    problems: list[str] = []
+    game = _load_game_file(Path(path), problems)
+    if problems:
+        raise ConfigError(problems)
+    return game
+
+
+def _load_game_file(path: Path, problems: list[str]) -> GameConfig | None:
+    data = _read_toml(path, problems)
+    return None if data is None else _game(Checker(problems, path), data, "")
+
+
+def _game(check: Checker, table: Mapping, prefix: str) -> GameConfig | None:
+    before = len(check.problems)
+    check.known_keys(table, GAME_KEYS, prefix)
+    game_type = check.get(table, "type", _one_of(tuple(GAME_PHASE_KINDS)), prefix)
+    zone = check.get(table, "time_zone", ZONE, prefix, default=ZoneInfo(DEFAULT_ZONE))
+    start = check.get(table, "start", LOCAL_DATETIME, prefix)
+    values = dict(
+        id=check.get(table, "id", TEXT, prefix),
+        type=game_type,
+        source=check.file,
+        thread_url=check.get(table, "thread_url", URL, prefix),
+        seed=check.get(table, "seed", INTEGER, prefix),
+        time_zone=zone,
+        start=_in_zone(start, zone),
+        players=_players(check, table.get("players", MISSING), prefix),
+        calendar=_calendar(check, check.table(table, "calendar", None, prefix, required=True), game_type, prefix),
+        vote_colors=check.get(table, "vote_colors", STRINGS, prefix, default=DEFAULT_VOTE_COLORS),
+        approval=_approval(check, check.table(table, "approval", None, prefix), prefix),
+        templates=check.path(check.get(table, "templates", PATH, prefix, default=None)),
+        setup=check.table(table, "setup", None, prefix),
+        rules=check.table(table, "rules", None, prefix),
+    )
+    values["players"] = _with_roles(check, values["players"], table, prefix)
+    if values["templates"] is not None and not values["templates"].is_dir():
+        check.problem(_join(prefix, "templates"), "a folder of *.j2 templates", str(values["templates"]))
+    if len(check.problems) > before:
+        return None
+    return GameConfig(**values)
+
+
+def _in_zone(start: datetime | None, zone: ZoneInfo) -> datetime | None:
+    if start is None:
+        return None
+    return start.replace(tzinfo=zone) if start.tzinfo is None else start.astimezone(zone)
+
+
+def _players(check: Checker, players: Any, prefix: str) -> tuple[PlayerConfig, ...]:
+    key = _join(prefix, "players")
+    if players is MISSING or not isinstance(players, list) or not players:
+        check.problem(key, "an array of [[players]] tables with nick (required) and aliases, role",
+                      None if players is MISSING else players)
+        return ()
+    out, seen = [], set()
+    for index, player in enumerate(players):
+        where = f"{key}[{index}]"
+        if not isinstance(player, dict):
+            check.problem(where, "a table with nick, aliases, role", player)
+            continue
+        check.known_keys(player, PLAYER_KEYS, where)
+        nick = check.get(player, "nick", TEXT, where)
+        if nick in seen:
+            check.problem(f"{where}.nick", "a nick not listed before", nick)
+        seen.add(nick)
+        out.append(PlayerConfig(nick=nick, aliases=check.get(player, "aliases", STRINGS, where, default=()),
+                                role=check.get(player, "role", TEXT, where, default=None)))
+    return tuple(out)
+
+
+def _with_roles(check: Checker, players: tuple[PlayerConfig, ...], table: Mapping,
+                prefix: str) -> tuple[PlayerConfig, ...]:
+    """Roles from a separate file (kept out of the shared game config) merged into the players."""
+    roles_path = check.path(check.get(table, "roles_file", PATH, prefix, default=None))
+    if roles_path is None:
+        return players
+    data = _read_toml(roles_path, check.problems)
+    if data is None:
+        return players
+    roles_check = Checker(check.problems, roles_path)
+    roles_check.known_keys(data, ROLES_FILE_KEYS, "")
+    roles = roles_check.table(data, "roles", None, required=True)
+    nicks = {p.nick for p in players}
+    for nick, role in roles.items():
+        if nick not in nicks:
+            roles_check.problem(f"roles.{nick}", "a nick listed in the game's [[players]]", nick)
+        elif not isinstance(role, str) or not role.strip():
+            roles_check.problem(f"roles.{nick}", "a role name", role)
+    out = []
+    for player in players:
+        if player.nick in roles and player.role is not None:
+            check.problem(_join(prefix, "roles_file"),
+                          f"the role of {player.nick} in one place only (it is also set in [[players]])",
+                          str(roles_path))
+        role = roles.get(player.nick, player.role)
+        out.append(PlayerConfig(player.nick, player.aliases, role if isinstance(role, str) else None))
+    return tuple(out)
+
+
+def _calendar(check: Checker, table: Mapping, game_type: str | None, prefix: str) -> dict[str, PhaseTimes]:
+    key = _join(prefix, "calendar")
+    kinds = GAME_PHASE_KINDS.get(game_type, ())
+    calendar = {}
+    for kind in table:
+        if kinds and kind not in kinds:
+            check.problem(f"{key}.{kind}", f"a phase kind of {game_type}: " + ", ".join(kinds), table[kind])
+    for kind in kinds:
+        where = f"{key}.{kind}"
+        if kind not in table:
+            check.problem(where, 'a table: opens = "HH:MM" and closes = "HH:MM", or duration = "3d" (required)')
+            continue
+        entry = table[kind]
+        if not isinstance(entry, dict):
+            check.problem(where, "a table", entry)
+            continue
+        check.known_keys(entry, PHASE_TIME_KEYS, where)
+        if "duration" in entry:
+            if "opens" in entry or "closes" in entry:
+                check.problem(where, "either duration or opens/closes, not both", entry)
+            calendar[kind] = PhaseTimes(duration=check.get(entry, "duration", DURATION_KIND, where))
+        else:
+            calendar[kind] = PhaseTimes(opens=check.get(entry, "opens", TIME_OF_DAY, where),
+                                        closes=check.get(entry, "closes", TIME_OF_DAY, where))
+    return calendar
+
+
+def _approval(check: Checker, table: Mapping, prefix: str) -> dict[str, bool]:
+    return {kind: check.get(table, kind, BOOLEAN, _join(prefix, "approval")) for kind in table}

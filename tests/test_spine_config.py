@@ -1,0 +1,136 @@
+"""Config: every problem of every file reported at once, each naming file, key and expectation."""
+import os
+import textwrap
+from datetime import datetime, time, timedelta
+from pathlib import Path
+
+import pytest
+
+from forumgm.config import data_path
+from forumgm.daemon.cli import main
+from forumgm.daemon.config import ConfigError, load_game, load_installation
+
+GAME = """
+id = "m1"
+type = "mafia"
+thread_url = "https://forum.example/t/1"
+seed = 1
+start = 2026-03-02T23:00:00
+[[players]]
+nick = "Аскон"
+role = "Комиссар"
+[[players]]
+nick = "Хан"
+role = "Доктор"
+[calendar.round]
+opens = "23:00"
+closes = "22:45"
+"""
+
+
+def write(folder: Path, name: str, text: str, mode: int = 0o644) -> Path:
+    path = folder / name
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    os.chmod(path, mode)
+    return path
+
+
+def installation(folder: Path, forum: str, games: str = '["game.toml"]') -> str:
+    return f"games = {games}\n[forum]\n{forum}\n[storage]\npath = \"db.sqlite\"\n"
+
+
+def problems_of(load, path) -> list[str]:
+    with pytest.raises(ConfigError) as caught:
+        load(path)
+    return caught.value.problems
+
+
+def test_shipped_examples_load():
+    for name in ("mafia", "legends", "bellum", "arena"):
+        game = load_game(data_path("games", f"{name}.example.toml"))
+        assert game.type == name and game.time_zone.key == "Europe/Moscow"
+    assert len(load_installation(data_path("forumgm.example.toml")).games) == 2
+
+
+def test_a_valid_game_becomes_typed_values(tmp_path):
+    game = load_game(write(tmp_path, "game.toml", GAME))
+    assert game.calendar["round"].closes == time(22, 45)
+    assert game.start == datetime(2026, 3, 2, 23, 0, tzinfo=game.time_zone)
+    assert game.needs_approval("lynch_report") is True
+    assert game.setup_table()["players"][0] == {"nick": "Аскон", "role": "Комиссар"}
+
+
+def test_wrong_type_missing_key_unknown_key_zone_and_time_all_at_once(tmp_path):
+    broken = GAME.replace('seed = 1', 'seed = "one"').replace('thread_url = "https://forum.example/t/1"\n', "")
+    broken = 'time_zone = "Mars/Olympus"\ncolour = 1\n' + broken.replace('closes = "22:45"', 'closes = "25:00"')
+    path = write(tmp_path, "game.toml", broken)
+    problems = problems_of(load_game, path)
+    assert f"{path}: seed: expected an integer (got 'one')" in problems
+    assert f"{path}: thread_url: expected an http:// or https:// URL (required)" in problems
+    assert any(p.startswith(f"{path}: calendar.round.closes: expected a time of day") and "'25:00'" in p
+               for p in problems)
+    assert any(p.startswith(f"{path}: time_zone: expected an IANA time zone") and "Mars/Olympus" in p
+               for p in problems)
+    assert any(p.startswith(f"{path}: colour: unknown key") for p in problems)
+    assert len(problems) == 5
+
+
+def test_calendar_must_cover_the_games_phase_kinds(tmp_path):
+    text = GAME.replace("[calendar.round]", "[calendar.night]").replace('type = "mafia"', 'type = "mafia"')
+    path = write(tmp_path, "game.toml", text)
+    problems = problems_of(load_game, path)
+    assert any(p.startswith(f"{path}: calendar.night: expected a phase kind of mafia") for p in problems)
+    assert any(p.startswith(f"{path}: calendar.round: expected a table") for p in problems)
+
+
+def test_duration_or_times_not_both(tmp_path):
+    text = GAME.replace('closes = "22:45"', 'closes = "22:45"\nduration = "3x"')
+    path = write(tmp_path, "game.toml", text)
+    problems = problems_of(load_game, path)
+    assert any(p.startswith(f"{path}: calendar.round: expected either duration or opens/closes") for p in problems)
+    assert any(p.startswith(f"{path}: calendar.round.duration: expected a duration") for p in problems)
+
+
+def test_world_readable_password_file_is_refused(tmp_path):
+    write(tmp_path, "game.toml", GAME)
+    write(tmp_path, "password", "secret", mode=0o644)
+    path = write(tmp_path, "forumgm.toml", installation(
+        tmp_path, 'engine = "phpbb"\nbase_url = "https://forum.example"\naccount = "host"\npassword_file = "password"'))
+    problems = problems_of(load_installation, path)
+    assert problems == [f"{path}: forum.password_file: expected a file only its owner can read, chmod 600 "
+                        f"(got mode 0644) (got '{tmp_path / 'password'}')"]
+    os.chmod(tmp_path / "password", 0o600)
+    assert load_installation(path).forum.password_file == tmp_path / "password"
+
+
+def test_problems_of_the_installation_and_its_game_files_come_together(tmp_path):
+    write(tmp_path, "game.toml", GAME.replace('type = "mafia"', 'type = "poker"'))
+    path = write(tmp_path, "forumgm.toml", installation(
+        tmp_path, 'engine = "phpbb3"\nbase_url = "forum.example"\naccount = "host"') + "[daemon]\npoll_interval = 0\n")
+    problems = problems_of(load_installation, path)
+    game_file = tmp_path / "game.toml"
+    assert f"{path}: forum.engine: expected one of phpbb, mybb, smf, fluxbb, ipb3, ipb4, vbulletin3, " \
+           f"vbulletin4, xenforo, generic (got 'phpbb3')" in problems
+    assert f"{path}: forum.base_url: expected an http:// or https:// URL (got 'forum.example')" in problems
+    assert any(p.startswith(f"{path}: forum.password_env: expected") for p in problems)
+    assert f"{path}: daemon.poll_interval: expected a positive integer (got 0)" in problems
+    assert any(p.startswith(f"{game_file}: type: expected one of legends, mafia") for p in problems)
+
+
+def test_roles_file_names_only_listed_players(tmp_path):
+    text = GAME.replace('role = "Комиссар"\n', "").replace('role = "Доктор"\n', "")
+    text = 'roles_file = "roles.toml"\n' + text
+    write(tmp_path, "roles.toml", '[roles]\n"Аскон" = "Комиссар"\n"Незнакомец" = "Доктор"\n')
+    problems = problems_of(load_game, write(tmp_path, "game.toml", text))
+    assert problems == [f"{tmp_path / 'roles.toml'}: roles.Незнакомец: expected a nick listed in the game's "
+                        f"[[players]] (got 'Незнакомец')"]
+
+
+def test_check_config_command_prints_every_problem(tmp_path, capsys):
+    path = write(tmp_path, "game.toml", "extra = true\n" + GAME.replace("seed = 1", "seed = 1.5"))
+    assert main(["check-config", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert f"{path}: seed: expected an integer (got 1.5)" in err
+    assert f"{path}: extra: unknown key" in err
+    assert "2 problem(s)" in err
+    assert main(["check-config", str(data_path("forumgm.example.toml"))]) == 0
