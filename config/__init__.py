@@ -4,6 +4,7 @@ Only loaders live here; the data are the files beside this module.
 """
 from __future__ import annotations
 
+import tomllib
 from importlib import resources
 from pathlib import Path
 
@@ -31,3 +32,9 @@ def load_texts(override: Path | None = None) -> Texts:
     if override is not None:
         sources.update(read_templates(override))
     return Texts(sources)
+
+
+def read_rule_table(game: str) -> dict:
+    """The parsed config/<game>/rules.toml shipped with the package (validated by the engine)."""
+    with data_path(game, "rules.toml").open("rb") as handle:
+        return tomllib.load(handle)

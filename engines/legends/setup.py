@@ -1,0 +1,97 @@
+"""Setting a game up: roles (given or dealt by the seed) and spells dealt to enemy clans."""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from forumgm.engines.base import PhaseRng, SetupError
+from forumgm.engines.legends.state import LegendsState, Player, make_player
+from forumgm.engines.legends.table import RuleTable
+
+SETUP_KEYS = {"players", "dead", "spells", "roles", "rules"}
+PLAYER_KEYS = {"nick", "role", "aliases"}
+
+
+def build_state(table: RuleTable, setup: Mapping[str, Any], seed: int | str) -> LegendsState:
+    """The state before night 1.
+
+    `setup` has the shape of a scenario's [setup]: players (nick, optional role, aliases),
+    dead, spells (holder -> spell names) and optionally roles, the host's subset of roles
+    that missing roles are dealt from (default: every role of the table).
+    """
+    for key in setup:
+        if key not in SETUP_KEYS:
+            raise SetupError(f"setup.{key}", f"unknown key (expected one of {', '.join(sorted(SETUP_KEYS))})")
+    rng = PhaseRng(seed, "setup")
+    players = _players(table, setup.get("players"), setup.get("roles"), rng)
+    dead = _names(setup.get("dead", []), players, "setup.dead")
+    players = tuple(Player(p.nick, p.role, p.clan, p.rank, p.aliases, p.nick not in dead) for p in players)
+    state = LegendsState(table=table, players=players, spells=tuple((spell, None) for spell in table.spells))
+    return _deal_spells(state, setup.get("spells", {}), rng)
+
+
+def _players(table: RuleTable, entries: Any, subset: Any, rng: PhaseRng) -> tuple[Player, ...]:
+    if not isinstance(entries, list) or not entries:
+        raise SetupError("setup.players", "expected a non-empty array of players")
+    given: dict[str, str | None] = {}
+    aliases: dict[str, list[str]] = {}
+    for index, entry in enumerate(entries):
+        key = f"setup.players[{index}]"
+        if not isinstance(entry, Mapping) or not isinstance(entry.get("nick"), str):
+            raise SetupError(key, "expected a table with a nick")
+        for name in entry:
+            if name not in PLAYER_KEYS:
+                raise SetupError(f"{key}.{name}", f"unknown key (expected one of {', '.join(sorted(PLAYER_KEYS))})")
+        role = entry.get("role")
+        if role is not None and role not in table.roles:
+            raise SetupError(f"{key}.role", f"unknown role {role!r} (expected one of {', '.join(table.roles)})")
+        if entry["nick"] in given:
+            raise SetupError(f"{key}.nick", f"{entry['nick']} is listed twice")
+        given[entry["nick"]] = role
+        aliases[entry["nick"]] = list(entry.get("aliases", []))
+    roles = _deal_roles(table, given, subset, rng)
+    return tuple(make_player(table, nick, roles[nick], aliases[nick]) for nick in given)
+
+
+def _deal_roles(table: RuleTable, given: Mapping[str, str | None], subset: Any, rng: PhaseRng) -> dict[str, str]:
+    pool = list(table.roles) if subset is None else subset
+    if not isinstance(pool, list) or any(role not in table.roles for role in pool):
+        raise SetupError("setup.roles", "expected a list of role names of the rule table")
+    taken = [role for role in given.values() if role is not None]
+    if len(set(taken)) != len(taken):
+        raise SetupError("setup.players", "a role is given to two players")
+    free = [role for role in pool if role not in taken]
+    unassigned = [nick for nick, role in given.items() if role is None]
+    if len(free) < len(unassigned):
+        raise SetupError("setup.roles", f"{len(unassigned)} players to deal roles to but {len(free)} roles left")
+    dealt = dict(zip(unassigned, rng.shuffle(free, "roles")))
+    return {nick: role or dealt[nick] for nick, role in given.items()}
+
+
+def _names(value: Any, players: tuple[Player, ...], key: str) -> set[str]:
+    nicks = {p.nick for p in players}
+    if not isinstance(value, list) or any(name not in nicks for name in value):
+        raise SetupError(key, "expected a list of the players' nicks")
+    return set(value)
+
+
+def _deal_spells(state: LegendsState, given: Any, rng: PhaseRng) -> LegendsState:
+    """Spells the setup names go where it says; each other spell goes to a random living
+    player of another clan, provided its clan and rank are in play."""
+    if not isinstance(given, Mapping):
+        raise SetupError("setup.spells", "expected a table: holder = [spell, ...]")
+    for holder, spells in given.items():
+        if not state.is_player(holder):
+            raise SetupError(f"setup.spells.{holder}", "not a player")
+        if not isinstance(spells, list) or any(spell not in state.table.spells for spell in spells):
+            raise SetupError(f"setup.spells.{holder}", f"expected spell names of {', '.join(state.table.spells)}")
+        for spell in spells:
+            state = state.with_holder(spell, holder)
+    placed = {spell for spells in given.values() for spell in spells}
+    in_play = {(p.clan, p.rank) for p in state.players}
+    for spell in state.table.spells.values():
+        if spell.name in placed or (spell.clan, spell.rank) not in in_play:
+            continue
+        enemies = [p.nick for p in state.living() if p.clan != spell.clan]
+        if enemies:
+            state = state.with_holder(spell.name, rng.stream("spell", spell.name).choice(enemies))
+    return state

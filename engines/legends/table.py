@@ -1,0 +1,196 @@
+"""The Legends rule table: every number of the game, validated from a parsed mapping.
+
+The table ships as config/legends/rules.toml; the caller reads the file (engines do no I/O)
+and hands the parsed mapping to `load_rule_table`, which either returns a `RuleTable` or
+raises `RuleTableError` listing every problem with its key path.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, Mapping
+
+# Skill identifiers (vocabulary, not numbers): the six base skills, the thefts a thief may
+# commit, and an alchemist's modifications ("mod_theft" modifies every theft skill).
+BASE_SKILLS = ("attack", "magic_attack", "spying", "defense", "magic_defense", "spy_defense")
+STEALABLE = ("attack", "magic_attack", "defense", "magic_defense", "spy_defense")
+THEFT_SKILLS = tuple(f"theft_{skill}" for skill in STEALABLE)
+MODIFIABLE = BASE_SKILLS + THEFT_SKILLS
+MOD_SKILLS = tuple(f"mod_{skill}" for skill in BASE_SKILLS) + ("mod_theft",)
+ALL_SKILLS = BASE_SKILLS + THEFT_SKILLS + MOD_SKILLS
+DEFENSES = ("defense", "magic_defense", "spy_defense")
+# Keys of the commands the night-1 ban list may name.
+COMMAND_KEYS = ("attack", "magic_attack", "spying", "defense", "magic_defense", "spy_defense") + tuple(
+    f"theft_{skill}" for skill in STEALABLE) + tuple(f"mod_{skill}" for skill in BASE_SKILLS) + (
+    "mod_theft", "cast", "transfer", "exchange")
+PHASE_KINDS = ("night", "day")
+
+
+class RuleTableError(ValueError):
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("legends rule table: " + "; ".join(problems))
+        self.problems = problems
+
+
+@dataclass(frozen=True)
+class Rank:
+    key: str
+    name: str
+    skills: Mapping[str, int]
+    distributes_defense: bool
+
+
+@dataclass(frozen=True)
+class RoleSpec:
+    name: str
+    clan: str
+    rank: str
+
+
+@dataclass(frozen=True)
+class Clan:
+    key: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Spell:
+    name: str
+    clan: str
+    rank: str
+    effect: Mapping[str, int]
+
+
+@dataclass(frozen=True)
+class RuleTable:
+    ranks: Mapping[str, Rank]
+    clans: Mapping[str, Clan]
+    roles: Mapping[str, RoleSpec]          # role name -> spec, in the table's order
+    spells: Mapping[str, Spell]            # spell name -> spec, in the table's order
+    theft_players: int                     # distinct victims a thief may rob a night
+    spy_targets: int                       # players one may spy on a night
+    night1_banned: frozenset[str]          # COMMAND_KEYS refused on night 1
+    first_phase: str
+    first_lynch_day: int
+    source: Mapping[str, Any]              # the validated mapping, kept for snapshots
+
+    def role(self, name: str) -> RoleSpec:
+        return self.roles[name]
+
+
+def load_rule_table(mapping: Mapping[str, Any]) -> RuleTable:
+    """Validate a parsed rules.toml; every problem is named by its key path."""
+    problems: list[str] = []
+    ranks = _ranks(mapping.get("ranks"), problems)
+    clans, roles = _clans(mapping.get("clans"), ranks, problems)
+    spells = _spells(mapping.get("spells"), clans, ranks, problems)
+    limits = _section(mapping, "limits", problems)
+    night1 = _section(mapping, "night1", problems)
+    calendar = _section(mapping, "calendar", problems)
+    banned = night1.get("banned", [])
+    if not isinstance(banned, list) or any(key not in COMMAND_KEYS for key in banned):
+        problems.append(f"night1.banned: expected a list of {', '.join(COMMAND_KEYS)}")
+        banned = []
+    first_phase = calendar.get("first_phase", "night")
+    if first_phase not in PHASE_KINDS:
+        problems.append("calendar.first_phase: expected night or day")
+    table = RuleTable(
+        ranks=MappingProxyType(ranks), clans=MappingProxyType(clans), roles=MappingProxyType(roles),
+        spells=MappingProxyType(spells),
+        theft_players=_count(limits, "limits.theft_players", problems),
+        spy_targets=_count(limits, "limits.spy_targets", problems),
+        night1_banned=frozenset(banned), first_phase=first_phase,
+        first_lynch_day=_count(calendar, "calendar.first_lynch_day", problems),
+        source=mapping,
+    )
+    if problems:
+        raise RuleTableError(problems)
+    return table
+
+
+def _section(mapping: Mapping[str, Any], key: str, problems: list[str]) -> Mapping[str, Any]:
+    value = mapping.get(key)
+    if not isinstance(value, Mapping):
+        problems.append(f"{key}: expected a table")
+        return {}
+    return value
+
+
+def _count(section: Mapping[str, Any], path: str, problems: list[str]) -> int:
+    value = section.get(path.rpartition(".")[2])
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        problems.append(f"{path}: expected a whole number >= 0")
+        return 0
+    return value
+
+
+def _skill_values(section: Mapping[str, Any], path: str, allowed: tuple[str, ...], problems: list[str]) -> dict[str, int]:
+    values: dict[str, int] = {}
+    for key, value in section.items():
+        if key in ("name", "distributes_defense", "clan", "rank"):
+            continue
+        if key not in allowed:
+            problems.append(f"{path}.{key}: unknown skill (expected one of {', '.join(allowed)})")
+        elif not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            problems.append(f"{path}.{key}: expected a whole number >= 0")
+        else:
+            values[key] = value
+    return values
+
+
+def _ranks(section: Any, problems: list[str]) -> dict[str, Rank]:
+    if not isinstance(section, Mapping) or not section:
+        problems.append("ranks: expected a table of ranks")
+        return {}
+    ranks = {}
+    for key, spec in section.items():
+        if not isinstance(spec, Mapping) or not isinstance(spec.get("name"), str):
+            problems.append(f"ranks.{key}: expected a table with a name")
+            continue
+        skills = _skill_values(spec, f"ranks.{key}", ALL_SKILLS, problems)
+        missing = [skill for skill in BASE_SKILLS if skill not in skills]
+        if missing:
+            problems.append(f"ranks.{key}: missing {', '.join(missing)}")
+        full = {skill: skills.get(skill, 0) for skill in ALL_SKILLS}
+        ranks[key] = Rank(key, spec["name"], MappingProxyType(full), bool(spec.get("distributes_defense", False)))
+    return ranks
+
+
+def _clans(section: Any, ranks: Mapping[str, Rank], problems: list[str]) -> tuple[dict[str, Clan], dict[str, RoleSpec]]:
+    if not isinstance(section, Mapping) or not section:
+        problems.append("clans: expected a table of clans")
+        return {}, {}
+    clans, roles = {}, {}
+    for key, spec in section.items():
+        if not isinstance(spec, Mapping) or not isinstance(spec.get("name"), str):
+            problems.append(f"clans.{key}: expected a table with a name")
+            continue
+        clans[key] = Clan(key, spec["name"])
+        for rank, names in spec.items():
+            if rank == "name":
+                continue
+            if rank not in ranks:
+                problems.append(f"clans.{key}.{rank}: unknown rank")
+            elif not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+                problems.append(f"clans.{key}.{rank}: expected a list of role names")
+            else:
+                for name in names:
+                    if name in roles:
+                        problems.append(f"clans.{key}.{rank}: role {name} appears twice")
+                    roles[name] = RoleSpec(name, key, rank)
+    return clans, roles
+
+
+def _spells(section: Any, clans: Mapping[str, Clan], ranks: Mapping[str, Rank], problems: list[str]) -> dict[str, Spell]:
+    if not isinstance(section, Mapping):
+        problems.append("spells: expected a table of spells")
+        return {}
+    spells = {}
+    for name, spec in section.items():
+        path = f'spells."{name}"'
+        if not isinstance(spec, Mapping) or spec.get("clan") not in clans or spec.get("rank") not in ranks:
+            problems.append(f"{path}: expected a table with a known clan and rank")
+            continue
+        effect = _skill_values(spec, path, ALL_SKILLS, problems)
+        spells[name] = Spell(name, spec["clan"], spec["rank"], MappingProxyType(effect))
+    return spells

@@ -1,0 +1,503 @@
+"""The Legends order grammar: one command a line, in the forms the rules write them.
+
+Every line becomes `Accepted(line, order, canonical)` or `Rejected(line, reason)`. The checks
+made here are the ones that do not depend on the sender's (secret) role — a command his role
+cannot perform is accepted and later reported as not executed, so a receipt never tells a
+player what he is. Commands the rule table bans on night 1 are refused here.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable, Iterable, Sequence
+
+from forumgm.engines.base import Accepted, Rejected, Verdict, split_lines
+from forumgm.parsers.names import Resolved, Roster, resolve_name, split_name
+
+# ---------------------------------------------------------------- order records
+
+
+@dataclass(frozen=True)
+class Attack:
+    kind: str                 # attack | magic_attack
+    target: str
+    amount: int | None        # None: everything left of the skill
+
+    @property
+    def key(self) -> str:
+        return self.kind
+
+
+@dataclass(frozen=True)
+class JointAttack:
+    kind: str
+    target: str
+    amount: int | None
+    partner: str
+    partner_role: str         # as the sender named it; checked against the truth at night
+
+    @property
+    def key(self) -> str:
+        return self.kind
+
+
+@dataclass(frozen=True)
+class Defend:
+    kind: str                 # defense | magic_defense | spy_defense
+    target: str               # the sender himself or the player he protects
+    amount: int | None
+
+    @property
+    def key(self) -> str:
+        return self.kind
+
+
+@dataclass(frozen=True)
+class Spy:
+    target: str
+    key = "spying"
+
+
+@dataclass(frozen=True)
+class Steal:
+    skill: str                # one of table.STEALABLE
+    victim: str
+    recipient: str
+
+    @property
+    def key(self) -> str:
+        return f"theft_{self.skill}"
+
+
+@dataclass(frozen=True)
+class Modify:
+    skill: str                # a base skill or theft_<skill>
+    target: str
+    up: bool
+
+    @property
+    def key(self) -> str:
+        return "mod_theft" if self.skill.startswith("theft_") else f"mod_{self.skill}"
+
+
+@dataclass(frozen=True)
+class Cast:
+    spell: str
+    target: str
+    role: str
+    key = "cast"
+
+
+@dataclass(frozen=True)
+class Transfer:
+    spell: str
+    to: str
+    key = "transfer"
+
+
+@dataclass(frozen=True)
+class Exchange:
+    partner: str
+    give: str
+    take: str
+    key = "exchange"
+
+
+Order = Attack | JointAttack | Defend | Spy | Steal | Modify | Cast | Transfer | Exchange
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a line is read against: who sent it, who plays, and the table's names and limits."""
+
+    sender: str
+    roster: Roster            # every player, the dead too (so their names still resolve)
+    living: frozenset[str]
+    night: int
+    spells: tuple[str, ...]
+    roles: tuple[str, ...]
+    banned: frozenset[str]    # command keys refused this night
+    theft_players: int
+    spy_targets: int
+
+
+class OrderError(Exception):
+    """A line that cannot be accepted; the message is the reason the player reads."""
+
+
+# ---------------------------------------------------------------- names of skills
+
+SKILL_NAMES = {
+    "attack": "Атака", "magic_attack": "Атака магией", "spying": "Шпионаж",
+    "defense": "Защита", "magic_defense": "Защита от магии", "spy_defense": "Защита от шпионажа",
+    "theft_attack": "Кража Атаки", "theft_magic_attack": "Кража Атаки магией",
+    "theft_defense": "Кража Защиты", "theft_magic_defense": "Кража Защиты от магии",
+    "theft_spy_defense": "Кража Защиты от шпионажа",
+}
+STEALABLE = ("attack", "magic_attack", "defense", "magic_defense", "spy_defense")
+
+_END = r"(?=$|[\s,.;:()])"
+_ATTACK = r"атак(?:а|у|и|е|ой)"
+_DEFENSE = r"защит(?:а|у|ы|е|ой)"
+_MAGIC = r"маги(?:ей|ею|и|ю|я)"
+_SKILL_PHRASES = (
+    ("magic_attack", _ATTACK + r"\s+" + _MAGIC),
+    ("attack", _ATTACK),
+    ("magic_defense", _DEFENSE + r"\s+от\s+маги(?:и|ю|я)"),
+    ("spy_defense", _DEFENSE + r"\s+от\s+шпионажа"),
+    ("defense", _DEFENSE),
+    ("spying", r"шпионаж(?:а|у|ем)?"),
+)
+_THEFT = r"краж(?:а|у|и|е|ей)\s+"
+_MODIFICATION = r"модификаци(?:я|ю|и|ей)"
+_SELF_WORDS = ("себе", "себя", "свою", "свой", "своё", "свое", "(свою)", "(свой)", "(себе)", "у себя", "на себя")
+_NUMBER = re.compile(r"^(\d+)\s+(.+)$")
+_TRAILING_NUMBER = re.compile(r"^(.+?)\s+(\d+)$")
+_PARENS = re.compile(r"^\(\s*([^)]+?)\s*\)\s*(.*)$")
+
+
+def _low(text: str) -> str:
+    """Lower case with ё as е and c/с unified; same length as the text, so spans carry over."""
+    return text.lower().replace("ё", "е")
+
+
+def _skill_at(low: str, allow_theft: bool) -> tuple[str, int] | None:
+    """The skill phrase at the start of `low` ("атаку магией", "кражу атаки") and its end."""
+    theft = re.match(_THEFT, low) if allow_theft else None
+    start = theft.end() if theft else 0
+    for skill, phrase in _SKILL_PHRASES:
+        found = re.compile(phrase + _END).match(low, start)
+        if found:
+            return (f"theft_{skill}" if theft else skill), found.end()
+    if re.match(_MODIFICATION + _END, low):
+        raise OrderError("Модификацию модифицировать нельзя")
+    return None
+
+
+# ---------------------------------------------------------------- names, numbers, spells, roles
+
+def _nick(text: str, ctx: Context, alive: bool = True) -> str:
+    text = text.strip().rstrip(".,;!")
+    found = resolve_name(text, ctx.roster)
+    if not isinstance(found, Resolved):
+        raise OrderError(_unresolved(text, found))
+    if alive and found.nick not in ctx.living:
+        raise OrderError(f"игрок {found.nick} выбыл из игры")
+    return found.nick
+
+
+def _unresolved(text: str, found) -> str:
+    if found.reason == "ambiguous":
+        return f"«{text}» подходит нескольким игрокам: {', '.join(found.candidates)}; напишите ник точнее"
+    if found.candidates:
+        return f"не найден игрок «{text}» (возможно: {', '.join(found.candidates)})"
+    return f"не найден игрок «{text}»"
+
+
+def _split_nick(text: str, ctx: Context) -> tuple[str, str]:
+    found, rest = split_name(text, ctx.roster)
+    if not isinstance(found, Resolved):
+        raise OrderError(_unresolved(text.split(",")[0].split("(")[0].strip(), found))
+    if found.nick not in ctx.living:
+        raise OrderError(f"игрок {found.nick} выбыл из игры")
+    return found.nick, rest
+
+
+def _is_self(text: str) -> bool:
+    return _low(text).strip() in _SELF_WORDS
+
+
+def _target_amount(text: str, ctx: Context) -> tuple[str, int | None]:
+    """`N ник`, `ник N` or `ник` (the nickname may be declined; "на" may precede it)."""
+    text = _strip_on(text)
+    readings = []
+    numbered = _NUMBER.match(text)
+    if numbered:
+        readings.append((_strip_on(numbered.group(2)), int(numbered.group(1))))
+    trailing = _TRAILING_NUMBER.match(text)
+    if trailing:
+        readings.append((trailing.group(1), int(trailing.group(2))))
+    for name, amount in readings:
+        if isinstance(resolve_name(name, ctx.roster), Resolved):
+            return _nick(name, ctx), amount
+    return _nick(text, ctx), None
+
+
+def _strip_on(text: str) -> str:
+    return re.sub(r"^(?:на|по)\s+", "", text.strip(), flags=re.IGNORECASE)
+
+
+def _stem(word: str) -> str:
+    return _low(word).strip(".,;:!()«»\"'").rstrip("аеиоуыэюяйь")
+
+
+def _name_at(text: str, names: Iterable[str]) -> tuple[str, str] | None:
+    """A spell or role name at the start of `text`, in any case form, and what follows."""
+    words = text.split()
+    for name in sorted(names, key=lambda n: -len(n.split())):
+        size = len(name.split())
+        if len(words) >= size and all(
+                _stem(a) == _stem(b) for a, b in zip(words[:size], name.split())):
+            rest = text.strip().split(None, size)
+            return name, (rest[size] if len(rest) > size else "")
+    return None
+
+
+def _spell_at(text: str, ctx: Context) -> tuple[str, str]:
+    found = _name_at(text, ctx.spells)
+    if found is None:
+        raise OrderError(f"неизвестное заклинание в «{text.strip()}» (заклинания: {', '.join(ctx.spells)})")
+    return found
+
+
+def _role_in_parens(text: str, ctx: Context, what: str) -> tuple[str, str]:
+    found = _PARENS.match(text.strip())
+    if not found:
+        raise OrderError(f"укажите в скобках роль {what}, например: (Монах)")
+    role = _name_at(found.group(1), ctx.roles)
+    if role is None or role[1]:
+        raise OrderError(f"неизвестная роль «{found.group(1)}»")
+    return role[0], found.group(2)
+
+
+# ---------------------------------------------------------------- one command each
+
+def _joint(line: str, low: str, ctx: Context) -> Order | None:
+    head = re.match(r"^(?:совместно|вместе)\s+(?:с|c|со)\s+", low)
+    if not head:
+        return None
+    partner, rest = _split_nick(line[head.end():], ctx)
+    if partner == ctx.sender:
+        raise OrderError("напарником в совместной атаке должен быть другой игрок")
+    role, rest = _role_in_parens(rest, ctx, "напарника")
+    verb = re.match(r"^(?:атакую|атакуем|атаковать|атака)(\s+" + _MAGIC + r")?" + _END + r"\s*", _low(rest))
+    if not verb:
+        raise OrderError("после напарника ожидается «атакую» или «атакую магией» и цель")
+    target, amount = _target_amount(rest[verb.end():], ctx)
+    if target in (ctx.sender, partner):
+        raise OrderError("цель совместной атаки — третий игрок, не вы и не напарник")
+    return JointAttack("magic_attack" if verb.group(1) else "attack", target, amount, partner, role)
+
+
+def _attack(line: str, low: str, ctx: Context) -> Order | None:
+    head = re.match(r"^(?:атака|атакую|атаковать|атакуем)(\s+" + _MAGIC + r")?\s+", low)
+    if not head:
+        return None
+    target, amount = _target_amount(line[head.end():], ctx)
+    if target == ctx.sender:
+        raise OrderError("нельзя атаковать самого себя")
+    return Attack("magic_attack" if head.group(1) else "attack", target, amount)
+
+
+def _defend(line: str, low: str, ctx: Context) -> Order | None:
+    head = re.match(r"^(?:защита|защиту|защитить|защищаю)(?:\s+от\s+(маги(?:и|ю|я)|шпионажа))?" + _END, low)
+    if not head:
+        return None
+    kind = {None: "defense", "шпионажа": "spy_defense"}.get(head.group(1), "magic_defense")
+    rest = line[head.end():].strip().rstrip(".,;!")
+    amount_only = re.match(r"^(\d+)?$", rest)
+    if amount_only:
+        return Defend(kind, ctx.sender, int(rest) if rest else None)
+    own = re.match(r"^(.*?)\s*(\d+)?$", rest)
+    if own and _is_self(own.group(1)):
+        return Defend(kind, ctx.sender, int(own.group(2)) if own.group(2) else None)
+    numbered = _NUMBER.match(rest)
+    if numbered and _is_self(numbered.group(2)):
+        return Defend(kind, ctx.sender, int(numbered.group(1)))
+    target, amount = _target_amount(rest, ctx)
+    return Defend(kind, target, amount)
+
+
+def _spy(line: str, low: str, ctx: Context) -> Order | None:
+    head = re.match(r"^(?:шпионить|шпионю|шпионим|шпионаж|следить|слежу)(?:\s+(?:за|на))?\s+", low)
+    if not head:
+        return None
+    target = _nick(line[head.end():], ctx)
+    if target == ctx.sender:
+        raise OrderError("шпионить за самим собой нельзя")
+    return Spy(target)
+
+
+def _steal(line: str, low: str, ctx: Context) -> Order | None:
+    head = re.match(r"^(?:краду|украду|украсть|кража|ворую|своровать)\s+", low)
+    if not head:
+        return None
+    found = _skill_at(low[head.end():], allow_theft=False)
+    if found is None:
+        raise OrderError("укажите навык: Атаку, Атаку магией, Защиту, Защиту от магии или Защиту от шпионажа")
+    skill, end = found
+    if skill == "spying":
+        raise OrderError("Кража навыка Шпионаж невозможна")
+    rest = line[head.end() + end:]
+    parts = re.match(r"^\s*у\s+(.+?)\s*[,;]?\s+(?:и\s+)?(?:передаю|передать|отдаю|отдать|->|→)\s+(.+)$",
+                     rest, flags=re.IGNORECASE)
+    if not parts:
+        raise OrderError("ожидается «Краду <навык> у <ник>, передаю <ник или себе>»")
+    victim = _nick(parts.group(1), ctx)
+    if victim == ctx.sender:
+        raise OrderError("красть навыки у себя нельзя")
+    recipient = ctx.sender if _is_self(parts.group(2).rstrip(".,;!")) else _nick(parts.group(2), ctx)
+    return Steal(skill, victim, recipient)
+
+
+def _modify(line: str, low: str, ctx: Context) -> Order | None:
+    head = re.match(r"^(усилить|усиливаю|усилю|ослабить|ослабляю|ослаблю)\s+(?:(свою|свой|себе)\s+)?", low)
+    if not head:
+        return None
+    found = _skill_at(low[head.end():], allow_theft=True)
+    if found is None:
+        raise OrderError("укажите навык: Атаку, Атаку магией, Шпионаж, Защиту, Защиту от магии, "
+                         "Защиту от шпионажа или Кражу одного из них")
+    skill, end = found
+    if skill == "theft_spying":
+        raise OrderError("навыка «Кража Шпионажа» нет")
+    rest = re.sub(r"^(?:у|для)\s+", "", line[head.end() + end:].strip().rstrip(".,;!"), flags=re.IGNORECASE)
+    target = ctx.sender if head.group(2) or not rest or _is_self(rest) else _nick(rest, ctx)
+    return Modify(skill, target, head.group(1).startswith("усил"))
+
+
+def _cast(line: str, low: str, ctx: Context) -> Order | None:
+    head = re.match(r"^(?:колдую|колдовать|наколдовать|применяю|применить)\s+", low)
+    if not head:
+        return None
+    spell, rest = _spell_at(line[head.end():], ctx)
+    on = re.match(r"^на\s+", _low(rest))
+    if not on:
+        raise OrderError("ожидается «Колдую <заклинание> на <ник> (<роль>)»")
+    target, rest = _split_nick(rest[on.end():], ctx)
+    role, rest = _role_in_parens(rest, ctx, "игрока")
+    return Cast(spell, target, role)
+
+
+def _transfer(line: str, low: str, ctx: Context) -> Order | None:
+    head = re.match(r"^(?:передать|передаю|отдать|отдаю)\s+", low)
+    if not head:
+        return None
+    spell, rest = _spell_at(line[head.end():], ctx)
+    to = _nick(re.sub(r"^(?:игроку|для|->|→)\s+", "", rest.strip(), flags=re.IGNORECASE), ctx)
+    if to == ctx.sender:
+        raise OrderError("передать заклинание можно только другому игроку")
+    return Transfer(spell, to)
+
+
+def _exchange(line: str, low: str, ctx: Context) -> Order | None:
+    head = re.match(r"^(?:меняюсь|меняемся|обмен)\s+(?:с|c|со)\s+", low)
+    if not head:
+        return None
+    partner, rest = _split_nick(line[head.end():], ctx)
+    if partner == ctx.sender:
+        raise OrderError("меняться можно только с другим игроком")
+    give, rest = _spell_at(rest.lstrip(" ,:;"), ctx)
+    on = re.match(r"^на\s+", _low(rest))
+    if not on:
+        raise OrderError("ожидается «Меняюсь с <ник>, <своё заклинание> на <нужное заклинание>»")
+    take, tail = _spell_at(rest[on.end():], ctx)
+    if tail.strip(" .,;!"):
+        raise OrderError(f"лишний текст после заклинания: «{tail.strip()}»")
+    return Exchange(partner, give, take)
+
+
+# Tried in turn; the joint attack first because it also contains "атакую".
+_GRAMMAR: tuple[Callable[[str, str, Context], Order | None], ...] = (
+    _joint, _attack, _defend, _spy, _steal, _modify, _cast, _transfer, _exchange,
+)
+
+
+# ---------------------------------------------------------------- limits that hold for any role
+
+def _limit_problem(order: Order, accepted: Sequence[Order], ctx: Context) -> str | None:
+    if order.key in ctx.banned:
+        return "в первую ночь эта команда запрещена"
+    if isinstance(order, (Attack, JointAttack)):
+        if any(isinstance(o, (Attack, JointAttack)) and o.kind == order.kind and o.target == order.target
+               for o in accepted):
+            return f"{order.target} уже атакован этим видом атаки этой ночью; дважды нельзя"
+    if isinstance(order, Spy) and len([o for o in accepted if isinstance(o, Spy)]) >= ctx.spy_targets:
+        return f"за одну ночь можно шпионить не больше чем за {ctx.spy_targets} игрока"
+    if isinstance(order, Steal):
+        return _theft_problem(order, [o for o in accepted if isinstance(o, Steal)], ctx)
+    if isinstance(order, Modify):
+        for other in accepted:
+            if isinstance(other, Modify) and other.skill == order.skill:
+                return ("этот навык уже модифицирован этой ночью" if other.target == order.target
+                        else "нельзя модифицировать один и тот же навык у разных игроков")
+    return None
+
+
+def _theft_problem(order: Steal, thefts: list[Steal], ctx: Context) -> str | None:
+    for other in thefts:
+        if other.skill == order.skill:
+            return ("этот навык у этого игрока уже украден этой ночью" if other.victim == order.victim
+                    else "нельзя красть один и тот же навык у разных игроков")
+    victims = {o.victim for o in thefts}
+    if order.victim not in victims and len(victims) >= ctx.theft_players:
+        return f"за одну ночь можно обокрасть не больше {ctx.theft_players} игроков"
+    return None
+
+
+# ---------------------------------------------------------------- canonical form (receipts)
+
+def canonical(order: Order) -> str:
+    def amount(value: int | None, everything: str) -> str:
+        return f" {value}" if value is not None else everything
+
+    match order:
+        case JointAttack():
+            return (f"Совместная {SKILL_NAMES[order.kind].lower()}{amount(order.amount, '')} → {order.target}"
+                    f" (напарник: {order.partner}, {order.partner_role})"
+                    + ("" if order.amount is not None else ", весь оставшийся навык"))
+        case Attack():
+            return f"{SKILL_NAMES[order.kind]}{amount(order.amount, '')} → {order.target}" + (
+                "" if order.amount is not None else " (весь оставшийся навык)")
+        case Defend():
+            return f"{SKILL_NAMES[order.kind]}{amount(order.amount, '')} → {order.target}" + (
+                "" if order.amount is not None else " (весь оставшийся потенциал)")
+        case Spy():
+            return f"Шпионаж → {order.target}"
+        case Steal():
+            return f"Кража: {SKILL_NAMES[order.skill]} у {order.victim} → {order.recipient}"
+        case Modify():
+            return f"{'Усилить' if order.up else 'Ослабить'}: {SKILL_NAMES[order.skill]} → {order.target}"
+        case Cast():
+            return f"Колдую {order.spell} на {order.target} ({order.role})"
+        case Transfer():
+            return f"Передать {order.spell} → {order.to}"
+        case Exchange():
+            return f"Обмен с {order.partner}: {order.give} на {order.take}"
+    raise TypeError(order)
+
+
+# ---------------------------------------------------------------- lines and messages
+
+def parse_line(line: str, ctx: Context, accepted: Sequence[Order]) -> Verdict:
+    text = line.strip().rstrip(".,;!").strip()
+    low = _low(text)
+    try:
+        for rule in _GRAMMAR:
+            order = rule(text, low, ctx)
+            if order is not None:
+                problem = _limit_problem(order, accepted, ctx)
+                if problem:
+                    return Rejected(line, problem)
+                return Accepted(line, order, canonical(order))
+    except OrderError as error:
+        return Rejected(line, str(error))
+    return Rejected(line, "команда не распознана")
+
+
+def parse_orders(text: str, ctx: Context, earlier: Sequence[str] = ()) -> list[Verdict]:
+    """Verdicts on the lines of one PM; `earlier` are the sender's previous PMs this night,
+    whose accepted commands count against the night's limits."""
+    accepted: list[Order] = []
+    for old in earlier:
+        for line in split_lines(old):
+            verdict = parse_line(line, ctx, accepted)
+            if verdict.ok:
+                accepted.append(verdict.order)
+    verdicts = []
+    for line in split_lines(text):
+        verdict = parse_line(line, ctx, accepted)
+        if verdict.ok:
+            accepted.append(verdict.order)
+        verdicts.append(verdict)
+    return verdicts
