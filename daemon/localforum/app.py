@@ -27,8 +27,8 @@ def create_app(board: Board) -> Flask:
         sid, me = _session(board)
         unread = sum(m.unread for m in board.inbox(me.id)) if me else 0
         html = render_template(template, board=board, me=me, sid=sid, unread=unread,
-                               redirect_here=escape(request.full_path.lstrip("/")), refresh=None,
-                               **values)
+                               redirect_here=escape(request.full_path.lstrip("/")),
+                               **{"refresh": None, **values})
         response = Response(html, status=status, content_type="text/html; charset=UTF-8")
         response.set_cookie(SID_COOKIE, sid, httponly=True)
         return response

@@ -1,0 +1,42 @@
+"""The forum edge: one logged-in HTTP session per forum account behind one interface.
+
+    forum = open_forum(forum_config, secrets)
+    forum.thread_page(url, page) -> (PageInfo, [Post], html) ; forum.inbox(page) ; forum.message(id)
+    forum.reply(thread_url, bbcode) -> post id ; forum.send_pm(nick, subject, bbcode) -> PM id
+    forum.find_own_post(thread_url, marker) ; forum.find_sent_pm(nick, subject, marker)
+"""
+from __future__ import annotations
+
+import time
+from typing import Any, Callable
+
+import requests
+
+from forumgm.daemon.forum.adapter import ForumAdapter
+from forumgm.daemon.forum.errors import ForumError, SessionLost
+from forumgm.daemon.forum.http import HttpClient, HttpPolicy
+from forumgm.daemon.forum.phpbb import PhpbbForum
+from forumgm.daemon.forum.settings import ForumSettings
+
+Forum = ForumAdapter
+
+ADAPTERS: dict[str, type[ForumAdapter]] = {
+    "phpbb": PhpbbForum,
+}
+
+
+def open_forum(forum_config: Any, secrets: Any, *, clock: Callable[[], float] = time.monotonic,
+               sleep: Callable[[float], None] = time.sleep,
+               session: requests.Session | None = None) -> ForumAdapter:
+    """A not-yet-logged-in adapter (it logs in on first use). `secrets` has `.password` or is the password."""
+    settings = ForumSettings.read(forum_config)
+    if settings.engine not in ADAPTERS:
+        raise ForumError(f"no HTTP adapter for the forum engine {settings.engine!r}; "
+                         f"known: {', '.join(sorted(ADAPTERS))}")
+    policy = HttpPolicy(min_interval=settings.min_interval, timeout=settings.timeout, retries=settings.retries)
+    client = HttpClient(policy, session=session, clock=clock, sleep=sleep)
+    password = secrets if isinstance(secrets, str) else secrets.password
+    return ADAPTERS[settings.engine](settings, password, client)
+
+
+__all__ = ["ADAPTERS", "Forum", "ForumError", "ForumSettings", "SessionLost", "open_forum"]

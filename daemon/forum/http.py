@@ -1,0 +1,118 @@
+"""One polite HTTP session per forum account: rate limit per host, retries with backoff, charset.
+
+The clock and the sleep are injected so tests run without waiting. Nothing here logs request
+bodies: they carry the password.
+"""
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+from typing import Callable
+from urllib.parse import urlsplit
+
+import requests
+
+from forumgm.daemon.forum.charset import decode_page
+from forumgm.daemon.forum.errors import ForumError
+
+log = logging.getLogger(__name__)
+
+RETRY_STATUSES = frozenset({500, 502, 503, 504})
+# A POST may have been carried out even when the answer was lost: it is retried only when the
+# request cannot have reached the board. Publishing reconciles anything else (publish.py).
+POST_RETRY_STATUSES = frozenset({502, 503})
+
+
+def user_agent() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        own = version("forumgm")
+    except PackageNotFoundError:
+        own = "dev"
+    return f"forumgm/{own} (+host bot)"
+
+
+@dataclass(frozen=True)
+class Page:
+    url: str            # after redirects
+    status: int
+    text: str
+    location: str | None = None   # the Location of a redirect that was not followed
+
+
+@dataclass(frozen=True)
+class HttpPolicy:
+    min_interval: float = 1.0     # seconds between two requests to one host
+    timeout: float = 30.0
+    retries: int = 4              # extra attempts after a 5xx or a timeout
+    backoff: float = 2.0          # first wait; doubled each time
+
+
+class HttpClient:
+    def __init__(self, policy: HttpPolicy = HttpPolicy(), session: requests.Session | None = None,
+                 clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep):
+        self.policy = policy
+        self.session = session or requests.Session()
+        self.session.headers["User-Agent"] = user_agent()
+        self.clock = clock
+        self.sleep = sleep
+        self.requests_made = 0
+        self._last_at: dict[str, float] = {}
+
+    def get(self, url: str, **params) -> Page:
+        return self._send("GET", url, params=params or None)
+
+    def post(self, url: str, data: dict[str, str], multipart: bool = False, follow: bool = True) -> Page:
+        if multipart:
+            return self._send("POST", url, files={k: (None, v) for k, v in data.items()}, follow=follow)
+        return self._send("POST", url, data=data, follow=follow)
+
+    def wait_until(self, moment: float) -> None:
+        remaining = moment - self.clock()
+        if remaining > 0:
+            self.sleep(remaining)
+
+    def _send(self, method: str, url: str, follow: bool = True, **kwargs) -> Page:
+        delay = self.policy.backoff
+        for attempt in range(self.policy.retries + 1):
+            self._pace(url)
+            try:
+                response = self.session.request(method, url, timeout=self.policy.timeout,
+                                                allow_redirects=follow, **kwargs)
+            except (requests.Timeout, requests.ConnectionError) as error:
+                if method == "POST" and not isinstance(error, requests.ConnectTimeout):
+                    raise ForumError(f"POST {_without_query(url)}: {type(error).__name__}; "
+                                     "not repeated, it may have been carried out") from error
+                problem = f"{type(error).__name__}"
+            else:
+                retry_on = POST_RETRY_STATUSES if method == "POST" else RETRY_STATUSES
+                if response.status_code not in retry_on:
+                    return self._page(response)
+                problem = f"HTTP {response.status_code}"
+            if attempt == self.policy.retries:
+                raise ForumError(f"{method} {_without_query(url)} failed after {attempt + 1} attempts: {problem}")
+            log.warning("%s %s: %s; retrying in %.0f s", method, _without_query(url), problem, delay)
+            self.sleep(delay)
+            delay *= 2
+        raise AssertionError("unreachable")
+
+    def _pace(self, url: str) -> None:
+        host = urlsplit(url).netloc
+        last = self._last_at.get(host)
+        if last is not None:
+            self.wait_until(last + self.policy.min_interval)
+        self._last_at[host] = self.clock()
+        self.requests_made += 1
+
+    def _page(self, response: requests.Response) -> Page:
+        if response.status_code >= 400 and response.status_code != 404:
+            raise ForumError(f"{response.request.method} {_without_query(response.url)}: HTTP {response.status_code}")
+        text = decode_page(response.headers.get("Content-Type"), response.content)
+        location = response.headers.get("Location") if response.is_redirect else None
+        return Page(url=response.url, status=response.status_code, text=text, location=location)
+
+
+def _without_query(url: str) -> str:
+    """URLs are logged without their query: phpBB puts the session id there."""
+    return url.split("?", 1)[0]
