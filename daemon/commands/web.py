@@ -1,0 +1,42 @@
+"""`forumgm web --config FILE`: the host's page (drafts, tally, orders, maps) on localhost."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("web", help="serve the host's web page (127.0.0.1 by default)")
+    parser.add_argument("--config", type=Path, required=True, help="the installation file, forumgm.toml")
+
+
+def run(args) -> int:
+    from forumgm.daemon.config import ConfigError, load_installation
+    from forumgm.daemon.secrets import SecretError, read_password
+    from forumgm.daemon.store import Store
+    from forumgm.daemon.web.server import web_server
+
+    try:
+        installation = load_installation(args.config)
+        password = read_password(installation.web_password_env, installation.web_password_file)
+    except ConfigError as error:
+        print("\n".join(error.problems), file=sys.stderr)
+        return 2
+    except SecretError as error:
+        print(f"forumgm web: host password: {error}", file=sys.stderr)
+        return 2
+    if not password:
+        print(f"forumgm web: {args.config}: web.password_env or web.password_file is required "
+              "(the page's login password)", file=sys.stderr)
+        return 2
+    store = Store(installation.storage)
+    server = web_server(store, password, installation.web_host, installation.web_port)
+    print(f"forumgm web: http://{installation.web_host}:{server.server_port}/", file=sys.stderr)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+        store.close()
+    return 0

@@ -1,0 +1,105 @@
+"""The host's page in a real browser (Debian's Chromium via Playwright) against a seeded store."""
+from __future__ import annotations
+
+import threading
+
+import pytest
+from playwright.sync_api import expect, sync_playwright
+
+from forumgm.daemon.web import create_role_link, role_link_path
+from forumgm.daemon.web.server import web_server
+from web_seed import GAME, PASSWORD, audit_actions, seeded_store
+
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SCREENSHOT = "/tmp/forumgm_web_drafts.png"
+
+
+@pytest.fixture
+def site(tmp_path):
+    seeded = seeded_store(tmp_path)
+    server = web_server(seeded.store, PASSWORD, "127.0.0.1", 0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield seeded, f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join()
+    server.server_close()
+    seeded.store.close()
+
+
+@pytest.fixture
+def page():
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        yield browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
+        browser.close()
+
+
+def log_in(page, base, password):
+    page.goto(f"{base}/login")
+    page.fill("input[name=password]", password)
+    page.click("button[type=submit]")
+
+
+def decide(page, draft_id, button):
+    page.locator(f"#draft-{draft_id}").get_by_role("button", name=button).click()
+    expect(page.locator(".flash")).to_contain_text(f"№{draft_id}")
+
+
+def test_host_works_through_the_drafts(site, page):
+    seeded, base = site
+    store = seeded.store
+
+    log_in(page, base, "не тот пароль")
+    expect(page.locator(".flash.error")).to_have_text("Неверный пароль.")
+    page.goto(f"{base}/drafts")
+    expect(page.locator("h1")).to_have_text("Вход для ведущего")
+
+    log_in(page, base, PASSWORD)
+    expect(page.locator("h1")).to_have_text("Игры")
+    page.click(f"text={GAME}")
+    expect(page.locator("table.tally tr").nth(1).locator("td")).to_have_text(["Хана", "2", "Аскон, Вереск"])
+
+    page.click("text=Черновики")
+    page.locator(f"#draft-{seeded.vote_count} textarea").fill("Хана — 2\nАскон — 1\nВереск — 0")
+    decide(page, seeded.vote_count, "Сохранить правку")
+    decide(page, seeded.lynch_report, "Одобрить")
+    decide(page, seeded.role_pm, "Отклонить")
+    page.screenshot(path=SCREENSHOT, full_page=True)
+
+    assert store.draft(seeded.vote_count)["body"] == "Хана — 2\nАскон — 1\nВереск — 0"
+    assert store.draft(seeded.vote_count)["status"] == "pending"
+    assert [edit["edited_by"] for edit in store.draft_edits(seeded.vote_count)] == ["host"]
+    assert store.draft(seeded.lynch_report)["status"] == "approved"
+    assert store.draft(seeded.role_pm)["status"] == "rejected"
+    host_actions = [(action, detail["draft"]) for actor, action, detail in audit_actions(store)
+                    if actor == "host" and "draft" in detail]
+    assert host_actions == [("draft.edit", seeded.vote_count), ("draft.approved", seeded.lynch_report),
+                            ("draft.rejected", seeded.role_pm)]
+    expect(page.locator("form.pending")).to_have_count(len(store.drafts(status="pending")))
+
+
+def test_a_post_without_the_csrf_token_is_refused(site, page):
+    seeded, base = site
+    log_in(page, base, PASSWORD)
+    page.goto(f"{base}/drafts")
+    target = f"{base}/drafts/{seeded.vote_count}"
+    refused = page.request.post(target, form={"action": "approve"}, max_redirects=0)
+    assert refused.status == 403
+    assert seeded.store.draft(seeded.vote_count)["status"] == "pending"
+    token = page.locator(f"#draft-{seeded.vote_count} input[name=csrf_token]").get_attribute("value")
+    accepted = page.request.post(target, form={"action": "approve", "csrf_token": token}, max_redirects=0)
+    assert accepted.status == 302
+    assert seeded.store.draft(seeded.vote_count)["status"] == "approved"
+
+
+def test_a_role_link_shows_the_role_once(site, page):
+    seeded, base = site
+    token = create_role_link(seeded.store, GAME, "Хана", "Доктор. Каждую ночь лечит одного игрока.")
+    page.goto(base + role_link_path(token))
+    expect(page.locator("h1")).to_have_text("Хана, ваша роль")
+    expect(page.locator("pre")).to_have_text("Доктор. Каждую ночь лечит одного игрока.")
+    page.reload()
+    expect(page.locator("h1")).to_have_text("Ссылка уже использована")
+    expect(page.locator("main")).not_to_contain_text("Доктор")
