@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import datetime, tzinfo
 
-from forumgm.parsers.forums import fluxbb, mybb, phpbb, smf
+from forumgm.parsers.forums import fluxbb, generic, mybb, phpbb, smf
 from forumgm.parsers.forums.base import ColoredFragment, Post
 
 ENGINES = {
@@ -15,12 +15,25 @@ ENGINES = {
     "mybb": mybb,
     "smf": smf,
     "fluxbb": fluxbb,
+    "generic": generic,   # its functions also take config= (see docs/generic-forum.md)
 }
 
 
-def parse_page(engine: str, html: str, tz: tzinfo | str, now: datetime | None = None) -> dict:
+def engine_functions(engine: str, config: generic.Config | None = None):
+    """The parser functions of `engine`; the generic engine needs its selector config."""
+    if engine not in ENGINES:
+        raise ValueError(f"unknown forum engine {engine!r}; known: {', '.join(sorted(ENGINES))}")
+    if engine == "generic":
+        if config is None:
+            raise ValueError("the generic engine needs a selector config (see docs/generic-forum.md)")
+        return generic.engine(config)
+    return ENGINES[engine]
+
+
+def parse_page(engine: str, html: str, tz: tzinfo | str, now: datetime | None = None,
+               config: generic.Config | None = None) -> dict:
     """The JSON document of `forumgm parse-page` for one thread page."""
-    module = ENGINES[engine]
+    module = engine_functions(engine, config)
     info = module.page_info(html)
     return {
         "engine": engine,

@@ -48,7 +48,7 @@ class EditMarker:
 
 @dataclass(frozen=True)
 class Pagination:
-    container: str                 # first match is read; no match means a single page
+    container: str | None          # first match is read; none (or no match) means a single page
     current: str | None = None     # inside the container: the current page number
     total: Field | None = None     # inside the container, when the page states the count
 

@@ -213,7 +213,7 @@ def _required_node(scope: LexborNode, selector: str, layout: EngineLayout, what:
 
 
 def _page_info(tree: LexborHTMLParser, pagination: Pagination) -> PageInfo:
-    container = tree.css_first(pagination.container)
+    container = tree.css_first(pagination.container) if pagination.container else None
     if container is None:
         return PageInfo(1, 1)
     current_node = container.css_first(pagination.current) if pagination.current else None
