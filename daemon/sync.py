@@ -1,0 +1,175 @@
+"""Incremental sync: a game thread and a forum account's PM inbox into the store.
+
+A poll with nothing new costs one request per thread (the last known page). Pages that hold
+posts younger than the edit window are read again so that edits are noticed; the store keeps
+every version. Posts gone from a page are marked deleted, never erased. A page the parser does
+not understand ends the sync with a message for the host — it is never taken for "no posts".
+"""
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any, TextIO
+
+from forumgm.daemon.forum.errors import ForumError
+from forumgm.parsers.forums.base import PageLayoutError, Post
+
+DEFAULT_EDIT_WINDOW = timedelta(minutes=60)
+PROGRESS_FROM_PAGES = 3      # a progress bar only for a long (first) sync
+MAX_INBOX_PAGES = 50
+
+
+@dataclass
+class SyncReport:
+    game_id: str
+    pages_fetched: int = 0
+    new_posts: list[str] = field(default_factory=list)
+    edited_posts: list[str] = field(default_factory=list)
+    deleted_posts: list[str] = field(default_factory=list)
+    error: str | None = None     # for the host; the game should not resolve on this sync
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+@dataclass
+class InboxReport:
+    forum_id: str
+    pages_fetched: int = 0
+    new_pms: list[str] = field(default_factory=list)
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+def sync_game(game: Any, forum, store, now: datetime, edit_window: timedelta | None = None,
+              progress: TextIO | None = None) -> SyncReport:
+    game_id, thread_url = _field(game, "id"), _field(game, "thread_url")
+    window = edit_window if edit_window is not None else _edit_window(game)
+    report = SyncReport(game_id)
+    cursor = store.thread_cursor(game_id)
+    page_no = _first_page_to_read(store, game_id, cursor["last_page"], now - window)
+    bar = _Progress(progress if progress is not None else sys.stderr, game_id)
+    try:
+        while True:
+            info, posts, html = forum.thread_page(thread_url, page_no)
+            report.pages_fetched += 1
+            store.record_page(game_id, thread_url, info.page, html, now)
+            _record_page_posts(store, game_id, info.page, info.page == info.pages, posts, now, report)
+            bar.show(info.page, info.pages, first=cursor["last_post_id"] is None)
+            if info.page >= info.pages:
+                break
+            page_no = info.page + 1
+        store.set_thread_cursor(game_id, last_page=info.page, pages=info.pages,
+                                last_post_id=posts[-1].id if posts else cursor["last_post_id"])
+    except PageLayoutError as error:
+        report.error = (f"the thread page {page_no} of game {game_id} does not look like a "
+                        f"{_field(game, 'engine', 'forum')} page any more ({error}); the game waits for the host")
+    except ForumError as error:
+        report.error = f"the forum did not answer for game {game_id}: {error}"
+    finally:
+        bar.done()
+    return report
+
+
+def sync_inbox(forum_id: str, forum, store, now: datetime) -> InboxReport:
+    """Newest first, page by page, until a page shows a PM already stored."""
+    report = InboxReport(forum_id)
+    known = store.known_pm_ids(forum_id)
+    listed: set[str] = set()
+    try:
+        for page in range(1, MAX_INBOX_PAGES + 1):
+            headers = [h for h in forum.inbox(page) if h.id not in listed]
+            report.pages_fetched += 1
+            listed |= {h.id for h in headers}
+            for header in headers:
+                if header.id not in known and store.record_pm(forum_id, header, forum.message(header.id), now):
+                    report.new_pms.append(header.id)
+            if not headers or any(h.id in known for h in headers):
+                break
+    except PageLayoutError as error:
+        report.error = f"the PM inbox of {forum_id} does not look like the forum's inbox any more ({error})"
+    except ForumError as error:
+        report.error = f"the forum did not answer while reading the PM inbox of {forum_id}: {error}"
+    return report
+
+
+def _record_page_posts(store, game_id: str, page_no: int, last_page: bool, posts: list[Post],
+                       now: datetime, report: SyncReport) -> None:
+    for post in posts:
+        verdict = store.record_post(game_id, post, page_no, now)
+        if verdict == "new":
+            report.new_posts.append(post.id)
+        elif verdict == "edited":
+            report.edited_posts.append(post.id)
+    vanished = _vanished(store, game_id, posts, last_page)
+    if vanished:
+        store.mark_deleted(game_id, vanished, now)
+        report.deleted_posts += vanished
+
+
+def _vanished(store, game_id: str, posts: list[Post], last_page: bool) -> list[str]:
+    """Known posts that should sit between this page's first and last post (or after its first
+    one, on the thread's last page) but are not there. Posts pushed to a neighbouring page by a
+    deletion are outside that range, so they are not taken for deleted."""
+    shown = {p.id for p in posts}
+    numbers = [int(p.id) for p in posts if p.id.isdigit()]
+    if not numbers:
+        return []
+    low, high = min(numbers), (float("inf") if last_page else max(numbers))
+    return [row["post_id"] for row in store.posts(game_id)
+            if row["post_id"].isdigit() and low < int(row["post_id"]) < high
+            and row["post_id"] not in shown and not row.get("deleted_at")]
+
+
+def _first_page_to_read(store, game_id: str, last_page: int, edits_since: datetime) -> int:
+    """The last known page, or an earlier one holding a post still inside the edit window."""
+    recent = [row["page_no"] for row in store.posts(game_id)
+              if row.get("page_no") and not row.get("deleted_at") and _after(row.get("posted_at"), edits_since)]
+    return max(1, min([last_page, *recent]))
+
+
+def _after(posted_at, moment: datetime) -> bool:
+    if not posted_at:
+        return False
+    when = posted_at if isinstance(posted_at, datetime) else datetime.fromisoformat(posted_at)
+    return when >= moment
+
+
+def _edit_window(game: Any) -> timedelta:
+    settings = _field(game, "settings", None) or {}
+    minutes = settings.get("edit_window_minutes") if isinstance(settings, dict) else None
+    return timedelta(minutes=minutes) if minutes is not None else DEFAULT_EDIT_WINDOW
+
+
+def _field(game: Any, name: str, default: Any = ...) -> Any:
+    value = game.get(name, default) if isinstance(game, dict) else getattr(game, name, default)
+    if value is ...:
+        raise KeyError(f"the game has no {name}")
+    return value
+
+
+class _Progress:
+    """`sync game: page 7/120` on a terminal's stderr, for a long first sync only."""
+
+    def __init__(self, stream: TextIO, game_id: str):
+        self.stream = stream
+        self.game_id = game_id
+        self.shown = False
+
+    def show(self, page: int, pages: int, first: bool) -> None:
+        if not (first and pages >= PROGRESS_FROM_PAGES and self.stream.isatty()):
+            return
+        filled = int(30 * page / pages)
+        self.stream.write(f"\rsync {self.game_id}: [{'#' * filled}{'.' * (30 - filled)}] page {page}/{pages}")
+        self.stream.flush()
+        self.shown = True
+
+    def done(self) -> None:
+        if self.shown:
+            self.stream.write("\n")
+            self.stream.flush()

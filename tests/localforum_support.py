@@ -1,0 +1,50 @@
+"""Shared by the forum HTTP, sync and publish tests: a fake clock and a seeded local forum."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from forumgm.daemon.forum import open_forum
+from forumgm.daemon.localforum import Board, LocalForum
+
+PLAYERS = ("Аскон", "gosha100", "Robozik", "Кума")
+HOST = "Ведущий"
+
+
+class FakeClock:
+    """One time for the board and the client: the client's sleeps move it forward."""
+
+    def __init__(self, start: datetime = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)):
+        self.moment = start
+        self.slept: list[float] = []
+
+    def now(self) -> datetime:
+        return self.moment
+
+    def monotonic(self) -> float:
+        return self.moment.timestamp()
+
+    def sleep(self, seconds: float) -> None:
+        self.slept.append(seconds)
+        self.moment += timedelta(seconds=seconds)
+
+
+def seeded_board(clock: FakeClock, replies: int = 0) -> Board:
+    board = Board(clock=clock.now)
+    board.add_user(HOST, "host-secret", admin=True)
+    for nick in PLAYERS:
+        board.add_user(nick, f"{nick}-pw")
+    board.add_topic(HOST, "Игра №1: День 1", "Начинается [b]День 1[/b]. Голосуем [color=blue]ником[/color].")
+    for n in range(replies):
+        board.reply(PLAYERS[n % len(PLAYERS)], 2, f"Голосую за [color=blue]{PLAYERS[(n + 1) % len(PLAYERS)]}[/color]")
+        clock.sleep(60)
+    clock.slept.clear()
+    return board
+
+
+def host_forum(server: LocalForum, clock: FakeClock, password: str = "host-secret"):
+    config = {"engine": "phpbb", "base_url": server.url, "username": HOST, "posts_per_page": 5}
+    return open_forum(config, password, clock=clock.monotonic, sleep=clock.sleep)
+
+
+def thread_url(server: LocalForum) -> str:
+    return server.url + "viewtopic.php?t=2"

@@ -1,0 +1,116 @@
+"""The phpBB adapter against the local forum over real HTTP."""
+import pytest
+
+from forumgm.daemon.forum import ForumError
+from forumgm.daemon.localforum import LocalForum
+from localforum_support import HOST, FakeClock, host_forum, seeded_board, thread_url
+
+
+@pytest.fixture
+def clock():
+    return FakeClock()
+
+
+@pytest.fixture
+def server(clock):
+    with LocalForum(seeded_board(clock, replies=7)) as running:
+        yield running
+
+
+def test_reads_pages_of_the_thread_after_logging_in(server, clock):
+    forum = host_forum(server, clock)
+    assert forum.thread_page_count(thread_url(server)) == 2
+    info, posts, html = forum.thread_page(thread_url(server), 2)
+    assert (info.page, info.pages) == (2, 2)
+    assert [p.author for p in posts] == ["Аскон", "gosha100", "Robozik"]
+    assert posts[0].colored[0].text == "gosha100" and posts[0].colored[0].color == "#0000ff"
+    assert 'id="username_logged_in"' in html
+
+
+def test_wrong_password_is_the_forums_own_message(server, clock):
+    with pytest.raises(ForumError, match="incorrect username or password"):
+        host_forum(server, clock, password="wrong").login()
+
+
+def test_forms_are_never_submitted_in_the_second_they_were_made(server, clock):
+    forum = host_forum(server, clock)
+    forum.client.policy = type(forum.client.policy)(min_interval=0)   # no rate limit: the form rule alone
+    forum.login()
+    assert clock.slept and all(s >= 0 for s in clock.slept)
+    assert sum(clock.slept) >= 1.0
+
+
+def test_reply_lands_as_the_hosts_post(server, clock):
+    forum = host_forum(server, clock)
+    post_id = forum.reply(thread_url(server), "Итоги: [color=blue]Кума[/color] — 2 голоса")
+    last = server.board.visible_posts(2)[-1]
+    assert str(last.id) == post_id
+    assert server.board.users[last.author_id].name == HOST
+    assert last.bbcode == "Итоги: [color=blue]Кума[/color] — 2 голоса"
+
+
+def test_reply_resubmits_once_when_someone_posted_meanwhile(server, clock):
+    forum = host_forum(server, clock)
+    original = forum.fetch_form
+
+    def form_then_a_new_post(url, name, login=True):
+        fetched = original(url, name, login)
+        if name == "reply":
+            server.board.reply("Кума", 2, "Я успел раньше")
+        return fetched
+
+    forum.fetch_form = form_then_a_new_post
+    post_id = forum.reply(thread_url(server), "Итоги")
+    texts = [p.bbcode for p in server.board.visible_posts(2)]
+    assert texts[-2:] == ["Я успел раньше", "Итоги"]
+    assert texts.count("Итоги") == 1 and str(server.board.visible_posts(2)[-1].id) == post_id
+
+
+def test_a_refused_reply_carries_the_forums_message(server, clock):
+    with pytest.raises(ForumError, match="too few characters"):
+        host_forum(server, clock).reply(thread_url(server), "   ")
+
+
+def test_send_pm_resolves_the_recipient_by_name(server, clock):
+    forum = host_forum(server, clock)
+    pm_id = forum.send_pm("кума", "Ваша роль", "Вы — [b]Доктор[/b]")
+    pm = server.board.pms[int(pm_id)]
+    assert server.board.users[pm.recipient_id].name == "Кума"
+    assert (pm.subject, pm.bbcode) == ("Ваша роль", "Вы — [b]Доктор[/b]")
+    assert forum.find_sent_pm("Кума", "Ваша роль", "Доктор") == pm_id
+    assert forum.find_sent_pm("Кума", "Ваша роль", "Шериф") is None
+
+
+def test_unknown_recipient_is_an_error_and_nothing_is_sent(server, clock):
+    with pytest.raises(ForumError, match="Незнакомец"):
+        host_forum(server, clock).send_pm("Незнакомец", "Тема", "Текст")
+    assert server.board.pms == {}
+
+
+def test_inbox_and_message(server, clock):
+    server.board.send_pm("Аскон", HOST, "Ночной ход", "Атака 5 gosha100\nЗащита Кума")
+    server.board.send_pm("Кума", HOST, "Ход", "Лечение Аскон")
+    forum = host_forum(server, clock)
+    headers = forum.inbox()
+    assert [(h.id, h.sender, h.subject, h.unread) for h in headers] == [
+        ("2", "Кума", "Ход", True), ("1", "Аскон", "Ночной ход", True)]
+    message = forum.message("1")
+    assert message.text == "Атака 5 gosha100\nЗащита Кума" and message.sender == "Аскон"
+    assert [h.unread for h in forum.inbox()] == [True, False]
+
+
+def test_an_expired_session_is_reopened_once(server, clock):
+    forum = host_forum(server, clock)
+    forum.inbox()
+    server.board.expire_sessions()
+    server.board.send_pm("Аскон", HOST, "Ход", "Атака 5 Кума")
+    assert [h.subject for h in forum.inbox()] == ["Ход"]
+    assert len(server.board.sessions) == 1
+
+
+def test_find_own_post_by_marker(server, clock):
+    forum = host_forum(server, clock)
+    forum.reply(thread_url(server), "Итоги дня\u200b\u200c\u200d\u200b")
+    found = forum.find_own_post(thread_url(server), "\u200b\u200c\u200d\u200b")
+    assert found == str(server.board.visible_posts(2)[-1].id)
+    assert forum.find_own_post(thread_url(server), "\u200b\u200d\u200d\u200b") is None
