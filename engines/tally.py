@@ -13,7 +13,7 @@ from typing import Iterable, Sequence
 
 from forumgm.engines.base import CountedVote, DiscardedVote, Tally
 from forumgm.parsers.forums.base import ColoredFragment, Post
-from forumgm.parsers.names import Resolved, Roster, clean, fold_key, resolve_name
+from forumgm.parsers.names import Resolved, Roster, account_player, clean, fold_key, resolve_name
 
 # Discard reasons (machine codes; the Russian labels live in config/templates/votes/reasons.j2).
 REASONS = (
@@ -21,8 +21,6 @@ REASONS = (
     "ambiguous", "unknown_name", "dead_target", "superseded", "changed_not_allowed", "repeated",
 )
 _WHERE_REASON = {"quote": "quoted", "spoiler": "spoiler", "code": "code"}
-# How sure resolution must be that a post's author is a player: no declension, no typo.
-_AUTHOR_RULES = frozenset(("exact", "case", "fold", "alias"))
 
 
 @dataclass(frozen=True)
@@ -140,13 +138,8 @@ def _post_ballots(versions: Sequence[VotePostVersion], deadline: datetime, rules
 
 # ---------------------------------------------------------------- one ballot -> counted or discarded
 
-def _author(author: str, roster: Roster) -> str | None:
-    found = resolve_name(author, roster)
-    return found.nick if isinstance(found, Resolved) and found.how in _AUTHOR_RULES else None
-
-
 def _voter_name(author: str, roster: Roster) -> str:
-    return _author(author, roster) or author
+    return account_player(author, roster) or author
 
 
 def _target(texts: Sequence[str], roster: Roster, rules: VoteRules) -> str | _NoTarget:
@@ -174,7 +167,7 @@ def _target(texts: Sequence[str], roster: Roster, rules: VoteRules) -> str | _No
 
 def _judge(ballot: _Ballot, roster: Roster, rules: VoteRules) -> CountedVote | DiscardedVote:
     text = ", ".join(ballot.texts)
-    voter = _author(ballot.author, roster)
+    voter = account_player(ballot.author, roster)
 
     def discard(reason: str, detail: str = "") -> DiscardedVote:
         return DiscardedVote(voter or ballot.author, text, reason, ballot.post_id, detail)

@@ -184,6 +184,7 @@ class _Index:
     by_case: Mapping[str, frozenset[str]]
     by_fold: Mapping[str, frozenset[str]]
     by_alias: Mapping[str, frozenset[str]]
+    by_alias_case: Mapping[str, frozenset[str]]
     by_form: Mapping[str, frozenset[str]]
     word_counts: tuple[int, ...]
 
@@ -197,6 +198,7 @@ class _Index:
             by_case=_group((case_key(nick), nick) for nick in players),
             by_fold=_group((fold_key(nick), nick) for nick in players),
             by_alias=_group((fold_key(alias), nick) for alias, nick in aliases.items()),
+            by_alias_case=_group((case_key(alias), nick) for alias, nick in aliases.items()),
             by_form=_group((fold_key(form), nick)
                            for name, nick in names for form in declensions(name)),
             word_counts=tuple(sorted({len(name.split()) for name, _ in names}, reverse=True)),
@@ -306,6 +308,17 @@ def resolve_name(text: str, roster: Roster) -> Resolution:
     if not clean(text):
         return Unresolved(text, (), "empty")
     return _first_answer(_RULES, text, roster._index) or _unknown(text, roster._index)
+
+
+def account_player(account: str, roster: Roster) -> str | None:
+    """The player a forum account (a post's author, a PM's sender) belongs to, or None.
+
+    Only letter case is forgiven: an account spelt with look-alike letters is another account,
+    possibly someone posing as a player, and must not vote in his name.
+    """
+    key = case_key(account)
+    found = roster._index.by_case.get(key) or roster._index.by_alias_case.get(key)
+    return next(iter(found)) if found and len(found) == 1 else None
 
 
 # ---------------------------------------------------------------- a nickname at the start of a line

@@ -1,7 +1,9 @@
 """Nickname resolution: every rule, and the cases where it must refuse to guess."""
 import pytest
 
-from forumgm.parsers.names import Resolved, Roster, Unresolved, declensions, resolve_name, split_name
+from forumgm.parsers.names import (
+    Resolved, Roster, Unresolved, account_player, declensions, resolve_name, split_name,
+)
 
 # The players of the phpBB fixture thread, plus nicknames that share prefixes.
 FIXTURE = ("Ведущий", "Аскон", "gosha100", "Robozik", "Ильмаринен", "Кума", "Гладиатор", "Гость")
@@ -130,3 +132,11 @@ def test_split_name_reports_what_it_could_not_resolve():
     resolution, rest = split_name("Никто 5", ROSTER)
     assert not resolution.ok and resolution.reason == "unknown" and rest == "5"
     assert split_name("   ", ROSTER)[0].reason == "empty"
+
+
+def test_account_player_forgives_case_only():
+    assert account_player("аскон", ROSTER) == "Аскон"
+    assert account_player("гоша", ROSTER) == "gosha100"          # alias of a renamed account
+    assert account_player("Аскoн", ROSTER) is None               # look-alike account: someone else
+    assert account_player("Аскона", ROSTER) is None
+    assert account_player("Гладиатор", Roster(("Аскон", "Кума"))) is None

@@ -180,3 +180,8 @@ def test_vote_removed_by_an_edit_is_not_counted():
 def test_unknown_policy_is_refused():
     with pytest.raises(ValueError):
         rules(policy="most")
+
+
+def test_look_alike_account_cannot_vote_for_a_player():
+    tally = count_votes([post("1", "Кумa", 1, "Тор")], ROSTER, rules(), DEADLINE)   # Latin a
+    assert counted(tally) == {} and reasons(tally) == [("Кумa", "Тор", "non_player")]
