@@ -41,14 +41,14 @@ _CONSONANTS = frozenset("бвгджзклмнпрстфхцчшщ")
 _LATIN_ENDINGS = ("а", "у", "ом", "е", "ой", "ы", "и", "ю", "я", "ем", "ей")
 _ENDING_SEPARATORS = ("", "'", "’", "`", "-")
 # Cyrillic nicknames pymorphy cannot read as a noun ("Ильмаринен" parses as a short adjective):
-# (final letters, what replaces them); an empty final applies after a consonant only.
-_CYRILLIC_FALLBACK = (
-    ("ь", ("я", "ю", "ем", "е")),
-    ("й", ("я", "ю", "ем", "е")),
-    ("а", ("ы", "и", "е", "у", "ой")),
-    ("я", ("и", "е", "ю", "ей")),
-    ("", ("а", "у", "ом", "е")),
-)
+# final letter -> what replaces it; after a consonant the endings are added.
+_CYRILLIC_FALLBACK = {
+    "ь": ("я", "ю", "ем", "е"),
+    "й": ("я", "ю", "ем", "е"),
+    "а": ("ы", "и", "е", "у", "ой"),
+    "я": ("и", "е", "ю", "ей"),
+}
+_CONSONANT_ENDINGS = ("а", "у", "ом", "е")
 
 FUZZY_THRESHOLD = 80       # rapidfuzz ratio, 0..100
 FUZZY_MARGIN = 10          # the best must beat the second best by this much
@@ -145,11 +145,10 @@ def _suffixed(word: str) -> set[str]:
         return set()
     if not _CYRILLIC_WORD.fullmatch(word):
         return {word + sep + ending for sep in _ENDING_SEPARATORS for ending in _LATIN_ENDINGS}
-    for final, endings in _CYRILLIC_FALLBACK:
-        if final and word.endswith(final):
-            return {word[: -len(final)] + ending for ending in endings}
+    if word[-1] in _CYRILLIC_FALLBACK:
+        return {word[:-1] + ending for ending in _CYRILLIC_FALLBACK[word[-1]]}
     if word[-1] in _CONSONANTS:
-        return {word + ending for ending in _CYRILLIC_FALLBACK[-1][1]}
+        return {word + ending for ending in _CONSONANT_ENDINGS}
     return set()   # ends in о, е, и, у...: indeclinable ("Зорро")
 
 

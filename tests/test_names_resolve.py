@@ -140,3 +140,8 @@ def test_account_player_forgives_case_only():
     assert account_player("Аскoн", ROSTER) is None               # look-alike account: someone else
     assert account_player("Аскона", ROSTER) is None
     assert account_player("Гладиатор", Roster(("Аскон", "Кума"))) is None
+
+
+def test_fallback_declension_of_a_word_pymorphy_reads_as_a_verb():
+    roster = Roster(("Бегай", "Аскон"))
+    assert resolve_name("Бегаю", roster) == Resolved("Бегай", "case_form")
