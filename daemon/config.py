@@ -31,10 +31,11 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 DEFAULT_VOTE_COLORS = ("blue",)
 
 INSTALLATION_KEYS = {"forum", "storage", "daemon", "web", "games"}
-FORUM_KEYS = {"id", "engine", "base_url", "account", "password_env", "password_file", "selectors"}
+FORUM_KEYS = {"id", "engine", "base_url", "account", "password_env", "password_file", "selectors", "time_zone",
+              "min_interval", "timeout", "retries", "posts_per_page"}
 STORAGE_KEYS = {"path"}
 DAEMON_KEYS = {"poll_interval", "log_level"}
-WEB_KEYS = {"host", "port"}
+WEB_KEYS = {"host", "port", "password_env", "password_file"}
 GAME_KEYS = {"id", "type", "thread_url", "seed", "time_zone", "start", "players", "roles_file", "calendar",
              "vote_colors", "approval", "templates", "setup", "rules"}
 PLAYER_KEYS = {"nick", "aliases", "role"}
@@ -59,6 +60,11 @@ class ForumConfig:
     password_env: str | None = None
     password_file: Path | None = None
     selectors: Mapping[str, Any] = field(default_factory=dict)   # the generic adapter's
+    time_zone: str | None = None          # the zone the board shows dates in for this account
+    min_interval: float | None = None     # polite pause between two requests, seconds
+    timeout: float | None = None
+    retries: int | None = None
+    posts_per_page: int | None = None
 
 
 @dataclass(frozen=True)
@@ -121,6 +127,8 @@ class Installation:
     web_host: str
     web_port: int
     games: tuple[GameConfig, ...]
+    web_password_env: str | None = None    # the host's login password for the web page
+    web_password_file: Path | None = None
 
 
 # ---------------------------------------------------------------- value kinds
@@ -187,6 +195,12 @@ def _url(value: Any) -> str:
     return value
 
 
+def _seconds(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+        raise ValueError
+    return float(value)
+
+
 def _one_of(values) -> Kind:
     return _typed(str, "one of " + ", ".join(values), lambda v: v in values)
 
@@ -200,6 +214,8 @@ def _string_list(value: Any) -> tuple[str, ...]:
 TEXT = _typed(str, "a non-empty string", lambda v: bool(v.strip()))
 INTEGER = _typed(int, "an integer")
 POSITIVE = _typed(int, "a positive integer", lambda v: v > 0)
+COUNT = _typed(int, "an integer 0 or more", lambda v: v >= 0)
+SECONDS = Kind("a number of seconds, 0 or more", _seconds)
 PORT = _typed(int, "a port number 1-65535", lambda v: 0 < v < 65536)
 BOOLEAN = _typed(bool, "true or false")
 TABLE = _typed(dict, "a table")
@@ -302,6 +318,8 @@ def load_installation(path: str | Path) -> Installation:
         web_host=check.get(web, "host", TEXT, "web", default="127.0.0.1"),
         web_port=check.get(web, "port", PORT, "web", default=8080),
         games=_games(check, data.get("games", []), problems),
+        web_password_env=check.get(web, "password_env", TEXT, "web", default=None),
+        web_password_file=_password_file(check, web, "web"),
     )
     if problems:
         raise ConfigError(problems)
@@ -315,22 +333,37 @@ def _forum(check: Checker, table: Mapping) -> ForumConfig | None:
         base_url=check.get(table, "base_url", URL, "forum"),
         account=check.get(table, "account", TEXT, "forum"),
         password_env=check.get(table, "password_env", TEXT, "forum", default=None),
-        password_file=check.path(check.get(table, "password_file", PATH, "forum", default=None)),
+        password_file=_password_file(check, table, "forum"),
         selectors=check.table(table, "selectors", None, "forum"),
+        time_zone=_zone_name(check.get(table, "time_zone", ZONE, "forum", default=None)),
+        min_interval=check.get(table, "min_interval", SECONDS, "forum", default=None),
+        timeout=check.get(table, "timeout", SECONDS, "forum", default=None),
+        retries=check.get(table, "retries", COUNT, "forum", default=None),
+        posts_per_page=check.get(table, "posts_per_page", POSITIVE, "forum", default=None),
     )
-    has_env, has_file = "password_env" in table, "password_file" in table
-    if has_env and has_file:
-        check.problem("forum.password_file", "no password_file when password_env is given (one source only)",
-                      table["password_file"])
-    elif not has_env and not has_file:
+    if "password_env" not in table and "password_file" not in table:
         check.problem("forum.password_env", "a variable name, or password_file = a chmod 600 file (one required)")
-    elif values["password_file"] is not None:
-        problem = file_permission_problem(values["password_file"])
-        if problem:
-            check.problem("forum.password_file", problem, str(values["password_file"]))
     if values["selectors"] and values["engine"] != "generic":
         check.problem("forum.selectors", 'no selectors unless engine = "generic"', values["selectors"])
     return ForumConfig(**values)
+
+
+def _password_file(check: Checker, table: Mapping, prefix: str) -> Path | None:
+    """An owner-only file holding a password; one source only (password_env or password_file)."""
+    path = check.path(check.get(table, "password_file", PATH, prefix, default=None))
+    if path is None:
+        return None
+    if "password_env" in table:
+        check.problem(f"{prefix}.password_file", "no password_file when password_env is given (one source only)",
+                      table["password_file"])
+    problem = file_permission_problem(path)
+    if problem:
+        check.problem(f"{prefix}.password_file", problem, str(path))
+    return path
+
+
+def _zone_name(zone: ZoneInfo | None) -> str | None:
+    return None if zone is None else zone.key
 
 
 def _games(check: Checker, games: Any, problems: list[str]) -> tuple[GameConfig, ...]:
