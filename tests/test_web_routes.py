@@ -109,6 +109,7 @@ def test_map_image_is_served_only_when_a_map_draft_names_it(host, seeded):
     assert response.status_code == 200 and response.mimetype == "image/png" and response.data == PNG
     assert host.get(src[:-1] + "1").status_code == 404          # the listed but missing SVG
     assert host.get(f"/games/{GAME}/maps/{seeded.vote_count}/0").status_code == 404
+    assert f'src="{src}"' in page(host, "/drafts")                # previewed beside the pending map draft
 
 
 def test_tally_follows_the_current_phase(seeded):

@@ -141,6 +141,7 @@ def drafts():
         "drafts.html",
         pending=pending,
         edits={draft["id"]: store().draft_edits(draft["id"]) for draft in pending},
+        images={draft["id"]: queries.draft_images(draft) for draft in pending},
         approved=store().drafts(status="approved") + store().drafts(status="sending"),
         sent=store().drafts(status="sent")[::-1],
     )

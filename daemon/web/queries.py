@@ -126,17 +126,22 @@ def orders_with_receipts(store: Store, game_id: str) -> list[OrderView]:
     return views[::-1]
 
 
-def map_images(store: Store, game_id: str) -> list[MapImage]:
-    """Image files named by the game's map drafts that exist on disk, newest draft first."""
+def draft_images(draft: dict) -> list[MapImage]:
+    """The image files a map draft names that exist on disk (none for other kinds)."""
+    if draft["kind"] not in MAP_KINDS:
+        return []
     images = []
-    for draft in reversed(store.drafts(game_id=game_id)):
-        if draft["kind"] not in MAP_KINDS or draft["status"] == "superseded":
-            continue
-        for index, line in enumerate(draft["body"].splitlines()):
-            path = Path(line.strip())
-            if path.suffix.lower() in IMAGE_TYPES and path.is_file():
-                images.append(MapImage(draft["id"], index, path, draft["phase_key"]))
+    for index, line in enumerate(draft["body"].splitlines()):
+        path = Path(line.strip())
+        if path.suffix.lower() in IMAGE_TYPES and path.is_file():
+            images.append(MapImage(draft["id"], index, path, draft["phase_key"]))
     return images
+
+
+def map_images(store: Store, game_id: str) -> list[MapImage]:
+    """The images of the game's live map drafts, newest draft first."""
+    return [image for draft in reversed(store.drafts(game_id=game_id)) if draft["status"] != "superseded"
+            for image in draft_images(draft)]
 
 
 def map_image(store: Store, game_id: str, draft_id: int, index: int) -> MapImage | None:
