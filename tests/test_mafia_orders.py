@@ -1,0 +1,57 @@
+"""The mafia order grammar: canonical forms, synonyms, case forms, refusals."""
+from __future__ import annotations
+
+import pytest
+
+from forumgm.parsers.names import Roster
+from forumgm.parsers.orders.mafia import NightOrder, NoTrial, Vote, command_of, parse_orders
+
+ROSTER = Roster(("Аскон", "Хан", "Лиса", "Зорро", "LiveEvil", "Есенин-Драйзер"), {"Аск": "Аскон"})
+
+
+@pytest.mark.parametrize("line, order, canonical", [
+    ("голос: Аскон", Vote("Аскон"), "голос: Аскон"),
+    ("голосую за Аскона", Vote("Аскон"), "голос: Аскон"),
+    ("Голос Лису", Vote("Лиса"), "голос: Лиса"),
+    ("голос за Аск", Vote("Аскон"), "голос: Аскон"),
+    ("голос: «Есенин-Драйзер».", Vote("Есенин-Драйзер"), "голос: Есенин-Драйзер"),
+    ("не судить", NoTrial(), "не судить"),
+    ("Голос: не судить!", NoTrial(), "не судить"),
+    ("проверить Зорро", NightOrder("check", "Зорро"), "проверить Зорро"),
+    ("проверка Хана", NightOrder("check", "Хан"), "проверить Хан"),
+    ("лечить Лису", NightOrder("heal", "Лиса"), "лечить Лиса"),
+    ("лечение Аскона", NightOrder("heal", "Аскон"), "лечить Аскон"),
+    ("вылечить Хана", NightOrder("heal", "Хан"), "лечить Хан"),
+    ("лечу себя", NightOrder("heal", "Хан"), "лечить Хан"),
+    ("блокировать Лису", NightOrder("block", "Лиса"), "блокировать Лиса"),
+    ("блок Зорро", NightOrder("block", "Зорро"), "блокировать Зорро"),
+    ("убить LiveEvil'а", NightOrder("kill", "LiveEvil"), "убить LiveEvil"),
+    ("выстрел в Лису", NightOrder("kill", "Лиса"), "убить Лиса"),
+    ("убийство Зорро", NightOrder("kill", "Зорро"), "убить Зорро"),
+])
+def test_orders_in_every_accepted_form(line, order, canonical):
+    [verdict] = parse_orders(line, "Хан", ROSTER)
+    assert verdict.ok, verdict
+    assert (verdict.order, verdict.canonical) == (order, canonical)
+
+
+def test_one_order_a_line_vote_and_night_action_together():
+    verdicts = parse_orders("голос: Лиса\n\n  лечу себя  \n", "Хан", ROSTER)
+    assert [v.order for v in verdicts] == [Vote("Лиса"), NightOrder("heal", "Хан")]
+
+
+def test_unknown_player_is_refused_with_candidates():
+    [verdict] = parse_orders("голос: Асколон", "Хан", Roster(("Аскон", "Аскольд"), {}))
+    assert not verdict.ok
+    assert verdict.reason == "неизвестный игрок «Асколон»; возможно: Аскон, Аскольд"
+
+
+def test_a_line_that_is_no_order_is_refused_not_dropped():
+    [verdict] = parse_orders("доброе утро, ведущий", "Хан", ROSTER)
+    assert not verdict.ok and verdict.reason.startswith("команда не распознана")
+
+
+@pytest.mark.parametrize("line, command", [
+    ("голос: кто-то", "vote"), ("не судить", "no_trial"), ("выстрел в Лису", "kill"), ("привет", None)])
+def test_command_of_names_the_shape_of_a_line(line, command):
+    assert command_of(line) == command
