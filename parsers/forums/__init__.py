@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import datetime, tzinfo
 
-from forumgm.parsers.forums import fluxbb, generic, mybb, phpbb, smf
+from forumgm.parsers.forums import fluxbb, generic, mybb, phpbb, smf, xenforo
 from forumgm.parsers.forums.base import ColoredFragment, Post
 
 ENGINES = {
@@ -15,6 +15,7 @@ ENGINES = {
     "mybb": mybb,
     "smf": smf,
     "fluxbb": fluxbb,
+    "xenforo": xenforo,
     "generic": generic,   # its functions also take config= (see docs/generic-forum.md)
 }
 
