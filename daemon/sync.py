@@ -54,18 +54,28 @@ def sync_game(game: Any, forum, store, now: datetime, edit_window: timedelta | N
     cursor = store.thread_cursor(game_id)
     page_no = _first_page_to_read(store, game_id, cursor["last_page"], now - window)
     bar = _Progress(progress if progress is not None else sys.stderr, game_id)
+    shown: list[Post] = []
+    first_read = None
+
+    def read(number: int):
+        info, posts, html = forum.thread_page(thread_url, number)
+        report.pages_fetched += 1
+        store.record_page(game_id, thread_url, info.page, html, now)
+        _record_page_posts(store, game_id, info.page, posts, now, report)
+        shown.extend(posts)
+        return info, posts
+
     try:
         while True:
-            info, posts, html = forum.thread_page(thread_url, page_no)
-            report.pages_fetched += 1
-            store.record_page(game_id, thread_url, info.page, html, now)
-            _record_page_posts(store, game_id, info.page, info.page == info.pages, posts, now, report)
+            info, posts = read(page_no)
+            first_read = first_read or (info.page, posts)
             bar.show(info.page, info.pages, first=cursor["last_post_id"] is None)
             if info.page >= info.pages:
                 break
             page_no = info.page + 1
         store.set_thread_cursor(game_id, last_page=info.page, pages=info.pages,
                                 last_post_id=posts[-1].id if posts else cursor["last_post_id"])
+        _mark_vanished(store, game_id, first_read, shown, read, now, report)
     except PageLayoutError as error:
         report.error = (f"the thread page {page_no} of game {game_id} does not look like a "
                         f"{_field(game, 'engine', 'forum')} page any more ({error}); the game waits for the host")
@@ -98,32 +108,38 @@ def sync_inbox(forum_id: str, forum, store, now: datetime) -> InboxReport:
     return report
 
 
-def _record_page_posts(store, game_id: str, page_no: int, last_page: bool, posts: list[Post],
-                       now: datetime, report: SyncReport) -> None:
+def _record_page_posts(store, game_id: str, page_no: int, posts: list[Post], now: datetime,
+                       report: SyncReport) -> None:
     for post in posts:
         verdict = store.record_post(game_id, post, page_no, now)
         if verdict == "new":
             report.new_posts.append(post.id)
         elif verdict == "edited":
             report.edited_posts.append(post.id)
-    vanished = _vanished(store, game_id, posts, last_page)
+
+
+def _mark_vanished(store, game_id: str, first_read, shown: list[Post], read, now: datetime,
+                   report: SyncReport) -> None:
+    """Known posts after the first post read that were not shown are gone (everything after it
+    was read). A known post from a page read that sits before it may only have moved back a page
+    when an earlier post was deleted: the previous page is read once to tell."""
+    first_page, first_posts = first_read
+    numbered = [int(p.id) for p in first_posts if p.id.isdigit()]
+    if not numbered:
+        return
+    low = min(numbered)
+    known = [row for row in store.posts(game_id) if row["post_id"].isdigit() and not row.get("deleted_at")]
+    seen = {p.id for p in shown}
+    moved_or_gone = [r for r in known if int(r["post_id"]) < low and (r.get("page_no") or 0) >= first_page
+                     and r["post_id"] not in seen]
+    if moved_or_gone and first_page > 1:
+        _, earlier = read(first_page - 1)
+        seen |= {p.id for p in earlier}
+        low = min([int(p.id) for p in earlier if p.id.isdigit()] or [low])
+    vanished = [r["post_id"] for r in known if int(r["post_id"]) > low and r["post_id"] not in seen]
     if vanished:
         store.mark_deleted(game_id, vanished, now)
         report.deleted_posts += vanished
-
-
-def _vanished(store, game_id: str, posts: list[Post], last_page: bool) -> list[str]:
-    """Known posts that should sit between this page's first and last post (or after its first
-    one, on the thread's last page) but are not there. Posts pushed to a neighbouring page by a
-    deletion are outside that range, so they are not taken for deleted."""
-    shown = {p.id for p in posts}
-    numbers = [int(p.id) for p in posts if p.id.isdigit()]
-    if not numbers:
-        return []
-    low, high = min(numbers), (float("inf") if last_page else max(numbers))
-    return [row["post_id"] for row in store.posts(game_id)
-            if row["post_id"].isdigit() and low < int(row["post_id"]) < high
-            and row["post_id"] not in shown and not row.get("deleted_at")]
 
 
 def _first_page_to_read(store, game_id: str, last_page: int, edits_since: datetime) -> int:

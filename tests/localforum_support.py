@@ -48,3 +48,27 @@ def host_forum(server: LocalForum, clock: FakeClock, password: str = "host-secre
 
 def thread_url(server: LocalForum) -> str:
     return server.url + "viewtopic.php?t=2"
+
+
+def game_store(tmp_path, server: LocalForum, clock: FakeClock, game_id: str = "g1"):
+    from forumgm.daemon.store import Store
+    store = Store(tmp_path / "forumgm.sqlite", now=clock.now)
+    store.register_forum("local", "phpbb", server.url, HOST)
+    store.register_game(game_id, "mafia", "local", thread_url(server), "UTC", 1,
+                        {nick: [] for nick in PLAYERS})
+    return store
+
+
+class CountingForum:
+    """Wraps a Forum to count thread page requests the sync makes."""
+
+    def __init__(self, forum):
+        self.forum = forum
+        self.pages: list[int] = []
+
+    def thread_page(self, url, page):
+        self.pages.append(page)
+        return self.forum.thread_page(url, page)
+
+    def __getattr__(self, name):
+        return getattr(self.forum, name)

@@ -1,0 +1,136 @@
+"""Incremental sync of a game thread and the PM inbox from the local forum over HTTP."""
+import io
+from datetime import timedelta
+
+import pytest
+
+from forumgm.daemon.localforum import LocalForum
+from forumgm.daemon.sync import sync_game, sync_inbox
+from forumgm.parsers.forums.base import PageLayoutError
+from localforum_support import (
+    HOST, CountingForum, FakeClock, game_store, host_forum, seeded_board, thread_url,
+)
+
+NO_WINDOW = timedelta(0)
+
+
+@pytest.fixture
+def clock():
+    return FakeClock()
+
+
+@pytest.fixture
+def server(clock):
+    with LocalForum(seeded_board(clock, replies=11)) as running:   # 12 posts: pages of 5, 5, 2
+        yield running
+
+
+@pytest.fixture
+def store(tmp_path, server, clock):
+    return game_store(tmp_path, server, clock)
+
+
+@pytest.fixture
+def forum(server, clock):
+    return CountingForum(host_forum(server, clock))
+
+
+def game(store):
+    return store.game("g1")
+
+
+def test_first_sync_reads_every_page_and_stores_raw_pages(store, forum, clock):
+    report = sync_game(game(store), forum, store, clock.now(), edit_window=NO_WINDOW)
+    assert report.ok and forum.pages == [1, 2, 3]
+    assert len(report.new_posts) == 12 and len(store.posts("g1")) == 12
+    assert [row["page_no"] for row in store.raw_pages("g1")] == [1, 2, 3]
+    assert store.thread_cursor("g1") == {"last_page": 3, "pages": 3, "last_post_id": report.new_posts[-1]}
+
+
+def test_a_poll_with_nothing_new_costs_one_request(store, forum, clock):
+    sync_game(game(store), forum, store, clock.now(), edit_window=NO_WINDOW)
+    forum.pages.clear()
+    report = sync_game(game(store), forum, store, clock.now(), edit_window=NO_WINDOW)
+    assert forum.pages == [3]
+    assert (report.new_posts, report.edited_posts, report.deleted_posts) == ([], [], [])
+
+
+def test_new_posts_are_read_from_the_last_known_page_on(store, forum, server, clock):
+    sync_game(game(store), forum, store, clock.now(), edit_window=NO_WINDOW)
+    forum.pages.clear()
+    added = [server.board.reply("Кума", 2, f"Голосую за [color=blue]Аскон[/color] {n}").id for n in range(5)]
+    report = sync_game(game(store), forum, store, clock.now(), edit_window=NO_WINDOW)
+    assert forum.pages == [3, 4]
+    assert report.new_posts == [str(i) for i in added]
+
+
+def test_an_edit_inside_the_window_is_noticed_and_both_versions_kept(store, forum, server, clock):
+    window = timedelta(minutes=6)                     # posts are a minute apart; 12 minutes so far
+    sync_game(game(store), forum, store, clock.now(), edit_window=window)
+    early = server.board.visible_posts(2)[6]          # page 2, posted 6 minutes before now
+    server.board.edit_post(early.id, "Голосую за [color=blue]Robozik[/color]")
+    clock.sleep(60)
+    forum.pages.clear()
+    report = sync_game(game(store), forum, store, clock.now(), edit_window=window)
+    assert forum.pages == [2, 3]
+    assert report.edited_posts == [str(early.id)]
+    versions = store.post_versions("g1", str(early.id))
+    assert len(versions) == 2
+    assert "Robozik" in versions[-1]["text"] and versions[-1]["edited_by"] == server.board.users[early.author_id].name
+
+
+def test_an_edit_outside_the_window_waits_for_a_later_full_read(store, forum, server, clock):
+    sync_game(game(store), forum, store, clock.now(), edit_window=NO_WINDOW)
+    server.board.edit_post(server.board.visible_posts(2)[1].id, "Передумал")
+    report = sync_game(game(store), forum, store, clock.now(), edit_window=NO_WINDOW)
+    assert report.edited_posts == []
+
+
+@pytest.mark.parametrize("index", [-2, -1, 3])   # first and last of the last page, and one on page 1
+def test_a_deleted_post_is_marked_not_erased(store, forum, server, clock, index):
+    sync_game(game(store), forum, store, clock.now(), edit_window=NO_WINDOW)
+    gone = server.board.visible_posts(2)[index]
+    server.board.delete_post(gone.id)
+    report = sync_game(game(store), forum, store, clock.now(), edit_window=NO_WINDOW)
+    # a deletion on page 1 pulls one post back from page 3: it moved, it was not deleted
+    expected = [] if index == 3 else [str(gone.id)]
+    assert report.deleted_posts == expected
+    if not expected:
+        return
+    row = next(r for r in store.posts("g1") if r["post_id"] == str(gone.id))
+    assert row["deleted_at"] and store.post_versions("g1", str(gone.id))
+
+
+def test_a_page_the_parser_does_not_understand_stops_the_game_with_a_message(store, forum, clock):
+    def broken(url, page):
+        raise PageLayoutError("no post containers (div.post.has-profile)")
+
+    forum.forum.thread_page = broken
+    report = sync_game(game(store), forum, store, clock.now())
+    assert not report.ok and "div.post.has-profile" in report.error and "host" in report.error
+    assert report.new_posts == [] and store.posts("g1") == []
+
+
+def test_progress_bar_only_on_a_terminal(store, forum, clock):
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    shown = Terminal()
+    sync_game(game(store), forum, store, clock.now(), progress=shown)
+    assert "page 3/3" in shown.getvalue()
+    quiet = io.StringIO()
+    sync_game(game(store), forum, store, clock.now(), progress=quiet)
+    assert quiet.getvalue() == ""
+
+
+def test_inbox_is_read_until_known_messages_and_each_pm_stored_once(store, forum, server, clock):
+    server.board.send_pm("Аскон", HOST, "Ночной ход", "Атака 5 gosha100")
+    server.board.send_pm("Кума", HOST, "Ход", "Лечение Аскон")
+    first = sync_inbox("local", forum, store, clock.now())
+    assert first.ok and first.new_pms == ["2", "1"]
+    server.board.send_pm("Robozik", HOST, "Ночь 1", "Атака 10 gosha100")
+    second = sync_inbox("local", forum, store, clock.now())
+    assert second.new_pms == ["3"]
+    stored = {row["pm_id"]: row for row in store.pms("local")}
+    assert sorted(stored) == ["1", "2", "3"] and stored["1"]["text"] == "Атака 5 gosha100"
