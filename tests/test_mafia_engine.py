@@ -1,0 +1,127 @@
+"""Mafia engine beyond single rounds: dealing, role PMs, freeze, state JSON, late PMs, reminder."""
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from forumgm.config import load_texts
+from forumgm.engines.base import OrderPm, Phase, PhaseInputs, SetupError
+from forumgm.engines.mafia import RULES, RulesFrozen, make_rules
+from forumgm.engines.mafia.roles import default_counts
+
+NICKS = ["Аскон", "Хан", "Лиса", "Бук", "Зорро", "Тора", "Марк", "Кума"]
+ROLES = ["Комиссар", "Доктор", "Босс мафии", "Мафиози", "Маньяк", "Мирный житель", "Мирный житель", "Мирный житель"]
+
+
+@pytest.fixture(scope="module")
+def texts():
+    return load_texts()
+
+
+def dealt(nicks, seed=5, rules=RULES):
+    return rules.setup({"players": [{"nick": n} for n in nicks]}, seed)
+
+
+def with_roles(dead=()):
+    return RULES.setup({"players": [{"nick": n, "role": r} for n, r in zip(NICKS, ROLES)], "dead": list(dead)}, 1)
+
+
+def test_dealing_is_fixed_by_the_seed_and_varies_with_it():
+    first = {p.nick: p.role for p in dealt(NICKS).players}
+    assert first == {p.nick: p.role for p in dealt(NICKS).players}
+    others = [{p.nick: p.role for p in dealt(NICKS, seed).players} for seed in range(6, 12)]
+    assert any(other != first for other in others)
+
+
+@pytest.mark.parametrize("players, mafiosi, citizens", [(8, 1, 3), (12, 2, 6), (16, 3, 9), (9, 1, 4)])
+def test_default_counts(players, mafiosi, citizens):
+    counts = Counter(p.role for p in dealt([f"Игрок{i}" for i in range(players)]).players)
+    assert counts == Counter({"Комиссар": 1, "Доктор": 1, "Маньяк": 1, "Босс мафии": 1,
+                              "Мафиози": mafiosi, "Мирный житель": citizens})
+    assert sum(default_counts(players).values()) == players
+
+
+def test_config_sets_exact_counts():
+    rules = make_rules({"roles": {"Мафиози": 2, "Мирный житель": 2, "Комиссар": 1, "Доктор": 1,
+                                  "Босс": 1, "Маньяк": 1}})
+    assert Counter(p.role for p in dealt(NICKS, rules=rules).players)["Мафиози"] == 2
+
+
+@pytest.mark.parametrize("setup, key", [
+    ({"players": [{"nick": n} for n in NICKS[:7]]}, "setup.players"),
+    ({"players": [{"nick": "А", "role": "Доктор"}] + [{"nick": n} for n in NICKS[1:]]}, "setup.players[1].role"),
+    ({"players": [{"nick": n, "role": "Шериф"} for n in NICKS]}, "setup.players[0].role"),
+    ({"players": [{"nick": n} for n in NICKS], "dead": ["Никто"]}, "setup.dead"),
+    ({"players": [{"nick": n} for n in NICKS], "spells": {}}, "setup.spells"),
+])
+def test_bad_setups_name_the_key(setup, key):
+    with pytest.raises(SetupError) as error:
+        RULES.setup(setup, 1)
+    assert error.value.key == key
+
+
+def test_bad_rule_tables_name_the_key():
+    with pytest.raises(SetupError) as error:
+        make_rules({"armour": True})
+    assert error.value.key == "rules.armour"
+    with pytest.raises(SetupError) as error:
+        dealt(NICKS, rules=make_rules({"roles": {"Мафиози": 9}}))
+    assert error.value.key == "rules.roles"
+
+
+def test_role_pms_tell_the_mafia_who_their_team_is(texts):
+    pms = {pm.to: pm for pm in RULES.role_pms(with_roles(), texts)}
+    assert set(pms) == set(NICKS) and {pm.kind for pm in pms.values()} == {"role"}
+    assert "Бук — Мафиози" in pms["Лиса"].text and "Лиса — Босс мафии" in pms["Бук"].text
+    assert "Мафиози" not in pms["Тора"].text and "Лиса" not in pms["Зорро"].text
+    assert "Комиссар" in pms["Аскон"].text and "проверить" in pms["Аскон"].text
+
+
+def test_rules_frozen_after_the_start_unless_forced(texts):
+    state = with_roles()
+    assert RULES.freeze_rules(state) is state
+    changed = make_rules({"no_trial_per_game": 2})
+    with pytest.raises(RulesFrozen):
+        changed.freeze_rules(state)
+    forced = changed.freeze_rules(state, force=True)
+    assert forced.rules.no_trial_per_game == 2 and forced.rules_hash != state.rules_hash
+    outcome = changed.resolve(forced, Phase("round", 1), PhaseInputs(), 1, texts)
+    assert "Ведущий изменил правила" in outcome.reports["round"]
+    assert outcome.state.forced_changes == ()
+
+
+def test_state_survives_json(texts):
+    pms = (OrderPm("Хан", "голос: Тора\nлечу себя"), OrderPm("Лиса", "голос: Тора\nблок Кума"))
+    outcome = RULES.resolve(with_roles(), Phase("round", 1), PhaseInputs(orders=pms), 1, texts)
+    assert RULES.load(RULES.dump(outcome.state)) == outcome.state
+
+
+def test_late_pm_gets_a_receipt_line_per_order():
+    verdicts = RULES.late_verdicts(OrderPm("Хан", "голос: Тора\nлечу себя"))
+    assert [(v.ok, v.line) for v in verdicts] == [(False, "голос: Тора"), (False, "лечу себя")]
+    assert "после окончания игрового дня" in verdicts[0].reason
+
+
+def test_reminder_lists_living_players_without_a_valid_vote(texts):
+    state = with_roles(dead=["Кума"])
+    pms = [OrderPm("Хан", "голос: Тора"), OrderPm("Лиса", "голос: Кума"), OrderPm("Бук", "не судить")]
+    reminder = RULES.reminder(state, Phase("round", 1), pms, texts)
+    assert reminder.missing == ("Аскон", "Лиса", "Зорро", "Тора", "Марк")
+    assert "Аскон, Лиса, Зорро, Тора, Марк" in reminder.post
+    assert [(pm.to, pm.kind) for pm in reminder.pms][0] == ("Аскон", "reminder")
+    everyone = [OrderPm(n, "не судить") for n in NICKS]
+    assert RULES.reminder(state, Phase("round", 1), everyone, texts) is None
+
+
+def test_phases_run_until_someone_wins(texts):
+    state = with_roles()
+    assert RULES.first_phase(state) == Phase("round", 1)
+    assert RULES.next_phase(state, Phase("round", 1)) == Phase("round", 2)
+    assert not RULES.complete_early(state, Phase("round", 1), [OrderPm(n, "не судить") for n in NICKS])
+    town = with_roles(dead=["Лиса", "Бук"])
+    jail = tuple(OrderPm(n, "голос: Зорро") for n in RULES.alive(town))
+    outcome = RULES.resolve(town, Phase("round", 1), PhaseInputs(orders=jail), 1, texts)
+    assert RULES.winner(outcome.state) == "town"
+    assert RULES.next_phase(outcome.state, Phase("round", 1)) is None
+    assert RULES.first_phase(outcome.state) == Phase("round", 2)
