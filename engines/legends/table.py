@@ -6,6 +6,7 @@ raises `RuleTableError` listing every problem with its key path.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Mapping
@@ -72,6 +73,8 @@ class RuleTable:
     night1_banned: frozenset[str]          # COMMAND_KEYS refused on night 1
     first_phase: str
     first_lynch_day: int
+    vote_colors: frozenset[str]            # "#rrggbb" colours a day vote is written in
+    vote_policy: str                       # "last" or "first" vote of a player counts
     source: Mapping[str, Any]              # the validated mapping, kept for snapshots
 
     def role(self, name: str) -> RoleSpec:
@@ -87,6 +90,14 @@ def load_rule_table(mapping: Mapping[str, Any]) -> RuleTable:
     limits = _section(mapping, "limits", problems)
     night1 = _section(mapping, "night1", problems)
     calendar = _section(mapping, "calendar", problems)
+    day = _section(mapping, "day", problems)
+    colors = day.get("colors", [])
+    if not isinstance(colors, list) or not colors or not all(
+            isinstance(c, str) and re.fullmatch(r"#[0-9a-f]{6}", c) for c in colors):
+        problems.append("day.colors: expected a non-empty list of lowercase #rrggbb colours")
+        colors = []
+    if day.get("policy") not in ("last", "first"):
+        problems.append("day.policy: expected last or first")
     banned = night1.get("banned", [])
     if not isinstance(banned, list) or any(key not in COMMAND_KEYS for key in banned):
         problems.append(f"night1.banned: expected a list of {', '.join(COMMAND_KEYS)}")
@@ -101,6 +112,7 @@ def load_rule_table(mapping: Mapping[str, Any]) -> RuleTable:
         spy_targets=_count(limits, "limits.spy_targets", problems),
         night1_banned=frozenset(banned), first_phase=first_phase,
         first_lynch_day=_count(calendar, "calendar.first_lynch_day", problems),
+        vote_colors=frozenset(colors), vote_policy=day.get("policy"),
         source=mapping,
     )
     if problems:

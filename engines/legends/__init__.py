@@ -1,0 +1,17 @@
+"""Legends of Sword and Magic: clan mafia with numeric skills (shared/spec/legends.md).
+
+`RULES` needs the rule table in `setup["rules"]`; `make_rules(mapping)` binds the table
+(config/legends/rules.toml, read by the caller) once, which is how the daemon builds it.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from forumgm.engines.legends.rules import LegendsRules
+from forumgm.engines.legends.table import load_rule_table
+
+RULES = LegendsRules()
+
+
+def make_rules(table: Mapping[str, Any]) -> LegendsRules:
+    return LegendsRules(load_rule_table(table))

@@ -1,0 +1,77 @@
+"""From order PMs to the night's accepted commands, through the shared order grammar."""
+from __future__ import annotations
+
+from typing import Sequence
+
+from forumgm.engines.base import Accepted, Event, OrderPm, Phase, Rejected, Verdict, split_lines
+from forumgm.engines.legends.night import NightOrders, not_executed
+from forumgm.engines.legends.state import LegendsState
+from forumgm.parsers.names import Roster
+from forumgm.parsers.orders.legends import (
+    Attack, Cast, Context, Defend, Exchange, JointAttack, Modify, Order, Spy, Steal, Transfer, parse_orders,
+)
+
+
+def order_context(state: LegendsState, phase: Phase, sender: str, everyone: bool = False) -> Context:
+    """`everyone` reads names of the fallen as if alive (resolution reports such commands)."""
+    table = state.table
+    roster = Roster(tuple(p.nick for p in state.players),
+                    {alias: p.nick for p in state.players for alias in p.aliases})
+    return Context(
+        sender=sender, roster=roster, living=frozenset(p.nick for p in state.players if everyone or p.alive), night=phase.number,
+        spells=tuple(table.spells), roles=tuple(table.roles),
+        banned=table.night1_banned if phase.number == 1 else frozenset(),
+        theft_players=table.theft_players, spy_targets=table.spy_targets,
+    )
+
+
+def read_pm(state: LegendsState, phase: Phase, pm: OrderPm, earlier: Sequence[OrderPm]) -> list[Verdict]:
+    refusal = _refusal(state, phase, pm.sender)
+    if refusal:
+        return [Rejected(line, refusal) for line in split_lines(pm.text)]
+    return parse_orders(pm.text, order_context(state, phase, pm.sender), [p.text for p in earlier])
+
+
+def _refusal(state: LegendsState, phase: Phase, sender: str) -> str | None:
+    if not state.is_player(sender):
+        return "вы не участвуете в этой игре"
+    if not state.player(sender).alive:
+        return "вы выбыли из игры"
+    if phase.kind != "night":
+        return "сейчас день: команды принимаются ночью"
+    return None
+
+
+def night_orders(state: LegendsState, phase: Phase, pms: Sequence[OrderPm]) -> tuple[NightOrders, list[Event]]:
+    """Each living player's accepted lines, PM after PM. A command naming a player who is out
+    by now (lynched after the order was sent) is reported as not executed."""
+    by_player: dict[str, list[Accepted]] = {p.nick: [] for p in state.living()}
+    events = []
+    for index, pm in enumerate(pms):
+        if pm.sender not in by_player:
+            events.append(Event("orders_ignored", {"nick": pm.sender, "reason": _refusal(state, phase, pm.sender)}))
+            continue
+        earlier = [p.text for p in pms[:index] if p.sender == pm.sender]
+        for verdict in parse_orders(pm.text, order_context(state, phase, pm.sender, everyone=True), earlier):
+            if not verdict.ok:
+                continue
+            if all(state.is_alive(nick) for nick in named_players(verdict.order)):
+                by_player[pm.sender].append(verdict)
+            else:
+                events.append(not_executed(pm.sender, verdict, "player_out"))
+    return NightOrders({nick: tuple(lines) for nick, lines in by_player.items() if lines}), events
+
+
+def named_players(order: Order) -> tuple[str, ...]:
+    match order:
+        case JointAttack():
+            return order.target, order.partner
+        case Attack() | Defend() | Spy() | Modify() | Cast():
+            return (order.target,)
+        case Steal():
+            return order.victim, order.recipient
+        case Transfer():
+            return (order.to,)
+        case Exchange():
+            return (order.partner,)
+    raise TypeError(order)

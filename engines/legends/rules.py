@@ -1,0 +1,82 @@
+"""The Legends game behind the daemon's `Rules` protocol."""
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from forumgm.engines.base import OrderPm, Outcome, Phase, PhaseInputs, SetupError, Verdict, phase_rng
+from forumgm.engines.legends.day import lynch_open, resolve_day
+from forumgm.engines.legends.night import resolve_night
+from forumgm.engines.legends.orders import night_orders, read_pm
+from forumgm.engines.legends.outcome import finish, winner
+from forumgm.engines.legends.setup import build_state
+from forumgm.engines.legends.state import LegendsState, dump_state, load_state
+from forumgm.engines.legends.table import RuleTable, RuleTableError, load_rule_table
+from forumgm.engines.tally import VoteRules
+
+
+class LegendsRules:
+    """Phases: night 1, day 1, night 2, day 2, … (night N is followed by day N; the first lynch
+    is on day `first_lynch_day`, i.e. after the results of night 2). In the continuous regime
+    nights follow one another with no day between them."""
+
+    name = "legends"
+
+    def __init__(self, table: RuleTable | None = None) -> None:
+        self.table = table
+
+    def setup(self, setup: Mapping[str, Any], seed: int) -> LegendsState:
+        table = self.table
+        if "rules" in setup:
+            try:
+                table = load_rule_table(setup["rules"])
+            except RuleTableError as error:
+                raise SetupError("setup.rules", str(error)) from None
+        if table is None:
+            raise SetupError("setup.rules", "the legends rule table (config/legends/rules.toml) was not passed in")
+        return build_state(table, {key: value for key, value in setup.items() if key != "rules"}, seed)
+
+    def first_phase(self, state: LegendsState) -> Phase:
+        return Phase(state.table.first_phase, 1)
+
+    def next_phase(self, state: LegendsState, phase: Phase) -> Phase | None:
+        if winner(state):
+            return None
+        if phase.kind == "day" or state.continuous:
+            return Phase("night", phase.number + 1)
+        return Phase("day", phase.number)
+
+    def read_orders(self, state: LegendsState, phase: Phase, pm: OrderPm, earlier: Sequence[OrderPm]) -> list[Verdict]:
+        return read_pm(state, phase, pm, earlier)
+
+    def vote_rules(self, state: LegendsState, phase: Phase) -> VoteRules | None:
+        if phase.kind != "day" or not lynch_open(state, phase.number):
+            return None
+        living = frozenset(p.nick for p in state.living())
+        return VoteRules(colors=state.table.vote_colors, voters=living, candidates=living,
+                         policy=state.table.vote_policy)
+
+    def complete_early(self, state: LegendsState, phase: Phase, orders: Sequence[OrderPm]) -> bool:
+        """Rules §8: in the continuous regime a night ends once every living player wrote."""
+        senders = {pm.sender for pm in orders}
+        return state.continuous and phase.kind == "night" and all(p.nick in senders for p in state.living())
+
+    def resolve(self, state: LegendsState, phase: Phase, inputs: PhaseInputs, seed: int, texts: Any) -> Outcome:
+        rng = phase_rng(seed, phase)
+        if phase.kind == "night":
+            orders, events = night_orders(state, phase, inputs.orders)
+            game, produced = resolve_night(state, orders, rng)
+            return finish(state, game, phase, events + produced, rng, texts)
+        game, events = resolve_day(state, phase.number, inputs.tally)
+        return finish(state, game, phase, events, rng, texts, inputs.tally)
+
+    def alive(self, state: LegendsState) -> list[str]:
+        return [p.nick for p in state.living()]
+
+    def winner(self, state: LegendsState) -> str | None:
+        return winner(state)
+
+    def dump(self, state: LegendsState) -> dict:
+        return dump_state(state)
+
+    def load(self, data: Mapping[str, Any]) -> LegendsState:
+        return load_state(data)
