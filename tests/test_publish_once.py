@@ -1,0 +1,104 @@
+"""Approved drafts reach the local forum exactly once, including after a crash mid-send."""
+import pytest
+
+from forumgm.daemon.forum import ForumError
+from forumgm.daemon.localforum import LocalForum
+from forumgm.daemon.publish import draft_marker, publish_approved
+from localforum_support import FakeClock, game_store, host_forum, seeded_board
+
+
+@pytest.fixture
+def clock():
+    return FakeClock()
+
+
+@pytest.fixture
+def server(clock):
+    with LocalForum(seeded_board(clock, replies=3)) as running:
+        yield running
+
+
+@pytest.fixture
+def store(tmp_path, server, clock):
+    return game_store(tmp_path, server, clock)
+
+
+def host_posts(server):
+    return [p for p in server.board.visible_posts(2) if server.board.users[p.author_id].admin]
+
+
+def test_only_approved_drafts_are_published_with_their_marker(store, server, clock):
+    thread = store.add_draft("g1", "vote_count", "thread", "Итоги: [color=blue]Кума[/color] — 2", "d1", True)
+    pending = store.add_draft("g1", "lynch_report", "thread", "Не одобрено", "d1", True)
+    pm = store.add_draft("g1", "receipt", "Аскон", "Принято: Атака 5 → Кума", "n1", False, subject="Квитанция")
+    store.approve(thread, by="host")
+    report = publish_approved(host_forum(server, clock), store, clock.now())
+    assert report.ok and set(report.sent) == {thread, pm}
+    post = host_posts(server)[-1]
+    assert post.bbcode == "Итоги: [color=blue]Кума[/color] — 2" + draft_marker(thread)
+    assert store.draft(thread)["status"] == "sent" and store.draft(thread)["forum_ref"] == str(post.id)
+    sent_pm = server.board.pms[int(store.draft(pm)["forum_ref"])]
+    assert (sent_pm.subject, server.board.users[sent_pm.recipient_id].name) == ("Квитанция", "Аскон")
+    assert store.draft(pending)["status"] == "pending"
+
+
+def test_publishing_twice_posts_once(store, server, clock):
+    draft = store.add_draft("g1", "vote_count", "thread", "Итоги", "d1", False)
+    forum = host_forum(server, clock)
+    publish_approved(forum, store, clock.now())
+    again = publish_approved(forum, store, clock.now())
+    assert again.sent == {} and again.reconciled == {}
+    assert [p.bbcode for p in host_posts(server)].count("Итоги" + draft_marker(draft)) == 1
+
+
+class LostAnswer:
+    """The forum carries out the request, then the answer is lost (the daemon dies mid-send)."""
+
+    def __init__(self, forum):
+        self.forum = forum
+
+    def reply(self, url, bbcode):
+        self.forum.reply(url, bbcode)
+        raise ForumError("connection reset")
+
+    def send_pm(self, to, subject, bbcode):
+        self.forum.send_pm(to, subject, bbcode)
+        raise ForumError("connection reset")
+
+    def __getattr__(self, name):
+        return getattr(self.forum, name)
+
+
+@pytest.mark.parametrize("target", ["thread", "Кума"])
+def test_a_crash_between_sending_and_sent_is_reconciled_without_a_duplicate(store, server, clock, target):
+    draft = store.add_draft("g1", "report", target, "Отчёт за ночь", "n1", False, subject="Отчёт")
+    forum = host_forum(server, clock)
+    crashed = publish_approved(LostAnswer(forum), store, clock.now())
+    assert not crashed.ok and store.draft(draft)["status"] == "sending"
+    recovered = publish_approved(forum, store, clock.now())
+    assert recovered.sent == {} and draft in recovered.reconciled
+    assert store.draft(draft)["status"] == "sent"
+    body = "Отчёт за ночь" + draft_marker(draft)
+    on_forum = [p.bbcode for p in server.board.visible_posts(2)] + [m.bbcode for m in server.board.pms.values()]
+    assert on_forum.count(body) == 1
+    assert store.draft(draft)["forum_ref"] == recovered.reconciled[draft]
+
+
+def test_a_draft_left_sending_before_the_request_is_sent_once(store, server, clock):
+    draft = store.add_draft("g1", "report", "thread", "Отчёт", "n1", False)
+    store.mark_sending(draft, clock.now())       # the daemon died right after this
+    report = publish_approved(host_forum(server, clock), store, clock.now())
+    assert draft in report.sent and report.reconciled == {}
+    assert [p.bbcode for p in host_posts(server)].count("Отчёт" + draft_marker(draft)) == 1
+
+
+def test_a_forum_refusal_is_reported_and_the_draft_waits(store, server, clock):
+    draft = store.add_draft("g1", "receipt", "Незнакомец", "Текст", "n1", False, subject="Тема")
+    report = publish_approved(host_forum(server, clock), store, clock.now())
+    assert "Незнакомец" in report.error
+    assert store.draft(draft)["status"] == "sending"
+
+
+def test_markers_differ_per_draft_and_are_invisible():
+    assert draft_marker(5) != draft_marker(10)
+    assert draft_marker(5).strip("\u200b\u200c\u200d") == ""
