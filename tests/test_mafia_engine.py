@@ -125,3 +125,12 @@ def test_phases_run_until_someone_wins(texts):
     assert RULES.winner(outcome.state) == "town"
     assert RULES.next_phase(outcome.state, Phase("round", 1)) is None
     assert RULES.first_phase(outcome.state) == Phase("round", 2)
+
+
+def test_role_pms_mention_armour_only_when_the_rules_have_it(texts):
+    no_armour = make_rules({"first_night_armour": False})
+    state = no_armour.setup({"players": [{"nick": n, "role": r} for n, r in zip(NICKS, ROLES)]}, 1)
+    plain = {pm.to: pm.text for pm in no_armour.role_pms(state, texts)}
+    armoured = {pm.to: pm.text for pm in RULES.role_pms(with_roles(), texts)}
+    assert "бронежилет" in armoured["Аскон"] and "бронежилет" not in plain["Аскон"]
+    assert "бронемашина" in armoured["Лиса"] and "бронемашина" not in plain["Лиса"]
