@@ -88,7 +88,7 @@ def test_token_from_another_session_is_refused(seeded, host):
 
 def test_games_page_shows_phase_moscow_deadline_and_living(host):
     html = page(host, "/")
-    assert "day-1" in html and "02.03.2024 22:45 МСК" in html
+    assert "день 1" in html and "02.03.2024 22:45 МСК" in html
     assert "4: Аскон, Хана, Вереск, &lt;b&gt;Злодей&lt;/b&gt;" in html
     assert "Дима" not in html
 
@@ -98,6 +98,7 @@ def test_game_page_shows_tally_orders_receipts_and_maps(host, seeded):
     assert re.search(r"<td>Хана</td><td>2</td><td>Аскон, Вереск</td>", html)
     assert re.search(r"<td>Аскон</td><td>1</td><td>Хана</td>", html)
     assert "&lt;i&gt;Хвост&lt;/i&gt;" in html and "<i>" not in html
+    assert "ник не распознан, возможно: &lt;u&gt;Хана&lt;/u&gt;" in html
     assert "отклонено: непонятный приказ" in html and "Квитанция №%d" % seeded.receipt in html
     assert "day-1.png" in html and "missing.svg" not in html
 

@@ -43,7 +43,7 @@ def seeded_store(folder: Path) -> Seeded:
         CountedVote("Аскон", "Хана", "p1", NOW, "Хана"),
         CountedVote("Вереск", "Хана", "p2", NOW, "Хана"),
         CountedVote("Хана", "Аскон", "p3", NOW, "Аскон"),
-    ], [DiscardedVote("<b>Злодей</b>", "<i>Хвост</i>", "unknown_name", "p4", "кандидаты: Хана")])
+    ], [DiscardedVote("<b>Злодей</b>", "<i>Хвост</i>", "unknown_name", "p4", "<u>Хана</u>")])
     store.record_order(GAME, "day-1", "pm-11", "Хана", NOW, "голос: Аскон\nлетать над городом", [
         {"line": "голос: Аскон", "ok": True, "canonical": "голос: Аскон"},
         {"line": "летать над городом", "ok": False, "reason": "непонятный приказ"},

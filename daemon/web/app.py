@@ -8,11 +8,16 @@ from __future__ import annotations
 
 import secrets
 from datetime import datetime
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from flask import Blueprint, Flask, abort, current_app, flash, redirect, render_template, request, send_file, url_for
+from jinja2 import ChoiceLoader, FileSystemLoader, PrefixLoader
+
+from forumgm.config import data_path
 
 from forumgm.daemon.store import Store, StoreError
+from forumgm.engines.base import Phase
 from forumgm.daemon.web import queries
 from forumgm.daemon.web.role_links import LinkUsed, RoleShown, ensure_schema, open_role_link
 from forumgm.daemon.web.security import (HOST_ACTOR, check_csrf, csrf_token, log_in, log_out, login_required,
@@ -29,6 +34,7 @@ SECURITY_HEADERS = {
     "Cache-Control": "no-store",
 }
 DRAFT_ACTIONS = ("save", "approve", "reject")
+PHASE_LABELS = {"day": "день", "night": "ночь", "round": "круг", "turn": "ход", "step": "шаг"}
 STATUS_LABELS = {
     "pending": "ждёт решения",
     "approved": "одобрен",
@@ -38,7 +44,7 @@ STATUS_LABELS = {
     "superseded": "заменён",
 }
 
-web = Blueprint("web", __name__, template_folder="templates")
+web = Blueprint("web", __name__)
 
 
 def create_app(store: Store, password: str) -> Flask:
@@ -46,6 +52,12 @@ def create_app(store: Store, password: str) -> Flask:
         raise ValueError("the web page needs a non-empty host password")
     ensure_schema(store)
     app = Flask(__name__)
+    # The page's own templates, plus the shipped player texts under "texts/" (the Russian
+    # labels of vote discard reasons are written once, in config/templates/votes/reasons.j2).
+    app.jinja_loader = ChoiceLoader([
+        FileSystemLoader(Path(__file__).parent / "templates"),
+        PrefixLoader({"texts": FileSystemLoader(data_path("templates"))}),
+    ])
     app.config.update(
         SECRET_KEY=secrets.token_bytes(32),   # sessions end with the process, by design
         SESSION_COOKIE_HTTPONLY=True,
@@ -57,6 +69,7 @@ def create_app(store: Store, password: str) -> Flask:
     app.jinja_env.globals["csrf_token"] = csrf_token
     app.jinja_env.filters["moscow"] = moscow_time
     app.jinja_env.filters["status"] = lambda status: STATUS_LABELS.get(status, status)
+    app.jinja_env.filters["phase"] = phase_label
     app.before_request(check_csrf)
     app.after_request(add_security_headers)
     app.register_blueprint(web)
@@ -71,6 +84,17 @@ def moscow_time(moment: datetime | None) -> str:
     if moment is None:
         return "—"
     return moment.astimezone(DISPLAY_ZONE).strftime("%d.%m.%Y %H:%M МСК")
+
+
+def phase_label(key: str | None) -> str:
+    """"day-2" -> "день 2"; the kinds the engines use (Phase.key), anything else as it is."""
+    if not key:
+        return "—"
+    try:
+        phase = Phase.from_key(key)
+    except ValueError:
+        return key
+    return f"{PHASE_LABELS[phase.kind]} {phase.number}" if phase.kind in PHASE_LABELS else key
 
 
 def add_security_headers(response):
