@@ -1,0 +1,297 @@
+"""One tick of the daemon (DESIGN.md "Data flow of one tick").
+
+    sync the inbox and each game's thread      (forumgm.daemon.sync; skipped games do not resolve)
+    record inputs: order PMs -> orders + a receipt draft each; thread votes -> the running tally
+    resolve every due phase once, oldest first (catch-up after downtime, deadline by deadline)
+    publish approved drafts                    (forumgm.daemon.publish)
+
+Every step is idempotent and every multi-row write is one transaction, so a crash anywhere
+loses nothing: the next tick redoes what did not commit. A phase is resolved inside one
+transaction that also marks it resolved; the store refuses a second resolution.
+"""
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Callable, Sequence
+
+from forumgm.daemon.clock import due_phases, schedule
+from forumgm.daemon.config import GameConfig
+from forumgm.daemon.store import Store, StoreError
+from forumgm.engines.base import OrderPm, Phase, PhaseInputs, Rules, Tally
+from forumgm.engines.receipts import receipt_text
+from forumgm.engines.tally import VotePostVersion, count_votes
+from forumgm.parsers.colors import normalize_color
+from forumgm.parsers.forums.base import ColoredFragment
+from forumgm.parsers.names import Resolved, Roster, resolve_name
+
+log = logging.getLogger(__name__)
+
+SETUP = "setup"
+
+
+@dataclass(frozen=True)
+class GameRun:
+    """A configured game with its engine and the forum account it is played on."""
+
+    config: GameConfig
+    rules: Rules
+    forum_id: str
+    texts: Any                 # forumgm.engines.texts.Texts with the game's template overrides
+
+    @property
+    def id(self) -> str:
+        return self.config.id
+
+    def roster(self) -> Roster:
+        aliases = {alias: p.nick for p in self.config.players for alias in p.aliases}
+        return Roster(tuple(p.nick for p in self.config.players), aliases)
+
+
+@dataclass(frozen=True)
+class Edges:
+    """The forum-facing steps; each is looked up lazily so a missing module only skips its step."""
+
+    sync_game: Callable | None = None      # (game, forum, store, now) -> report with .ok/.error
+    sync_inbox: Callable | None = None     # (forum_id, forum, store, now) -> report with .ok/.error
+    publish: Callable | None = None        # (forum, store, now)
+
+
+def default_edges() -> Edges:
+    sync = _optional("forumgm.daemon.sync")
+    publish = _optional("forumgm.daemon.publish")
+    return Edges(
+        sync_game=getattr(sync, "sync_game", None),
+        sync_inbox=getattr(sync, "sync_inbox", None),
+        publish=getattr(publish, "publish_approved", None),
+    )
+
+
+def _optional(module: str):
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as error:
+        if error.name != module:
+            raise
+        log.warning("%s is not available; its step is skipped", module)
+        return None
+
+
+@dataclass
+class TickReport:
+    resolved: list[str] = field(default_factory=list)      # "game/phase"
+    errors: list[str] = field(default_factory=list)
+
+
+def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edges: Edges | None = None) -> TickReport:
+    edges = edges if edges is not None else default_edges()
+    report = TickReport()
+    inbox_ok = {forum_id: _synced(edges.sync_inbox, report, forum_id, forum, store, now)
+                for forum_id in sorted({game.forum_id for game in games})}
+    for game in games:
+        try:
+            start_game(game, store)
+            if not (inbox_ok[game.forum_id] and _synced(edges.sync_game, report, game.config, forum, store, now)):
+                continue    # inputs may be missing: never resolve on a partial view of the forum
+            catch_up(game, store, now, report)
+        except Exception as error:  # one broken game must not stop the others
+            log.exception("game %s: tick failed", game.id)
+            report.errors.append(f"{game.id}: {error}")
+    if edges.publish is not None:
+        edges.publish(forum, store, now)
+    return report
+
+
+def _synced(step: Callable | None, report: TickReport, *args) -> bool:
+    if step is None:
+        return True
+    result = step(*args)
+    error = getattr(result, "error", None)
+    if error:
+        log.error("%s", error)
+        report.errors.append(error)
+    return not error
+
+
+# ---------------------------------------------------------------- the game's start
+
+def start_game(game: GameRun, store: Store) -> None:
+    """Deal the game once: the setup snapshot, the role PMs the engine drafts, the first phase."""
+    if store.latest_snapshot(game.id) is not None:
+        return
+    with store.transaction():
+        if store.latest_snapshot(game.id) is not None:
+            return
+        config = game.config
+        state = game.rules.setup(config.setup_table(), config.seed)
+        store.add_snapshot(game.id, SETUP, game.rules.dump(state))
+        role_pms = getattr(game.rules, "role_pms", None)
+        for pm in role_pms(state, game.texts) if role_pms else ():
+            store.add_draft(game.id, pm.kind, pm.to, pm.text, SETUP, config.needs_approval(pm.kind),
+                            ref=f"{pm.kind}:{pm.to}", subject=pm.subject)
+        _schedule(game, store, game.rules.first_phase(state), config.start)
+        store.audit("daemon", "game.start", {"game": game.id})
+
+
+def _schedule(game: GameRun, store: Store, phase: Phase, after: datetime) -> None:
+    opens, deadline = schedule(game.config, phase.kind, after)
+    store.ensure_phase(game.id, phase.key, phase.kind, phase.number, opens, deadline)
+
+
+def _state(game: GameRun, snapshot: dict) -> Any:
+    return game.rules.load(snapshot["state"])
+
+
+# ---------------------------------------------------------------- catch-up loop
+
+def catch_up(game: GameRun, store: Store, now: datetime, report: TickReport) -> None:
+    """Record inputs of the open phase and resolve it when due; repeat while phases are due.
+
+    Only the oldest unresolved phase is open at a time: the next one is scheduled by the
+    resolution of this one (the engine says which phase follows), so after downtime the
+    deadlines are caught up one by one, each with the inputs timed before it.
+    """
+    while True:
+        pending = store.phases(game.id, status="pending")
+        if not pending:
+            return
+        phase_row = pending[0]
+        state = _state(game, store.latest_snapshot(game.id))
+        phase = Phase(phase_row["kind"], phase_row["number"])
+        record_orders(game, store, state, phase, phase_row["deadline"])
+        record_votes(game, store, state, phase, phase_row)
+        if phase.key in {due["key"] for due in due_phases(game.config, now, store)}:
+            cutoff = phase_row["deadline"]
+        elif game.rules.complete_early(state, phase, _order_pms(store.orders(game.id, phase.key))):
+            cutoff = now
+        else:
+            return
+        if resolve_once(game, store, phase.key, cutoff, now):
+            report.resolved.append(f"{game.id}/{phase.key}")
+
+
+# ---------------------------------------------------------------- inputs
+
+def record_orders(game: GameRun, store: Store, state: Any, phase: Phase, deadline: datetime) -> None:
+    """Every new PM from a player timed before the deadline: its verdicts and a receipt draft."""
+    roster = game.roster()
+    done = store.order_pm_ids(game.id)
+    for pm in store.pms(game.forum_id):
+        at = pm["sent_at"] or pm["seen_at"]
+        if pm["pm_id"] in done or at >= deadline:
+            continue
+        sender = resolve_name(pm["sender"], roster)
+        if not isinstance(sender, Resolved):
+            continue      # not a player of this game (another game's player, or a guest)
+        earlier = _order_pms(o for o in store.orders(game.id, phase.key) if o["sender"] == sender.nick)
+        order = OrderPm(sender.nick, pm["text"], pm["pm_id"], at)
+        verdicts = game.rules.read_orders(state, phase, order, earlier)
+        with store.transaction():
+            if not store.record_order(game.id, phase.key, pm["pm_id"], sender.nick, at, pm["text"],
+                                      [v.as_json() for v in verdicts]):
+                continue
+            store.add_draft(game.id, "receipt", sender.nick, receipt_text(game.config.type, sender.nick, verdicts, game.texts),
+                            phase.key, game.config.needs_approval("receipt"), ref=f"receipt:{pm['pm_id']}",
+                            subject=f"Re: {pm['subject']}" if pm["subject"] else "")
+
+
+def _order_pms(rows) -> list[OrderPm]:
+    return [OrderPm(row["sender"], row["raw_text"], row["pm_id"], row["sent_at"]) for row in rows]
+
+
+def record_votes(game: GameRun, store: Store, state: Any, phase: Phase, phase_row: dict) -> Tally | None:
+    """The running tally of the phase's thread votes (None when the phase takes none)."""
+    tally = count_phase_votes(game, store, state, phase, phase_row, phase_row["deadline"])
+    if tally is not None:
+        store.replace_votes(game.id, phase.key, tally.counted, tally.discarded)
+    return tally
+
+
+def count_phase_votes(game: GameRun, store: Store, state: Any, phase: Phase, phase_row: dict,
+                      cutoff: datetime) -> Tally | None:
+    rules = game.rules.vote_rules(state, phase)
+    if rules is None:
+        return None
+    rules = dataclasses.replace(
+        rules,
+        colors=frozenset(filter(None, (normalize_color(c) for c in game.config.vote_colors))) or rules.colors,
+        opens=rules.opens or phase_row["opens_at"],
+    )
+    return count_votes(vote_versions(store, game.id, cutoff), game.roster(), rules, cutoff)
+
+
+def vote_versions(store: Store, game_id: str, cutoff: datetime) -> list[VotePostVersion]:
+    """Every stored version of every post not deleted before the cutoff, timed as tally.py expects."""
+    deleted = {row["post_id"] for row in store.posts(game_id) if row["deleted_at"] and row["deleted_at"] <= cutoff}
+    versions, seen = [], set()
+    for row in store.post_versions(game_id):
+        if row["post_id"] in deleted:
+            continue
+        first = row["post_id"] not in seen
+        seen.add(row["post_id"])
+        at = (row["posted_at"] or row["seen_at"]) if first else (row["edited_at"] or row["seen_at"])
+        versions.append(VotePostVersion(
+            post_id=row["post_id"], author=row["author"], posted_at=row["posted_at"], version_at=at,
+            colored=tuple(ColoredFragment(**f) for f in row["colored"]),
+            flagged=tuple(ColoredFragment(**f) for f in row["flagged"]),
+        ))
+    return versions
+
+
+# ---------------------------------------------------------------- resolution
+
+def resolve_once(game: GameRun, store: Store, phase_key: str, cutoff: datetime, now: datetime,
+                 rerun: bool = False) -> bool:
+    """Resolve a phase in one transaction; False when it was already resolved (and not a re-run).
+
+    A re-run starts again from the snapshot the phase first resolved from and supersedes the
+    drafts of the earlier resolution that were not sent yet.
+    """
+    with store.transaction():
+        row = store.phase(game.id, phase_key)
+        if row is None:
+            raise StoreError(f"{game.id}: no phase {phase_key}")
+        if row["status"] == "resolved" and not rerun:
+            return False
+        if rerun:
+            _check_rerun(store, game.id, row)
+        snapshot = store.snapshot_before(game.id, phase_key) if rerun else store.latest_snapshot(game.id)
+        state = _state(game, snapshot)
+        phase = Phase(row["kind"], row["number"])
+        inputs = PhaseInputs(
+            orders=tuple(_order_pms(store.orders(game.id, phase_key))),
+            tally=count_phase_votes(game, store, state, phase, row, cutoff),
+        )
+        outcome = game.rules.resolve(state, phase, inputs, game.config.seed, game.texts)
+        resolution = store.begin_resolution(game.id, phase_key, now, rerun=rerun)
+        store.add_snapshot(game.id, phase_key, game.rules.dump(outcome.state), resolution)
+        store.add_events(game.id, phase_key, resolution, [e.as_json() for e in outcome.events])
+        for out in outcome.eliminated:
+            store.add_elimination(game.id, phase_key, resolution, out.nick, out.cause)
+        for name, body in outcome.reports.items():
+            if body:
+                kind = f"{name}_report"
+                store.add_draft(game.id, kind, "thread", body, phase_key, game.config.needs_approval(kind),
+                                resolution_id=resolution)
+        for pm in outcome.pms:
+            store.add_draft(game.id, pm.kind, pm.to, pm.text, phase_key, game.config.needs_approval(pm.kind),
+                            subject=pm.subject, resolution_id=resolution)
+        following = game.rules.next_phase(outcome.state, phase)
+        if following is not None:
+            _schedule(game, store, following, cutoff)
+        store.audit("host" if rerun else "daemon", "phase.rerun" if rerun else "phase.resolve",
+                    {"game": game.id, "phase": phase_key, "resolution": resolution})
+    log.info("game %s: phase %s resolved%s", game.id, phase_key, " again" if rerun else "")
+    return True
+
+
+def _check_rerun(store: Store, game_id: str, row: dict) -> None:
+    if row["status"] != "resolved":
+        raise StoreError(f"{game_id}: phase {row['key']} is not resolved yet; nothing to re-run")
+    later = [p["key"] for p in store.phases(game_id, status="resolved") if p["deadline"] > row["deadline"]]
+    if later:
+        raise StoreError(f"{game_id}: phase {row['key']} can only be re-run before {', '.join(later)} "
+                         "is resolved (re-run the latest resolved phase)")
