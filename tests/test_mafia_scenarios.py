@@ -207,3 +207,17 @@ def test_full_game_town_wins(play):
     assert result["alive"] == ["Аскон", "Хан"]
     statuses = [pm["text"] for p in result["phases"] for pm in pms_of(p, "check_result")]
     assert ["Бук отрицательный" in statuses[0], "Зорро отрицательный" in statuses[1]] == [True, True]
+
+
+def test_report_lists_votes_jail_kills_living_and_roles_but_no_failed_attempts(play):
+    armoured, second = play("first_night_armour")["phases"]
+    text = report(armoured)
+    assert "Аскон — Тора" in text and "Тора — Марк" in text                     # the vote table
+    assert "никто не посажен: равенство голосов" in text
+    assert "Этой ночью никто не погиб." in text and "брон" not in text
+    assert "В игре (8):[/b] Аскон, Хан, Лиса, Бук, Зорро, Тора, Марк, Кума" in text
+    assert ("Оставшиеся роли:[/b] Комиссар — 1, Доктор — 1, Мирный житель — 3, Босс мафии — 1, "
+            "Мафиози — 1, Маньяк — 1") in text
+    later = report(second)
+    assert "Лиса — Босс мафии: убит(а) маньяком" in later and "Аскон — Комиссар: убит(а) мафией" in later
+    assert "Босс мафии" not in later.split("Оставшиеся роли")[1]
