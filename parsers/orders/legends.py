@@ -469,8 +469,22 @@ def canonical(order: Order) -> str:
 
 # ---------------------------------------------------------------- lines and messages
 
+_REMARK = re.compile(r"^(.*?)\s*[-–—]?\s*\([^()]*\)[.,;!]*$")
+
+
 def parse_line(line: str, ctx: Context, accepted: Sequence[Order]) -> Verdict:
-    text = line.strip().rstrip(".,;!").strip()
+    """A line that does not parse but ends in a remark in parentheses ("Защита от магии Аскон 5
+    (весь потенциал использован)") is read again without the remark."""
+    verdict = _parse_command(line, line, ctx, accepted)
+    remark = _REMARK.match(line.strip())
+    if not verdict.ok and remark:
+        retry = _parse_command(line, remark.group(1), ctx, accepted)
+        return retry if retry.ok else verdict
+    return verdict
+
+
+def _parse_command(line: str, command: str, ctx: Context, accepted: Sequence[Order]) -> Verdict:
+    text = command.strip().rstrip(".,;!").strip()
     low = _low(text)
     try:
         for rule in _GRAMMAR:
