@@ -75,7 +75,8 @@ def test_login_without_csrf_token_is_refused(client):
 
 def test_post_with_wrong_or_missing_token_is_refused(host, seeded):
     for data in ({"action": "approve"}, {"action": "approve", "csrf_token": "forged"}):
-        assert host.post(f"/drafts/{seeded.vote_count}", data=data).status_code == 403
+        response = host.post(f"/drafts/{seeded.vote_count}", data=data)
+        assert response.status_code == 403 and "Форма устарела" in response.get_data(as_text=True)
     assert seeded.store.draft(seeded.vote_count)["status"] == "pending"
 
 

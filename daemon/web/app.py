@@ -15,13 +15,12 @@ from flask import Blueprint, Flask, abort, current_app, flash, redirect, render_
 from jinja2 import ChoiceLoader, FileSystemLoader, PrefixLoader
 
 from forumgm.config import data_path
-
 from forumgm.daemon.store import Store, StoreError
-from forumgm.engines.base import Phase
 from forumgm.daemon.web import queries
 from forumgm.daemon.web.role_links import LinkUsed, RoleShown, ensure_schema, open_role_link
 from forumgm.daemon.web.security import (HOST_ACTOR, check_csrf, csrf_token, log_in, log_out, login_required,
                                          same_secret)
+from forumgm.engines.base import Phase
 
 DISPLAY_ZONE = ZoneInfo("Europe/Moscow")
 # Content the page never needs: scripts, frames, other origins.
@@ -33,7 +32,17 @@ SECURITY_HEADERS = {
     "Referrer-Policy": "no-referrer",
     "Cache-Control": "no-store",
 }
-DRAFT_ACTIONS = ("save", "approve", "reject")
+# what the host's buttons do to a draft, and the line shown after it
+DONE = {
+    "save": "Черновик №{id} сохранён.",
+    "approve": "Черновик №{id} одобрен и будет отправлен.",
+    "reject": "Черновик №{id} отклонён.",
+}
+ERRORS = {
+    400: ("Неверный запрос", "Форма пришла неполной."),
+    403: ("Форма устарела", "Страница была открыта в другом сеансе входа. Обновите её и повторите действие."),
+    404: ("Не найдено", "Такой страницы нет."),
+}
 PHASE_LABELS = {"day": "день", "night": "ночь", "round": "круг", "turn": "ход", "step": "шаг"}
 STATUS_LABELS = {
     "pending": "ждёт решения",
@@ -73,6 +82,8 @@ def create_app(store: Store, password: str) -> Flask:
     app.before_request(check_csrf)
     app.after_request(add_security_headers)
     app.register_blueprint(web)
+    for code in ERRORS:
+        app.register_error_handler(code, show_error)
     return app
 
 
@@ -95,6 +106,11 @@ def phase_label(key: str | None) -> str:
     except ValueError:
         return key
     return f"{PHASE_LABELS[phase.kind]} {phase.number}" if phase.kind in PHASE_LABELS else key
+
+
+def show_error(error):
+    title, text = ERRORS[error.code]
+    return render_template("error.html", title=title, text=text), error.code
 
 
 def add_security_headers(response):
@@ -176,7 +192,7 @@ def drafts():
 def decide_draft(draft_id: int):
     """Save the edited text, approve (what the host sees, edits included) or reject one draft."""
     action = request.form.get("action")
-    if action not in DRAFT_ACTIONS:
+    if action not in DONE:
         abort(400)
     body = request.form.get("body")
     if body is not None:
@@ -195,12 +211,6 @@ def decide_draft(draft_id: int):
         flash(DONE[action].format(id=draft_id), "ok")
     return redirect(url_for("web.drafts"))
 
-
-DONE = {
-    "save": "Черновик №{id} сохранён.",
-    "approve": "Черновик №{id} одобрен и будет отправлен.",
-    "reject": "Черновик №{id} отклонён.",
-}
 
 
 # ---------------------------------------------------------------- players' role links
