@@ -17,7 +17,7 @@ from forumgm.engines.mafia.briefing import role_pms
 from forumgm.engines.mafia.freeze import RulesFrozen, change_rules
 from forumgm.engines.mafia.reminder import Reminder, reminder
 from forumgm.engines.mafia.report import round_pms, round_report
-from forumgm.engines.mafia.round import JAIL, MISSED_VOTES, resolve_round
+from forumgm.engines.mafia.round import OUT_EVENTS, resolve_round
 from forumgm.engines.mafia.setup import start_state
 from forumgm.engines.mafia.state import MafiaState, RuleConfig, dump_state, load_state, rule_config
 from forumgm.engines.texts import Texts
@@ -28,9 +28,7 @@ __all__ = ["RULES", "MafiaRules", "make_rules", "RulesFrozen", "Reminder"]
 
 
 def _eliminations(events) -> tuple[Elimination, ...]:
-    causes = {"jailed": lambda e: JAIL, "missed_votes_out": lambda e: MISSED_VOTES,
-              "killed": lambda e: e.data["cause"]}
-    return tuple(Elimination(e.data["nick"], causes[e.type](e)) for e in events if e.type in causes)
+    return tuple(Elimination(e.data["nick"], e.data["cause"]) for e in events if e.type in OUT_EVENTS)
 
 
 @dataclass(frozen=True)

@@ -67,7 +67,10 @@ def _refuse(line: str, code: str, is_vote: bool, **detail: str) -> Review:
     return Review(Rejected(line, REASONS[code].format(**detail)), code, is_vote)
 
 
-def _review_vote(state: MafiaState, player: Player, verdict: Accepted, mine: SenderOrders):
+Reviewed = tuple[Review, SenderOrders]
+
+
+def _review_vote(state: MafiaState, player: Player, verdict: Accepted, mine: SenderOrders) -> Reviewed:
     order, line = verdict.order, verdict.line
     if mine.vote is not None:
         return _refuse(line, "already_voted", True, first=canonical(mine.vote)), mine
@@ -82,7 +85,8 @@ def _repeats(last: LastTarget | None, phase: Phase, target: str) -> bool:
     return last is not None and last.round == phase.number - 1 and last.target == target
 
 
-def _review_action(state: MafiaState, phase: Phase, player: Player, verdict: Accepted, mine: SenderOrders):
+def _review_action(state: MafiaState, phase: Phase, player: Player, verdict: Accepted,
+                   mine: SenderOrders) -> Reviewed:
     order, line = verdict.order, verdict.line
     if order.action not in ACTIONS[player.role]:
         return _refuse(line, "not_your_action", False), mine

@@ -13,6 +13,8 @@ from forumgm.engines.mafia.win import winner_of
 from forumgm.parsers.orders.mafia import NO_TRIAL, NightOrder, NoTrial
 
 KILL_MANIAC, KILL_MAFIA, JAIL, MISSED_VOTES = "kill_maniac", "kill_mafia", "jail", "missed_votes"
+# The events that take a player out of the game; each carries the nick and the cause.
+OUT_EVENTS = ("jailed", "missed_votes_out", "killed")
 
 
 @dataclass(frozen=True)
@@ -57,7 +59,7 @@ def jail(rs: RoundState, orders: RoundOrders, rng: PhaseRng):
         return rs.with_game(game), events + [Event("no_jail", {"reason": "tie", "leaders": leaders})]
     nick = leaders[0]
     return (rs.with_game(game.update(nick, alive=False)),
-            events + [Event("jailed", {"nick": nick, "role": game.role(nick), "votes": top})])
+            events + [Event("jailed", {"nick": nick, "role": game.role(nick), "votes": top, "cause": JAIL})])
 
 
 def missed_votes(rs: RoundState, orders: RoundOrders, rng: PhaseRng):
@@ -69,7 +71,8 @@ def missed_votes(rs: RoundState, orders: RoundOrders, rng: PhaseRng):
         missed = p.missed_votes + 1
         if missed >= game.rules.missed_votes_out:
             game = game.update(p.nick, missed_votes=missed, alive=False)
-            events.append(Event("missed_votes_out", {"nick": p.nick, "role": p.role, "missed": missed}))
+            events.append(Event("missed_votes_out", {"nick": p.nick, "role": p.role, "missed": missed,
+                                                     "cause": MISSED_VOTES}))
         else:
             game = game.update(p.nick, missed_votes=missed)
             events.append(Event("missed_vote_warning", {"nick": p.nick, "missed": missed}))

@@ -1,7 +1,7 @@
 """The frozen game state of classic Mafia and its JSON form."""
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, replace
 from typing import Any, Mapping
 
 from forumgm.engines.base import SetupError
