@@ -162,7 +162,10 @@ def declensions(nick: str) -> set[str]:
     for case in _CASES:
         options = [(_inflected(p, case) or {w}) for w, p in zip(words, parses)]
         forms |= {" ".join(combo) for combo in itertools.product(*options)}
-    if not parses[-1]:
+    # Players decline a nickname ending in a consonant even where the dictionary calls the
+    # word indeclinable ("Эф" is a letter's name to pymorphy, yet players write "у Эфа").
+    last_inflects = any(_inflected(parses[-1], case) - {words[-1]} for case in _CASES)
+    if not last_inflects:
         head = words[:-1]
         forms |= {" ".join((*head, tail)) for tail in _suffixed(words[-1])}
     return forms

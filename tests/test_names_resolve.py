@@ -145,3 +145,10 @@ def test_account_player_forgives_case_only():
 def test_fallback_declension_of_a_word_pymorphy_reads_as_a_verb():
     roster = Roster(("Бегай", "Аскон"))
     assert resolve_name("Бегаю", roster) == Resolved("Бегай", "case_form")
+
+
+def test_a_short_nickname_the_dictionary_calls_indeclinable_is_still_declined():
+    # pymorphy reads "Эф" as the name of a letter, which does not decline; players still write "у Эфа".
+    roster = Roster(("Эф", "Хан"))
+    for text in ("Эфа", "Эфу", "Эфом"):
+        assert resolve_name(text, roster) == Resolved("Эф", "case_form")
