@@ -1,0 +1,204 @@
+"""`forumgm demo`: a Legends game on the local forum, played by a script on a fast clock.
+
+The local forum runs over real HTTP; the daemon logs in to it with the host's account like on
+any phpBB board, syncs the thread and the inbox, resolves the phases at their deadlines and
+drafts every text. Players act through the board's admin side at fixed game times.
+"""
+from __future__ import annotations
+
+import os
+import secrets
+import tempfile
+import time
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Callable, TextIO
+from zoneinfo import ZoneInfo
+
+from forumgm.daemon.localforum import Board, LocalForum
+
+HOST = "Ведущий"
+ZONE = ZoneInfo("Europe/Moscow")
+START = datetime(2026, 3, 2, 21, 0, tzinfo=ZONE)          # night 1 opens
+PLAYERS = {"Зорро": "Вампир", "Хан": "Мантикора", "Тор": "Дракон", "Лиса": "Единорог"}
+PASSWORD_ENV = "FORUMGM_DEMO_PASSWORD"
+
+
+@dataclass(frozen=True)
+class Act:
+    """One scripted player action at a game time (hours after START)."""
+    at_hours: float
+    player: str
+    kind: str          # "post" | "pm" | "edit-last"
+    text: str
+    subject: str = ""
+
+
+SCRIPT = (
+    Act(1, "Зорро", "pm", "Шпионаж Хан", "Ночь 1"),
+    Act(2, "Хан", "pm", "Защита 3", "Ночь 1"),
+    Act(3, "Тор", "pm", "Атака 5 Лиса", "Ночь 1"),            # night 1 forbids attacks: a rejection
+    Act(16, "Зорро", "post", "Доброе утро. Голосую за [color=blue]Лиса[/color]"),
+    Act(17, "Лиса", "post", "[quote=Зорро]Голосую за [color=blue]Лиса[/color][/quote]\n"
+                            "Почему я? Голосую за [color=blue]Зорро[/color]"),
+    Act(18, "Хан", "post", "Голосую за [color=blue]Лиса[/color]"),
+    Act(19, "Тор", "post", "Голосую за [color=blue]Хан[/color]"),
+    Act(20, "Тор", "edit-last", "Передумал. Голосую за [color=blue]Лиса[/color]"),
+    Act(25, "Зорро", "pm", "Атака 5 Хана\nАтака магией Тор", "Ночь 2"),
+    Act(26, "Хан", "pm", "Атака 7 Зорро", "Ночь 2"),
+    Act(27, "Тор", "pm", "Защита 4", "Ночь 2"),
+)
+
+
+class DemoClock:
+    """Game time `speed` times faster than real time, starting a little before night 1."""
+
+    def __init__(self, speed: float, monotonic: Callable[[], float] = time.monotonic):
+        self.speed = speed
+        self._monotonic = monotonic
+        self._origin = monotonic()
+        self.start = START - timedelta(minutes=30)
+
+    def now(self) -> datetime:
+        return self.start + timedelta(seconds=(self._monotonic() - self._origin) * self.speed)
+
+    def hours_since_start(self) -> float:
+        return (self.now() - START).total_seconds() / 3600
+
+
+def demo_board(clock: DemoClock, host_password: str) -> Board:
+    board = Board(clock=clock.now, title="forumgm demo board")
+    board.add_user(HOST, host_password, admin=True)
+    for nick in PLAYERS:
+        board.add_user(nick, secrets.token_hex(8))
+    board.add_topic(HOST, "Легенды меча и магии: демо-партия",
+                    "Добро пожаловать в игру!\nДнём голосуем ником [color=blue]синим цветом[/color], "
+                    "ночные ходы — в личку ведущему.")
+    return board
+
+
+def write_config(folder: Path, forum_url: str, thread_url: str) -> Path:
+    games = folder / "games"
+    games.mkdir(parents=True, exist_ok=True)
+    players = "\n".join(f'[[players]]\nnick = "{nick}"\nrole = "{role}"\n' for nick, role in PLAYERS.items())
+    (games / "legends-demo.toml").write_text(f'''id = "legends-demo"
+type = "legends"
+thread_url = "{thread_url}"
+seed = 7
+time_zone = "{ZONE.key}"
+start = {START.replace(tzinfo=None).isoformat()}
+vote_colors = ["blue"]
+
+{players}
+[calendar.night]
+opens = "21:00"
+closes = "10:00"
+
+[calendar.day]
+opens = "12:00"
+closes = "21:00"
+
+[approval]
+receipt = false
+''', encoding="utf-8")
+    config = folder / "forumgm.toml"
+    config.write_text(f'''games = ["games/legends-demo.toml"]
+
+[forum]
+id = "demo"
+engine = "phpbb"
+base_url = "{forum_url}"
+account = "{HOST}"
+time_zone = "UTC"
+password_env = "{PASSWORD_ENV}"
+min_interval = 0.2
+posts_per_page = 5
+
+[storage]
+path = "forumgm.sqlite"
+
+[daemon]
+poll_interval = 2
+log_level = "WARNING"
+''', encoding="utf-8")
+    return config
+
+
+def play(board: Board, acts: tuple[Act, ...], hours: float) -> list[Act]:
+    """Carry out every scripted act due by `hours`; returns those done."""
+    done = []
+    for act in acts:
+        if act.at_hours > hours:
+            break
+        if act.kind == "post":
+            board.reply(act.player, 2, act.text)
+        elif act.kind == "pm":
+            board.send_pm(act.player, HOST, act.subject, act.text)
+        else:
+            own = [p for p in board.visible_posts(2) if board.users[p.author_id].name == act.player]
+            board.edit_post(own[-1].id, act.text)
+        done.append(act)
+    return done
+
+
+def run_demo(duration: float, speed: float, auto_approve: bool, folder: Path | None, port: int,
+             out: TextIO, poll: float = 2.0) -> int:
+    from forumgm.daemon.config import load_installation
+    from forumgm.daemon.forum import open_forum
+    from forumgm.daemon.run import Daemon
+    from forumgm.daemon.secrets import load_secrets
+    from forumgm.daemon.store import Store
+
+    folder = folder or Path(tempfile.mkdtemp(prefix="forumgm-demo-"))
+    clock = DemoClock(speed)
+    password = secrets.token_urlsafe(12)
+    os.environ[PASSWORD_ENV] = password
+    server = LocalForum(demo_board(clock, password), port=port).start()
+    try:
+        config = write_config(folder, server.url, server.url + "viewtopic.php?t=2")
+        installation = load_installation(config)
+        store = Store(installation.storage, now=clock.now)
+        forum = open_forum(installation.forum, load_secrets(installation.forum))
+        daemon = Daemon(installation, store, forum, clock)
+        print(f"local forum: {server.url}viewtopic.php?t=2  (game clock x{speed:g})", file=out)
+        print(f"config and database: {folder}", file=out)
+        pending = SCRIPT
+        ends = time.monotonic() + duration
+        while time.monotonic() < ends:
+            done = play(server.board, pending, clock.hours_since_start())
+            pending = pending[len(done):]
+            for act in done:
+                print(f"[{clock.now():%d.%m %H:%M}] {act.player}: {act.kind} {act.text.splitlines()[-1][:60]}",
+                      file=out)
+            report = daemon.tick()
+            for line in report.resolved:
+                print(f"[{clock.now():%d.%m %H:%M}] resolved {line}", file=out)
+            for line in report.errors:
+                print(f"[{clock.now():%d.%m %H:%M}] problem: {line}", file=out)
+            if auto_approve:
+                for draft in store.drafts(status="pending"):
+                    store.approve(draft["id"], by="demo --auto-approve")
+            time.sleep(poll)
+        _summary(store, server, config, auto_approve, out)
+        store.close()
+    finally:
+        server.stop()
+    return 0
+
+
+def _summary(store, server: LocalForum, config: Path, auto_approve: bool, out: TextIO) -> None:
+    drafts = store.drafts()
+    by_status: dict[str, int] = {}
+    for draft in drafts:
+        by_status[draft["status"]] = by_status.get(draft["status"], 0) + 1
+    host_posts = [p for p in server.board.visible_posts(2) if server.board.users[p.author_id].admin]
+    print("", file=out)
+    print(f"drafts: {', '.join(f'{n} {s}' for s, n in sorted(by_status.items())) or 'none'}", file=out)
+    print(f"posts by the host in the thread: {len(host_posts) - 1}, PMs sent by the host: "
+          f"{sum(1 for m in server.board.pms.values() if server.board.users[m.sender_id].admin)}", file=out)
+    print(f"look at the drafts:   forumgm drafts --config {config}", file=out)
+    if not auto_approve:
+        print(f"approve one:          forumgm drafts --config {config} approve ID   "
+              "(or run the demo with --auto-approve)", file=out)
+    print(f"the database:         {config.parent / 'forumgm.sqlite'}", file=out)
