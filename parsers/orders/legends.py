@@ -220,7 +220,9 @@ def _target_amount(text: str, ctx: Context) -> tuple[str, int | None]:
     for name, amount in readings:
         if isinstance(resolve_name(name, ctx.roster), Resolved):
             return _nick(name, ctx), amount
-    return _nick(text, ctx), None
+    if isinstance(resolve_name(text, ctx.roster), Resolved) or not readings:
+        return _nick(text, ctx), None
+    return _nick(readings[0][0], ctx), readings[0][1]
 
 
 def _strip_on(text: str) -> str:

@@ -1,0 +1,91 @@
+"""The Legends order grammar: the rules' forms and natural variants, and clear refusals."""
+import pytest
+
+from forumgm.engines.base import OrderPm, Phase
+from forumgm.engines.legends import make_rules
+from forumgm.config import read_rule_table
+from forumgm.parsers.orders.legends import Attack, Cast, Defend, Exchange, JointAttack, Modify, Spy, Steal, Transfer
+
+RULES = make_rules(read_rule_table("legends"))
+PLAYERS = {"Аскон": "Вампир", "gosha100": "Мантикора", "Robozik": "Монах", "Гладиатор": "Тролль",
+           "Ильмаринен": "Пегас", "Кума": "Гном", "Хана": "Дракон"}
+STATE = RULES.setup({"players": [{"nick": n, "role": r, "aliases": ["гоша"] if n == "gosha100" else []}
+                                 for n, r in PLAYERS.items()], "dead": ["Хана"]}, 3)
+
+
+def read(text, sender="Кума", night=2, earlier=()):
+    return RULES.read_orders(STATE, Phase("night", night), OrderPm(sender, text),
+                             [OrderPm(sender, t) for t in earlier])
+
+
+def order(line, sender="Кума"):
+    (verdict,) = read(line, sender)
+    assert verdict.ok, verdict.reason
+    return verdict.order
+
+
+@pytest.mark.parametrize("line, expected", [
+    ("Атака 5 gosha100", Attack("attack", "gosha100", 5)),
+    ("атака gosha100 5", Attack("attack", "gosha100", 5)),
+    ("Атакую Аскона 7", Attack("attack", "Аскон", 7)),
+    ("Атака магией 4 на Аскона.", Attack("magic_attack", "Аскон", 4)),
+    ("Атака магией гоша", Attack("magic_attack", "gosha100", None)),
+    ("Совместно с Robozik (Монах) атакую магией 11 Аскона.", JointAttack("magic_attack", "Аскон", 11, "Robozik", "Монах")),
+    ("вместе с Robozik (монах) атакую Аскона", JointAttack("attack", "Аскон", None, "Robozik", "Монах")),
+    ("Защита 10", Defend("defense", "Кума", 10)),
+    ("Защита от шпионажа 10", Defend("spy_defense", "Кума", 10)),
+    ("Защита от магии Аскон 5", Defend("magic_defense", "Аскон", 5)),
+    ("Защита от магии 5 Аскону", Defend("magic_defense", "Аскон", 5)),
+    ("Защита себе 4", Defend("defense", "Кума", 4)),
+    ("Шпионить Аскон.", Spy("Аскон")),
+    ("Шпионю за Асконом", Spy("Аскон")),
+    ("Краду Атаку у Аскона, передаю gosha100.", Steal("attack", "Аскон", "gosha100")),
+    ("Краду Защиту от магии у Гладиатора, передаю себе", Steal("magic_defense", "Гладиатор", "Кума")),
+    ("кража атаки магией у Аскона → Robozik", Steal("magic_attack", "Аскон", "Robozik")),
+    ("Ослабить Атаку Аскона", Modify("attack", "Аскон", False)),
+    ("Усилить Защиту (свою)", Modify("defense", "Кума", True)),
+    ("Усилить свою Защиту от магии", Modify("magic_defense", "Кума", True)),
+    ("Ослабить Кражу Атаки Ильмаринена", Modify("theft_attack", "Ильмаринен", False)),
+    ("Колдую Силу природы на gosha100 (Мантикора)", Cast("Сила природы", "gosha100", "Мантикора")),
+    ("Передать Чёрную алхимию Robozik", Transfer("Чёрная алхимия", "Robozik")),
+    ("Меняюсь c Аскон, Ярость на Молитву.", Exchange("Аскон", "Ярость", "Молитва")),
+])
+def test_forms_of_the_rules_and_variants(line, expected):
+    assert order(line) == expected
+
+
+def test_several_commands_one_per_line():
+    verdicts = read("Атака 5 gosha100\n\n  Шпионить Аскон  \nУсилить Защиту (свою)")
+    assert [type(v.order).__name__ for v in verdicts] == ["Attack", "Spy", "Modify"]
+
+
+@pytest.mark.parametrize("line, reason", [
+    ("Атака 5 Пушкин", "не найден игрок «Пушкин»"),
+    ("Атака 5 Хану", "игрок Хана выбыл из игры"),
+    ("Атака 5 Кума", "нельзя атаковать самого себя"),
+    ("Краду Шпионаж у Аскона, передаю себе", "Кража навыка Шпионаж невозможна"),
+    ("Краду Атаку у Аскона", "ожидается «Краду <навык> у <ник>, передаю <ник или себе>»"),
+    ("Усилить Модификацию Аскона", "Модификацию модифицировать нельзя"),
+    ("Колдую Ярость на Аскона", "укажите в скобках роль игрока, например: (Монах)"),
+    ("Спою песню", "команда не распознана"),
+])
+def test_refusals_say_why_in_russian(line, reason):
+    (verdict,) = read(line)
+    assert not verdict.ok and verdict.reason == reason
+
+
+def test_limits_count_the_earlier_pms_of_the_night():
+    (verdict,) = read("Шпионить Аскон", earlier=["Шпионить gosha100"])
+    assert not verdict.ok
+
+
+def test_receipts_never_reveal_the_role():
+    verdicts = read("Атака 5 gosha100\nКраду Атаку у Robozik, передаю себе\nЗащита 10", sender="Аскон")
+    assert all(v.ok for v in verdicts)
+    assert all(role not in v.canonical for v in verdicts for role in ("Вампир", "Воин"))
+
+
+def test_dead_and_outside_senders_and_day_pms_are_refused():
+    assert read("Атака 5 Аскон", sender="Хана")[0].reason == "вы выбыли из игры"
+    day = RULES.read_orders(STATE, Phase("day", 2), OrderPm("Кума", "Атака 5 Аскон"), [])
+    assert day[0].reason == "сейчас день: команды принимаются ночью"
