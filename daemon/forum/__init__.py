@@ -15,6 +15,7 @@ import requests
 from forumgm.daemon.forum.adapter import ForumAdapter
 from forumgm.daemon.forum.errors import ForumError, SessionLost
 from forumgm.daemon.forum.http import HttpClient, HttpPolicy
+from forumgm.daemon.forum.mybb import MybbForum
 from forumgm.daemon.forum.phpbb import PhpbbForum
 from forumgm.daemon.forum.settings import ForumSettings
 
@@ -22,6 +23,7 @@ Forum = ForumAdapter
 
 ADAPTERS: dict[str, type[ForumAdapter]] = {
     "phpbb": PhpbbForum,
+    "mybb": MybbForum,
 }
 
 
