@@ -14,7 +14,7 @@ from forumgm.engines.legends.inherit import inherit_spells
 from forumgm.engines.legends.state import LegendsState
 from forumgm.engines.legends.table import DEFENSES
 from forumgm.parsers.orders.legends import (
-    Attack, Cast, Defend, Exchange, JointAttack, Modify, Spy, Steal, Transfer,
+    Attack, Cast, Defend, Exchange, JointAttack, Modify, Spy, Steal, Transfer, canonical,
 )
 
 DEFENSE_OF = {"attack": "defense", "magic_attack": "magic_defense"}
@@ -59,7 +59,7 @@ def start_night(game: LegendsState) -> Night:
 
 
 def not_executed(nick: str, accepted: Accepted, reason: str) -> Event:
-    return Event("not_executed", {"nick": nick, "command": accepted.canonical, "reason": reason})
+    return Event("not_executed", {"nick": nick, "command": canonical(accepted.order, roles=False), "reason": reason})
 
 
 # ---------------------------------------------------------------- 1. spells

@@ -439,14 +439,16 @@ def _theft_problem(order: Steal, thefts: list[Steal], ctx: Context) -> str | Non
 
 # ---------------------------------------------------------------- canonical form (receipts)
 
-def canonical(order: Order) -> str:
+def canonical(order: Order, roles: bool = True) -> str:
+    """How a receipt repeats the command; `roles=False` drops the roles the sender named
+    (for public reports, which never name a role of a living player)."""
     def amount(value: int | None, everything: str) -> str:
         return f" {value}" if value is not None else everything
 
     match order:
         case JointAttack():
             return (f"Совместная {SKILL_NAMES[order.kind].lower()}{amount(order.amount, '')} → {order.target}"
-                    f" (напарник: {order.partner}, {order.partner_role})"
+                    f" (напарник: {order.partner}{', ' + order.partner_role if roles else ''})"
                     + ("" if order.amount is not None else ", весь оставшийся навык"))
         case Attack():
             return f"{SKILL_NAMES[order.kind]}{amount(order.amount, '')} → {order.target}" + (
@@ -461,7 +463,7 @@ def canonical(order: Order) -> str:
         case Modify():
             return f"{'Усилить' if order.up else 'Ослабить'}: {SKILL_NAMES[order.skill]} → {order.target}"
         case Cast():
-            return f"Колдую {order.spell} на {order.target} ({order.role})"
+            return f"Колдую {order.spell} на {order.target}" + (f" ({order.role})" if roles else "")
         case Transfer():
             return f"Передать {order.spell} → {order.to}"
         case Exchange():
