@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import datetime, tzinfo
 
-from forumgm.parsers.forums import fluxbb, generic, mybb, phpbb, smf, xenforo
+from forumgm.parsers.forums import fluxbb, generic, ipb3, mybb, phpbb, smf, xenforo
 from forumgm.parsers.forums.base import ColoredFragment, Post
 
 ENGINES = {
@@ -16,6 +16,7 @@ ENGINES = {
     "smf": smf,
     "fluxbb": fluxbb,
     "xenforo": xenforo,
+    "ipb3": ipb3,
     "generic": generic,   # its functions also take config= (see docs/generic-forum.md)
 }
 

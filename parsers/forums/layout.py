@@ -16,11 +16,14 @@ class Field:
 
     selector: CSS inside the scope (None: the scope itself); attr: the attribute to read
     (None: the element's text); pattern: a regex over that value, group 1 (or the whole
-    match) is kept — no match means no value.
+    match) is kept — no match means no value. joined: read every match of the selector and
+    join the values with spaces (for a value the engine splits, e.g. vBulletin 3's PM list
+    prints the date and the time in two separate spans).
     """
     selector: str | None = None
     attr: str | None = None
     pattern: str | None = None
+    joined: bool = False
 
     def __post_init__(self):
         if self.pattern is not None:

@@ -24,13 +24,17 @@ def read_field(scope: LexborNode, spec: Field | None) -> str | None:
     """The stripped value `spec` names inside `scope`, or None when it is absent or empty."""
     if spec is None:
         return None
-    node = scope if spec.selector is None else scope.css_first(spec.selector)
-    if node is None:
+    if spec.selector is None:
+        nodes = [scope]
+    elif spec.joined:
+        nodes = scope.css(spec.selector)
+    else:
+        nodes = [node] if (node := scope.css_first(spec.selector)) is not None else []
+    values = [value for node in nodes
+              if (value := node.attributes.get(spec.attr) if spec.attr else node.text(deep=True)) is not None]
+    if not values:
         return None
-    value = node.attributes.get(spec.attr) if spec.attr else node.text(deep=True)
-    if value is None:
-        return None
-    value = " ".join(value.split())
+    value = " ".join(" ".join(values).split())
     if spec.pattern is not None:
         match = re.search(spec.pattern, value)
         if match is None:
