@@ -6,8 +6,8 @@ from forumgm.parsers.forums.base import PageInfo, PageLayoutError
 from forum_parser_fixtures import page
 from forum_parser_twopage import NOW, ZONE, check_edits, check_inbox, check_message, check_posts, check_votes, thread
 
-FIRST_POST = {"ipb3": 101}
-PM_IDS = {"ipb3": ("12", "9")}
+FIRST_POST = {"ipb3": 101, "ipb4": 201}
+PM_IDS = {"ipb3": ("12", "9"), "ipb4": ("12", "9")}
 ENGINE_NAMES = sorted(FIRST_POST)
 
 
@@ -52,6 +52,20 @@ def test_ipb3_forms_carry_auth_key():
     assert "Post" in reply.fields and "submit" not in reply.fields
     pm = ENGINES["ipb3"].form(page("ipb3", "pm_view"), "pm")
     assert (pm.fields["topicID"], pm.fields["auth_key"]) == ("9", "IPB_AUTH_KEY_PLACEHOLDER")
+
+
+def test_ipb4_forms_carry_csrf_key():
+    login = ENGINES["ipb4"].form(page("ipb4", "login"), "login")
+    assert (login.action, login.fields["csrfKey"], login.fields["remember_me"]) == (
+        "https://forum.example.ru/login/", "IPS_CSRF_KEY_PLACEHOLDER", "1")
+    assert {"auth", "password", "ref"} <= set(login.fields) and "anonymous" not in login.fields
+    assert "_processLogin" not in login.fields   # the submit button: the caller sends its value
+    reply = ENGINES["ipb4"].form(page("ipb4", "thread_page2_last"), "reply")
+    assert (reply.action, reply.enctype) == ("https://forum.example.ru/topic/7-igra-1-den-1/page/2/", "multipart/form-data")
+    assert (reply.fields["commentform_7_submitted"], reply.fields["csrfKey"], reply.fields["topic_comment_7"]) == (
+        "1", "IPS_CSRF_KEY_PLACEHOLDER", "")
+    pm = ENGINES["ipb4"].form(page("ipb4", "pm_view"), "pm")
+    assert (pm.action, pm.fields["commentform_9_submitted"]) == ("https://forum.example.ru/messenger/9/", "1")
 
 
 @pytest.mark.parametrize("engine", ENGINE_NAMES)
