@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import datetime, tzinfo
 
-from forumgm.parsers.forums import fluxbb, generic, ipb3, ipb4, mybb, phpbb, smf, xenforo
+from forumgm.parsers.forums import fluxbb, generic, ipb3, ipb4, mybb, phpbb, smf, vbulletin3, xenforo
 from forumgm.parsers.forums.base import ColoredFragment, Post
 
 ENGINES = {
@@ -18,6 +18,7 @@ ENGINES = {
     "xenforo": xenforo,
     "ipb3": ipb3,
     "ipb4": ipb4,
+    "vbulletin3": vbulletin3,
     "generic": generic,   # its functions also take config= (see docs/generic-forum.md)
 }
 
