@@ -63,10 +63,12 @@ class HttpClient:
     def get(self, url: str, **params) -> Page:
         return self._send("GET", url, params=params or None)
 
-    def post(self, url: str, data: dict[str, str], multipart: bool = False, follow: bool = True) -> Page:
+    def post(self, url: str, data: dict[str, str], multipart: bool = False, follow: bool = True,
+             headers: dict[str, str] | None = None) -> Page:
         if multipart:
-            return self._send("POST", url, files={k: (None, v) for k, v in data.items()}, follow=follow)
-        return self._send("POST", url, data=data, follow=follow)
+            return self._send("POST", url, files={k: (None, v) for k, v in data.items()}, follow=follow,
+                              headers=headers)
+        return self._send("POST", url, data=data, follow=follow, headers=headers)
 
     def wait_until(self, moment: float) -> None:
         remaining = moment - self.clock()

@@ -1,0 +1,67 @@
+"""What one forum engine's HTTP side looks like, as data: URLs, form names, field names, answers.
+
+An adapter is an EngineSpec plus the few steps its engine does differently (adapter.py runs the
+common flows). Templates are relative to the board root and take `{thread}` (what the spec's
+`thread_id` pattern took from the thread URL), `{page}` (1-based), `{start}` (posts before the
+page) and `{pm}` (a PM id).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+
+@dataclass(frozen=True)
+class Paged:
+    """A listing URL: `first` for page 1, `later` (default: `first`) for the pages after it."""
+    first: str
+    later: str | None = None
+
+    def url(self, page: int, **values) -> str:
+        template = self.later if page > 1 and self.later else self.first
+        return template.format(page=page, **values)
+
+    @property
+    def uses_start(self) -> bool:
+        return "{start}" in (self.later or self.first)
+
+
+@dataclass(frozen=True)
+class FormStep:
+    """One form the adapter fills in: the page holding it, the parser's name for it, and which
+    of the form's fields take our values ("message" -> "req_message"). `fixed` adds the submit
+    button and any choice the engine wants sent."""
+    page: str
+    form: str
+    fields: Mapping[str, str]
+    fixed: Mapping[str, str] = field(default_factory=dict)
+
+    def values(self, **ours: str) -> dict[str, str]:
+        return {**{name: ours[our] for our, name in self.fields.items() if our in ours}, **self.fixed}
+
+
+@dataclass(frozen=True)
+class PmSpec:
+    inbox: Paged
+    sentbox: Paged
+    message: str                  # {pm}
+    send: FormStep                # our values: to, subject, message
+    sent_ref: str | None = None   # pattern over where the board sends after sending: group 1 = the PM id;
+                                  # None: the board does not say, the newest copy in the sent box does
+    sent_message: str | None = None   # a sent PM's page when it differs from `message`
+    per_page: int = 50            # PMs a listing page shows, for `{start}`
+
+
+@dataclass(frozen=True)
+class EngineSpec:
+    name: str                     # as the host writes it, for messages
+    logged_in: str                # text every page shows a logged-in member (a logout link...)
+    errors: str                   # CSS of the board's refusal message on a form page
+    thread_id: str                # pattern over a thread URL: group 1 is `{thread}`
+    thread_page: Paged
+    login: FormStep               # our values: username, password
+    reply: FormStep               # our values: message
+    reply_ref: str                # pattern over where the board sends after a reply: group 1 = the post id
+    pm: PmSpec | None = None      # None: the engine has no private messages
+    per_page_link: str | None = None  # pattern of a page link's `{start}`, to learn the posts per page
+    default_per_page: int = 10
