@@ -69,9 +69,11 @@ def test_ipb4_forms_carry_csrf_key():
 
 
 @pytest.mark.parametrize("engine", ENGINE_NAMES)
-@pytest.mark.parametrize("other", ["phpbb/thread_page1", "xenforo/thread_page2", "mybb/pm_inbox"])
+@pytest.mark.parametrize("other", ["phpbb/thread_page1", "xenforo/thread_page2", "mybb/pm_inbox",
+                                   "vbulletin4/thread_page1", "vbulletin3/pm_view", "ipb/thread_page1", "ipb/pm_inbox"])
 def test_other_engines_pages_are_layout_errors(engine, other):
     other_engine, name = other.split("/")
+    other_engine = {"ipb": "ipb4" if engine == "ipb3" else "ipb3"}.get(other_engine, other_engine)
     with pytest.raises(PageLayoutError):
         ENGINES[engine].posts(page(other_engine, name), ZONE, NOW)
     with pytest.raises(PageLayoutError):

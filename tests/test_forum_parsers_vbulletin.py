@@ -10,8 +10,9 @@ from forum_parser_twopage import (
     MSK, NOW, POSTED, ZONE, check_edits, check_inbox, check_message, check_posts, check_votes, thread,
 )
 
-FIRST_POST = {"vbulletin3": 301}
-PM_IDS = {"vbulletin3": ("12", "9")}
+FIRST_POST = {"vbulletin3": 301, "vbulletin4": 401}
+PM_IDS = {"vbulletin3": ("12", "9"), "vbulletin4": ("12", "9")}
+LOGIN_ACTION = {"vbulletin3": "login.php?do=login", "vbulletin4": "login.php?s=&do=login"}
 ENGINE_NAMES = sorted(FIRST_POST)
 
 
@@ -58,7 +59,7 @@ def test_inbox_and_message(engine):
 def test_forms_carry_the_security_token(engine):
     functions = ENGINES[engine]
     login = functions.form(page(engine, "login"), "login")
-    assert (login.action, login.fields["securitytoken"], login.fields["do"]) == ("login.php?do=login", "guest", "login")
+    assert (login.action, login.fields["securitytoken"], login.fields["do"]) == (LOGIN_ACTION[engine], "guest", "login")
     assert {"vb_login_username", "vb_login_password", "vb_login_md5password"} <= set(login.fields)
     assert "cookieuser" not in login.fields   # unchecked
     reply = functions.form(page(engine, "thread_page2_last"), "reply")
@@ -71,9 +72,11 @@ def test_forms_carry_the_security_token(engine):
 
 
 @pytest.mark.parametrize("engine", ENGINE_NAMES)
-@pytest.mark.parametrize("other", ["phpbb/thread_page1", "ipb3/thread_page1", "mybb/pm_inbox", "smf/pm_view_1"])
+@pytest.mark.parametrize("other", ["phpbb/thread_page1", "ipb3/thread_page1", "ipb4/pm_view", "mybb/pm_inbox", "smf/pm_view_1",
+                                   "vbulletin/thread_page1", "vbulletin/pm_inbox", "vbulletin/pm_view"])
 def test_other_engines_pages_are_layout_errors(engine, other):
     other_engine, name = other.split("/")
+    other_engine = {"vbulletin": "vbulletin4" if engine == "vbulletin3" else "vbulletin3"}.get(other_engine, other_engine)
     with pytest.raises(PageLayoutError):
         ENGINES[engine].posts(page(other_engine, name), ZONE, NOW)
     with pytest.raises(PageLayoutError):

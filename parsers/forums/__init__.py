@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import datetime, tzinfo
 
-from forumgm.parsers.forums import fluxbb, generic, ipb3, ipb4, mybb, phpbb, smf, vbulletin3, xenforo
+from forumgm.parsers.forums import fluxbb, generic, ipb3, ipb4, mybb, phpbb, smf, vbulletin3, vbulletin4, xenforo
 from forumgm.parsers.forums.base import ColoredFragment, Post
 
 ENGINES = {
@@ -19,6 +19,7 @@ ENGINES = {
     "ipb3": ipb3,
     "ipb4": ipb4,
     "vbulletin3": vbulletin3,
+    "vbulletin4": vbulletin4,
     "generic": generic,   # its functions also take config= (see docs/generic-forum.md)
 }
 

@@ -16,6 +16,9 @@ EDIT_TIME = r";\s*(.+?\d:\d\d(?:\s*[AP]M)?)"                   # "…редак�
 EDITOR = r"(?:редактировалось|edited by)\s+(.+?);"
 TOTAL_PAGES = r"(?:из|of)\s+(\d+)"                               # "Страница 1 из 2"
 SPOILER = "div:has(> div.smallfont > input[type='button'])"    # the usual custom [spoiler] BB code
+FORMS = {"login": "form[action*='login.php'][action*='do=login']",   # 4.x writes login.php?s=&do=login
+         "reply": "form#qrform[action*='newreply.php'], form[name='vbform'][action*='newreply.php']",
+         "pm": "form[action*='private.php?do=insertpm']"}
 _BLOCK = "div[style*='margin:20px']"
 _PM_ROW_USER = "span[onclick*='member.php']"
 
@@ -54,9 +57,7 @@ LAYOUT = EngineLayout(
         sent_at=(Field("table#post td.thead"),),
         body="div[id='post_message_']",
     ),
-    forms={"login": "form[action*='login.php?do=login']",
-           "reply": "form#qrform[action*='newreply.php'], form[name='vbform'][action*='newreply.php']",
-           "pm": "form[action*='private.php?do=insertpm']"},
+    forms=FORMS,
 )
 
 posts, page_info, inbox, message, form = bind(LAYOUT)
