@@ -4,9 +4,13 @@ Every engine carries the same six posts, the same PMs and the same fetch time, s
 files share these expectations and checks.
 """
 from datetime import datetime
+from functools import lru_cache
 from zoneinfo import ZoneInfo
 
+import pytest
+
 from forumgm.parsers.forums import ENGINES
+from forumgm.parsers.forums.base import PageInfo, PageLayoutError
 from forum_parser_fixtures import page
 
 ZONE = "Europe/Moscow"
@@ -29,10 +33,11 @@ INBOX = (("Robozik", "60", "Ночь 1", True, datetime(2026, 11, 30, 13, 59, tz
          ("Аскон", "58", "Ночной ход", False, datetime(2026, 11, 30, 0, 40, tzinfo=MSK)))
 
 
-def thread(engine: str) -> list:
+@lru_cache(maxsize=None)
+def thread(engine: str) -> tuple:
     functions = ENGINES[engine]
-    return [post for name in ("thread_page1", "thread_page2_last")
-            for post in functions.posts(page(engine, name), ZONE, NOW)]
+    return tuple(post for name in ("thread_page1", "thread_page2_last")
+                 for post in functions.posts(page(engine, name), ZONE, NOW))
 
 
 def check_posts(posts, first_id: int) -> None:
@@ -66,3 +71,50 @@ def check_message(pm, pm_id: str) -> None:
     assert (pm.id, pm.sender, pm.sender_id, pm.subject) == (pm_id, "Аскон", "58", "Ночной ход")
     assert pm.sent_at == INBOX[1][4]
     assert [line for line in pm.text.split("\n") if line] == PM_LINES
+
+
+def pytest_generate_tests(metafunc):
+    """Runs a TwoPageEngineTests subclass once per engine it names (import this into the test module)."""
+    if "engine" in metafunc.fixturenames and metafunc.cls is not None and hasattr(metafunc.cls, "FIRST_POST"):
+        metafunc.parametrize("engine", sorted(metafunc.cls.FIRST_POST))
+
+
+class TwoPageEngineTests:
+    """The tests every engine with these fixtures passes; a subclass names its engines' ids."""
+    FIRST_POST: dict[str, int] = {}               # engine -> id of the thread's first post
+    PM_IDS: dict[str, tuple[str, str]] = {}       # engine -> ids of the unread and the read PM
+    OTHER_PAGES: tuple[str, ...] = ()             # "engine/page" of other engines, none of them readable
+
+    def test_ids_authors_times_and_pages(self, engine):
+        check_posts(thread(engine), self.FIRST_POST[engine])
+
+    def test_votes_outside_quotes_spoilers_and_code(self, engine):
+        check_votes(thread(engine))
+
+    def test_edit_marker_time_and_editor(self, engine):
+        check_edits(thread(engine))
+
+    def test_page_counts(self, engine):
+        assert ENGINES[engine].page_info(page(engine, "thread_page1")) == PageInfo(1, 2)
+        assert ENGINES[engine].page_info(page(engine, "thread_page2_last")) == PageInfo(2, 2)
+
+    def test_inbox_and_message(self, engine):
+        check_inbox(ENGINES[engine].inbox(page(engine, "pm_inbox"), ZONE, NOW), self.PM_IDS[engine])
+        check_message(ENGINES[engine].message(page(engine, "pm_view"), ZONE, NOW), self.PM_IDS[engine][1])
+
+    def test_other_engines_pages_are_layout_errors(self, engine):
+        functions = ENGINES[engine]
+        for other in self.OTHER_PAGES:
+            other_engine, name = other.split("/")
+            if other_engine == engine:
+                continue
+            for read in (functions.posts, functions.inbox, functions.message):
+                with pytest.raises(PageLayoutError):
+                    read(page(other_engine, name), ZONE, NOW)
+
+    def test_own_pages_of_the_wrong_kind_are_layout_errors(self, engine):
+        functions = ENGINES[engine]
+        for read, name in ((functions.posts, "pm_view"), (functions.posts, "pm_inbox"),
+                           (functions.inbox, "thread_page1"), (functions.message, "thread_page1")):
+            with pytest.raises(PageLayoutError):
+                read(page(engine, name), ZONE, NOW)
