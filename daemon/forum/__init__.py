@@ -8,29 +8,38 @@
 from __future__ import annotations
 
 import time
+from datetime import datetime, timezone
 from typing import Any, Callable
 
 import requests
 
 from forumgm.daemon.forum.adapter import ForumAdapter
-from forumgm.daemon.forum.errors import ForumError, SessionLost
+from forumgm.daemon.forum.errors import ForumError, ForumRefused, NoPrivateMessages, SessionLost
+from forumgm.daemon.forum.fluxbb import FluxbbForum
 from forumgm.daemon.forum.http import HttpClient, HttpPolicy
 from forumgm.daemon.forum.mybb import MybbForum
 from forumgm.daemon.forum.phpbb import PhpbbForum
 from forumgm.daemon.forum.settings import ForumSettings
+from forumgm.daemon.forum.smf import SmfForum
+from forumgm.daemon.forum.xenforo import XenforoForum
 
 Forum = ForumAdapter
 
 ADAPTERS: dict[str, type[ForumAdapter]] = {
     "phpbb": PhpbbForum,
     "mybb": MybbForum,
+    "smf": SmfForum,
+    "fluxbb": FluxbbForum,
+    "xenforo": XenforoForum,
 }
 
 
 def open_forum(forum_config: Any, secrets: Any, *, clock: Callable[[], float] = time.monotonic,
                sleep: Callable[[float], None] = time.sleep,
-               session: requests.Session | None = None) -> ForumAdapter:
-    """A not-yet-logged-in adapter (it logs in on first use). `secrets` has `.password` or is the password."""
+               session: requests.Session | None = None,
+               now: Callable[[], datetime] = lambda: datetime.now(timezone.utc)) -> ForumAdapter:
+    """A not-yet-logged-in adapter (it logs in on first use). `secrets` has `.password` or is the password.
+    `now` is the wall clock, for dates the board prints relative to the fetch ("Today at 04:35 AM")."""
     settings = ForumSettings.read(forum_config)
     if settings.engine not in ADAPTERS:
         raise ForumError(f"no HTTP adapter for the forum engine {settings.engine!r}; "
@@ -38,7 +47,8 @@ def open_forum(forum_config: Any, secrets: Any, *, clock: Callable[[], float] = 
     policy = HttpPolicy(min_interval=settings.min_interval, timeout=settings.timeout, retries=settings.retries)
     client = HttpClient(policy, session=session, clock=clock, sleep=sleep)
     password = secrets if isinstance(secrets, str) else secrets.password
-    return ADAPTERS[settings.engine](settings, password, client)
+    return ADAPTERS[settings.engine](settings, password, client, now=now)
 
 
-__all__ = ["ADAPTERS", "Forum", "ForumError", "ForumSettings", "SessionLost", "open_forum"]
+__all__ = ["ADAPTERS", "Forum", "ForumError", "ForumRefused", "ForumSettings", "NoPrivateMessages", "SessionLost",
+           "open_forum"]

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import logging
 import re
+from datetime import datetime, timezone
+from typing import Callable
 from urllib.parse import urljoin
 
 from forumgm.daemon.forum.errors import ForumError, ForumRefused, NoPrivateMessages, SessionLost
@@ -28,9 +30,11 @@ class ForumAdapter:
     spec: EngineSpec
     parser: object       # posts/page_info/inbox/message/form of the engine (parsers/forums/<engine>.py)
 
-    def __init__(self, settings: ForumSettings, password: str, client: HttpClient):
+    def __init__(self, settings: ForumSettings, password: str, client: HttpClient,
+                 now: Callable[[], datetime] = lambda: datetime.now(timezone.utc)):
         self.settings = settings
         self.client = client
+        self.now = now   # the fetch time, for dates a board prints as "Today at 04:35 AM"
         self._password = password
         self._logged_in = False
         self._form_at = 0.0
@@ -60,13 +64,16 @@ class ForumAdapter:
     def thread_page(self, thread_url: str, page: int) -> tuple[PageInfo, list[Post], str]:
         fetched = self.fetch(self.thread_page_url(thread_url, page))
         info = self.parser.page_info(fetched.text)
-        return info, self.parser.posts(fetched.text, self.settings.time_zone), fetched.text
+        return info, self.parser.posts(fetched.text, self.settings.time_zone, self.now()), fetched.text
 
     def thread_page_count(self, thread_url: str) -> int:
         return self.parser.page_info(self.fetch(self.thread_page_url(thread_url, 1)).text).pages
 
     def inbox(self, page: int = 1) -> list[PmHeader]:
-        return self.parser.inbox(self.fetch(self._listing(self.pms().inbox, page)).text, self.settings.time_zone)
+        """PMs to the account; a conversation it started itself (XenForo lists those too) is no order."""
+        listed = self.parser.inbox(self.fetch(self._listing(self.pms().inbox, page)).text, self.settings.time_zone,
+                                   self.now())
+        return [header for header in listed if header.sender != self.current_user()]
 
     def message(self, pm_id: str) -> PmMessage:
         return self._message(self.pms().message, pm_id)
@@ -190,10 +197,12 @@ class ForumAdapter:
         return self.url(paged.url(page, start=(page - 1) * self.pms().per_page))
 
     def _message(self, template: str, pm_id: str) -> PmMessage:
-        return self.parser.message(self.fetch(self.url(template.format(pm=pm_id))).text, self.settings.time_zone)
+        return self.parser.message(self.fetch(self.url(template.format(pm=pm_id))).text, self.settings.time_zone,
+                                   self.now())
 
     def _sent_headers(self) -> list[PmHeader]:
-        return self.parser.inbox(self.fetch(self._listing(self.pms().sentbox, 1)).text, self.settings.time_zone)
+        return self.parser.inbox(self.fetch(self._listing(self.pms().sentbox, 1)).text, self.settings.time_zone,
+                                 self.now())
 
     def _posts_per_page(self, thread: str) -> int:
         """From config, else from the smallest `{start}` of the page links on page 1 (learnt once)."""

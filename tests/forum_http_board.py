@@ -1,0 +1,295 @@
+"""A fixture board: one engine's saved pages served over real HTTP on 127.0.0.1, at that engine's URLs.
+
+It plays the board's side of every flow the adapters drive: a guest gets the login page for any
+member page; the login form's tokens are checked on POST and a session cookie is set; every form
+token the pages carry is a fresh value per session (the page's placeholder swapped), so a POST is
+accepted only with the value its page carried. A reply or a PM is recorded and answered as the
+engine does (a redirect, or a "thank you" page with a meta refresh); the host's new post is shown
+at the end of the last thread page, a sent PM in the sent items — both cloned from the saved pages
+with the parser layout's own selectors. A site (the engine's URLs, field names, answers) is data.
+"""
+from __future__ import annotations
+
+import copy
+import hashlib
+import itertools
+import re
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bs4 import BeautifulSoup
+from flask import Flask, Response, redirect, request
+from werkzeug.serving import WSGIRequestHandler, make_server
+
+from forumgm.parsers.forums.layout import EngineLayout, Field
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+@dataclass(frozen=True)
+class Token:
+    """A hidden field the board checks: its name and value as the saved pages wrote them (either
+    may be a placeholder the board replaces with a per-session value)."""
+    name: str
+    value: str
+
+
+@dataclass(frozen=True)
+class FormRule:
+    path: str                         # pattern over the POST's "path?query"
+    page: str                         # the fixture holding the form, shown again with the error on a refusal
+    tokens: tuple[Token, ...]
+    fields: dict[str, str]            # our name -> the form field the board reads ("message" -> "req_message")
+    answer: str = "redirect"          # "redirect" (302 Location) or "refresh" (a page with a meta refresh)
+    target: str = ""                  # where the answer sends, with {id}
+    referer: str | None = None        # pattern the Referer must match (FluxBB's confirm_referrer)
+
+
+@dataclass(frozen=True)
+class Site:
+    engine: str
+    layout: EngineLayout
+    fixtures: Path
+    origin: str                       # the saved pages' own board URL, rewritten to the server's
+    login_page: str                   # fixture
+    home: str                         # where a login sends
+    login: FormRule                   # fields: username, password
+    thread: str                       # pattern over "path?query"; group "page" or "start"
+    thread_pages: tuple[str, ...]     # fixtures, page 1 first; new posts go at the end of the last
+    reply: FormRule                   # fields: message
+    refusal: str                      # the engine's error markup, with {message}, shown above the form
+    pages: tuple[tuple[str, str], ...] = ()   # pattern -> fixture, for the other GETs
+    per_page: int = 5
+    first_new_id: int = 100
+    pm: FormRule | None = None        # fields: to, subject, message
+    sentbox: str | None = None        # pattern
+    sent_message: str | None = None   # pattern; group 1 the PM id
+    pm_row_from: str | None = None    # the fixture whose first inbox row a sent PM's row is cloned from
+    pm_view_from: str | None = None   # the fixture a sent PM's page is cloned from
+    placeholders: tuple[str, ...] = ()   # every token placeholder in the pages
+    sent_listed_with_inbox: bool = False  # one list of conversations (XenForo), not a sent-items folder
+
+
+@dataclass
+class Sent:
+    id: str
+    fields: dict[str, str]
+
+
+@dataclass
+class FixtureBoard:
+    site: Site
+    password: str
+    member: str
+    members: tuple[str, ...] = ()
+    received: list[tuple[str, dict[str, str]]] = field(default_factory=list)
+    posts: list[Sent] = field(default_factory=list)
+    pms: list[Sent] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)
+
+    def __post_init__(self):
+        self._sids = itertools.count(1)
+        self._ids = itertools.count(self.site.first_new_id)
+        self._members_in: set[str] = set()
+        self._lock = threading.Lock()
+        self.base_url = ""
+
+    # -- what tests do to the board ------------------------------------------------------------
+    def expire_sessions(self) -> None:
+        self._members_in.clear()
+
+    # -- the WSGI app ----------------------------------------------------------------------------
+    def app(self) -> Flask:
+        app = Flask(f"fixture-{self.site.engine}")
+
+        @app.route("/", defaults={"path": ""}, methods=["GET", "POST"])
+        @app.route("/<path:path>", methods=["GET", "POST"])
+        def serve(path):
+            with self._lock:
+                sid = request.cookies.get("board_sid") or f"s{next(self._sids)}"
+                where = request.full_path.lstrip("/").rstrip("?")
+                answer = self._post(sid, where) if request.method == "POST" else self._get(sid, where)
+                response = answer if isinstance(answer, Response) else Response(answer, mimetype="text/html")
+                if "board_sid" not in request.cookies and not response.headers.get("X-New-Session"):
+                    response.set_cookie("board_sid", sid)
+                return response
+
+        return app
+
+    def _get(self, sid: str, where: str):
+        site = self.site
+        if sid not in self._members_in:
+            return self._text(sid, site.login_page)
+        if (found := re.fullmatch(site.thread, where)) is not None:
+            return self._thread_page(sid, found)
+        if site.sent_message and (found := re.fullmatch(site.sent_message, where)):
+            return self._sent_pm_page(sid, found.group(1))
+        if site.sentbox and re.fullmatch(site.sentbox, where):
+            return self._sentbox(sid)
+        for pattern, fixture in site.pages:
+            if re.fullmatch(pattern, where):
+                return self._text(sid, fixture)
+        return Response(f"no page at {where}", status=404)
+
+    def _post(self, sid: str, where: str):
+        site, form = self.site, request.form.to_dict()
+        rule = next((r for r in (site.login, site.reply, site.pm) if r and re.fullmatch(r.path, where)), None)
+        if rule is None:
+            return Response(f"no form at {where}", status=404)
+        self.received.append((where, form))
+        if not self._tokens_ok(sid, rule, form):
+            return Response("bad or missing form token", status=403)
+        if rule.referer and not re.search(rule.referer, request.headers.get("Referer", "")):
+            return self._refuse(sid, rule.page, "Bad HTTP_REFERER.")
+        if rule is site.login:
+            return self._login(sid, form)
+        if sid not in self._members_in:
+            return self._text(sid, site.login_page)
+        if not form.get(rule.fields["message"], "").strip():
+            return self._refuse(sid, rule.page, "The message is too short.")
+        if rule is site.reply:
+            return self._accept(self.posts, rule, form)
+        if form.get(rule.fields["to"]) not in self.members:
+            return self._refuse(sid, rule.page, f"The user {form.get(rule.fields['to'])} does not exist.")
+        return self._accept(self.pms, rule, form)
+
+    def _login(self, sid: str, form: dict[str, str]):
+        fields = self.site.login.fields
+        if (form.get(fields["username"]), form.get(fields["password"])) != (self.member, self.password):
+            return self._refuse(sid, self.site.login.page, "Incorrect username or password.")
+        member_sid = f"s{next(self._sids)}"   # boards open a new session on login
+        self._members_in.add(member_sid)
+        response = redirect(self.base_url + self.site.home, code=302)
+        response.set_cookie("board_sid", member_sid)
+        response.headers["X-New-Session"] = "1"
+        return response
+
+    def _accept(self, store: list[Sent], rule: FormRule, form: dict[str, str]):
+        sent = Sent(str(next(self._ids)), {ours: form.get(name, "") for ours, name in rule.fields.items()})
+        store.append(sent)
+        target = self.base_url + rule.target.format(id=sent.id)
+        if rule.answer == "redirect":
+            return redirect(target, code=302)
+        return (f'<html><head><meta http-equiv="refresh" content="1;URL={target}" /></head>'
+                f"<body><p>Thank you. Redirecting…</p></body></html>")
+
+    def _refuse(self, sid: str, fixture: str, message: str):
+        self.refused.append(message)
+        html = self._text(sid, fixture)
+        return re.sub(r"(<body[^>]*>)", lambda m: m.group(1) + self.site.refusal.format(message=message), html,
+                      count=1)
+
+    # -- pages -----------------------------------------------------------------------------------
+    def _text(self, sid: str, fixture: str) -> str:
+        html = (self.site.fixtures / fixture).read_text(encoding="utf-8").replace(self.site.origin, self.base_url)
+        for placeholder in self.site.placeholders:
+            html = html.replace(placeholder, _session_value(placeholder, sid))
+        return html
+
+    def _thread_page(self, sid: str, found: re.Match) -> str:
+        groups = {k: int(v) for k, v in found.groupdict().items() if v is not None}
+        number = groups.get("page") or groups.get("start", 0) // self.site.per_page + 1
+        pages = self.site.thread_pages
+        html = self._text(sid, pages[min(number, len(pages)) - 1])
+        if number < len(pages) or not self.posts:
+            return html
+        soup = BeautifulSoup(html, "html.parser")
+        last = soup.select(self.site.layout.thread.post)[-1]
+        for post in self.posts:
+            last = _insert_after(last, _cloned_post(last, self.site.layout, post, self.member))
+        return str(soup)
+
+    def _sentbox(self, sid: str) -> str:
+        inbox = self.site.layout.inbox
+        soup = BeautifulSoup(self._text(sid, self.site.pm_row_from), "html.parser")
+        rows = soup.select(inbox.row)
+        for pm in self.pms:   # each lands right after the saved rows: newest first
+            row = copy.copy(rows[0])
+            _set(row, inbox.id, pm.id)
+            _set(row, inbox.subject, pm.fields["subject"])
+            # a sent-items folder shows the recipient; a list of conversations, who started it
+            _set(row, inbox.sender, self.member if self.site.sent_listed_with_inbox else pm.fields["to"])
+            rows[-1].insert_after(row)
+        for row in rows if not self.site.sent_listed_with_inbox else ():
+            row.decompose()
+        return str(soup)
+
+    def _sent_pm_page(self, sid: str, pm_id: str) -> Response | str:
+        pm = next((p for p in self.pms if p.id == pm_id), None)
+        if pm is None:
+            return Response("no such message", status=404)
+        message = self.site.layout.message
+        soup = BeautifulSoup(self._text(sid, self.site.pm_view_from), "html.parser")
+        # "html:has(...)" names the whole page (soupsieve refuses some lexbor :has() forms)
+        scope = soup.html if message.container.startswith("html:") else soup.select_one(message.container)
+        _set(scope, message.subject, pm.fields["subject"])
+        _fill(scope.select_one(message.body), pm.fields["message"])
+        return str(soup)
+
+    def _tokens_ok(self, sid: str, rule: FormRule, form: dict[str, str]) -> bool:
+        def resolved(text: str) -> str:
+            return _session_value(text, sid) if text in self.site.placeholders else text
+        return all(form.get(resolved(t.name)) == resolved(t.value) for t in rule.tokens)
+
+
+def _session_value(placeholder: str, sid: str) -> str:
+    return "t" + hashlib.sha1(f"{placeholder}/{sid}".encode()).hexdigest()[:15]
+
+
+def _cloned_post(model, layout: EngineLayout, post: Sent, author: str):
+    clone = copy.copy(model)
+    _set(clone, layout.thread.post_id, post.id)
+    _set(clone, layout.thread.author, author)
+    _fill(clone.select_one(layout.thread.body), post.fields["message"])
+    return clone
+
+
+def _insert_after(anchor, node):
+    anchor.insert_after(node)
+    return node
+
+
+def _fill(node, text: str) -> None:
+    node.clear()
+    node.append(text)
+
+
+def _set(scope, spec: Field, value: str) -> None:
+    """Write `value` where the parser reads `spec` (its pattern's group, else all of it)."""
+    node = scope if spec.selector is None else scope.select_one(spec.selector)
+    old = node[spec.attr] if spec.attr else node.get_text()
+    new = value
+    if spec.pattern and (found := re.search(spec.pattern, old)):
+        group = 1 if found.re.groups else 0
+        new = old[:found.start(group)] + value + old[found.end(group):]
+    if spec.attr:
+        node[spec.attr] = new
+    else:
+        _fill(node, new)
+
+
+class _Quiet(WSGIRequestHandler):
+    def log_request(self, *args) -> None:
+        pass
+
+
+class BoardServer:
+    """The board on a free port of 127.0.0.1 in a daemon thread, for one test (a context manager)."""
+
+    def __init__(self, board: FixtureBoard):
+        self.board = board
+        self._server = make_server("127.0.0.1", 0, board.app(), threaded=True, request_handler=_Quiet)
+        host, port = self._server.server_address[:2]
+        self.url = board.base_url = f"http://{host}:{port}/"
+        self._thread = threading.Thread(target=self._server.serve_forever, name="fixture-board", daemon=True)
+
+    def __enter__(self) -> "BoardServer":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join(timeout=5)
+

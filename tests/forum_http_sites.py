@@ -1,0 +1,94 @@
+"""Each engine's fixture board as data: its URLs, its form fields and tokens, how it answers.
+
+URLs and fields follow tests/fixtures/forums/<engine>/README.md (the pages were saved there).
+"""
+from __future__ import annotations
+
+from forumgm.parsers.forums import fluxbb, mybb, smf, xenforo
+from forum_http_board import FIXTURES, FormRule, Site, Token
+
+FORUMS = FIXTURES / "forums"
+
+_MYBB_KEY = (Token("my_post_key", "MYBB_POST_KEY_PLACEHOLDER"),)
+MYBB = Site(
+    engine="mybb", layout=mybb.LAYOUT, fixtures=FORUMS / "mybb", origin="http://127.0.0.1:8081/",
+    login_page="login.html", home="index.php",
+    login=FormRule(r"member\.php", "login.html", _MYBB_KEY, {"username": "username", "password": "password"}),
+    thread=r"showthread\.php\?tid=1(?:&page=(?P<page>\d+))?",
+    thread_pages=("thread_page1.html", "thread_page2.html", "thread_page3_last.html"),
+    reply=FormRule(r"newreply\.php\?tid=1&processed=1", "newreply_form.html", _MYBB_KEY, {"message": "message"},
+                   answer="refresh", target="showthread.php?tid=1&pid={id}#pid{id}"),
+    refusal='<div class="error"><p><em>Please correct the following errors before continuing:</em></p>'
+            "<ul><li>{message}</li></ul></div>",
+    pages=((r"index\.php", "index.html"), (r"newreply\.php\?tid=1", "newreply_form.html"),
+           (r"private\.php\?action=send", "pm_compose.html"), (r"private\.php\?fid=1", "pm_inbox.html"),
+           (r"private\.php\?action=read&pmid=1", "pm_view_1.html"),
+           (r"private\.php\?action=read&pmid=3", "pm_view_2.html")),
+    pm=FormRule(r"private\.php", "pm_compose.html", _MYBB_KEY, {"to": "to", "subject": "subject", "message": "message"},
+                answer="refresh", target="private.php"),
+    sentbox=r"private\.php\?fid=2", sent_message=r"private\.php\?action=read&pmid=(\d{3,})",
+    pm_row_from="pm_inbox.html", pm_view_from="pm_view_1.html",
+    placeholders=("MYBB_POST_KEY_PLACEHOLDER", "MYBB_LOGOUT_KEY_PLACEHOLDER"),
+)
+
+_SMF_SESSION = Token("SMF_SESSION_VAR_PLACEHOLDER", "SMF_SESSION_ID_PLACEHOLDER")
+SMF = Site(
+    engine="smf", layout=smf.LAYOUT, fixtures=FORUMS / "smf", origin="http://127.0.0.1:8083/",
+    login_page="login.html", home="index.php",
+    login=FormRule(r"index\.php\?action=login2", "login.html",
+                   (_SMF_SESSION, Token("SMF_TOKEN_VAR_PLACEHOLDER", "SMF_TOKEN_VALUE_PLACEHOLDER")),
+                   {"username": "user", "password": "passwrd"}),
+    thread=r"index\.php\?topic=2\.(?P<start>\d+)",
+    thread_pages=("thread_page1.html", "thread_page2.html", "thread_page3_last.html"),
+    reply=FormRule(r"index\.php\?action=post2;start=0;board=2", "newreply_form.html", (_SMF_SESSION,),
+                   {"message": "message"}, target="index.php?topic=2.msg{id}#msg{id}"),
+    refusal='<div class="errorbox" id="errors"><dl><dt><strong id="error_serious">The following error or errors '
+            'occurred while posting this message:</strong></dt><dd class="error" id="error_list">{message}</dd>'
+            "</dl></div>",
+    pages=((r"index\.php", "index.html"), (r"index\.php\?action=post;topic=2\.0", "newreply_form.html"),
+           (r"index\.php\?action=pm;sa=send", "pm_compose.html"), (r"index\.php\?action=pm(?:;f=inbox)?", "pm_inbox.html"),
+           (r"index\.php\?action=pm;pmsg=1", "pm_view_1.html"), (r"index\.php\?action=pm;pmsg=2", "pm_view_2.html")),
+    pm=FormRule(r"index\.php\?action=pm;sa=send2", "pm_compose.html", (_SMF_SESSION,),
+                {"to": "to", "subject": "subject", "message": "message"},
+                target="index.php?action=pm;f=inbox;l=-1;done=sent"),
+    sentbox=r"index\.php\?action=pm;f=sent", sent_message=r"index\.php\?action=pm;f=sent;pmsg=(\d+)",
+    pm_row_from="pm_inbox.html", pm_view_from="pm_view_1.html",
+    placeholders=("SMF_SESSION_VAR_PLACEHOLDER", "SMF_SESSION_ID_PLACEHOLDER", "SMF_TOKEN_VAR_PLACEHOLDER",
+                  "SMF_TOKEN_VALUE_PLACEHOLDER"),
+)
+
+FLUXBB = Site(
+    engine="fluxbb", layout=fluxbb.LAYOUT, fixtures=FORUMS / "fluxbb", origin="http://127.0.0.1:8082/",
+    login_page="login.html", home="index.php",
+    login=FormRule(r"login\.php\?action=in", "login.html", (Token("csrf_token", "FLUXBB_CSRF_TOKEN_PLACEHOLDER"),),
+                   {"username": "req_username", "password": "req_password"}),
+    thread=r"viewtopic\.php\?id=2(?:&p=(?P<page>\d+))?",
+    thread_pages=("thread_page1.html", "thread_page2.html", "thread_page3_last.html"),
+    reply=FormRule(r"post\.php\?action=post&tid=2", "newreply_form.html", (), {"message": "req_message"},
+                   answer="refresh", target="viewtopic.php?pid={id}#p{id}", referer=r"/(post|viewtopic)\.php"),
+    refusal='<div id="posterror" class="block"><h2><span>Post errors</span></h2><div class="box">'
+            '<div class="inbox error-info"><ul class="error-list"><li><strong>{message}</strong></li></ul>'
+            "</div></div></div>",
+    pages=((r"index\.php", "index.html"), (r"post\.php\?tid=2", "newreply_form.html")),
+    placeholders=("FLUXBB_CSRF_TOKEN_PLACEHOLDER",),
+)
+
+_XF_TOKEN = (Token("_xfToken", "XF_TOKEN_PLACEHOLDER"),)
+XENFORO = Site(
+    engine="xenforo", layout=xenforo.LAYOUT, fixtures=FORUMS / "xenforo", origin="http://xenforo.invalid/",
+    login_page="login.html", home="",
+    login=FormRule(r"login/login", "login.html", _XF_TOKEN, {"username": "login", "password": "password"}),
+    thread=r"threads/igra-1\.7/(?:page-(?P<page>\d+))?",
+    thread_pages=("thread_page2.html",),   # the one saved page stands for every page
+    reply=FormRule(r"threads/igra-1\.7/add-reply", "thread_page2.html", _XF_TOKEN, {"message": "message"},
+                   target="posts/{id}/"),
+    refusal='<div class="blockMessage blockMessage--error blockMessage--iconic">{message}</div>',
+    pages=((r"", "conversations.html"), (r"threads/igra-1\.7/reply", "thread_page2.html"),
+           (r"conversations/", "conversations.html"), (r"conversations/(?:[^/]*\.)?1/", "conversation_view.html"),
+           (r"conversations/add", "../../forum_http/xenforo_conversation_add.html")),
+    pm=FormRule(r"conversations/add", "../../forum_http/xenforo_conversation_add.html", _XF_TOKEN,
+                {"to": "recipients", "subject": "title", "message": "message"}, target="conversations/new.{id}/"),
+    sentbox=r"conversations/", sent_message=r"conversations/(?:[^/]*\.)?(\d{3,})/",
+    pm_row_from="conversations.html", pm_view_from="conversation_view.html",
+    placeholders=("XF_TOKEN_PLACEHOLDER",), sent_listed_with_inbox=True,
+)

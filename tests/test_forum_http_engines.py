@@ -1,0 +1,143 @@
+"""Every engine adapter driven over real HTTP against its fixture board (tests/forum_http_board.py)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from forum_http_board import BoardServer, FixtureBoard, Site
+from forum_http_sites import FLUXBB, MYBB, SMF, XENFORO
+from forumgm.daemon.forum import ForumError, ForumRefused, NoPrivateMessages, open_forum
+from localforum_support import HOST, FakeClock
+
+MARK = "\u200b\u200d\u200c\u200b"
+OTHER_MARK = "\u200b\u200d\u200d\u200b"
+
+
+@dataclass(frozen=True)
+class Case:
+    site: Site
+    thread: str            # the thread URL, relative to the board
+    page: int              # a page to read, and the author of its first post
+    first_author: str
+
+    @property
+    def id(self) -> str:
+        return self.site.engine
+
+
+MYBB_CASE = Case(MYBB, "showthread.php?tid=1", 2, "Кума")
+SMF_CASE = Case(SMF, "index.php?topic=2.0", 2, "Кума")
+FLUXBB_CASE = Case(FLUXBB, "viewtopic.php?id=2", 2, "Кума")
+XENFORO_CASE = Case(XENFORO, "threads/igra-1.7/", 2, "Аскон")
+CASES = [MYBB_CASE, SMF_CASE, FLUXBB_CASE, XENFORO_CASE]
+PM_CASES = [case for case in CASES if case.site.pm is not None]
+
+
+def each(cases):
+    return pytest.mark.parametrize("case", cases, ids=[c.id for c in cases])
+
+
+@pytest.fixture
+def clock():
+    return FakeClock()
+
+
+@pytest.fixture
+def running(case):
+    board = FixtureBoard(case.site, password="host-secret", member=HOST, members=("Кума", "Аскон"))
+    with BoardServer(board) as server:
+        yield server
+
+
+def adapter(running, case, clock, password="host-secret", **config):
+    settings = {"engine": case.site.engine, "base_url": running.url, "username": HOST, "posts_per_page": 5,
+                "timeout": 5, "retries": 0, **config}
+    return open_forum(settings, password, clock=clock.monotonic, sleep=clock.sleep, now=clock.now)
+
+
+@each(CASES)
+def test_logs_in_with_the_pages_tokens_and_reads_a_thread_page(running, case, clock):
+    info, posts, _ = adapter(running, case, clock).thread_page(running.url + case.thread, case.page)
+    assert info.page == case.page and posts[0].author == case.first_author
+    where, login = running.board.received[0]
+    fields = case.site.login.fields
+    assert (login[fields["username"]], login[fields["password"]]) == (HOST, "host-secret")
+
+
+@each(CASES)
+def test_a_wrong_password_is_the_boards_message(running, case, clock):
+    with pytest.raises(ForumError, match="Incorrect username or password"):
+        adapter(running, case, clock, password="wrong").login()
+
+
+@each(CASES)
+def test_reply_lands_and_is_found_by_its_marker(running, case, clock):
+    forum = adapter(running, case, clock)
+    post_id = forum.reply(running.url + case.thread, "Итоги: [color=blue]Кума[/color]" + MARK)
+    assert [(p.id, p.fields["message"]) for p in running.board.posts] == [(post_id, "Итоги: [color=blue]Кума[/color]" + MARK)]
+    assert forum.find_own_post(running.url + case.thread, MARK) == post_id
+    assert forum.find_own_post(running.url + case.thread, OTHER_MARK) is None
+
+
+@each(CASES)
+def test_a_refused_reply_is_a_refusal_with_the_boards_message(running, case, clock):
+    with pytest.raises(ForumRefused, match="too short"):
+        adapter(running, case, clock).reply(running.url + case.thread, "   ")
+    assert running.board.posts == []
+
+
+@each(CASES)
+def test_an_expired_session_is_opened_again_once(running, case, clock):
+    forum = adapter(running, case, clock)
+    forum.thread_page(running.url + case.thread, 1)
+    running.board.expire_sessions()
+    _, posts, _ = forum.thread_page(running.url + case.thread, case.page)
+    assert posts[0].author == case.first_author
+    logins = [form for where, form in running.board.received if "password" in str(case.site.login.fields)
+              and case.site.login.fields["password"] in form]
+    assert len(logins) == 2
+
+
+@each(PM_CASES)
+def test_inbox_and_a_message(running, case, clock):
+    forum = adapter(running, case, clock)
+    assert ("Аскон", "Ночной ход") in [(h.sender, h.subject) for h in forum.inbox()]
+    askon = next(h for h in forum.inbox() if h.subject == "Ночной ход")
+    message = forum.message(askon.id)
+    assert message.sender == "Аскон" and "Атака 5 gosha100" in message.text
+
+
+@each(PM_CASES)
+def test_send_pm_and_find_it_in_the_sent_items(running, case, clock):
+    forum = adapter(running, case, clock)
+    pm_id = forum.send_pm("Кума", "Ваша роль", "Вы — [b]Доктор[/b]" + MARK)
+    [sent] = running.board.pms
+    assert sent.id == pm_id
+    assert sent.fields == {"to": "Кума", "subject": "Ваша роль", "message": "Вы — [b]Доктор[/b]" + MARK}
+    assert forum.find_sent_pm("Кума", "Ваша роль", MARK) == pm_id
+    assert forum.find_sent_pm("Кума", "Ваша роль", OTHER_MARK) is None
+    assert "Ваша роль" not in [h.subject for h in forum.inbox()]   # the host's own PM is no order
+
+
+@each(PM_CASES)
+def test_a_pm_to_an_unknown_member_is_refused_and_nothing_is_sent(running, case, clock):
+    with pytest.raises(ForumRefused, match="Незнакомец"):
+        adapter(running, case, clock).send_pm("Незнакомец", "Тема", "Текст")
+    assert running.board.pms == []
+
+
+@each([FLUXBB_CASE])
+def test_fluxbb_says_it_has_no_private_messages(running, case, clock):
+    forum = adapter(running, case, clock)
+    assert not forum.pm_supported
+    for call in (forum.inbox, lambda: forum.send_pm("Кума", "Тема", "Текст"), lambda: forum.message("1")):
+        with pytest.raises(NoPrivateMessages, match="no private messages"):
+            call()
+
+
+@each([SMF_CASE])
+def test_smf_learns_the_posts_per_page_from_the_page_links(running, case, clock):
+    forum = adapter(running, case, clock, posts_per_page=None)
+    info, posts, _ = forum.thread_page(running.url + case.thread, 3)
+    assert info.page == 3 and posts[0].author == "Robozik"
