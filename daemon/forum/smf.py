@@ -1,0 +1,36 @@
+"""Simple Machines Forum 2.1 (per tests/fixtures/forums/smf/README.md).
+
+Its CSRF field has a random name per session (and the login form a second random-name token):
+both are hidden inputs, so they go back as the form carried them. Pages are addressed by post
+offset (`topic=2.5`); a sent PM is named only by its copy in the sent items.
+"""
+from __future__ import annotations
+
+from forumgm.daemon.forum.adapter import ForumAdapter
+from forumgm.daemon.forum.spec import EngineSpec, FormStep, Paged, PmSpec
+from forumgm.parsers.forums import smf as parser
+
+SPEC = EngineSpec(
+    name="SMF",
+    logged_in="action=logout",
+    errors="#errors #error_list, div.errorbox",
+    thread_id=r"[?&;]topic=(\d+)",
+    thread_page=Paged("index.php?topic={thread}.0", "index.php?topic={thread}.{start}"),
+    per_page_link=r"\?topic={thread}\.(\d+)\b",   # page links, not the report links (action=reporttm;topic=2.1)
+    login=FormStep("index.php?action=login", "login", {"username": "user", "password": "passwrd"}),
+    reply=FormStep("index.php?action=post;topic={thread}.0", "reply", {"message": "message"}, {"post": "Post"}),
+    reply_ref=r"msg(\d+)",
+    pm=PmSpec(
+        inbox=Paged("index.php?action=pm;f=inbox", "index.php?action=pm;f=inbox;start={start}"),
+        sentbox=Paged("index.php?action=pm;f=sent", "index.php?action=pm;f=sent;start={start}"),
+        message="index.php?action=pm;pmsg={pm}",
+        sent_message="index.php?action=pm;f=sent;pmsg={pm}",
+        send=FormStep("index.php?action=pm;sa=send", "pm", {"to": "to", "subject": "subject", "message": "message"},
+                      {"post": "Send message"}),
+    ),
+)
+
+
+class SmfForum(ForumAdapter):
+    spec = SPEC
+    parser = parser
