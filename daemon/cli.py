@@ -20,9 +20,9 @@ COMMANDS = (
     "simulate",
     "check_orders",
     "parse_page",
-    "demo",          # pending: the forum helper's local demo
-    "localforum",    # pending: the forum helper's local forum server
-    "web",           # pending: the host's web page
+    "demo",
+    "localforum",
+    "web",
 )
 
 

@@ -132,8 +132,10 @@ def start_game(game: GameRun, store: Store) -> None:
         for pm in role_pms(state, game.texts) if role_pms else ():
             store.add_draft(game.id, pm.kind, pm.to, pm.text, SETUP, config.needs_approval(pm.kind),
                             ref=f"{pm.kind}:{pm.to}", subject=pm.subject)
-        _schedule(game, store, game.rules.first_phase(state), config.start)
+        first = game.rules.first_phase(state)
+        _schedule(game, store, first, config.start)
         store.audit("daemon", "game.start", {"game": game.id})
+    log.info("game %s dealt; first phase %s", game.id, first.key)
 
 
 def _schedule(game: GameRun, store: Store, phase: Phase, after: datetime) -> None:

@@ -1,0 +1,93 @@
+"""`forumgm drafts list|show|edit|approve|reject`: the host's review of outgoing texts."""
+from __future__ import annotations
+
+import getpass
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from forumgm.daemon.commands.common import add_config_argument, open_installation
+
+ACTIONS = ("list", "show", "edit", "approve", "reject")
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("drafts", help="review outgoing texts: list, show, edit, approve, reject")
+    add_config_argument(parser)
+    parser.add_argument("action", choices=ACTIONS)
+    parser.add_argument("id", nargs="?", type=int, help="draft id (all actions but list)")
+    parser.add_argument("--status", help="list: only drafts with this status (default: pending)")
+    parser.add_argument("--all", action="store_true", help="list: every status")
+    parser.add_argument("--game", help="list: only this game")
+    parser.add_argument("--body-file", type=Path, help="edit: the new body from this file instead of $EDITOR")
+    parser.add_argument("--by", default=None, help="who acts (default: the login name); written to the audit log")
+
+
+def run(args) -> int:
+    from forumgm.daemon.store import StoreError
+
+    if args.action != "list" and args.id is None:
+        print(f"forumgm drafts {args.action}: a draft id is required", file=sys.stderr)
+        return 2
+    opened = open_installation(args.config)
+    if opened is None:
+        return 2
+    _, store = opened
+    by = args.by or getpass.getuser()
+    try:
+        if args.action == "list":
+            status = None if args.all else (args.status or "pending")
+            for draft in store.drafts(status=status, game_id=args.game):
+                print(_line(draft))
+        elif args.action == "show":
+            _show(store, args.id)
+        elif args.action == "edit":
+            body = args.body_file.read_text(encoding="utf-8") if args.body_file else _from_editor(store.draft(args.id))
+            if body is None:
+                print("forumgm drafts edit: body unchanged, nothing done", file=sys.stderr)
+                return 1
+            store.edit_draft(args.id, body, by=by)
+            print(f"draft {args.id} edited; status {store.draft(args.id)['status']}")
+        else:
+            getattr(store, args.action)(args.id, by=by)
+            print(f"draft {args.id} {store.draft(args.id)['status']}")
+    except StoreError as error:
+        print(f"forumgm drafts {args.action}: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _line(draft: dict) -> str:
+    first = draft["body"].strip().splitlines()[0] if draft["body"].strip() else ""
+    return (f"{draft['id']:>5}  {draft['status']:<10} {draft['game_id']:<16} {draft['phase_key'] or '':<10} "
+            f"{draft['kind']:<16} → {draft['target']:<16} {first[:60]}")
+
+
+def _show(store, draft_id: int) -> None:
+    draft = store.draft(draft_id)
+    print(_line(draft))
+    if draft["subject"]:
+        print(f"subject: {draft['subject']}")
+    if draft["forum_ref"]:
+        print(f"sent as: {draft['forum_ref']} at {draft['sent_at'].isoformat()}")
+    print()
+    print(draft["body"])
+    for edit in store.draft_edits(draft_id):
+        print(f"\n(edited by {edit['edited_by']} at {edit['edited_at'].isoformat()})")
+
+
+def _from_editor(draft: dict) -> str | None:
+    """The body after $EDITOR (vi by default); None when the host left it unchanged."""
+    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", encoding="utf-8", delete=False) as handle:
+        handle.write(draft["body"])
+        path = Path(handle.name)
+    try:
+        subprocess.run([*shlex.split(editor), str(path)], check=True)
+        body = path.read_text(encoding="utf-8")
+    finally:
+        path.unlink(missing_ok=True)
+    return None if body == draft["body"] else body

@@ -1,0 +1,59 @@
+"""The host's commands on a store after two game days: status, drafts, resolve --rerun."""
+from __future__ import annotations
+
+import pytest
+
+from forumgm.daemon.cli import main
+from forumgm.daemon.store import Store
+from test_spine_tick import GAME, installation, walk  # noqa: F401  (the fixture is reused)
+
+
+@pytest.fixture
+def played(installation, tmp_path):  # noqa: F811
+    store, _forum = walk(installation)
+    store.close()
+    return tmp_path / "forumgm.toml", installation.storage
+
+
+def test_status_shows_the_open_phase_in_moscow_time(played, capsys):
+    config, _ = played
+    assert main(["status", "--config", str(config)]) == 0
+    out = capsys.readouterr().out
+    assert f"{GAME} (mafia): 8 players, 2 phase(s) resolved" in out
+    assert "open phase round-3, deadline 2026-03-05 22:45 (Europe/Moscow)" in out
+    assert "drafts waiting for approval: 0" in out
+
+
+def test_drafts_edit_approve_reject_are_audited(played, capsys, tmp_path):
+    config, storage = played
+    assert main(["resolve", "--config", str(config), GAME, "round-2", "--rerun"]) == 0
+    store = Store(storage)
+    first, second = [d["id"] for d in store.drafts(status="pending", game_id=GAME)][:2]
+    body = tmp_path / "body.txt"
+    body.write_text("Исправленный отчёт", encoding="utf-8")
+    assert main(["drafts", "--config", str(config), "edit", str(first), "--body-file", str(body), "--by", "host"]) == 0
+    assert main(["drafts", "--config", str(config), "approve", str(first), "--by", "host"]) == 0
+    assert main(["drafts", "--config", str(config), "reject", str(second), "--by", "host"]) == 0
+    assert main(["drafts", "--config", str(config), "approve", str(second), "--by", "host"]) == 1
+    capsys.readouterr()
+    assert main(["drafts", "--config", str(config), "show", str(first)]) == 0
+    shown = capsys.readouterr().out
+    assert "Исправленный отчёт" in shown and "edited by host" in shown
+    store = Store(storage)
+    assert (store.draft(first)["status"], store.draft(second)["status"]) == ("approved", "rejected")
+    actions = [a["action"] for a in store.audit_log(limit=4)]
+    assert actions == ["draft.rejected", "draft.approved", "draft.edit", "phase.rerun"]
+
+
+def test_rerun_of_an_older_phase_is_refused(played, capsys):
+    config, _ = played
+    assert main(["resolve", "--config", str(config), GAME, "round-1", "--rerun"]) == 1
+    assert "re-run the latest resolved phase" in capsys.readouterr().err
+
+
+def test_drafts_list_filters_by_status(played, capsys):
+    config, _ = played
+    assert main(["drafts", "--config", str(config), "list", "--status", "sent"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines and all(" sent " in line for line in lines)
+    assert any("round_report" in line for line in lines)

@@ -1,0 +1,95 @@
+"""`forumgm run` as a real process: clean exit on SIGTERM, nothing duplicated after SIGKILL."""
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+from collections import Counter
+
+import pytest
+
+from forumgm.config import data_path
+from forumgm.daemon.run import StopFlag, run_loop
+from forumgm.daemon.store import Store
+
+GAME = "mafia-example"
+
+
+@pytest.fixture
+def config(tmp_path):
+    games = tmp_path / "games"
+    games.mkdir()
+    shutil.copy(data_path("games", "mafia.example.toml"), games / "mafia.example.toml")
+    text = data_path("forumgm.example.toml").read_text(encoding="utf-8")
+    text = text.replace('"games/mafia.example.toml", "games/legends.example.toml"', '"games/mafia.example.toml"')
+    # a forum that refuses connections at once: every sync fails, so no phase may resolve
+    text = text.replace('base_url = "https://forum.example.org"', 'base_url = "http://127.0.0.1:9"\nretries = 0')
+    text = text.replace("poll_interval = 120", "poll_interval = 1")
+    path = tmp_path / "forumgm.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def start(config) -> subprocess.Popen:
+    env = {**os.environ, "FORUMGM_PASSWORD": "secret-password-value"}
+    return subprocess.Popen([sys.executable, "-m", "forumgm.daemon.cli", "run", "--config", str(config),
+                             "--start-at", "2026-03-03T23:00:00+03:00", "--log-level", "DEBUG"],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def wait_for_log(process: subprocess.Popen, needle: str, lines: list[str]) -> None:
+    for line in process.stderr:
+        lines.append(line)
+        if needle in line:
+            return
+    raise AssertionError(f"the daemon ended before logging {needle!r}:\n{''.join(lines)}")
+
+
+def test_sigterm_finishes_the_tick_and_exits_zero(config):
+    process = start(config)
+    lines: list[str] = []
+    wait_for_log(process, "forumgm running", lines)
+    wait_for_log(process, "did not answer", lines)      # a tick has run (and failed to sync)
+    process.send_signal(signal.SIGTERM)
+    rest = process.communicate(timeout=60)[1]
+    log = "".join(lines) + rest
+    assert process.returncode == 0, log
+    assert "stopping after the current tick" in log and "stopped after" in log
+    assert "secret-password-value" not in log
+
+
+def test_sigkill_and_restart_duplicate_nothing(config, tmp_path):
+    # killed at start-up, during the first tick (between syncing and dealing), and after two ticks;
+    # every tick logs the failed inbox sync, so each wait ends
+    kill_points = (["forumgm running"], ["did not answer"], ["did not answer", "did not answer"])
+    for needles in kill_points:
+        process = start(config)
+        lines: list[str] = []
+        for needle in needles:
+            wait_for_log(process, needle, lines)
+        process.kill()                                   # SIGKILL: no clean-up of any kind
+        process.communicate(timeout=60)
+    store = Store(tmp_path / "forumgm.sqlite")
+    snapshots = store.db.execute("SELECT phase_key, COUNT(*) FROM snapshots WHERE game_id = ? GROUP BY phase_key",
+                                 [GAME]).fetchall()
+    assert snapshots == [("setup", 1)]
+    roles = Counter(d["target"] for d in store.drafts(game_id=GAME) if d["kind"] == "role")
+    assert len(roles) == 8 and set(roles.values()) == {1}
+    assert [(p["key"], p["status"]) for p in store.phases(GAME)] == [("round-1", "pending")]
+
+
+def test_run_loop_ticks_until_stopped():
+    class Daemon:
+        ticks = 0
+
+        def tick(self):
+            self.ticks += 1
+            if self.ticks == 3:
+                stop.set()
+
+    stop = StopFlag()
+    daemon = Daemon()
+    assert run_loop(daemon, poll_interval=0.01, stop=stop) == 0
+    assert daemon.ticks == 3
