@@ -134,3 +134,9 @@ def test_check_config_command_prints_every_problem(tmp_path, capsys):
     assert f"{path}: extra: unknown key" in err
     assert "2 problem(s)" in err
     assert main(["check-config", str(data_path("forumgm.example.toml"))]) == 0
+
+
+def test_check_config_asks_the_engine_about_its_setup(tmp_path, capsys):
+    path = write(tmp_path, "game.toml", GAME)      # two players: too few for mafia
+    assert main(["check-config", str(path)]) == 1
+    assert f"{path}: setup.players: at least 8 players are needed, got 2" in capsys.readouterr().err

@@ -23,10 +23,30 @@ def run(args) -> int:
         print(f"{len(error.problems)} problem(s)", file=sys.stderr)
         return 1
     games = loaded.games if hasattr(loaded, "games") else (loaded,)
+    problems = [problem for game in games for problem in setup_problems(game)]
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    if problems:
+        print(f"{len(problems)} problem(s)", file=sys.stderr)
+        return 1
     for game in games:
         print(f"{game.id}: {game.type}, {len(game.players)} players, zone {game.time_zone.key}")
     print("ok")
     return 0
+
+
+def setup_problems(game) -> list[str]:
+    """What the game's own engine says of its setup (the engine owns those keys)."""
+    from forumgm.daemon.games import rules_for
+    from forumgm.engines.base import SetupError
+
+    try:
+        rules_for(game.type, game.rules).setup(game.setup_table(), game.seed)
+    except ModuleNotFoundError:
+        return [f"{game.source}: type: the {game.type} engine is not part of this forumgm yet"]
+    except SetupError as error:
+        return [f"{game.source}: {error.key}: {error.message}"]
+    return []
 
 
 def _is_game_file(path: Path) -> bool:
