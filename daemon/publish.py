@@ -3,7 +3,9 @@
 Every text carries an invisible marker naming its draft (zero-width characters after the
 body). A draft is marked "sending" before the forum request and "sent" with the forum's id after
 it. A draft found still "sending" (the daemon died, or the forum's answer was lost) is first
-looked for on the forum by its marker; it is sent again only when it is not there.
+looked for on the forum by its marker; it is sent again only when it is not there. A draft the
+forum refuses for good (ForumRefused: unknown recipient, too long, a validation error) goes back
+to the host with the forum's message instead of being tried again on every tick.
 """
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ import logging
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from forumgm.daemon.forum.errors import ForumError
+from forumgm.daemon.forum.errors import ForumError, ForumRefused
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +35,7 @@ def with_marker(body: str, draft_id: int) -> str:
 class PublishReport:
     sent: dict[int, str] = field(default_factory=dict)          # draft id -> forum post/PM id
     reconciled: dict[int, str] = field(default_factory=dict)    # found on the forum, not re-sent
+    refused: dict[int, str] = field(default_factory=dict)       # draft id -> the forum's message
     error: str | None = None                                    # the first failure; the rest waits
 
     @property
@@ -49,24 +52,30 @@ def publish_approved(forum, store, now: datetime, forum_id: str | None = None) -
                 store.mark_sent(draft["id"], found, now)
                 report.reconciled[draft["id"]] = found
             else:
-                report.sent[draft["id"]] = _send(forum, store, draft, now)
+                _send(forum, store, draft, now, report)
         for draft in _of_forum(store, store.approved_drafts(), forum_id):
             store.mark_sending(draft["id"], now)
-            report.sent[draft["id"]] = _send(forum, store, draft, now)
+            _send(forum, store, draft, now, report)
     except ForumError as error:
         report.error = str(error)
         log.warning("publishing stopped: %s", error)
     return report
 
 
-def _send(forum, store, draft: dict, now: datetime) -> str:
+def _send(forum, store, draft: dict, now: datetime, report: PublishReport) -> None:
     body = with_marker(draft["body"], draft["id"])
-    if draft["target"] == "thread":
-        ref = forum.reply(_thread_url(store, draft), body)
-    else:
-        ref = forum.send_pm(draft["target"], _subject(draft), body)
+    try:
+        if draft["target"] == "thread":
+            ref = forum.reply(_thread_url(store, draft), body)
+        else:
+            ref = forum.send_pm(draft["target"], _subject(draft), body)
+    except ForumRefused as refused:
+        store.mark_refused(draft["id"], str(refused), now)
+        report.refused[draft["id"]] = str(refused)
+        log.warning("draft %s refused by the forum: %s", draft["id"], refused)
+        return
     store.mark_sent(draft["id"], ref, now)
-    return ref
+    report.sent[draft["id"]] = ref
 
 
 def _find(forum, store, draft: dict) -> str | None:

@@ -235,6 +235,10 @@ MIGRATIONS: tuple[str, ...] = (
         detail TEXT NOT NULL
     );
     """,
+    # the forum's message when it refused to take a draft (publish puts the draft back to pending)
+    """
+    ALTER TABLE drafts ADD COLUMN send_error TEXT;
+    """,
 )
 
 
@@ -701,9 +705,17 @@ class Store:
 
     def mark_sent(self, draft_id: int, forum_ref: str, at: datetime) -> None:
         with self.transaction():
-            self.db.execute("UPDATE drafts SET status = 'sent', forum_ref = ?, sent_at = ?, updated_at = ? "
-                            "WHERE id = ?", [forum_ref, to_text(at), to_text(at), draft_id])
+            self.db.execute("UPDATE drafts SET status = 'sent', forum_ref = ?, sent_at = ?, updated_at = ?, "
+                            "send_error = NULL WHERE id = ?", [forum_ref, to_text(at), to_text(at), draft_id])
             self.audit("daemon", "draft.sent", {"draft": draft_id, "forum_ref": forum_ref})
+
+    def mark_refused(self, draft_id: int, error: str, at: datetime) -> None:
+        """The forum refused the draft for good (unknown recipient, too long...): back to pending with
+        the forum's message, for the host to edit and approve again; it is not retried by itself."""
+        with self.transaction():
+            self.db.execute("UPDATE drafts SET status = 'pending', send_error = ?, sending_at = NULL, updated_at = ? "
+                            "WHERE id = ?", [error, to_text(at), draft_id])
+            self.audit("daemon", "draft.refused", {"draft": draft_id, "error": error})
 
     def sending_drafts(self) -> list[dict]:
         return self.drafts(status="sending")

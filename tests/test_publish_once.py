@@ -92,13 +92,38 @@ def test_a_draft_left_sending_before_the_request_is_sent_once(store, server, clo
     assert [p.bbcode for p in host_posts(server)].count("Отчёт" + draft_marker(draft)) == 1
 
 
-def test_a_forum_refusal_is_reported_and_the_draft_waits(store, server, clock):
-    draft = store.add_draft("g1", "receipt", "Незнакомец", "Текст", "n1", False, subject="Тема")
-    report = publish_approved(host_forum(server, clock), store, clock.now())
-    assert "Незнакомец" in report.error
-    assert store.draft(draft)["status"] == "sending"
-
-
 def test_markers_differ_per_draft_and_are_invisible():
     assert draft_marker(5) != draft_marker(10)
     assert draft_marker(5).strip("\u200b\u200c\u200d") == ""
+
+
+def test_a_draft_the_forum_refuses_goes_back_to_the_host_with_the_forums_message(store, server, clock):
+    stranger = store.add_draft("g1", "receipt", "Незнакомец", "Принято", "n1", False, subject="Квитанция")
+    thread = store.add_draft("g1", "report", "thread", "Отчёт", "n1", False)
+    forum = host_forum(server, clock)
+    report = publish_approved(forum, store, clock.now())
+    assert set(report.refused) == {stranger} and set(report.sent) == {thread}   # the rest still goes out
+    refused = store.draft(stranger)
+    assert refused["status"] == "pending" and "Незнакомец" in refused["send_error"]
+    assert publish_approved(forum, store, clock.now()).refused == {}            # not tried again by itself
+    store.edit_draft(stranger, "Принято", by="host")
+    store.approve(stranger, by="host")
+    store.db.execute("UPDATE drafts SET target = 'Кума' WHERE id = ?", [stranger])   # the host fixed the nick
+    again = publish_approved(forum, store, clock.now())
+    assert set(again.sent) == {stranger}
+    assert store.draft(stranger)["status"] == "sent" and store.draft(stranger)["send_error"] is None
+
+
+def test_an_upgraded_store_keeps_its_drafts_and_gains_the_send_error(tmp_path, clock, monkeypatch):
+    import forumgm.daemon.store as store_module
+    path = tmp_path / "old.sqlite"
+    monkeypatch.setattr(store_module, "MIGRATIONS", store_module.MIGRATIONS[:1])   # a file from before
+    old = store_module.Store(path, now=clock.now)
+    old.register_forum("local", "phpbb", "http://x/", "Ведущий")
+    old.register_game("g1", "mafia", "local", "http://x/viewtopic.php?t=2", "UTC", 1, {"Кума": []})
+    draft = old.add_draft("g1", "report", "thread", "Отчёт", "n1", True)
+    old.close()
+    monkeypatch.undo()
+    upgraded = store_module.Store(path, now=clock.now)
+    assert upgraded.schema_version == len(store_module.MIGRATIONS)
+    assert upgraded.draft(draft)["body"] == "Отчёт" and upgraded.draft(draft)["send_error"] is None
