@@ -16,6 +16,7 @@ import requests
 from forumgm.daemon.forum.adapter import ForumAdapter
 from forumgm.daemon.forum.errors import ForumError, ForumRefused, NoPrivateMessages, SessionLost
 from forumgm.daemon.forum.fluxbb import FluxbbForum
+from forumgm.daemon.forum.generic import GenericForum
 from forumgm.daemon.forum.http import HttpClient, HttpPolicy
 from forumgm.daemon.forum.mybb import MybbForum
 from forumgm.daemon.forum.phpbb import PhpbbForum
@@ -31,6 +32,7 @@ ADAPTERS: dict[str, type[ForumAdapter]] = {
     "smf": SmfForum,
     "fluxbb": FluxbbForum,
     "xenforo": XenforoForum,
+    "generic": GenericForum,
 }
 
 

@@ -16,6 +16,7 @@ class ForumSettings:
     timeout: float = 30.0
     retries: int = 4
     posts_per_page: int | None = None   # learnt from the pagination links when not set
+    selectors: Any = None         # the generic engine's config: a table or a TOML file's path
 
     @classmethod
     def read(cls, config: Any) -> "ForumSettings":
