@@ -11,7 +11,6 @@ transaction that also marks it resolved; the store refuses a second resolution.
 """
 from __future__ import annotations
 
-import dataclasses
 import importlib
 import logging
 from dataclasses import dataclass, field
@@ -20,17 +19,22 @@ from typing import Any, Callable, Sequence
 
 from forumgm.daemon.clock import due_phases, schedule
 from forumgm.daemon.config import GameConfig
+from forumgm.daemon.late import late_key, missed_phase
 from forumgm.daemon.store import Store, StoreError
-from forumgm.engines.base import OrderPm, Phase, PhaseInputs, Rules, Tally
+from forumgm.daemon.votes import (
+    FINAL_KIND, draft_running_count, post_urls, record_votes, vote_count_body,
+)
+from forumgm.engines.base import OrderPm, Phase, PhaseInputs, Rules
 from forumgm.engines.receipts import receipt_text
-from forumgm.engines.tally import VotePostVersion, count_votes
-from forumgm.parsers.colors import normalize_color
-from forumgm.parsers.forums.base import ColoredFragment
 from forumgm.parsers.names import Resolved, Roster, resolve_name
 
 log = logging.getLogger(__name__)
 
 SETUP = "setup"
+
+
+def no_link(post_id: str) -> str | None:
+    return None
 
 
 @dataclass(frozen=True)
@@ -41,6 +45,8 @@ class GameRun:
     rules: Rules
     forum_id: str
     texts: Any                 # forumgm.engines.texts.Texts with the game's template overrides
+    account: str = ""          # the host's forum account: its own posts are no votes
+    post_url: Callable[[str], str | None] = no_link    # a thread post's link, for vote counts
 
     @property
     def id(self) -> str:
@@ -164,7 +170,9 @@ def catch_up(game: GameRun, store: Store, now: datetime, report: TickReport) -> 
         state = _state(game, store.latest_snapshot(game.id))
         phase = Phase(phase_row["kind"], phase_row["number"])
         record_orders(game, store, state, phase, phase_row["deadline"])
-        record_votes(game, store, state, phase, phase_row)
+        tally = record_votes(game, store, state, phase, phase_row)
+        if tally is not None:
+            draft_running_count(game, store, state, phase, phase_row, tally, now)
         if phase.key in {due["key"] for due in due_phases(game.config, now, store)}:
             cutoff = phase_row["deadline"]
         elif game.rules.complete_early(state, phase, _order_pms(store.orders(game.id, phase.key))):
@@ -188,59 +196,25 @@ def record_orders(game: GameRun, store: Store, state: Any, phase: Phase, deadlin
         sender = resolve_name(pm["sender"], roster)
         if not isinstance(sender, Resolved):
             continue      # not a player of this game (another game's player, or a guest)
-        earlier = _order_pms(o for o in store.orders(game.id, phase.key) if o["sender"] == sender.nick)
         order = OrderPm(sender.nick, pm["text"], pm["pm_id"], at)
-        verdicts = game.rules.read_orders(state, phase, order, earlier)
+        missed = missed_phase(game, store, phase, at)
+        if missed:      # between a deadline and this phase's opening: answered, never carried over
+            phase_key, filed_as, verdicts = missed, late_key(missed), game.rules.late_verdicts(order)
+        else:
+            earlier = _order_pms(o for o in store.orders(game.id, phase.key) if o["sender"] == sender.nick)
+            phase_key = filed_as = phase.key
+            verdicts = game.rules.read_orders(state, phase, order, earlier)
         with store.transaction():
-            if not store.record_order(game.id, phase.key, pm["pm_id"], sender.nick, at, pm["text"],
+            if not store.record_order(game.id, filed_as, pm["pm_id"], sender.nick, at, pm["text"],
                                       [v.as_json() for v in verdicts]):
                 continue
             store.add_draft(game.id, "receipt", sender.nick, receipt_text(game.config.type, sender.nick, verdicts, game.texts),
-                            phase.key, game.config.needs_approval("receipt"), ref=f"receipt:{pm['pm_id']}",
+                            phase_key, game.config.needs_approval("receipt"), ref=f"receipt:{pm['pm_id']}",
                             subject=f"Re: {pm['subject']}" if pm["subject"] else "")
 
 
 def _order_pms(rows) -> list[OrderPm]:
     return [OrderPm(row["sender"], row["raw_text"], row["pm_id"], row["sent_at"]) for row in rows]
-
-
-def record_votes(game: GameRun, store: Store, state: Any, phase: Phase, phase_row: dict) -> Tally | None:
-    """The running tally of the phase's thread votes (None when the phase takes none)."""
-    tally = count_phase_votes(game, store, state, phase, phase_row, phase_row["deadline"])
-    if tally is not None:
-        store.replace_votes(game.id, phase.key, tally.counted, tally.discarded)
-    return tally
-
-
-def count_phase_votes(game: GameRun, store: Store, state: Any, phase: Phase, phase_row: dict,
-                      cutoff: datetime) -> Tally | None:
-    rules = game.rules.vote_rules(state, phase)
-    if rules is None:
-        return None
-    rules = dataclasses.replace(
-        rules,
-        colors=frozenset(filter(None, (normalize_color(c) for c in game.config.vote_colors))) or rules.colors,
-        opens=rules.opens or phase_row["opens_at"],
-    )
-    return count_votes(vote_versions(store, game.id, cutoff), game.roster(), rules, cutoff)
-
-
-def vote_versions(store: Store, game_id: str, cutoff: datetime) -> list[VotePostVersion]:
-    """Every stored version of every post not deleted before the cutoff, timed as tally.py expects."""
-    deleted = {row["post_id"] for row in store.posts(game_id) if row["deleted_at"] and row["deleted_at"] <= cutoff}
-    versions, seen = [], set()
-    for row in store.post_versions(game_id):
-        if row["post_id"] in deleted:
-            continue
-        first = row["post_id"] not in seen
-        seen.add(row["post_id"])
-        at = (row["posted_at"] or row["seen_at"]) if first else (row["edited_at"] or row["seen_at"])
-        versions.append(VotePostVersion(
-            post_id=row["post_id"], author=row["author"], posted_at=row["posted_at"], version_at=at,
-            colored=tuple(ColoredFragment(**f) for f in row["colored"]),
-            flagged=tuple(ColoredFragment(**f) for f in row["flagged"]),
-        ))
-    return versions
 
 
 # ---------------------------------------------------------------- resolution
@@ -263,9 +237,11 @@ def resolve_once(game: GameRun, store: Store, phase_key: str, cutoff: datetime, 
         snapshot = store.snapshot_before(game.id, phase_key) if rerun else store.latest_snapshot(game.id)
         state = _state(game, snapshot)
         phase = Phase(row["kind"], row["number"])
+        tally = record_votes(game, store, state, phase, row, cutoff)
         inputs = PhaseInputs(
             orders=tuple(_order_pms(store.orders(game.id, phase_key))),
-            tally=count_phase_votes(game, store, state, phase, row, cutoff),
+            tally=tally,
+            extra={"post_urls": post_urls(game, tally)},
         )
         outcome = game.rules.resolve(state, phase, inputs, game.config.seed, game.texts)
         resolution = store.begin_resolution(game.id, phase_key, now, rerun=rerun)
@@ -281,6 +257,9 @@ def resolve_once(game: GameRun, store: Store, phase_key: str, cutoff: datetime, 
         for pm in outcome.pms:
             store.add_draft(game.id, pm.kind, pm.to, pm.text, phase_key, game.config.needs_approval(pm.kind),
                             subject=pm.subject, resolution_id=resolution)
+        if tally is not None:
+            store.add_draft(game.id, FINAL_KIND, "thread", vote_count_body(game, state, phase, tally, final=True),
+                            phase_key, game.config.needs_approval(FINAL_KIND), resolution_id=resolution)
         following = game.rules.next_phase(outcome.state, phase)
         if following is not None:
             _schedule(game, store, following, cutoff)

@@ -35,7 +35,7 @@ PMS = [
     ScriptedPm("Тора", "голос: Лиса", msk(3, 13)),
     ScriptedPm("Эф", "голос: Лиса", msk(3, 14)),
     ScriptedPm("Гор", "голос: Бук", msk(3, 15)),
-    ScriptedPm("Ива", "голос: Лиса", msk(3, 22, 50)),        # after the deadline: counts for round 2
+    ScriptedPm("Ива", "голос: Лиса", msk(3, 22, 50)),        # after the deadline: a late receipt, no order
     ScriptedPm("Аскон", "голос: Бук", msk(4, 10)),
     ScriptedPm("Бук", "голос: Аскон", msk(4, 11)),
 ]
@@ -134,7 +134,8 @@ def assert_two_days_once(store: Store, forum: MemoryForum) -> None:
     assert Counter(r["phase_key"] for r in store.resolutions(GAME)) == {"round-1": 1, "round-2": 1}
     receipts = [d["ref"] for d in store.drafts(game_id=GAME) if d["kind"] == "receipt"]
     assert sorted(receipts) == sorted(f"receipt:{i}" for i in range(1, len(PMS) + 1))
-    assert len(store.orders(GAME, "round-1")) == 7 and len(store.orders(GAME, "round-2")) == 3
+    assert len(store.orders(GAME, "round-1")) == 7 and len(store.orders(GAME, "round-2")) == 2
+    assert [o["sender"] for o in store.orders(GAME, "round-1/late")] == ["Ива"]
     reports = [d for d in store.drafts(game_id=GAME) if d["kind"] == "round_report"]
     assert [d["phase_key"] for d in reports] == ["round-1", "round-2"]
     assert all(d["status"] == "sent" for d in store.drafts(game_id=GAME))

@@ -1,0 +1,49 @@
+"""Shared by the mafia daemon tests: the example mafia game as an installation on a fixed clock."""
+from __future__ import annotations
+
+import shutil
+from dataclasses import replace
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from forumgm.config import data_path
+from forumgm.daemon.config import load_installation
+from forumgm.daemon.run import Daemon
+from forumgm.daemon.store import Store
+from forumgm.daemon.tick import Edges
+
+MSK = ZoneInfo("Europe/Moscow")
+GAME = "mafia-example"
+
+
+def msk(day: int, hour: int, minute: int = 0) -> datetime:
+    return datetime(2026, 3, day, hour, minute, tzinfo=MSK)
+
+
+def example_installation(tmp_path, monkeypatch, game_text=lambda text: text, web: str = ""):
+    """The shipped example installation with the mafia game only; `game_text` edits the game file."""
+    monkeypatch.setenv("FORUMGM_PASSWORD", "secret")
+    games = tmp_path / "games"
+    games.mkdir(exist_ok=True)
+    text = data_path("games", "mafia.example.toml").read_text(encoding="utf-8")
+    (games / "mafia.example.toml").write_text(game_text(text), encoding="utf-8")
+    text = data_path("forumgm.example.toml").read_text(encoding="utf-8")
+    text = text.replace('"games/mafia.example.toml", "games/legends.example.toml"', '"games/mafia.example.toml"')
+    (tmp_path / "forumgm.toml").write_text(text + web, encoding="utf-8")
+    return load_installation(tmp_path / "forumgm.toml")
+
+
+def with_approval(installation, approval: dict):
+    game = replace(installation.games[0], approval=approval)
+    return replace(installation, games=(game,))
+
+
+def daemon(installation, clock, forum) -> Daemon:
+    from forumgm.daemon.sync import sync_game, sync_inbox
+
+    return Daemon(installation, Store(installation.storage, now=clock.now), forum, clock,
+                  Edges(sync_game=sync_game, sync_inbox=sync_inbox))
+
+
+def drafts_of(store: Store, kind: str) -> list[dict]:
+    return [d for d in store.drafts(game_id=GAME) if d["kind"] == kind]
