@@ -17,6 +17,7 @@ from typing import Any, Callable, Mapping
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from forumgm.daemon.secrets import file_permission_problem
+from forumgm.parsers.colors import normalize_color
 
 DEFAULT_ZONE = "Europe/Moscow"
 FORUM_ENGINES = ("phpbb", "mybb", "smf", "fluxbb", "ipb3", "ipb4", "vbulletin3", "vbulletin4", "xenforo", "generic")
@@ -28,7 +29,7 @@ GAME_PHASE_KINDS = {
     "arena": ("step",),
 }
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
-DEFAULT_VOTE_COLORS = ("blue",)
+VOTE_POLICIES = ("last", "first")
 
 INSTALLATION_KEYS = {"forum", "storage", "daemon", "web", "games"}
 FORUM_KEYS = {"id", "engine", "base_url", "account", "password_env", "password_file", "selectors", "time_zone",
@@ -37,7 +38,7 @@ STORAGE_KEYS = {"path"}
 DAEMON_KEYS = {"poll_interval", "log_level"}
 WEB_KEYS = {"host", "port", "password_env", "password_file"}
 GAME_KEYS = {"id", "type", "thread_url", "seed", "time_zone", "start", "players", "roles_file", "calendar",
-             "vote_colors", "approval", "templates", "setup", "rules"}
+             "vote_colors", "vote_policy", "vote_count_every", "approval", "templates", "setup", "rules"}
 PLAYER_KEYS = {"nick", "aliases", "role"}
 PHASE_TIME_KEYS = {"opens", "closes", "duration"}
 ROLES_FILE_KEYS = {"roles"}
@@ -94,7 +95,9 @@ class GameConfig:
     start: datetime                       # aware, in the game's zone
     players: tuple[PlayerConfig, ...]
     calendar: Mapping[str, PhaseTimes]
-    vote_colors: tuple[str, ...] = DEFAULT_VOTE_COLORS
+    vote_colors: tuple[str, ...] = ()     # empty: the colours of the game's rule table
+    vote_policy: str | None = None        # "last" | "first"; None: the rule table's
+    vote_count_every: timedelta | None = None   # a running vote-count draft this often; None: on demand only
     approval: Mapping[str, bool] = field(default_factory=dict)
     templates: Path | None = None
     setup: Mapping[str, Any] = field(default_factory=dict)
@@ -211,6 +214,13 @@ def _string_list(value: Any) -> tuple[str, ...]:
     return tuple(value)
 
 
+def _colors(value: Any) -> tuple[str, ...]:
+    colors = _string_list(value)
+    if not all(normalize_color(color) for color in colors):
+        raise ValueError
+    return colors
+
+
 TEXT = _typed(str, "a non-empty string", lambda v: bool(v.strip()))
 INTEGER = _typed(int, "an integer")
 POSITIVE = _typed(int, "a positive integer", lambda v: v > 0)
@@ -227,6 +237,7 @@ LOCAL_DATETIME = Kind("a TOML local date-time such as 2026-03-02T23:00:00 (in th
 URL = Kind("an http:// or https:// URL", _url)
 STRINGS = Kind("an array of non-empty strings", _string_list)
 PATH = _typed(str, "a file path", lambda v: bool(v.strip()))
+COLORS = Kind('an array of colours such as "blue", "#00f", "#0000ff" or "rgb(0,0,255)"', _colors)
 
 MISSING = object()
 
@@ -421,7 +432,9 @@ def _game(check: Checker, table: Mapping, prefix: str) -> GameConfig | None:
         start=_in_zone(start, zone),
         players=_players(check, table.get("players", MISSING), prefix),
         calendar=_calendar(check, check.table(table, "calendar", None, prefix, required=True), game_type, prefix),
-        vote_colors=check.get(table, "vote_colors", STRINGS, prefix, default=DEFAULT_VOTE_COLORS),
+        vote_colors=check.get(table, "vote_colors", COLORS, prefix, default=()),
+        vote_policy=check.get(table, "vote_policy", _one_of(VOTE_POLICIES), prefix, default=None),
+        vote_count_every=check.get(table, "vote_count_every", DURATION_KIND, prefix, default=None),
         approval=_approval(check, check.table(table, "approval", None, prefix), prefix),
         templates=check.path(check.get(table, "templates", PATH, prefix, default=None)),
         setup=check.table(table, "setup", None, prefix),

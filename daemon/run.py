@@ -16,6 +16,7 @@ import schedule as scheduler
 from forumgm.config import load_texts
 from forumgm.daemon.clock import Clock
 from forumgm.daemon.config import Installation
+from forumgm.daemon.forum.permalink import post_url_builder
 from forumgm.daemon.games import rules_for
 from forumgm.daemon.store import Store
 from forumgm.daemon.tick import Edges, GameRun, TickReport, tick
@@ -40,7 +41,9 @@ class Daemon:
 
 
 def game_runs(installation: Installation) -> list[GameRun]:
-    return [GameRun(game, rules_for(game.type, game.rules), installation.forum.id, load_texts(game.templates))
+    forum = installation.forum
+    return [GameRun(game, rules_for(game.type, game.rules), forum.id, load_texts(game.templates),
+                    account=forum.account, post_url=post_url_builder(forum, game.thread_url))
             for game in installation.games]
 
 

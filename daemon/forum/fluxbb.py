@@ -19,6 +19,7 @@ SPEC = EngineSpec(
                    {"save_pass": "1", "login": "Login"}),
     reply=FormStep("post.php?tid={thread}", "reply", {"message": "req_message"}, {"submit": "Submit"}),
     reply_ref=r"[?&]pid=(\d+)",
+    post_link="viewtopic.php?pid={post}#p{post}",
     pm=None,
 )
 

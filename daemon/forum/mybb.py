@@ -16,6 +16,7 @@ SPEC = EngineSpec(
                    {"remember": "yes", "submit": "Login"}),
     reply=FormStep("newreply.php?tid={thread}", "reply", {"message": "message"}, {"submit": "Post Reply"}),
     reply_ref=r"[?&]pid=(\d+)",
+    post_link="showthread.php?tid={thread}&pid={post}#pid{post}",
     pm=PmSpec(
         inbox=Paged("private.php?fid=1", "private.php?fid=1&page={page}"),
         sentbox=Paged("private.php?fid=2", "private.php?fid=2&page={page}"),

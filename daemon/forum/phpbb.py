@@ -23,6 +23,7 @@ SPEC = EngineSpec(
                    {"login": "Login"}),
     reply=FormStep("posting.php?mode=reply&t={thread}", "reply", {"message": "message"}, {"post": "Submit"}),
     reply_ref=r"[?&]p=(\d+)",
+    post_link="viewtopic.php?p={post}#p{post}",
     pm=PmSpec(
         inbox=Paged("ucp.php?i=pm&folder=inbox", "ucp.php?i=pm&folder=inbox&start={start}"),
         sentbox=Paged("ucp.php?i=pm&folder=sentbox", "ucp.php?i=pm&folder=sentbox&start={start}"),

@@ -20,6 +20,7 @@ SPEC = EngineSpec(
     login=FormStep("index.php?action=login", "login", {"username": "user", "password": "passwrd"}),
     reply=FormStep("index.php?action=post;topic={thread}.0", "reply", {"message": "message"}, {"post": "Post"}),
     reply_ref=r"msg(\d+)",
+    post_link="index.php?topic={thread}.msg{post}#msg{post}",
     pm=PmSpec(
         inbox=Paged("index.php?action=pm;f=inbox", "index.php?action=pm;f=inbox;start={start}"),
         sentbox=Paged("index.php?action=pm;f=sent", "index.php?action=pm;f=sent;start={start}"),

@@ -3,7 +3,7 @@
 An adapter is an EngineSpec plus the few steps its engine does differently (adapter.py runs the
 common flows). Templates are relative to the board root and take `{thread}` (what the spec's
 `thread_id` pattern took from the thread URL), `{page}` (1-based), `{start}` (posts before the
-page) and `{pm}` (a PM id).
+page), `{pm}` (a PM id) and `{post}` (a post id).
 """
 from __future__ import annotations
 
@@ -65,3 +65,4 @@ class EngineSpec:
     pm: PmSpec | None = None      # None: the engine has no private messages
     per_page_link: str | None = None  # pattern of a page link's `{start}`, to learn the posts per page
     default_per_page: int = 10
+    post_link: str | None = None  # one post's permalink: `{thread}`, `{post}` (the parser's post id)

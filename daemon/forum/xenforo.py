@@ -20,6 +20,7 @@ SPEC = EngineSpec(
     login=FormStep("login/", "login", {"username": "login", "password": "password"}, {"remember": "1"}),
     reply=FormStep("threads/{thread}/reply", "reply", {"message": "message"}),
     reply_ref=r"(?:posts/|post-)(\d+)",
+    post_link="threads/{thread}/post-{post}",
     pm=PmSpec(
         inbox=_CONVERSATIONS,
         sentbox=_CONVERSATIONS,

@@ -3,6 +3,7 @@ switch, the winner, eliminations, PMs and the three reports — all derived from
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Mapping
 
 from forumgm.engines.base import Elimination, Event, Outcome, OutgoingPm, Phase, PhaseRng, Tally
 from forumgm.engines.legends.reports import render_reports
@@ -71,7 +72,8 @@ def _spell_receivers(event: Event) -> list[tuple[str, str]]:
 
 
 def finish(before: LegendsState, game: LegendsState, phase: Phase, events: list[Event], rng: PhaseRng,
-           texts, tally: Tally | None = None) -> Outcome:
+           texts, tally: Tally | None = None, post_urls: Mapping[str, str] | None = None) -> Outcome:
+    """`post_urls` (post id -> link, from the daemon) lets the lynch report link each vote to its post."""
     game, events = mark_first_effective(game, events)
     game, closing = regime_and_victory(game)
     events += closing
@@ -87,5 +89,5 @@ def finish(before: LegendsState, game: LegendsState, phase: Phase, events: list[
         extra["discarded_votes"] = [vote.as_json() for vote in tally.discarded]
     return Outcome(
         state=game, events=tuple(events), eliminated=eliminations(events), pms=phase_pms(game, events, texts),
-        reports=render_reports(before, phase, events, tally, rng, texts), extra=extra,
+        reports=render_reports(before, phase, events, tally, rng, texts, post_urls), extra=extra,
     )

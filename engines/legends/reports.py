@@ -1,6 +1,8 @@
 """The three Legends reports, rendered from a phase's events with the host's templates."""
 from __future__ import annotations
 
+from typing import Mapping
+
 from forumgm.engines.base import Event, Phase, PhaseRng, Tally
 from forumgm.engines.legends.state import LegendsState
 from forumgm.parsers.orders.legends import SKILL_NAMES
@@ -11,11 +13,11 @@ VARIANTS = 1_000_000
 
 
 def render_reports(before: LegendsState, phase: Phase, events: list[Event], tally: Tally | None,
-                   rng: PhaseRng, texts) -> dict[str, str | None]:
+                   rng: PhaseRng, texts, post_urls: Mapping[str, str] | None = None) -> dict[str, str | None]:
     if phase.kind == "night":
         return {"technical": technical(phase, events, texts), "literary": literary(phase, events, rng, texts),
                 "lynch": None}
-    return {"technical": None, "literary": None, "lynch": lynch(before, phase, events, tally, texts)}
+    return {"technical": None, "literary": None, "lynch": lynch(before, phase, events, tally, texts, post_urls)}
 
 
 def technical(phase: Phase, events: list[Event], texts) -> str:
@@ -39,13 +41,17 @@ def _public(event: Event) -> dict:
     return {key: event.data[key] for key in keep.get(event.type, ())}
 
 
-def lynch(before: LegendsState, phase: Phase, events: list[Event], tally: Tally | None, texts) -> str:
+def lynch(before: LegendsState, phase: Phase, events: list[Event], tally: Tally | None, texts,
+          post_urls: Mapping[str, str] | None = None) -> str:
+    """Each vote links to its post when `post_urls` knows it (else the post id is shown)."""
+    urls = post_urls or {}
     rows = []
     for target, votes in (tally.by_target() if tally else {}).items():
-        rows.append({"target": target, "voters": [{"voter": v.voter, "post_id": v.post_id} for v in votes]})
+        rows.append({"target": target, "voters": [{"voter": v.voter, "post_id": v.post_id,
+                                                   "url": urls.get(v.post_id)} for v in votes]})
     rows.sort(key=lambda row: -len(row["voters"]))
     verdict = next((e.as_json() for e in events if e.type in ("lynched", "no_lynch", "no_lynch_day")), {})
     return texts.render("legends/lynch.j2", day=phase.number, rows=rows,
-                        discarded=[d.as_json() for d in (tally.discarded if tally else ())],
+                        discarded=[{**d.as_json(), "url": urls.get(d.post_id)} for d in (tally.discarded if tally else ())],
                         verdict=verdict, closing=[e.as_json() for e in events
                                                   if e.type in ("continuous_regime", "victory")])

@@ -67,7 +67,7 @@ class LegendsRules:
             game, produced = resolve_night(state, orders, rng)
             return finish(state, game, phase, events + produced, rng, texts)
         game, events = resolve_day(state, phase.number, inputs.tally)
-        return finish(state, game, phase, events, rng, texts, inputs.tally)
+        return finish(state, game, phase, events, rng, texts, inputs.tally, inputs.extra.get("post_urls"))
 
     def alive(self, state: LegendsState) -> list[str]:
         return [p.nick for p in state.living()]
