@@ -239,6 +239,17 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE drafts ADD COLUMN send_error TEXT;
     """,
+    # one-time links showing a Mafia player his role once; only the token's SHA-256 is kept
+    """
+    CREATE TABLE role_links (
+        token_hash TEXT PRIMARY KEY,
+        game_id TEXT NOT NULL REFERENCES games(id),
+        nick TEXT NOT NULL,
+        role_text TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        used_at TEXT
+    );
+    """,
 )
 
 

@@ -17,7 +17,7 @@ from jinja2 import ChoiceLoader, FileSystemLoader, PrefixLoader
 from forumgm.config import data_path
 from forumgm.daemon.store import Store, StoreError
 from forumgm.daemon.web import queries
-from forumgm.daemon.web.role_links import LinkUsed, RoleShown, ensure_schema, open_role_link
+from forumgm.daemon.web.role_links import LinkUsed, RoleShown, open_role_link
 from forumgm.daemon.web.security import (HOST_ACTOR, check_csrf, csrf_token, log_in, log_out, login_required,
                                          same_secret)
 from forumgm.engines.base import Phase
@@ -59,7 +59,6 @@ web = Blueprint("web", __name__)
 def create_app(store: Store, password: str) -> Flask:
     if not password:
         raise ValueError("the web page needs a non-empty host password")
-    ensure_schema(store)
     app = Flask(__name__)
     # The page's own templates, plus the shipped player texts under "texts/" (the Russian
     # labels of vote discard reasons are written once, in config/templates/votes/reasons.j2).

@@ -12,17 +12,6 @@ from dataclasses import dataclass
 
 from forumgm.daemon.store import Store, to_text
 
-# Outside Store.MIGRATIONS because only the web side uses it; idempotent on every start.
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS role_links (
-    token_hash TEXT PRIMARY KEY,
-    game_id TEXT NOT NULL REFERENCES games(id),
-    nick TEXT NOT NULL,
-    role_text TEXT NOT NULL,
-    created_at TEXT NOT NULL,
-    used_at TEXT
-)
-"""
 TOKEN_BYTES = 32
 
 
@@ -41,10 +30,6 @@ class LinkUnknown:
     """No such link (mistyped, or never issued)."""
 
 
-def ensure_schema(store: Store) -> None:
-    store.db.execute(SCHEMA)
-
-
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
@@ -56,7 +41,6 @@ def role_link_path(token: str) -> str:
 
 def create_role_link(store: Store, game_id: str, nick: str, role_text: str) -> str:
     """Store a role behind a fresh one-time token and return the token (to put in the player's PM)."""
-    ensure_schema(store)
     token = secrets.token_urlsafe(TOKEN_BYTES)
     with store.transaction():
         store.db.execute(
@@ -69,7 +53,6 @@ def create_role_link(store: Store, game_id: str, nick: str, role_text: str) -> s
 
 def open_role_link(store: Store, token: str) -> RoleShown | LinkUsed | LinkUnknown:
     """Claim the link: the role the first time, LinkUsed ever after."""
-    ensure_schema(store)
     digest = token_hash(token)
     with store.transaction():
         claimed = store.db.execute(
