@@ -17,6 +17,8 @@ COMMANDS = (
     "drafts",
     "check_config",
     "resolve",
+    "rules",
+    "signup",
     "simulate",
     "check_orders",
     "parse_page",

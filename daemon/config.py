@@ -29,6 +29,7 @@ GAME_PHASE_KINDS = {
     "arena": ("step",),
 }
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+ROLE_DELIVERY = ("pm", "link")
 VOTE_POLICIES = ("last", "first")
 
 INSTALLATION_KEYS = {"forum", "storage", "daemon", "web", "games"}
@@ -36,8 +37,9 @@ FORUM_KEYS = {"id", "engine", "base_url", "account", "password_env", "password_f
               "min_interval", "timeout", "retries", "posts_per_page"}
 STORAGE_KEYS = {"path"}
 DAEMON_KEYS = {"poll_interval", "log_level"}
-WEB_KEYS = {"host", "port", "password_env", "password_file"}
+WEB_KEYS = {"host", "port", "password_env", "password_file", "public_url"}
 GAME_KEYS = {"id", "type", "thread_url", "seed", "time_zone", "start", "players", "roles_file", "calendar",
+             "role_delivery", "reminder_before",
              "vote_colors", "vote_policy", "vote_count_every", "approval", "templates", "setup", "rules"}
 PLAYER_KEYS = {"nick", "aliases", "role"}
 PHASE_TIME_KEYS = {"opens", "closes", "duration"}
@@ -102,6 +104,8 @@ class GameConfig:
     templates: Path | None = None
     setup: Mapping[str, Any] = field(default_factory=dict)
     rules: Mapping[str, Any] = field(default_factory=dict)
+    role_delivery: str = "pm"             # "pm": the role in a PM; "link": a PM with a one-time link
+    reminder_before: timedelta | None = timedelta(hours=1)   # missing day votes listed this long before
 
     def needs_approval(self, kind: str) -> bool:
         """Every kind needs the host's approval unless the game's [approval] table says otherwise."""
@@ -132,6 +136,7 @@ class Installation:
     games: tuple[GameConfig, ...]
     web_password_env: str | None = None    # the host's login password for the web page
     web_password_file: Path | None = None
+    web_public_url: str | None = None      # the page's address as players reach it (role links)
 
 
 # ---------------------------------------------------------------- value kinds
@@ -331,7 +336,12 @@ def load_installation(path: str | Path) -> Installation:
         games=_games(check, data.get("games", []), problems),
         web_password_env=check.get(web, "password_env", TEXT, "web", default=None),
         web_password_file=_password_file(check, web, "web"),
+        web_public_url=check.get(web, "public_url", URL, "web", default=None),
     )
+    for game in installation["games"]:
+        if game.role_delivery == "link" and not installation["web_public_url"]:
+            check.problem("web.public_url", f"the page's public address (game {game.id} delivers roles "
+                                            "by link: role_delivery = \"link\")")
     if problems:
         raise ConfigError(problems)
     return Installation(**installation)
@@ -439,6 +449,8 @@ def _game(check: Checker, table: Mapping, prefix: str) -> GameConfig | None:
         templates=check.path(check.get(table, "templates", PATH, prefix, default=None)),
         setup=check.table(table, "setup", None, prefix),
         rules=check.table(table, "rules", None, prefix),
+        role_delivery=check.get(table, "role_delivery", _one_of(ROLE_DELIVERY), prefix, default="pm"),
+        reminder_before=check.get(table, "reminder_before", DURATION_KIND, prefix, default=timedelta(hours=1)),
     )
     values["players"] = _with_roles(check, values["players"], table, prefix)
     if values["templates"] is not None and not values["templates"].is_dir():
@@ -456,8 +468,9 @@ def _in_zone(start: datetime | None, zone: ZoneInfo) -> datetime | None:
 
 def _players(check: Checker, players: Any, prefix: str) -> tuple[PlayerConfig, ...]:
     key = _join(prefix, "players")
-    if players is MISSING or not isinstance(players, list) or not players:
-        check.problem(key, "an array of [[players]] tables with nick (required) and aliases, role",
+    if players is MISSING or not isinstance(players, list):
+        check.problem(key, "an array of [[players]] tables with nick (required) and aliases, role "
+                           "(players = [] while the sign-up is open)",
                       None if players is MISSING else players)
         return ()
     out, seen = [], set()

@@ -18,6 +18,7 @@ from forumgm.daemon.clock import Clock
 from forumgm.daemon.config import Installation
 from forumgm.daemon.forum.permalink import post_url_builder
 from forumgm.daemon.games import rules_for
+from forumgm.daemon.rules_freeze import runnable
 from forumgm.daemon.store import Store
 from forumgm.daemon.tick import Edges, GameRun, TickReport, tick
 
@@ -33,7 +34,7 @@ class Daemon:
     edges: Edges | None = None
 
     def __post_init__(self) -> None:
-        self.games = game_runs(self.installation)
+        self.games = runnable(game_runs(self.installation), self.store)   # a frozen-rules refusal stops a game
         register(self.store, self.installation)
 
     def tick(self) -> TickReport:
@@ -43,7 +44,8 @@ class Daemon:
 def game_runs(installation: Installation) -> list[GameRun]:
     forum = installation.forum
     return [GameRun(game, rules_for(game.type, game.rules), forum.id, load_texts(game.templates),
-                    account=forum.account, post_url=post_url_builder(forum, game.thread_url))
+                    account=forum.account, post_url=post_url_builder(forum, game.thread_url),
+                    web_url=installation.web_public_url)
             for game in installation.games]
 
 

@@ -20,6 +20,8 @@ from typing import Any, Callable, Sequence
 from forumgm.daemon.clock import due_phases, schedule
 from forumgm.daemon.config import GameConfig
 from forumgm.daemon.late import late_key, missed_phase
+from forumgm.daemon.reminders import draft_before_deadline
+from forumgm.daemon.role_delivery import role_drafts
 from forumgm.daemon.store import Store, StoreError
 from forumgm.daemon.votes import (
     FINAL_KIND, draft_running_count, post_urls, record_votes, vote_count_body,
@@ -45,6 +47,7 @@ class GameRun:
     rules: Rules
     forum_id: str
     texts: Any                 # forumgm.engines.texts.Texts with the game's template overrides
+    web_url: str | None = None    # the host's web page as players reach it (one-time role links)
     account: str = ""          # the host's forum account: its own posts are no votes
     post_url: Callable[[str], str | None] = no_link    # a thread post's link, for vote counts
 
@@ -126,16 +129,15 @@ def _synced(step: Callable | None, report: TickReport, *args) -> bool:
 
 def start_game(game: GameRun, store: Store) -> None:
     """Deal the game once: the setup snapshot, the role PMs the engine drafts, the first phase."""
-    if store.latest_snapshot(game.id) is not None:
-        return
+    if store.latest_snapshot(game.id) is not None or not game.config.players:
+        return      # dealt already, or the sign-up is still open (players = [])
     with store.transaction():
         if store.latest_snapshot(game.id) is not None:
             return
         config = game.config
         state = game.rules.setup(config.setup_table(), config.seed)
         store.add_snapshot(game.id, SETUP, game.rules.dump(state))
-        role_pms = getattr(game.rules, "role_pms", None)
-        for pm in role_pms(state, game.texts) if role_pms else ():
+        for pm in role_drafts(game, store, state):
             store.add_draft(game.id, pm.kind, pm.to, pm.text, SETUP, config.needs_approval(pm.kind),
                             ref=f"{pm.kind}:{pm.to}", subject=pm.subject)
         first = game.rules.first_phase(state)
@@ -173,6 +175,7 @@ def catch_up(game: GameRun, store: Store, now: datetime, report: TickReport) -> 
         tally = record_votes(game, store, state, phase, phase_row)
         if tally is not None:
             draft_running_count(game, store, state, phase, phase_row, tally, now)
+        draft_before_deadline(game, store, state, phase, phase_row, now)
         if phase.key in {due["key"] for due in due_phases(game.config, now, store)}:
             cutoff = phase_row["deadline"]
         elif game.rules.complete_early(state, phase, _order_pms(store.orders(game.id, phase.key))):

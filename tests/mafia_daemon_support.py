@@ -20,7 +20,7 @@ def msk(day: int, hour: int, minute: int = 0) -> datetime:
     return datetime(2026, 3, day, hour, minute, tzinfo=MSK)
 
 
-def example_installation(tmp_path, monkeypatch, game_text=lambda text: text, web: str = ""):
+def example_installation(tmp_path, monkeypatch, game_text=lambda text: text, public_url: str | None = None):
     """The shipped example installation with the mafia game only; `game_text` edits the game file."""
     monkeypatch.setenv("FORUMGM_PASSWORD", "secret")
     games = tmp_path / "games"
@@ -29,7 +29,9 @@ def example_installation(tmp_path, monkeypatch, game_text=lambda text: text, web
     (games / "mafia.example.toml").write_text(game_text(text), encoding="utf-8")
     text = data_path("forumgm.example.toml").read_text(encoding="utf-8")
     text = text.replace('"games/mafia.example.toml", "games/legends.example.toml"', '"games/mafia.example.toml"')
-    (tmp_path / "forumgm.toml").write_text(text + web, encoding="utf-8")
+    if public_url:
+        text = text.replace("[web]\n", f'[web]\npublic_url = "{public_url}"\n')
+    (tmp_path / "forumgm.toml").write_text(text, encoding="utf-8")
     return load_installation(tmp_path / "forumgm.toml")
 
 
@@ -47,3 +49,12 @@ def daemon(installation, clock, forum) -> Daemon:
 
 def drafts_of(store: Store, kind: str) -> list[dict]:
     return [d for d in store.drafts(game_id=GAME) if d["kind"] == kind]
+
+
+def top_level(*lines: str):
+    """A game_text editor adding top-level keys (before the first table) to the example game."""
+    def edit(text: str) -> str:
+        anchor = text.index("\nstart = ")
+        end = text.index("\n", anchor + 1)
+        return text[:end + 1] + "".join(line + "\n" for line in lines) + text[end + 1:]
+    return edit

@@ -1,0 +1,61 @@
+"""Drafts before a deadline: the reminder of missing day votes and the host's discipline digest.
+
+`reminder_before` (game config, default 1h) ahead of a phase's deadline the engine's reminder
+(players without a valid vote) is drafted once per phase: a thread post and a PM to each of them,
+the host keeps what he wants. The discipline digest (mafia) is drafted for the host then and once
+more at the deadline, from the stored posts of that game day. Each draft has a ref, so a tick
+repeated inside the window drafts nothing twice; a window missed while the daemon was down is
+not drafted late (the deadline digest is: the host still needs it).
+"""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from forumgm.daemon.stored_posts import stored_posts
+from forumgm.engines.base import OrderPm, Phase
+from forumgm.engines.mafia import discipline
+
+# engines whose thread has discipline rules: type -> (digest, digest_text)
+DIGESTS = {"mafia": (discipline.digest, discipline.digest_text)}
+DIGEST_KIND = "discipline"
+
+
+def draft_before_deadline(game: Any, store, state: Any, phase: Phase, phase_row: dict, now: datetime) -> None:
+    deadline = phase_row["deadline"]
+    before = game.config.reminder_before
+    if before is None:
+        return
+    if deadline - before <= now < deadline:
+        draft_reminder(game, store, state, phase)
+        draft_digest(game, store, state, phase, phase_row, now, "before")
+    elif now >= deadline:
+        draft_digest(game, store, state, phase, phase_row, deadline, "deadline")
+
+
+def draft_reminder(game: Any, store, state: Any, phase: Phase) -> None:
+    remind = getattr(game.rules, "reminder", None)
+    if remind is None:
+        return
+    orders = [OrderPm(o["sender"], o["raw_text"], o["pm_id"], o["sent_at"]) for o in store.orders(game.id, phase.key)]
+    reminder = remind(state, phase, orders, game.texts)
+    if reminder is None:
+        return
+    with store.transaction():
+        store.add_draft(game.id, "reminder", "thread", reminder.post, phase.key, game.config.needs_approval("reminder"),
+                        ref=f"reminder:{phase.key}")
+        for pm in reminder.pms:
+            store.add_draft(game.id, pm.kind, pm.to, pm.text, phase.key, game.config.needs_approval(pm.kind),
+                            ref=f"reminder:{phase.key}:{pm.to}", subject=pm.subject)
+
+
+def draft_digest(game: Any, store, state: Any, phase: Phase, phase_row: dict, end: datetime, when: str) -> None:
+    functions = DIGESTS.get(game.config.type)
+    host = game.account
+    if functions is None or not host:
+        return
+    digest, digest_text = functions
+    result = digest(state, stored_posts(store, game.id), phase_row["opens_at"], end, host)
+    store.add_draft(game.id, DIGEST_KIND, host, digest_text(result, game.texts), phase.key,
+                    game.config.needs_approval(DIGEST_KIND), ref=f"{DIGEST_KIND}:{phase.key}:{when}",
+                    subject=f"Дисциплина в теме, игровой день {phase.number}")

@@ -1,0 +1,60 @@
+"""The hour before the deadline: the missing-vote reminder once per phase, the host's discipline digest."""
+from __future__ import annotations
+
+from forumgm.daemon.clock import FixedClock
+from forumgm.parsers.forums.base import Post
+from mafia_daemon_support import GAME, daemon, drafts_of, example_installation, msk, top_level
+from spine_fakes import MemoryForum, ScriptedPm
+
+VOTERS = ("Аскон", "Хан", "Лиса", "Бук", "Тора", "Эф")     # Гор and Ива send nothing
+
+
+def post(post_id: str, author: str, at) -> Post:
+    return Post(id=post_id, author=author, author_id=None, posted_at=at, text="подозреваю всех")
+
+
+def game_day(tmp_path, monkeypatch, ticks, game_text=lambda text: text):
+    installation = example_installation(tmp_path, monkeypatch, game_text)
+    clock = FixedClock(ticks[0])
+    pms = [ScriptedPm(nick, "голос: Лиса", msk(3, 10 + i)) for i, nick in enumerate(VOTERS)]
+    posts = [post("11", "Аскон", msk(3, 12)), post("12", "Лиса", msk(3, 13)), post("13", "Ведущий", msk(3, 14)),
+             post("14", "Гость", msk(3, 15)), post("15", "Гость", msk(3, 16)), post("16", "Гость", msk(3, 17))]
+    forum = MemoryForum(clock, pms=pms, posts=posts)
+    run = daemon(installation, clock, forum)
+    for at in ticks:
+        clock.set(at)
+        assert not run.tick().errors
+    return run.store
+
+
+def test_the_reminder_is_drafted_once_an_hour_before_with_the_players_without_a_vote(tmp_path, monkeypatch):
+    store = game_day(tmp_path, monkeypatch, [msk(3, 10), msk(3, 21, 30), msk(3, 21, 50), msk(3, 22, 10),
+                                             msk(3, 22, 40), msk(3, 22, 50)])
+    reminders = drafts_of(store, "reminder")
+    post_drafts = [d for d in reminders if d["target"] == "thread"]
+    assert len(post_drafts) == 1 and post_drafts[0]["phase_key"] == "round-1"
+    assert "Гор, Ива" in post_drafts[0]["body"] and "Аскон" not in post_drafts[0]["body"]
+    assert sorted(d["target"] for d in reminders if d["target"] != "thread") == ["Гор", "Ива"]
+
+
+def test_no_reminder_when_the_window_passed_while_the_daemon_was_down(tmp_path, monkeypatch):
+    store = game_day(tmp_path, monkeypatch, [msk(3, 10), msk(3, 22, 50)])
+    assert drafts_of(store, "reminder") == []
+    assert [d["ref"] for d in drafts_of(store, "discipline")] == ["discipline:round-1:deadline"]
+
+
+def test_a_changed_reminder_offset_moves_the_window(tmp_path, monkeypatch):
+    store = game_day(tmp_path, monkeypatch, [msk(3, 10), msk(3, 20, 50)], top_level('reminder_before = "2h"'))
+    assert len([d for d in drafts_of(store, "reminder") if d["target"] == "thread"]) == 1
+
+
+def test_the_discipline_digest_goes_to_the_host_before_and_at_the_deadline(tmp_path, monkeypatch):
+    store = game_day(tmp_path, monkeypatch, [msk(3, 10), msk(3, 21, 50), msk(3, 22, 0), msk(3, 22, 50)])
+    digests = {d["ref"]: d for d in drafts_of(store, "discipline")}
+    assert set(digests) == {"discipline:round-1:before", "discipline:round-1:deadline"}
+    body = digests["discipline:round-1:deadline"]["body"]
+    assert digests["discipline:round-1:deadline"]["target"] == "Ведущий"
+    assert digests["discipline:round-1:deadline"]["status"] == "pending"
+    silent = next(line for line in body.splitlines() if line.startswith("Живые игроки без сообщений"))
+    assert "Аскон" not in silent and "Лиса" not in silent and "Хан" in silent and "Ведущий" not in silent
+    assert "Гость (гость) — сообщений: 3" in body
