@@ -95,7 +95,7 @@ class Board:
 
     def login(self, name: str, password: str) -> str:
         user = self.user_named(name)
-        if user is None or not secrets.compare_digest(user.password, password):
+        if user is None or not secrets.compare_digest(user.password.encode(), password.encode()):
             raise BoardError("You have specified an incorrect username or password.")
         sid = secrets.token_hex(16)
         with self._lock:

@@ -52,6 +52,7 @@ def lynch(before: LegendsState, phase: Phase, events: list[Event], tally: Tally 
     rows.sort(key=lambda row: -len(row["voters"]))
     verdict = next((e.as_json() for e in events if e.type in ("lynched", "no_lynch", "no_lynch_day")), {})
     return texts.render("legends/lynch.j2", day=phase.number, rows=rows,
-                        discarded=[{**d.as_json(), "url": urls.get(d.post_id)} for d in (tally.discarded if tally else ())],
+                        discarded=[{**d.as_json(), "detail": d.detail, "url": urls.get(d.post_id)}
+                                   for d in (tally.discarded if tally else ())],
                         verdict=verdict, closing=[e.as_json() for e in events
                                                   if e.type in ("continuous_regime", "victory")])
