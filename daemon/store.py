@@ -250,6 +250,12 @@ MIGRATIONS: tuple[str, ...] = (
         used_at TEXT
     );
     """,
+    # the host ended a game and named its winner (`forumgm finish`); no phase resolves after it
+    """
+    ALTER TABLE games ADD COLUMN finished_at TEXT;
+    ALTER TABLE games ADD COLUMN winner TEXT;
+    ALTER TABLE games ADD COLUMN finished_by TEXT;
+    """,
 )
 
 
@@ -396,6 +402,14 @@ class Store:
 
     def game(self, game_id: str) -> dict | None:
         return self._one("SELECT * FROM games WHERE id = ?", [game_id])
+
+    def finish_game(self, game_id: str, winner: str, by: str, at: datetime) -> bool:
+        """The host ends the game naming the winner; False when it was already finished."""
+        cursor = self.db.execute("UPDATE games SET finished_at = ?, winner = ?, finished_by = ? "
+                                 "WHERE id = ? AND finished_at IS NULL", [to_text(at), winner, by, game_id])
+        if cursor.rowcount == 1:
+            self.audit(by, "game.finish", {"game": game_id, "winner": winner})
+        return cursor.rowcount == 1
 
     def players(self, game_id: str) -> list[dict]:
         return self._rows("SELECT * FROM players WHERE game_id = ? ORDER BY rowid", [game_id])
