@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Callable, Iterable, Mapping
 
@@ -93,9 +93,9 @@ class Roster:
     def __hash__(self) -> int:
         return hash((self.players, frozenset(self.aliases.items())))
 
-    @cached_property
+    @property
     def _index(self) -> "_Index":
-        return _Index.build(self)
+        return _index_of(self)
 
 
 # ---------------------------------------------------------------- text keys
@@ -152,11 +152,14 @@ def _suffixed(word: str) -> set[str]:
     return set()   # ends in о, е, и, у...: indeclinable ("Зорро")
 
 
-def declensions(nick: str) -> set[str]:
+# Rosters are rebuilt for every order PM; the forms of one nickname never change, and asking
+# pymorphy for them is what a roster costs.
+@lru_cache(maxsize=4096)
+def declensions(nick: str) -> frozenset[str]:
     """The singular case forms of a nickname, lowercase (the nickname itself included)."""
     words = nick.casefold().split()
     if not words:
-        return set()
+        return frozenset()
     parses = [_noun_parses(word) for word in words]
     forms = {" ".join(words)}
     for case in _CASES:
@@ -168,7 +171,7 @@ def declensions(nick: str) -> set[str]:
     if not last_inflects:
         head = words[:-1]
         forms |= {" ".join((*head, tail)) for tail in _suffixed(words[-1])}
-    return forms
+    return frozenset(forms)
 
 
 # ---------------------------------------------------------------- the index of a roster
@@ -205,6 +208,13 @@ class _Index:
                            for name, nick in names for form in declensions(name)),
             word_counts=tuple(sorted({len(name.split()) for name, _ in names}, reverse=True)),
         )
+
+
+# Order parsers build a Roster for every PM, always of the same few players; the index of
+# equal rosters is shared.
+@lru_cache(maxsize=64)
+def _index_of(roster: Roster) -> _Index:
+    return _Index.build(roster)
 
 
 # ---------------------------------------------------------------- resolution
