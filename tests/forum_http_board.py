@@ -17,6 +17,7 @@ import re
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from bs4 import BeautifulSoup
 from flask import Flask, Response, redirect, request
@@ -41,7 +42,8 @@ class FormRule:
     page: str                         # the fixture holding the form, shown again with the error on a refusal
     tokens: tuple[Token, ...]
     fields: dict[str, str]            # our name -> the form field the board reads ("message" -> "req_message")
-    answer: str = "redirect"          # "redirect" (302 Location) or "refresh" (a page with a meta refresh)
+    answer: str = "redirect"          # "redirect" (302 Location), "refresh" (a page with a meta refresh)
+                                      # or a fixture: the engine's own redirect page, `{target}` in its refresh
     target: str = ""                  # where the answer sends, with {id}
     referer: str | None = None        # pattern the Referer must match (FluxBB's confirm_referrer)
 
@@ -69,6 +71,8 @@ class Site:
     pm_view_from: str | None = None   # the fixture a sent PM's page is cloned from
     placeholders: tuple[str, ...] = ()   # every token placeholder in the pages
     sent_listed_with_inbox: bool = False  # one list of conversations (XenForo), not a sent-items folder
+    password_digest: Callable[[str], str] | None = None   # what the login form carries for the password
+                                                          # (vBulletin's script sends an md5 of it)
 
 
 @dataclass
@@ -155,12 +159,13 @@ class FixtureBoard:
         return self._accept(self.pms, rule, form)
 
     def _login(self, sid: str, form: dict[str, str]):
-        fields = self.site.login.fields
-        if (form.get(fields["username"]), form.get(fields["password"])) != (self.member, self.password):
-            return self._refuse(sid, self.site.login.page, "Incorrect username or password.")
+        rule, digest = self.site.login, self.site.password_digest or (lambda password: password)
+        if (form.get(rule.fields["username"]), form.get(rule.fields["password"])) != (self.member,
+                                                                                    digest(self.password)):
+            return self._refuse(sid, rule.page, "Incorrect username or password.")
         member_sid = f"s{next(self._sids)}"   # boards open a new session on login
         self._members_in.add(member_sid)
-        response = redirect(self.base_url + self.site.home, code=302)
+        response = self._answer(rule.answer, self.base_url + self.site.home)
         response.set_cookie("board_sid", member_sid)
         response.headers["X-New-Session"] = "1"
         return response
@@ -168,11 +173,17 @@ class FixtureBoard:
     def _accept(self, store: list[Sent], rule: FormRule, form: dict[str, str]):
         sent = Sent(str(next(self._ids)), {ours: form.get(name, "") for ours, name in rule.fields.items()})
         store.append(sent)
-        target = self.base_url + rule.target.format(id=sent.id)
-        if rule.answer == "redirect":
+        return self._answer(rule.answer, self.base_url + rule.target.format(id=sent.id))
+
+    def _answer(self, kind: str, target: str) -> Response:
+        if kind == "redirect":
             return redirect(target, code=302)
-        return (f'<html><head><meta http-equiv="refresh" content="1;URL={target}" /></head>'
-                f"<body><p>Thank you. Redirecting…</p></body></html>")
+        if kind == "refresh":
+            return Response(f'<html><head><meta http-equiv="refresh" content="1;URL={target}" /></head>'
+                            f"<body><p>Thank you. Redirecting…</p></body></html>", mimetype="text/html")
+        # a fixture page of the engine's own "thank you" screen, with {target} in its meta refresh
+        page = (self.site.fixtures / kind).read_text(encoding="utf-8").replace(self.site.origin, self.base_url)
+        return Response(page.replace("{target}", target), mimetype="text/html")
 
     def _refuse(self, sid: str, fixture: str, message: str):
         self.refused.append(message)

@@ -4,7 +4,7 @@ URLs and fields follow tests/fixtures/forums/<engine>/README.md (the pages were 
 """
 from __future__ import annotations
 
-from forumgm.parsers.forums import fluxbb, mybb, smf, xenforo
+from forumgm.parsers.forums import fluxbb, ipb3, mybb, smf, xenforo
 from forum_http_board import FIXTURES, FormRule, Site, Token
 
 FORUMS = FIXTURES / "forums"
@@ -91,4 +91,30 @@ XENFORO = Site(
     sentbox=r"conversations/", sent_message=r"conversations/(?:[^/]*\.)?(\d{3,})/",
     pm_row_from="conversations.html", pm_view_from="conversation_view.html",
     placeholders=("XF_TOKEN_PLACEHOLDER",), sent_listed_with_inbox=True,
+)
+
+_IPB3_KEY = (Token("auth_key", "IPB_AUTH_KEY_PLACEHOLDER"),)
+_IPB3_MESSENGER = r"index\.php\?app=members&module=messaging"
+IPB3 = Site(
+    engine="ipb3", layout=ipb3.LAYOUT, fixtures=FORUMS / "ipb3", origin="http://forum.example.ru/",
+    login_page="login.html", home="index.php",
+    login=FormRule(r"index\.php\?app=core&module=global&section=login&do=process", "login.html",
+                   (Token("auth_key", "880ea6a14ea49e853634fbdc5015a024"),),
+                   {"username": "ips_username", "password": "ips_password"}),
+    thread=r"index\.php\?showtopic=7(?:&page=(?P<page>\d+))?",
+    thread_pages=("thread_page1.html", "thread_page2_last.html"), per_page=4,
+    reply=FormRule(r"index\.php", "thread_page2_last.html", _IPB3_KEY, {"message": "Post"},
+                   target="index.php?showtopic=7&view=findpost&p={id}"),
+    refusal="<p class='message error'>{message}</p>",
+    pages=((r"index\.php", "thread_page1.html"),   # the board index stands in for itself
+           (rf"{_IPB3_MESSENGER}&section=send&do=form", "pm_compose.html"),
+           (rf"{_IPB3_MESSENGER}&section=view&do=showConversation&topicID=9", "pm_view.html")),
+    pm=FormRule(rf"{_IPB3_MESSENGER}&section=send&do=send", "pm_compose.html", _IPB3_KEY,
+                {"to": "entered_name", "subject": "msg_title", "message": "Post"},
+                answer="pm_sent_redirect.html",
+                target="index.php?app=members&module=messaging&section=view&do=inbox"),
+    sentbox=rf"{_IPB3_MESSENGER}&section=view&do=showFolder&folderID=myconvo(?:&st=\d+)?",
+    sent_message=rf"{_IPB3_MESSENGER}&section=view&do=showConversation&topicID=(\d{{3,}})",
+    pm_row_from="pm_inbox.html", pm_view_from="pm_view.html",
+    placeholders=("IPB_AUTH_KEY_PLACEHOLDER", "880ea6a14ea49e853634fbdc5015a024"), sent_listed_with_inbox=True,
 )

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 import pytest
 
 from forum_http_board import BoardServer, FixtureBoard, Site
-from forum_http_sites import FLUXBB, MYBB, SMF, XENFORO
+from forum_http_sites import FLUXBB, IPB3, MYBB, SMF, XENFORO
 from forumgm.daemon.forum import ForumError, ForumRefused, NoPrivateMessages, open_forum
 from localforum_support import HOST, FakeClock
 
@@ -30,7 +30,8 @@ MYBB_CASE = Case(MYBB, "showthread.php?tid=1", 2, "Кума")
 SMF_CASE = Case(SMF, "index.php?topic=2.0", 2, "Кума")
 FLUXBB_CASE = Case(FLUXBB, "viewtopic.php?id=2", 2, "Кума")
 XENFORO_CASE = Case(XENFORO, "threads/igra-1.7/", 2, "Аскон")
-CASES = [MYBB_CASE, SMF_CASE, FLUXBB_CASE, XENFORO_CASE]
+IPB3_CASE = Case(IPB3, "index.php?showtopic=7", 2, "Ильмаринен")
+CASES = [MYBB_CASE, SMF_CASE, FLUXBB_CASE, XENFORO_CASE, IPB3_CASE]
 PM_CASES = [case for case in CASES if case.site.pm is not None]
 
 
@@ -61,8 +62,8 @@ def test_logs_in_with_the_pages_tokens_and_reads_a_thread_page(running, case, cl
     info, posts, _ = adapter(running, case, clock).thread_page(running.url + case.thread, case.page)
     assert info.page == case.page and posts[0].author == case.first_author
     where, login = running.board.received[0]
-    fields = case.site.login.fields
-    assert (login[fields["username"]], login[fields["password"]]) == (HOST, "host-secret")
+    fields, digest = case.site.login.fields, case.site.password_digest or (lambda password: password)
+    assert (login[fields["username"]], login[fields["password"]]) == (HOST, digest("host-secret"))
 
 
 @each(CASES)

@@ -18,6 +18,7 @@ from forumgm.daemon.forum.errors import ForumError, ForumRefused, NoPrivateMessa
 from forumgm.daemon.forum.fluxbb import FluxbbForum
 from forumgm.daemon.forum.generic import GenericForum
 from forumgm.daemon.forum.http import HttpClient, HttpPolicy
+from forumgm.daemon.forum.ipb3 import Ipb3Forum
 from forumgm.daemon.forum.mybb import MybbForum
 from forumgm.daemon.forum.phpbb import PhpbbForum
 from forumgm.daemon.forum.settings import ForumSettings
@@ -32,6 +33,7 @@ ADAPTERS: dict[str, type[ForumAdapter]] = {
     "smf": SmfForum,
     "fluxbb": FluxbbForum,
     "xenforo": XenforoForum,
+    "ipb3": Ipb3Forum,
     "generic": GenericForum,
 }
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import re
+from dataclasses import replace
 from datetime import datetime, timezone
 from typing import Callable
 from urllib.parse import urljoin
@@ -18,6 +19,7 @@ from forumgm.daemon.forum.page_text import first_text, meta_refresh
 from forumgm.daemon.forum.settings import ForumSettings
 from forumgm.daemon.forum.spec import EngineSpec, FormStep, PmSpec
 from forumgm.parsers.forums.base import Form, PageInfo, PmHeader, PmMessage, Post
+from forumgm.parsers.forums.reader import read_form
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +56,10 @@ class ForumAdapter:
     def login(self) -> None:
         step = self.spec.login
         page, form = self.fetch_form(self.url(step.page), step.form, login=False)
-        result = self.submit(page, form, step.values(username=self.settings.username, password=self._password))
+        result = self.submit(page, form, self.login_values(form))
+        refresh = meta_refresh(result.text)
+        if self.logged_out(result.text) and refresh:   # a "thank you, redirecting" page (vBulletin)
+            result = self.client.get(urljoin(result.url, refresh))
         if self.logged_out(result.text):
             reason = first_text(result.text, self.spec.errors) or "no reason shown"
             raise ForumError(f"login to {self.settings.base_url} as {self.settings.username} failed: {reason}")
@@ -81,13 +86,15 @@ class ForumAdapter:
     def reply(self, thread_url: str, bbcode: str) -> str:
         step = self.spec.reply
         page, form = self.fetch_form(self.url(step.page.format(thread=self.thread_id(thread_url))), step.form)
-        return self.reply_answer(self.submit(page, form, step.values(message=bbcode), follow=False), bbcode)
+        return self.reply_answer(self.submit(page, form, step.values(form.fields, message=bbcode), follow=False),
+                                 bbcode)
 
     def send_pm(self, to_nick: str, subject: str, bbcode: str) -> str:
         pms = self.pms()
         page, form = self.fetch_form(self.url(pms.send.page), pms.send.form)
         page, form = self.add_recipient(page, form, to_nick)
-        result = self.submit(page, form, pms.send.values(to=to_nick, subject=subject, message=bbcode), follow=False)
+        result = self.submit(page, form, pms.send.values(form.fields, to=to_nick, subject=subject, message=bbcode),
+                             follow=False)
         if pms.sent_ref:
             return self.answer_ref(result, pms.sent_ref, "PM")
         self.answer_ref(result, ANY_TARGET, "PM")   # a redirect, not the form again with an error
@@ -115,6 +122,9 @@ class ForumAdapter:
         return None
 
     # -- steps an engine may override ------------------------------------------------------------
+    def login_values(self, form: Form) -> dict[str, str]:
+        return self.spec.login.values(form.fields, username=self.settings.username, password=self._password)
+
     def logged_out(self, html: str) -> bool:
         return self.spec.logged_in not in html
 
@@ -179,6 +189,8 @@ class ForumAdapter:
 
     def read_form(self, page: Page, name: str) -> Form:
         try:
+            if name in self.spec.forms:
+                return read_form(page.text, replace(self.parser.LAYOUT, forms=self.spec.forms), name)
             return self.parser.form(page.text, name)
         except ValueError as error:
             raise ForumError(f"no {name} form on {page.url.split('?')[0]}: {error}") from error

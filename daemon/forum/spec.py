@@ -8,7 +8,7 @@ page), `{pm}` (a PM id) and `{post}` (a post id).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import Iterable, Mapping
 
 
 @dataclass(frozen=True)
@@ -36,8 +36,14 @@ class FormStep:
     fields: Mapping[str, str]
     fixed: Mapping[str, str] = field(default_factory=dict)
 
-    def values(self, **ours: str) -> dict[str, str]:
-        return {**{name: ours[our] for our, name in self.fields.items() if our in ours}, **self.fixed}
+    def values(self, form_fields: Iterable[str] = (), **ours: str) -> dict[str, str]:
+        """Our values under the form's names; a name ending in "*" is the form's field starting so
+        (Invision Community 4 numbers its editor fields after the topic: `topic_comment_7`)."""
+        def named(name: str) -> str:
+            if not name.endswith("*"):
+                return name
+            return next((field for field in form_fields if field.startswith(name[:-1])), name[:-1])
+        return {**{named(name): ours[our] for our, name in self.fields.items() if our in ours}, **self.fixed}
 
 
 @dataclass(frozen=True)
@@ -66,3 +72,5 @@ class EngineSpec:
     per_page_link: str | None = None  # pattern of a page link's `{start}`, to learn the posts per page
     default_per_page: int = 10
     post_link: str | None = None  # one post's permalink: `{thread}`, `{post}` (the parser's post id)
+    forms: Mapping[str, str] = field(default_factory=dict)   # name -> CSS of a form the parser does not
+                                                             # know (a PM compose form), for FormStep.form
