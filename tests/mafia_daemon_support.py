@@ -1,8 +1,6 @@
 """Shared by the mafia daemon tests: the example mafia game as an installation on a fixed clock."""
 from __future__ import annotations
 
-import shutil
-from dataclasses import replace
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -33,11 +31,6 @@ def example_installation(tmp_path, monkeypatch, game_text=lambda text: text, pub
         text = text.replace("[web]\n", f'[web]\npublic_url = "{public_url}"\n')
     (tmp_path / "forumgm.toml").write_text(text, encoding="utf-8")
     return load_installation(tmp_path / "forumgm.toml")
-
-
-def with_approval(installation, approval: dict):
-    game = replace(installation.games[0], approval=approval)
-    return replace(installation, games=(game,))
 
 
 def daemon(installation, clock, forum) -> Daemon:

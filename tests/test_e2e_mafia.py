@@ -7,12 +7,12 @@ it, read back through the phpBB parser.
 """
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 from zoneinfo import ZoneInfo
 
 import pytest
 
-from forumgm.daemon.config import load_installation
+from forumgm.daemon.config import Installation, load_installation
 from forumgm.daemon.forum import open_forum
 from forumgm.daemon.localforum import Board, LocalForum
 from forumgm.daemon.publish import publish_approved
@@ -62,7 +62,7 @@ ROUND_3 = [
 ]
 
 
-def write_installation(folder, forum_url: str) -> load_installation:
+def write_installation(folder, forum_url: str) -> Installation:
     players = "".join(f'[[players]]\nnick = "{nick}"\nrole = "{role}"\n\n' for nick, role in ROLES.items())
     (folder / "mafia.toml").write_text(f'''id = "{GAME}"
 type = "mafia"

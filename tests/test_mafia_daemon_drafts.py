@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from forumgm.daemon.clock import FixedClock
 from forumgm.parsers.forums.base import Post
-from mafia_daemon_support import GAME, daemon, drafts_of, example_installation, msk, top_level
+from mafia_daemon_support import daemon, drafts_of, example_installation, msk
 from spine_fakes import MemoryForum, ScriptedPm
 
 VOTERS = ("Аскон", "Хан", "Лиса", "Бук", "Тора", "Эф")     # Гор and Ива send nothing
@@ -44,7 +44,8 @@ def test_no_reminder_when_the_window_passed_while_the_daemon_was_down(tmp_path, 
 
 
 def test_a_changed_reminder_offset_moves_the_window(tmp_path, monkeypatch):
-    store = game_day(tmp_path, monkeypatch, [msk(3, 10), msk(3, 20, 50)], top_level('reminder_before = "2h"'))
+    two_hours = lambda text: text.replace('reminder_before = "1h"', 'reminder_before = "2h"')   # noqa: E731
+    store = game_day(tmp_path, monkeypatch, [msk(3, 10), msk(3, 20, 50)], two_hours)
     assert len([d for d in drafts_of(store, "reminder") if d["target"] == "thread"]) == 1
 
 

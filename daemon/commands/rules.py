@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sys
 
-from forumgm.daemon.commands.common import add_config_argument, open_installation
+from forumgm.daemon.commands.common import add_config_argument, open_game
 
 
 def register(subparsers) -> None:
@@ -16,17 +16,12 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     from forumgm.daemon.rules_freeze import accept_change
-    from forumgm.daemon.run import game_runs
 
-    opened = open_installation(args.config)
+    opened = open_game(args.config, args.game, "rules")
     if opened is None:
         return 2
-    installation, store = opened
-    games = {game.id: game for game in game_runs(installation)}
-    if args.game not in games:
-        print(f"forumgm rules: no game {args.game!r} in {args.config} (games: {', '.join(games)})", file=sys.stderr)
-        return 2
-    if not accept_change(games[args.game], store):
+    _, store, game = opened
+    if not accept_change(game, store):
         print(f"forumgm rules: game {args.game} is not started or its rules did not change; nothing to accept",
               file=sys.stderr)
         return 1
