@@ -25,6 +25,8 @@ COMMANDS = (
     "demo",
     "localforum",
     "web",
+    "votes",
+    "finish",
 )
 
 

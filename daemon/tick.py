@@ -19,9 +19,11 @@ from typing import Any, Callable, Sequence
 
 from forumgm.daemon.clock import due_phases, schedule
 from forumgm.daemon.config import GameConfig
+from forumgm.daemon.finish import is_finished
 from forumgm.daemon.late import late_key, missed_phase
 from forumgm.daemon.reminders import draft_before_deadline
 from forumgm.daemon.role_delivery import role_drafts
+from forumgm.daemon.notices import KIND as NOTICE_KIND, host_notices
 from forumgm.daemon.store import Store, StoreError
 from forumgm.daemon.votes import (
     FINAL_KIND, draft_running_count, post_urls, record_votes, vote_count_body,
@@ -162,9 +164,10 @@ def catch_up(game: GameRun, store: Store, now: datetime, report: TickReport) -> 
 
     Only the oldest unresolved phase is open at a time: the next one is scheduled by the
     resolution of this one (the engine says which phase follows), so after downtime the
-    deadlines are caught up one by one, each with the inputs timed before it.
+    deadlines are caught up one by one, each with the inputs timed before it. A game the host
+    finished resolves nothing more.
     """
-    while True:
+    while not is_finished(store, game.id):
         pending = store.phases(game.id, status="pending")
         if not pending:
             return
@@ -260,6 +263,8 @@ def resolve_once(game: GameRun, store: Store, phase_key: str, cutoff: datetime, 
         for pm in outcome.pms:
             store.add_draft(game.id, pm.kind, pm.to, pm.text, phase_key, game.config.needs_approval(pm.kind),
                             subject=pm.subject, resolution_id=resolution)
+        for body in host_notices(game, outcome.events):     # for the host's eyes first, whatever [approval] says
+            store.add_draft(game.id, NOTICE_KIND, "thread", body, phase_key, True, resolution_id=resolution)
         if tally is not None:
             store.add_draft(game.id, FINAL_KIND, "thread", vote_count_body(game, state, phase, tally, final=True),
                             phase_key, game.config.needs_approval(FINAL_KIND), resolution_id=resolution)

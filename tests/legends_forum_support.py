@@ -19,7 +19,7 @@ MSK = ZoneInfo("Europe/Moscow")
 GAME = "legends-e2e"
 PASSWORD_ENV = "FORUMGM_E2E_PASSWORD"
 HOST_PASSWORD = "host-secret"
-ROLES = {"Аскон": "Вампир", "gosha100": "Мантикора", "Robozik": "Дракон", "Кума": "Единорог"}
+ROLES = {"Аскон": "Бес", "gosha100": "Мантикора", "Robozik": "Дракон", "Кума": "Единорог"}
 ALIASES = {"gosha100": ["гоша"]}
 SEED = 7
 
@@ -41,15 +41,15 @@ def toml_string(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
-def players_toml(table: str) -> str:
+def players_toml(table: str, roles: dict = ROLES) -> str:
     """The players with their roles and aliases as [[<table>]] entries (a game config or a scenario)."""
     return "\n".join(f"[[{table}]]\nnick = {toml_string(nick)}\nrole = {toml_string(role)}\n"
                      f"aliases = {json.dumps(ALIASES.get(nick, []), ensure_ascii=False)}\n"
-                     for nick, role in ROLES.items())
+                     for nick, role in roles.items())
 
 
-def write_installation(folder: Path, server: LocalForum, extra_game: str = "") -> Path:
-    players = players_toml("players")
+def write_installation(folder: Path, server: LocalForum, extra_game: str = "", roles: dict = ROLES) -> Path:
+    players = players_toml("players", roles)
     (folder / "game.toml").write_text(f'''id = "{GAME}"
 type = "legends"
 thread_url = "{thread_url(server)}"

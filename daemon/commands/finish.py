@@ -1,0 +1,39 @@
+"""`forumgm finish --config FILE GAME --winner "<name>"`: the host ends a game and names the winner."""
+from __future__ import annotations
+
+import getpass
+import sys
+
+from forumgm.daemon.commands.common import add_config_argument, open_installation
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("finish", help="end a game, naming its winner (drafts the final announcement)")
+    add_config_argument(parser)
+    parser.add_argument("game", help="game id")
+    parser.add_argument("--winner", required=True, help='the winner as the thread should read it, e.g. "Клан Хаоса"')
+    parser.add_argument("--by", default=None, help="who acts (default: the login name); written to the audit log")
+
+
+def run(args) -> int:
+    from forumgm.daemon.finish import finish_game
+    from forumgm.daemon.run import game_runs, register
+    from forumgm.daemon.store import StoreError
+
+    opened = open_installation(args.config)
+    if opened is None:
+        return 2
+    installation, store = opened
+    games = {game.id: game for game in game_runs(installation)}
+    if args.game not in games:
+        print(f"forumgm finish: no game {args.game!r} in {args.config} (games: {', '.join(games)})", file=sys.stderr)
+        return 2
+    register(store, installation)      # a game not started yet can be finished too
+    try:
+        draft = finish_game(games[args.game], store, args.winner, args.by or getpass.getuser(), store.now())
+    except StoreError as error:
+        print(f"forumgm finish: {error}", file=sys.stderr)
+        return 1
+    print(f"{args.game} finished; winner: {args.winner.strip()}. The final announcement is draft {draft} "
+          f"({store.draft(draft)['status']}): forumgm drafts --config {args.config} show {draft}")
+    return 0

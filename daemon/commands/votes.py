@@ -1,0 +1,49 @@
+"""`forumgm votes --config FILE GAME [--phase KEY] [--draft]`: the current vote count from the store."""
+from __future__ import annotations
+
+import sys
+
+from forumgm.daemon.commands.common import add_config_argument, open_installation
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("votes", help="print the current thread-vote count of a game's open phase")
+    add_config_argument(parser)
+    parser.add_argument("game", help="game id")
+    parser.add_argument("--phase", help="phase key (default: the open phase)")
+    parser.add_argument("--draft", action="store_true", help="also add the count as a draft post for the thread")
+
+
+def run(args) -> int:
+    from forumgm.daemon.run import game_runs
+    from forumgm.daemon.votes import RUNNING_KIND, count_phase_votes, vote_count_body
+    from forumgm.engines.base import Phase
+
+    opened = open_installation(args.config)
+    if opened is None:
+        return 2
+    installation, store = opened
+    games = {game.id: game for game in game_runs(installation)}
+    game = games.get(args.game)
+    if game is None:
+        print(f"forumgm votes: no game {args.game!r} in {args.config} (games: {', '.join(games)})", file=sys.stderr)
+        return 2
+    row = store.phase(game.id, args.phase) if args.phase else next(iter(store.phases(game.id, "pending")), None)
+    if row is None:
+        print(f"forumgm votes: game {game.id} has no {'phase ' + repr(args.phase) if args.phase else 'open phase'} "
+              "(has the daemon dealt it yet?)", file=sys.stderr)
+        return 1
+    phase = Phase(row["kind"], row["number"])
+    snapshot = store.snapshot_before(game.id, phase.key)
+    state = game.rules.load(snapshot["state"])
+    tally = count_phase_votes(game, store, state, phase, row, row["deadline"])
+    if tally is None:
+        print(f"forumgm votes: {game.id} {phase.key} takes no thread votes", file=sys.stderr)
+        return 1
+    body = vote_count_body(game, state, phase, tally, as_of=store.now())
+    print(body)
+    if args.draft:
+        draft = store.add_draft(game.id, RUNNING_KIND, "thread", body, phase.key,
+                                game.config.needs_approval(RUNNING_KIND))
+        print(f"\ndraft {draft} added ({store.draft(draft)['status']})")
+    return 0
