@@ -4,7 +4,7 @@ URLs and fields follow tests/fixtures/forums/<engine>/README.md (the pages were 
 """
 from __future__ import annotations
 
-from forumgm.parsers.forums import fluxbb, ipb3, mybb, smf, xenforo
+from forumgm.parsers.forums import fluxbb, ipb3, ipb4, mybb, smf, xenforo
 from forum_http_board import FIXTURES, FormRule, Site, Token
 
 FORUMS = FIXTURES / "forums"
@@ -117,4 +117,23 @@ IPB3 = Site(
     sent_message=rf"{_IPB3_MESSENGER}&section=view&do=showConversation&topicID=(\d{{3,}})",
     pm_row_from="pm_inbox.html", pm_view_from="pm_view.html",
     placeholders=("IPB_AUTH_KEY_PLACEHOLDER", "880ea6a14ea49e853634fbdc5015a024"), sent_listed_with_inbox=True,
+)
+
+_IPS_KEY = (Token("csrfKey", "IPS_CSRF_KEY_PLACEHOLDER"),)
+IPB4 = Site(
+    engine="ipb4", layout=ipb4.LAYOUT, fixtures=FORUMS / "ipb4", origin="https://forum.example.ru/",
+    login_page="login.html", home="",
+    login=FormRule(r"login/", "login.html", _IPS_KEY, {"username": "auth", "password": "password"}),
+    thread=r"topic/7-igra-1-den-1/(?:\?page=(?P<page>\d+))?",
+    thread_pages=("thread_page1.html", "thread_page2_last.html"), per_page=4,
+    reply=FormRule(r"topic/7-igra-1-den-1/(?:page/\d+/)?", "thread_page1.html", _IPS_KEY,
+                   {"message": "topic_comment_7"}, target="topic/7-igra-1-den-1/?do=findComment&comment={id}"),
+    refusal='<div class="ipsMessage ipsMessage_error">{message}</div>',
+    pages=((r"", "pm_inbox.html"), (r"messenger/compose/", "pm_compose.html"), (r"messenger/9/", "pm_view.html")),
+    pm=FormRule(r"messenger/compose/", "pm_compose.html", _IPS_KEY,
+                {"to": "messenger_to", "subject": "messenger_title", "message": "messenger_content"},
+                target="messenger/{id}/"),
+    sentbox=r"messenger/(?:\?page=\d+)?", sent_message=r"messenger/(\d{3,})/",
+    pm_row_from="pm_inbox.html", pm_view_from="pm_view.html",
+    placeholders=("IPS_CSRF_KEY_PLACEHOLDER",), sent_listed_with_inbox=True,
 )

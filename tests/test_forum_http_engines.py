@@ -6,7 +6,7 @@ from dataclasses import dataclass
 import pytest
 
 from forum_http_board import BoardServer, FixtureBoard, Site
-from forum_http_sites import FLUXBB, IPB3, MYBB, SMF, XENFORO
+from forum_http_sites import FLUXBB, IPB3, IPB4, MYBB, SMF, XENFORO
 from forumgm.daemon.forum import ForumError, ForumRefused, NoPrivateMessages, open_forum
 from localforum_support import HOST, FakeClock
 
@@ -31,7 +31,8 @@ SMF_CASE = Case(SMF, "index.php?topic=2.0", 2, "Кума")
 FLUXBB_CASE = Case(FLUXBB, "viewtopic.php?id=2", 2, "Кума")
 XENFORO_CASE = Case(XENFORO, "threads/igra-1.7/", 2, "Аскон")
 IPB3_CASE = Case(IPB3, "index.php?showtopic=7", 2, "Ильмаринен")
-CASES = [MYBB_CASE, SMF_CASE, FLUXBB_CASE, XENFORO_CASE, IPB3_CASE]
+IPB4_CASE = Case(IPB4, "topic/7-igra-1-den-1/", 2, "Ильмаринен")
+CASES = [MYBB_CASE, SMF_CASE, FLUXBB_CASE, XENFORO_CASE, IPB3_CASE, IPB4_CASE]
 PM_CASES = [case for case in CASES if case.site.pm is not None]
 
 

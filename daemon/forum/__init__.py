@@ -19,6 +19,7 @@ from forumgm.daemon.forum.fluxbb import FluxbbForum
 from forumgm.daemon.forum.generic import GenericForum
 from forumgm.daemon.forum.http import HttpClient, HttpPolicy
 from forumgm.daemon.forum.ipb3 import Ipb3Forum
+from forumgm.daemon.forum.ipb4 import Ipb4Forum
 from forumgm.daemon.forum.mybb import MybbForum
 from forumgm.daemon.forum.phpbb import PhpbbForum
 from forumgm.daemon.forum.settings import ForumSettings
@@ -34,6 +35,7 @@ ADAPTERS: dict[str, type[ForumAdapter]] = {
     "fluxbb": FluxbbForum,
     "xenforo": XenforoForum,
     "ipb3": Ipb3Forum,
+    "ipb4": Ipb4Forum,
     "generic": GenericForum,
 }
 
