@@ -107,6 +107,11 @@ class GameConfig:
     role_delivery: str = "pm"             # "pm": the role in a PM; "link": a PM with a one-time link
     reminder_before: timedelta | None = timedelta(hours=1)   # missing day votes listed this long before
 
+    @property
+    def signup_open(self) -> bool:
+        """`players = []`: the sign-up is still running, nothing is dealt yet."""
+        return not self.players
+
     def needs_approval(self, kind: str) -> bool:
         """Every kind needs the host's approval unless the game's [approval] table says otherwise."""
         return self.approval.get(kind, True)

@@ -140,3 +140,10 @@ def test_check_config_asks_the_engine_about_its_setup(tmp_path, capsys):
     path = write(tmp_path, "game.toml", GAME)      # two players: too few for mafia
     assert main(["check-config", str(path)]) == 1
     assert f"{path}: setup.players: at least 8 players are needed, got 2" in capsys.readouterr().err
+
+
+def test_a_game_whose_sign_up_is_open_checks_without_players(tmp_path, capsys):
+    head, _, _ = GAME.partition("[[players]]")
+    path = write(tmp_path, "game.toml", head + "players = []\n[calendar.round]\nopens = \"23:00\"\ncloses = \"22:45\"\n")
+    assert main(["check-config", str(path)]) == 0
+    assert "m1: mafia, 0 players" in capsys.readouterr().out

@@ -40,6 +40,8 @@ def setup_problems(game) -> list[str]:
     from forumgm.daemon.games import rules_for
     from forumgm.engines.base import SetupError
 
+    if game.signup_open:
+        return []   # the engine sees the players only once the host has written them in
     try:
         rules_for(game.type, game.rules).setup(game.setup_table(), game.seed)
     except ModuleNotFoundError:
