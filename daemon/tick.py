@@ -131,7 +131,7 @@ def _synced(step: Callable | None, report: TickReport, *args) -> bool:
 
 def start_game(game: GameRun, store: Store) -> None:
     """Deal the game once: the setup snapshot, the role PMs the engine drafts, the first phase."""
-    if store.latest_snapshot(game.id) is not None or not game.config.players:
+    if store.latest_snapshot(game.id) is not None or game.config.signup_open:
         return      # dealt already, or the sign-up is still open (players = [])
     with store.transaction():
         if store.latest_snapshot(game.id) is not None:
