@@ -4,7 +4,9 @@ URLs and fields follow tests/fixtures/forums/<engine>/README.md (the pages were 
 """
 from __future__ import annotations
 
-from forumgm.parsers.forums import fluxbb, ipb3, ipb4, mybb, smf, xenforo
+import hashlib
+
+from forumgm.parsers.forums import fluxbb, ipb3, ipb4, mybb, smf, vbulletin3, vbulletin4, xenforo
 from forum_http_board import FIXTURES, FormRule, Site, Token
 
 FORUMS = FIXTURES / "forums"
@@ -137,3 +139,41 @@ IPB4 = Site(
     pm_row_from="pm_inbox.html", pm_view_from="pm_view.html",
     placeholders=("IPS_CSRF_KEY_PLACEHOLDER",), sent_listed_with_inbox=True,
 )
+
+
+def _vbulletin(engine, layout, refusal: str) -> Site:
+    """vBulletin 3 and 4 serve the same scripts; their pages and error markup differ."""
+    token = (Token("securitytoken", "1796045400-VB_SECURITYTOKEN_PLACEHOLDER"),)
+    return Site(
+        engine=engine, layout=layout, fixtures=FORUMS / engine, origin="http://forum.example.ru/",
+        login_page="login.html", home="index.php",
+        login=FormRule(r"login\.php\?(?:s=&)?do=login", "login.html", (Token("securitytoken", "guest"),),
+                       {"username": "vb_login_username", "password": "vb_login_md5password"},
+                       answer="redirect.html"),
+        # the md5 the login script sends; for an ASCII password that is md5 of its bytes
+        password_digest=lambda password: hashlib.md5(password.encode("ascii")).hexdigest(),
+        thread=r"showthread\.php\?t=7(?:&page=(?P<page>\d+))?",
+        thread_pages=("thread_page1.html", "thread_page2_last.html"), per_page=4,
+        reply=FormRule(r"newreply\.php\?do=postreply&t=7", "thread_page2_last.html", token, {"message": "message"},
+                       answer="redirect.html", target="showthread.php?p={id}#post{id}"),
+        refusal=refusal,
+        pages=((r"index\.php", "pm_inbox.html"), (r"private\.php\?folderid=0", "pm_inbox.html"),
+               (r"private\.php\?do=newpm", "pm_compose.html"), (r"private\.php\?do=showpm&pmid=9", "pm_view.html")),
+        pm=FormRule(r"private\.php\?do=insertpm&pmid=", "pm_compose.html", token,
+                    {"to": "recipients", "subject": "title", "message": "message"},
+                    answer="redirect.html", target="private.php"),
+        sentbox=r"private\.php\?folderid=-1(?:&page=\d+)?", sent_message=r"private\.php\?do=showpm&pmid=(\d{3,})",
+        pm_row_from="pm_inbox.html", pm_view_from="pm_view.html",
+        placeholders=("1796045400-VB_SECURITYTOKEN_PLACEHOLDER", "VB_LOGOUTHASH_PLACEHOLDER", "VB_POSTHASH_PLACEHOLDER"),
+    )
+
+
+VBULLETIN3 = _vbulletin(
+    "vbulletin3", vbulletin3.LAYOUT,
+    '<table class="tborder" cellpadding="6" cellspacing="1" border="0" width="100%" align="center"><tr>'
+    '<td class="tcat">При обработке вашего сообщения возникли следующие ошибки</td></tr>'
+    '<tr><td class="alt1"><ol><li>{message}</li></ol></td></tr></table>')
+VBULLETIN4 = _vbulletin(
+    "vbulletin4", vbulletin4.LAYOUT,
+    '<div class="blockrow error"><h3>При обработке вашего сообщения возникли следующие ошибки</h3>'
+    "<ol><li>{message}</li></ol></div>")

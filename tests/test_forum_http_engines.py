@@ -1,12 +1,13 @@
 """Every engine adapter driven over real HTTP against its fixture board (tests/forum_http_board.py)."""
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 import pytest
 
 from forum_http_board import BoardServer, FixtureBoard, Site
-from forum_http_sites import FLUXBB, IPB3, IPB4, MYBB, SMF, XENFORO
+from forum_http_sites import FLUXBB, IPB3, IPB4, MYBB, SMF, VBULLETIN3, VBULLETIN4, XENFORO
 from forumgm.daemon.forum import ForumError, ForumRefused, NoPrivateMessages, open_forum
 from localforum_support import HOST, FakeClock
 
@@ -32,7 +33,9 @@ FLUXBB_CASE = Case(FLUXBB, "viewtopic.php?id=2", 2, "Кума")
 XENFORO_CASE = Case(XENFORO, "threads/igra-1.7/", 2, "Аскон")
 IPB3_CASE = Case(IPB3, "index.php?showtopic=7", 2, "Ильмаринен")
 IPB4_CASE = Case(IPB4, "topic/7-igra-1-den-1/", 2, "Ильмаринен")
-CASES = [MYBB_CASE, SMF_CASE, FLUXBB_CASE, XENFORO_CASE, IPB3_CASE, IPB4_CASE]
+VBULLETIN3_CASE = Case(VBULLETIN3, "showthread.php?t=7", 2, "Ильмаринен")
+VBULLETIN4_CASE = Case(VBULLETIN4, "showthread.php?7-Igra-1-Den-1", 2, "Ильмаринен")
+CASES = [MYBB_CASE, SMF_CASE, FLUXBB_CASE, XENFORO_CASE, IPB3_CASE, IPB4_CASE, VBULLETIN3_CASE, VBULLETIN4_CASE]
 PM_CASES = [case for case in CASES if case.site.pm is not None]
 
 
@@ -143,3 +146,15 @@ def test_smf_learns_the_posts_per_page_from_the_page_links(running, case, clock)
     forum = adapter(running, case, clock, posts_per_page=None)
     info, posts, _ = forum.thread_page(running.url + case.thread, 3)
     assert info.page == 3 and posts[0].author == "Robozik"
+
+
+@each([VBULLETIN3_CASE])
+def test_vbulletin_sends_the_password_only_as_its_login_script_digests_it(running, case, clock):
+    with pytest.raises(ForumError, match="Incorrect username or password"):
+        adapter(running, case, clock, password=" пароль 1").login()
+    _, login = running.board.received[0]
+    assert login["vb_login_password"] == ""
+    # str_to_ent() turns letters above U+00FF into entities; the _utf digest keeps each letter's low byte
+    entities = "&#1087;&#1072;&#1088;&#1086;&#1083;&#1100; 1"
+    assert login["vb_login_md5password"] == hashlib.md5(entities.encode("ascii")).hexdigest()
+    assert login["vb_login_md5password_utf"] == hashlib.md5(bytes([0x3F, 0x30, 0x40, 0x3E, 0x3B, 0x4C, 0x20, 0x31])).hexdigest()

@@ -24,6 +24,7 @@ from forumgm.daemon.forum.mybb import MybbForum
 from forumgm.daemon.forum.phpbb import PhpbbForum
 from forumgm.daemon.forum.settings import ForumSettings
 from forumgm.daemon.forum.smf import SmfForum
+from forumgm.daemon.forum.vbulletin import Vbulletin3Forum, Vbulletin4Forum
 from forumgm.daemon.forum.xenforo import XenforoForum
 
 Forum = ForumAdapter
@@ -36,6 +37,8 @@ ADAPTERS: dict[str, type[ForumAdapter]] = {
     "xenforo": XenforoForum,
     "ipb3": Ipb3Forum,
     "ipb4": Ipb4Forum,
+    "vbulletin3": Vbulletin3Forum,
+    "vbulletin4": Vbulletin4Forum,
     "generic": GenericForum,
 }
 
