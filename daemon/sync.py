@@ -7,6 +7,7 @@ not understand ends the sync with a message for the host — it is never taken f
 """
 from __future__ import annotations
 
+import logging
 import sys
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -17,7 +18,10 @@ from forumgm.parsers.forums.base import PageLayoutError, Post
 
 DEFAULT_EDIT_WINDOW = timedelta(minutes=60)
 PROGRESS_FROM_PAGES = 3      # a progress bar only for a long (first) sync
+log = logging.getLogger(__name__)
+
 MAX_INBOX_PAGES = 50
+_TOLD_NO_PMS: set[str] = set()   # forums this process has logged as having no private messages
 
 
 @dataclass
@@ -87,8 +91,15 @@ def sync_game(game: Any, forum, store, now: datetime, edit_window: timedelta | N
 
 
 def sync_inbox(forum_id: str, forum, store, now: datetime) -> InboxReport:
-    """Newest first, page by page, until a page shows a PM already stored."""
+    """Newest first, page by page, until a page shows a PM already stored. A forum without private
+    messages (FluxBB) has no inbox: nothing is read and nothing is wrong (thread votes still count)."""
     report = InboxReport(forum_id)
+    if not getattr(forum, "pm_supported", True):
+        if forum_id not in _TOLD_NO_PMS:   # said once per run, not every tick
+            _TOLD_NO_PMS.add(forum_id)
+            log.info("forum %s has no private messages: its inbox is not read, orders cannot come by PM",
+                     forum_id)
+        return report
     known = store.known_pm_ids(forum_id)
     listed: set[str] = set()
     try:
