@@ -57,3 +57,18 @@ def test_drafts_list_filters_by_status(played, capsys):
     lines = capsys.readouterr().out.splitlines()
     assert lines and all(" sent " in line for line in lines)
     assert any("round_report" in line for line in lines)
+
+
+def test_drafts_list_and_show_give_the_forums_refusal(played, capsys):
+    config, storage = played
+    store = Store(storage)
+    refused = store.drafts(status="sent", game_id=GAME)[0]["id"]
+    store.mark_refused(refused, "The user Незнакомец does not exist.", store.now())
+    store.close()
+    assert main(["drafts", "--config", str(config), "list"]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    [at] = [i for i, line in enumerate(listed) if line.split()[0] == str(refused)]
+    assert listed[at + 1].strip() == "the forum refused it: The user Незнакомец does not exist. (edit or approve it again)"
+    assert len([line for line in listed if "the forum refused it" in line]) == 1
+    assert main(["drafts", "--config", str(config), "show", str(refused)]) == 0
+    assert "the forum refused it: The user Незнакомец does not exist." in capsys.readouterr().out

@@ -214,3 +214,14 @@ def test_pages_forbid_scripts_and_framing(client):
 def test_empty_password_is_refused(seeded):
     with pytest.raises(ValueError):
         create_app(seeded.store, "")
+
+
+def test_a_draft_the_forum_refused_shows_the_forums_message_escaped(host, seeded):
+    store = seeded.store
+    store.approve(seeded.role_pm, by="host")
+    store.mark_sending(seeded.role_pm, store.now())
+    store.mark_refused(seeded.role_pm, "The user <b>Аскон</b> does not accept messages.", store.now())
+    html = page(host, "/drafts")
+    refused = html.split(f'id="draft-{seeded.role_pm}"')[1].split("</form>")[0]
+    assert "Форум не принял этот текст: The user &lt;b&gt;Аскон&lt;/b&gt; does not accept messages." in refused
+    assert html.count('class="send-error"') == 1

@@ -42,6 +42,8 @@ def run(args) -> int:
             status = None if args.all else (args.status or "pending")
             for draft in store.drafts(status=status, game_id=args.game):
                 print(_line(draft))
+                if draft["send_error"]:
+                    print(f"{'':7}{_refusal(draft)}")
         elif args.action == "show":
             _show(store, args.id)
         elif args.action == "edit":
@@ -73,10 +75,16 @@ def _show(store, draft_id: int) -> None:
         print(f"subject: {draft['subject']}")
     if draft["forum_ref"]:
         print(f"sent as: {draft['forum_ref']} at {draft['sent_at'].isoformat()}")
+    if draft["send_error"]:
+        print(_refusal(draft))
     print()
     print(draft["body"])
     for edit in store.draft_edits(draft_id):
         print(f"\n(edited by {edit['edited_by']} at {edit['edited_at'].isoformat()})")
+
+
+def _refusal(draft: dict) -> str:
+    return f"the forum refused it: {draft['send_error']} (edit or approve it again)"
 
 
 def _from_editor(draft: dict) -> str | None:
