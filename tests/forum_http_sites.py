@@ -164,16 +164,17 @@ def _vbulletin(engine, layout, refusal: str) -> Site:
                     answer="redirect.html", target="private.php"),
         sentbox=r"private\.php\?folderid=-1(?:&page=\d+)?", sent_message=r"private\.php\?do=showpm&pmid=(\d{3,})",
         pm_row_from="pm_inbox.html", pm_view_from="pm_view.html",
-        placeholders=("1796045400-VB_SECURITYTOKEN_PLACEHOLDER", "VB_LOGOUTHASH_PLACEHOLDER", "VB_POSTHASH_PLACEHOLDER"),
+        placeholders=("1796045400-VB_SECURITYTOKEN_PLACEHOLDER", "VB_LOGOUTHASH_PLACEHOLDER",
+                      "VB_POSTHASH_PLACEHOLDER"),
     )
 
 
 VBULLETIN3 = _vbulletin(
     "vbulletin3", vbulletin3.LAYOUT,
     '<table class="tborder" cellpadding="6" cellspacing="1" border="0" width="100%" align="center"><tr>'
-    '<td class="tcat">При обработке вашего сообщения возникли следующие ошибки</td></tr>'
+    '<td class="tcat">При обработке вашего сообщения возникли ошибки</td></tr>'
     '<tr><td class="alt1"><ol><li>{message}</li></ol></td></tr></table>')
 VBULLETIN4 = _vbulletin(
     "vbulletin4", vbulletin4.LAYOUT,
-    '<div class="blockrow error"><h3>При обработке вашего сообщения возникли следующие ошибки</h3>'
+    '<div class="blockrow error"><h3>При обработке вашего сообщения возникли ошибки</h3>'
     "<ol><li>{message}</li></ol></div>")

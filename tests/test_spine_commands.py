@@ -68,7 +68,8 @@ def test_drafts_list_and_show_give_the_forums_refusal(played, capsys):
     assert main(["drafts", "--config", str(config), "list"]) == 0
     listed = capsys.readouterr().out.splitlines()
     [at] = [i for i, line in enumerate(listed) if line.split()[0] == str(refused)]
-    assert listed[at + 1].strip() == "the forum refused it: The user Незнакомец does not exist. (edit or approve it again)"
+    assert listed[at + 1].strip() == ("the forum refused it: The user Незнакомец does not exist. "
+                                      "(edit or approve it again)")
     assert len([line for line in listed if "the forum refused it" in line]) == 1
     assert main(["drafts", "--config", str(config), "show", str(refused)]) == 0
     assert "the forum refused it: The user Незнакомец does not exist." in capsys.readouterr().out

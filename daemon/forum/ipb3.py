@@ -28,7 +28,8 @@ SPEC = EngineSpec(
         sentbox=_CONVERSATIONS,
         message=f"{_MESSENGER}&section=view&do=showConversation&topicID={{pm}}",
         send=FormStep(f"{_MESSENGER}&section=send&do=form", "pm",
-                      {"to": "entered_name", "subject": "msg_title", "message": "Post"}, {"dosubmit": "Отправить"}),
+                      {"to": "entered_name", "subject": "msg_title", "message": "Post"},
+                      {"dosubmit": "Отправить"}),
     ),
 )
 
