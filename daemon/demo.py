@@ -2,7 +2,8 @@
 
 The local forum runs over real HTTP; the daemon logs in to it with the host's account like on
 any phpBB board, syncs the thread and the inbox, resolves the phases at their deadlines and
-drafts every text. Players act through the board's admin side at fixed game times.
+drafts every text. Players act through the board's admin side at fixed game times. The demo
+ends by itself once the scripted game is over (day 2's lynch decides it), or after `duration`.
 """
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ ZONE = ZoneInfo("Europe/Moscow")
 START = datetime(2026, 3, 2, 21, 0, tzinfo=ZONE)          # night 1 opens
 PLAYERS = {"Зорро": "Вампир", "Хан": "Мантикора", "Тор": "Дракон", "Лиса": "Единорог"}
 PASSWORD_ENV = "FORUMGM_DEMO_PASSWORD"
+GAME_ID = "legends-demo"
 
 
 @dataclass(frozen=True)
@@ -39,16 +41,18 @@ SCRIPT = (
     Act(1, "Зорро", "pm", "Шпионаж Хан", "Ночь 1"),
     Act(2, "Хан", "pm", "Защита 3", "Ночь 1"),
     Act(3, "Тор", "pm", "Атака 5 Лиса", "Ночь 1"),            # night 1 forbids attacks: a rejection
-    Act(16, "Зорро", "post", "Доброе утро. Голосую за [color=blue]Лиса[/color]"),
-    Act(17, "Лиса", "post", "[quote=Зорро]Голосую за [color=blue]Лиса[/color][/quote]\n"
-                            "Почему я? Голосую за [color=blue]Зорро[/color]"),
-    Act(18, "Хан", "post", "Голосую за [color=blue]Лиса[/color]"),
-    Act(19, "Тор", "post", "Голосую за [color=blue]Хан[/color]"),
-    Act(20, "Тор", "edit-last", "Передумал. Голосую за [color=blue]Лиса[/color]"),
+    Act(16, "Зорро", "post", "Доброе утро! Первый Линч — только на второй день, присматриваемся."),
     Act(25, "Зорро", "pm", "Атака 5 Хана\nАтака магией Тор", "Ночь 2"),
     Act(26, "Хан", "pm", "Атака 7 Зорро", "Ночь 2"),
     Act(27, "Тор", "pm", "Защита 4", "Ночь 2"),
+    Act(40, "Зорро", "post", "Голосую за [color=blue]Лиса[/color]"),
+    Act(41, "Лиса", "post", "[quote=Зорро]Голосую за [color=blue]Лиса[/color][/quote]\n"
+                            "Почему я? Голосую за [color=blue]Зорро[/color]"),
+    Act(42, "Тор", "post", "Голосую за [color=blue]Хан[/color]"),
+    Act(43, "Тор", "edit-last", "Передумал. Голосую за [color=blue]Зорро[/color]"),
+    Act(44, "Хан", "post", "Согласен: [color=blue]Зорро[/color]"),
 )
+LAST_PHASE = "day-2"      # its lynch ends the scripted game
 
 
 class DemoClock:
@@ -82,13 +86,14 @@ def write_config(folder: Path, forum_url: str, thread_url: str) -> Path:
     games = folder / "games"
     games.mkdir(parents=True, exist_ok=True)
     players = "\n".join(f'[[players]]\nnick = "{nick}"\nrole = "{role}"\n' for nick, role in PLAYERS.items())
-    (games / "legends-demo.toml").write_text(f'''id = "legends-demo"
+    (games / f"{GAME_ID}.toml").write_text(f'''id = "{GAME_ID}"
 type = "legends"
 thread_url = "{thread_url}"
 seed = 7
 time_zone = "{ZONE.key}"
 start = {START.replace(tzinfo=None).isoformat()}
 vote_colors = ["blue"]
+vote_count_every = "3h"
 
 {players}
 [calendar.night]
@@ -103,7 +108,7 @@ closes = "21:00"
 receipt = false
 ''', encoding="utf-8")
     config = folder / "forumgm.toml"
-    config.write_text(f'''games = ["games/legends-demo.toml"]
+    config.write_text(f'''games = ["games/{GAME_ID}.toml"]
 
 [forum]
 id = "demo"
@@ -165,7 +170,7 @@ def run_demo(duration: float, speed: float, auto_approve: bool, folder: Path | N
         print(f"config and database: {folder}", file=out)
         pending = SCRIPT
         ends = time.monotonic() + duration
-        while time.monotonic() < ends:
+        while time.monotonic() < ends and not _over(store):
             done = play(server.board, pending, clock.hours_since_start())
             pending = pending[len(done):]
             for act in done:
@@ -177,14 +182,26 @@ def run_demo(duration: float, speed: float, auto_approve: bool, folder: Path | N
             for line in report.errors:
                 print(f"[{clock.now():%d.%m %H:%M}] problem: {line}", file=out)
             if auto_approve:
-                for draft in store.drafts(status="pending"):
-                    store.approve(draft["id"], by="demo --auto-approve")
+                _approve_all(store)
             time.sleep(poll)
+        if auto_approve:      # what the last resolution drafted goes out too
+            _approve_all(store)
+            daemon.tick()
         _summary(store, server, config, auto_approve, out)
         store.close()
     finally:
         server.stop()
     return 0
+
+
+def _approve_all(store) -> None:
+    for draft in store.drafts(status="pending"):
+        store.approve(draft["id"], by="demo --auto-approve")
+
+
+def _over(store) -> bool:
+    last = store.phase(GAME_ID, LAST_PHASE)
+    return last is not None and last["status"] == "resolved"
 
 
 def _summary(store, server: LocalForum, config: Path, auto_approve: bool, out: TextIO) -> None:
@@ -197,8 +214,11 @@ def _summary(store, server: LocalForum, config: Path, auto_approve: bool, out: T
     print(f"drafts: {', '.join(f'{n} {s}' for s, n in sorted(by_status.items())) or 'none'}", file=out)
     print(f"posts by the host in the thread: {len(host_posts) - 1}, PMs sent by the host: "
           f"{sum(1 for m in server.board.pms.values() if server.board.users[m.sender_id].admin)}", file=out)
-    print(f"look at the drafts:   forumgm drafts --config {config}", file=out)
+    print(f"game over: {'yes' if _over(store) else 'no (run longer: --duration)'}", file=out)
+    print(f"look at the drafts:   forumgm drafts --config {config} list --all", file=out)
+    print(f"read one:             forumgm drafts --config {config} show ID", file=out)
     if not auto_approve:
         print(f"approve one:          forumgm drafts --config {config} approve ID   "
               "(or run the demo with --auto-approve)", file=out)
+    print(f"the day-2 vote count: forumgm votes --config {config} {GAME_ID} --phase {LAST_PHASE}", file=out)
     print(f"the database:         {config.parent / 'forumgm.sqlite'}", file=out)

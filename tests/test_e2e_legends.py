@@ -116,6 +116,9 @@ def test_a_legends_game_on_the_local_forum(game, capsys):
     assert main(["votes", "--config", str(config), GAME]) == 0
     now_count = capsys.readouterr().out
     assert "Аскон — 3" in now_count and f"viewtopic.php?p={quoted}#p{quoted}" in now_count
+    assert main(["votes", "--config", str(config), GAME, "--draft"]) == 0
+    on_demand = [d for d in daemon.store.drafts(game_id=GAME) if d["kind"] == "vote_count" and d["ref"] is None]
+    assert len(on_demand) == 1 and "Аскон — 3" in on_demand[0]["body"] and "draft" in capsys.readouterr().out
 
     clock.moment = msk(4, 21, 2)
     server.board.edit_post(int(quoted), "Нет, я за [color=blue]gosha100[/color]")  # after the deadline: not counted

@@ -7,7 +7,8 @@ from pathlib import Path
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser("demo", help="play a scripted game on a local forum and host it")
-    parser.add_argument("--duration", type=float, default=120, help="real seconds to run (default 120)")
+    parser.add_argument("--duration", type=float, default=180,
+                        help="real seconds to run at most (default 180); the demo stops when its game is over")
     parser.add_argument("--speed", type=float, default=1440,
                         help="game seconds per real second (default 1440: a game day a minute)")
     parser.add_argument("--auto-approve", action="store_true", help="approve every draft so it gets posted")

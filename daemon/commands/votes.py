@@ -1,4 +1,5 @@
-"""`forumgm votes --config FILE GAME [--phase KEY] [--draft]`: the current vote count from the store."""
+"""`forumgm votes --config FILE GAME [--phase KEY] [--draft]`: the vote count from the store — the
+running count of the open phase, or the final count of a resolved one."""
 from __future__ import annotations
 
 import sys
@@ -40,7 +41,8 @@ def run(args) -> int:
     if tally is None:
         print(f"forumgm votes: {game.id} {phase.key} takes no thread votes", file=sys.stderr)
         return 1
-    body = vote_count_body(game, state, phase, tally, as_of=store.now())
+    resolved = row["status"] == "resolved"       # a past phase: its final count, not a running one
+    body = vote_count_body(game, state, phase, tally, final=resolved, as_of=None if resolved else store.now())
     print(body)
     if args.draft:
         draft = store.add_draft(game.id, RUNNING_KIND, "thread", body, phase.key,
