@@ -25,7 +25,8 @@ POSTED = (datetime(2026, 11, 29, 22, 10, tzinfo=MSK), datetime(2026, 11, 29, 22,
 EDITED_AT = datetime(2026, 11, 30, 9, 20, tzinfo=MSK)   # post 4, by its author
 COLORED = (((BLUE, "Robozik"),), ((BLUE, "Аскон"),), ((RED, "Ильмаринен"),), ((BLUE, "Кума"),), (),
            ((BLUE, "gosha100"),))
-FLAGGED = ((), (), (), (), (("Аскон", "spoiler"),), ())
+FLAGGED = ((), (("Robozik", "quote"),), (("Robozik", "quote"), ("Аскон", "quote")), (),
+           (("Аскон", "spoiler"),), ())
 UNQUOTED_OPENINGS = ("Голосую за Robozik", "Не согласен.", "Оба мимо.", "Мой голос:", "Пока не голосую.",
                      "Голос за gosha100")
 PM_LINES = ["Атака 5 gosha100", "Атака магией gosha100", "Атака 10 Robozik"]

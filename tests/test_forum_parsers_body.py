@@ -36,13 +36,14 @@ def test_nested_colour_inside_colour_is_its_own_fragment():
     assert colored(html) == [("#0000ff", "Голос:"), ("#ff0000", "Ник")]
 
 
-def test_nested_quotes_are_all_removed_and_their_votes_ignored():
+def test_nested_quotes_are_all_removed_and_their_votes_flagged_as_quoted():
     inner = QUOTE.format(who="A", inner='Голосую за <span style="color:blue">Первый</span>')
     outer = QUOTE.format(who="B", inner=inner + 'и я за <span style="color:blue">Второй</span>')
     text, unquoted, fragments, flagged = post_body(outer + 'Мой голос: <span style="color:blue">Третий</span>')
     assert "Первый" in text and "Второй" in text
     assert unquoted == "Мой голос: Третий"
-    assert [f.text for f in fragments] == ["Третий"] and flagged == ()
+    assert [f.text for f in fragments] == ["Третий"]
+    assert [(f.text, f.where) for f in flagged] == [("Первый", "quote"), ("Второй", "quote")]
 
 
 def test_code_and_spoiler_blocks_are_flagged_not_counted():

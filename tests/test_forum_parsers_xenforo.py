@@ -25,7 +25,8 @@ def test_ids_authors_times_and_edit(posts):
 def test_votes_outside_nested_quotes_spoilers_and_code(posts):
     assert [(f.color, f.text) for f in posts[0].colored] == [("#0000ff", "Robozik")]
     assert [(f.color, f.text) for f in posts[1].colored] == [("#0000ff", "Гладиатор"), ("#ff0000", "Ильмаринен")]
-    assert [(f.text, f.where) for f in posts[1].flagged] == [("Аскон", "spoiler")]
+    assert [(f.text, f.where) for f in posts[1].flagged] == [
+        ("Гладиатор", "quote"), ("Кума", "quote"), ("Аскон", "spoiler")]
     assert posts[1].text.startswith("Голосую за Гладиатор\n\nА я за Кума")
     assert posts[1].text_unquoted.startswith("Без доказательств обвиняешь.")
     assert "Click to expand" not in posts[1].text

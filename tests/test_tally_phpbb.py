@@ -40,6 +40,8 @@ def test_the_thread_tally():
     }
     assert [d.as_json() for d in tally.discarded] == [
         {"voter": "Ведущий", "text": "ник", "reason": "non_player", "post_id": "2"},
+        {"voter": "Robozik", "text": "Robozik", "reason": "quoted", "post_id": "5"},
+        {"voter": "Кума", "text": "Кума", "reason": "quoted", "post_id": "10"},
         {"voter": "Robozik", "text": "gosha100", "reason": "superseded", "post_id": "5", "detail": "gosha100"},
     ]
 

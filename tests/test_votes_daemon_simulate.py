@@ -72,6 +72,6 @@ def test_daemon_and_simulate_give_the_same_tally(forum_game, tmp_path, capsys):
 
     assert daemon_counted == day2["counted_votes"] == {"Кума": "Аскон", "gosha100": "Robozik", "Аскон": "gosha100"}
     assert daemon_discarded == simulated
-    # a quoted vote is someone else's: the parser leaves it out of the author's colours altogether
+    # a quoted vote is someone else's: it is listed, with its reason, but never counted
     assert {reason for _, _, reason, _ in simulated} == {
-        "ambiguous", "non_player", "unknown_name", "spoiler", "superseded"}
+        "ambiguous", "non_player", "unknown_name", "spoiler", "superseded", "quoted"}

@@ -1,8 +1,9 @@
 """Reading one post body: its text with and without quotes, and its coloured fragments.
 
 A vote is coloured text in the author's own words. Coloured text inside a quote is someone
-else's vote (ignored); inside a spoiler or a code block it is hidden or shown as code, so it is
-reported as `flagged` for the host instead of counted. Engines without a spoiler tag print
+else's vote; inside a spoiler or a code block it is hidden or shown as code. All three are
+reported as `flagged` (where = "quote", "spoiler" or "code") so that the tally can say why it
+did not count them, never counted. Engines without a spoiler tag print
 `[spoiler]…[/spoiler]` literally; that literal span is treated as a spoiler too.
 """
 from __future__ import annotations
@@ -115,17 +116,17 @@ class _Walk:
 
     def enter(self, node: LexborNode, context: _Context) -> _Context:
         node_id = node.mem_id
-        quoted = context.quoted or node_id in self.quotes
-        where = context.where or (
+        entering_quote = node_id in self.quotes
+        quoted = context.quoted or entering_quote
+        where = "quote" if quoted else context.where or (
             "spoiler" if node_id in self.spoilers else "code" if node_id in self.codes else "")
         preformatted = context.preformatted or node.tag in ("pre", "code") or node_id in self.codes
-        fragment = context.fragment
+        # a quote never continues the replier's own coloured text around it
+        fragment = None if entering_quote else context.fragment
         color = element_color(node)
-        if color is not None and not quoted and (fragment is None or fragment.color != color):
+        if color is not None and (fragment is None or fragment.color != color):
             fragment = _Fragment(color, where or ("spoiler" if self.literal_spoilers > 0 else ""))
             self.fragments.append(fragment)
-        if quoted:
-            fragment = None
         return _Context(quoted, where, preformatted, fragment)
 
     def text(self, value: str, context: _Context) -> None:
