@@ -1,6 +1,6 @@
 """The game clock: wall-clock deadlines in the game's zone, whatever the server's zone and DST."""
 import time as systime
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import datetime, time, timedelta, timezone
 from zoneinfo import ZoneInfo
 
 import pytest

@@ -1,7 +1,7 @@
 """Config: every problem of every file reported at once, each naming file, key and expectation."""
 import os
 import textwrap
-from datetime import datetime, time, timedelta
+from datetime import datetime, time
 from pathlib import Path
 
 import pytest

@@ -4,8 +4,7 @@ from __future__ import annotations
 import shutil
 from collections import Counter
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
-from pathlib import Path
+from datetime import datetime
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -15,7 +14,7 @@ from forumgm.daemon.clock import FixedClock
 from forumgm.daemon.config import load_installation
 from forumgm.daemon.run import Daemon
 from forumgm.daemon.store import Store
-from forumgm.daemon.tick import Edges, GameRun, resolve_once
+from forumgm.daemon.tick import Edges, resolve_once
 from spine_fakes import MemoryForum, ScriptedPm
 
 MSK = ZoneInfo("Europe/Moscow")

@@ -8,7 +8,7 @@ from forumgm.daemon.localforum import LocalForum
 from forumgm.daemon.sync import sync_game, sync_inbox
 from forumgm.parsers.forums.base import PageLayoutError
 from localforum_support import (
-    HOST, CountingForum, FakeClock, game_store, host_forum, seeded_board, thread_url,
+    HOST, CountingForum, FakeClock, game_store, host_forum, seeded_board,
 )
 
 NO_WINDOW = timedelta(0)

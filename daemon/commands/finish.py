@@ -4,7 +4,7 @@ from __future__ import annotations
 import getpass
 import sys
 
-from forumgm.daemon.commands.common import add_config_argument, open_installation
+from forumgm.daemon.commands.common import add_config_argument, open_game
 
 
 def register(subparsers) -> None:
@@ -17,20 +17,16 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     from forumgm.daemon.finish import finish_game
-    from forumgm.daemon.run import game_runs, register
+    from forumgm.daemon.run import register
     from forumgm.daemon.store import StoreError
 
-    opened = open_installation(args.config)
+    opened = open_game(args.config, args.game, "finish")
     if opened is None:
         return 2
-    installation, store = opened
-    games = {game.id: game for game in game_runs(installation)}
-    if args.game not in games:
-        print(f"forumgm finish: no game {args.game!r} in {args.config} (games: {', '.join(games)})", file=sys.stderr)
-        return 2
+    installation, store, game = opened
     register(store, installation)      # a game not started yet can be finished too
     try:
-        draft = finish_game(games[args.game], store, args.winner, args.by or getpass.getuser(), store.now())
+        draft = finish_game(game, store, args.winner, args.by or getpass.getuser(), store.now())
     except StoreError as error:
         print(f"forumgm finish: {error}", file=sys.stderr)
         return 1

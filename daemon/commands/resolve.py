@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sys
 
-from forumgm.daemon.commands.common import add_config_argument, open_installation
+from forumgm.daemon.commands.common import add_config_argument, open_game
 
 
 def register(subparsers) -> None:
@@ -16,24 +16,19 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from forumgm.daemon.run import game_runs
     from forumgm.daemon.store import StoreError
     from forumgm.daemon.tick import resolve_once
 
-    opened = open_installation(args.config)
+    opened = open_game(args.config, args.game, "resolve")
     if opened is None:
         return 2
-    installation, store = opened
-    games = {game.id: game for game in game_runs(installation)}
-    if args.game not in games:
-        print(f"forumgm resolve: no game {args.game!r} in {args.config} (games: {', '.join(games)})", file=sys.stderr)
-        return 2
+    _installation, store, game = opened
     phase = store.phase(args.game, args.phase)
     if phase is None:
         print(f"forumgm resolve: game {args.game} has no phase {args.phase!r}", file=sys.stderr)
         return 2
     try:
-        resolve_once(games[args.game], store, args.phase, phase["deadline"], store.now(), rerun=True)
+        resolve_once(game, store, args.phase, phase["deadline"], store.now(), rerun=True)
     except StoreError as error:
         print(f"forumgm resolve: {error}", file=sys.stderr)
         return 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from forumgm.daemon.commands.common import add_config_argument, open_installation
+from forumgm.daemon.commands.common import add_config_argument, open_game
 
 
 def register(subparsers) -> None:
@@ -16,19 +16,13 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from forumgm.daemon.run import game_runs
     from forumgm.daemon.votes import RUNNING_KIND, count_phase_votes, vote_count_body
     from forumgm.engines.base import Phase
 
-    opened = open_installation(args.config)
+    opened = open_game(args.config, args.game, "votes")
     if opened is None:
         return 2
-    installation, store = opened
-    games = {game.id: game for game in game_runs(installation)}
-    game = games.get(args.game)
-    if game is None:
-        print(f"forumgm votes: no game {args.game!r} in {args.config} (games: {', '.join(games)})", file=sys.stderr)
-        return 2
+    _installation, store, game = opened
     row = store.phase(game.id, args.phase) if args.phase else next(iter(store.phases(game.id, "pending")), None)
     if row is None:
         print(f"forumgm votes: game {game.id} has no {'phase ' + repr(args.phase) if args.phase else 'open phase'} "

@@ -17,7 +17,7 @@ from forumgm.daemon.forum.errors import ForumError, ForumRefused, NoPrivateMessa
 from forumgm.daemon.forum.http import HttpClient, Page
 from forumgm.daemon.forum.page_text import first_text, meta_refresh
 from forumgm.daemon.forum.settings import ForumSettings
-from forumgm.daemon.forum.spec import EngineSpec, FormStep, PmSpec
+from forumgm.daemon.forum.spec import EngineSpec, PmSpec
 from forumgm.parsers.forums.base import Form, PageInfo, PmHeader, PmMessage, Post
 from forumgm.parsers.forums.reader import read_form
 
