@@ -70,7 +70,9 @@ def run_scenario(scenario: Mapping[str, Any], texts: Texts | None = None) -> dic
     out_phases = []
     for index, table in enumerate(phases):
         script = _phase_script(table, f"phases[{index}]", index, roster, rules, state)
+        opening = _role_pms(rules, state, texts) if index == 0 else []
         state, result = _play(rules, game, state, script, seed, texts, roster)
+        result["pms"] = opening + result["pms"]
         out_phases.append(result)
     return {
         "game": game,
@@ -118,6 +120,12 @@ def _start(game: str, setup: Any, seed: Any) -> tuple[Rules, Any]:
         return rules, rules.setup(setup, seed)
     except SetupError as error:
         raise ScenarioError(error.key, error.message) from None
+
+
+def _role_pms(rules: Rules, state: Any, texts: Texts) -> list[dict]:
+    """The role PMs of a game that deals them (kind "role"), listed with the first phase's PMs."""
+    role_pms = getattr(rules, "role_pms", None)
+    return [pm.as_json() for pm in role_pms(state, texts)] if role_pms else []
 
 
 def _play(rules: Rules, game: str, state: Any, script: PhaseScript, seed: int,

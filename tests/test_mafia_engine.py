@@ -134,3 +134,38 @@ def test_role_pms_mention_armour_only_when_the_rules_have_it(texts):
     armoured = {pm.to: pm.text for pm in RULES.role_pms(with_roles(), texts)}
     assert "бронежилет" in armoured["Аскон"] and "бронежилет" not in plain["Аскон"]
     assert "бронемашина" in armoured["Лиса"] and "бронемашина" not in plain["Лиса"]
+
+
+def test_role_pms_explain_each_action_in_its_own_paragraphs(texts):
+    pms = {pm.to: pm.text for pm in RULES.role_pms(with_roles(), texts)}
+    # the armour line ends its paragraph: the general instructions follow after a blank line
+    assert "посадить в тюрьму — могут).\n\nДо конца каждого игрового дня" in pms["Аскон"]
+    for mafia in ("Лиса", "Бук"):
+        assert "Мафия убивает командным решением" in pms[mafia]
+        assert "при равенстве — цель, выбранная Боссом мафии" in pms[mafia]
+    assert "Каждую ночь вы можете убить одного игрока: «убить <ник>»." in pms["Зорро"]
+    assert "командным" not in pms["Зорро"] and "убить" not in pms["Тора"]
+    assert "один раз за игру можно «не судить»" in pms["Тора"]
+    twice = make_rules({"no_trial_per_game": 2})
+    state = twice.setup({"players": [{"nick": n, "role": r} for n, r in zip(NICKS, ROLES)]}, 1)
+    assert "не больше 2 раз за игру" in {pm.to: pm.text for pm in twice.role_pms(state, texts)}["Тора"]
+
+
+def test_missed_vote_texts_follow_the_configured_limit(texts):
+    three = make_rules({"missed_votes_out": 3})
+    state = three.setup({"players": [{"nick": n, "role": r} for n, r in zip(NICKS, ROLES)]}, 1)
+    everyone_but_kuma = tuple(OrderPm(n, "голос: Тора") for n in NICKS if n != "Кума")
+    first = three.resolve(state, Phase("round", 1), PhaseInputs(orders=everyone_but_kuma), 1, texts)
+    [warning] = [pm.text for pm in first.pms if pm.kind == "warning"]
+    assert "пропусков у вас 1, после 3-го вы выбываете" in warning
+    second = three.resolve(first.state, Phase("round", 2), PhaseInputs(), 1, texts)
+    assert "Кума — предупреждение" in second.reports["round"]
+    third = three.resolve(second.state, Phase("round", 3), PhaseInputs(), 1, texts)
+    assert "Кума — третий пропуск, выбывает из игры (Мирный житель)" in third.reports["round"]
+
+
+def test_reminder_pm_warns_a_player_who_would_be_out(texts):
+    state = with_roles().update("Хан", missed_votes=1)
+    pms = {pm.to: pm.text for pm in RULES.reminder(state, Phase("round", 2), [], texts).pms}
+    assert "без голоса вы выбываете из игры" in pms["Хан"] and "предупреждение за пропуск у вас уже есть" in pms["Хан"]
+    assert "за пропуск голоса выносится предупреждение" in pms["Аскон"]

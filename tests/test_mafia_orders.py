@@ -28,6 +28,19 @@ ROSTER = Roster(("Аскон", "Хан", "Лиса", "Зорро", "LiveEvil", "
     ("убить LiveEvil'а", NightOrder("kill", "LiveEvil"), "убить LiveEvil"),
     ("выстрел в Лису", NightOrder("kill", "Лиса"), "убить Лиса"),
     ("убийство Зорро", NightOrder("kill", "Зорро"), "убить Зорро"),
+    ("выстрелить в Лису", NightOrder("kill", "Лиса"), "убить Лиса"),
+    ("Заблокирую Хана", NightOrder("block", "Хан"), "блокировать Хан"),
+    ("проверю Лису", NightOrder("check", "Лиса"), "проверить Лиса"),
+    # the rules' own words and list markers in front of an order
+    ("Дневной голос: Лиса", Vote("Лиса"), "голос: Лиса"),
+    ("Ночное действие: лечу себя", NightOrder("heal", "Хан"), "лечить Хан"),
+    ("2) ночное действие — проверить Зорро", NightOrder("check", "Зорро"), "проверить Зорро"),
+    ("- голос: Аскон", Vote("Аскон"), "голос: Аскон"),
+    ("1. голосую за Зорро", Vote("Зорро"), "голос: Зорро"),
+    ("• блок Лисы", NightOrder("block", "Лиса"), "блокировать Лиса"),
+    ("голосую за не судить", NoTrial(), "не судить"),
+    ("Голос: «Не судить»", NoTrial(), "не судить"),
+    ("мой голос — не судить.", NoTrial(), "не судить"),
 ])
 def test_orders_in_every_accepted_form(line, order, canonical):
     [verdict] = parse_orders(line, "Хан", ROSTER)
@@ -52,6 +65,7 @@ def test_a_line_that_is_no_order_is_refused_not_dropped():
 
 
 @pytest.mark.parametrize("line, command", [
-    ("голос: кто-то", "vote"), ("не судить", "no_trial"), ("выстрел в Лису", "kill"), ("привет", None)])
+    ("голос: кто-то", "vote"), ("не судить", "no_trial"), ("выстрел в Лису", "kill"), ("привет", None),
+    ("- голос: кто-то", "vote"), ("Ночное действие: лечить кого-то", "heal"), ("ночное действие: нет", None)])
 def test_command_of_names_the_shape_of_a_line(line, command):
     assert command_of(line) == command

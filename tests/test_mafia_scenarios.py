@@ -221,3 +221,12 @@ def test_report_lists_votes_jail_kills_living_and_roles_but_no_failed_attempts(p
     later = report(second)
     assert "Лиса — Босс мафии: убит(а) маньяком" in later and "Аскон — Комиссар: убит(а) мафией" in later
     assert "Босс мафии" not in later.split("Оставшиеся роли")[1]
+
+
+def test_role_pms_come_with_the_first_round_only(play):
+    first, second, third = play("full_game")["phases"]
+    roles = {pm["to"]: pm["text"] for pm in pms_of(first, "role")}
+    assert set(roles) == {"Аскон", "Хан", "Лиса", "Бук", "Зорро", "Тора", "Марк", "Кума"}
+    assert "[b]Комиссар[/b]" in roles["Аскон"] and "[b]Маньяк[/b]" in roles["Зорро"]
+    assert "Бук — Мафиози" in roles["Лиса"] and "Лиса — Босс мафии" in roles["Бук"]
+    assert pms_of(second, "role") == [] and pms_of(third, "role") == []

@@ -15,7 +15,7 @@ def role_pms(state: MafiaState, texts: Texts) -> list[OutgoingPm]:
         team = [{"nick": p.nick, "role": p.role} for p in state.mafia()
                 if is_mafia(player.role) and p.nick != player.nick]
         text = texts.render(ROLE, nick=player.nick, role=player.role, status=status(player.role),
-                            actions=list(ACTIONS[player.role]), team=team,
-                            armour=state.rules.first_night_armour)
+                            actions=list(ACTIONS[player.role]), mafia=is_mafia(player.role), team=team,
+                            armour=state.rules.first_night_armour, no_trials=state.rules.no_trial_per_game)
         pms.append(OutgoingPm(player.nick, "role", text, subject="Ваша роль"))
     return pms

@@ -29,6 +29,8 @@ def reminder(state: MafiaState, phase: Phase, orders: Sequence[OrderPm], texts: 
     missing = missing_votes(state, phase, orders)
     if not missing:
         return None
-    pms = tuple(OutgoingPm(nick, "reminder", texts.render(PM, nick=nick, round=phase.number),
+    pms = tuple(OutgoingPm(nick, "reminder", texts.render(PM, nick=nick, round=phase.number,
+                                                          missed=state.player(nick).missed_votes,
+                                                          limit=state.rules.missed_votes_out),
                            subject="Напоминание: дневной голос") for nick in missing)
     return Reminder(missing, texts.render(POST, missing=list(missing), round=phase.number), pms)

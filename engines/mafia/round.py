@@ -75,7 +75,8 @@ def missed_votes(rs: RoundState, orders: RoundOrders, rng: PhaseRng):
                                                      "cause": MISSED_VOTES}))
         else:
             game = game.update(p.nick, missed_votes=missed)
-            events.append(Event("missed_vote_warning", {"nick": p.nick, "missed": missed}))
+            events.append(Event("missed_vote_warning", {"nick": p.nick, "missed": missed,
+                                                        "limit": game.rules.missed_votes_out}))
     return rs.with_game(game), events
 
 

@@ -36,13 +36,16 @@ CANONICAL_VERB = {"vote": "голос:", "check": "проверить", "heal": 
 
 # The words a line may start with, per command.
 HEADS = {
-    "vote": ("голосую за", "голосую", "голос за", "голос"),
-    "check": ("проверить", "проверка", "проверяю", "проверь"),
-    "heal": ("вылечить", "лечение", "лечить", "лечу", "вылечи", "лечи"),
-    "block": ("блокировать", "блокирую", "блокировка", "заблокировать", "блок"),
-    "kill": ("выстрел в", "выстрел", "убийство", "убить", "убиваю", "стреляю в"),
+    "vote": ("голосую за", "голосую", "голос за", "голос", "дневной голос", "мой голос"),
+    "check": ("проверить", "проверка", "проверяю", "проверю", "проверь"),
+    "heal": ("вылечить", "лечение", "лечить", "лечу", "вылечу", "вылечи", "лечи"),
+    "block": ("блокировать", "блокирую", "блокировка", "заблокировать", "заблокирую", "блок"),
+    "kill": ("выстрел в", "выстрел", "выстрелить в", "стрелять в", "стреляю в", "убийство", "убить", "убиваю"),
 }
 _SEPARATOR = r"(?:\s*[:\-—–]\s*|\s+)"
+# What players write before the order itself: a list marker («-», «•», «1.», «2)») and the rules'
+# own words «ночное действие:» in front of a night order.
+_LEAD = re.compile(r"^(?:[-–—•*·]+|\d{1,2}[.)])?\s*(?:ночное\s+действие\s*[:\-—–]?\s*)?", re.I)
 
 
 def _head_pattern(head: str) -> re.Pattern:
@@ -56,16 +59,24 @@ _PATTERNS = tuple(
     for head, command in sorted(((h, c) for c, heads in HEADS.items() for h in heads),
                                 key=lambda pair: len(pair[0]), reverse=True)
 )
-_NO_TRIAL = re.compile(r"^(?:(?:голос(?:ую)?)\s*[:\-—–]?\s*)?не\s+судить[\s.!]*$", re.I)
+_NO_TRIAL = re.compile(r"^(?:(?:(?:мой|дневной)\s+)?голос(?:ую)?(?:\s+за)?\s*[:\-—–]?\s*)?"
+                       r"[«\"“']?не\s+судить[»\"”']?[\s.!]*$", re.I)
 _SELF = {"себя", "себе", "сам", "сама", "сам себя", "самого себя", "самой себя"}
 _TRIM = " \t.,;:!?«»\"'“”„"
 
 
+def _body(line: str) -> str:
+    """The order as written, without the list marker or «ночное действие:» in front of it."""
+    text = line.strip()
+    return text[_LEAD.match(text).end():]
+
+
 def command_of(line: str) -> str | None:
     """Which command a line is written as (vote, no_trial, check, …), or None."""
-    if _NO_TRIAL.match(line.strip()):
+    text = _body(line)
+    if _NO_TRIAL.match(text):
         return "no_trial"
-    return next((command for command, pattern in _PATTERNS if pattern.match(line.strip())), None)
+    return next((command for command, pattern in _PATTERNS if pattern.match(text)), None)
 
 
 def canonical(order: Vote | NoTrial | NightOrder) -> str:
@@ -89,7 +100,7 @@ def _unknown(found: Unresolved) -> str:
 
 
 def parse_line(line: str, sender: str, roster: Roster) -> Verdict:
-    text = line.strip()
+    text = _body(line)
     if _NO_TRIAL.match(text):
         return Accepted(line, NoTrial(), NO_TRIAL)
     for command, pattern in _PATTERNS:
