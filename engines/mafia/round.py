@@ -124,22 +124,21 @@ def _kill(rs: RoundState, nick: str, cause: str):
             [Event("killed", {"nick": nick, "role": target.role, "cause": cause})])
 
 
-def boss_block(rs: RoundState, orders: RoundOrders, rng: PhaseRng):
-    acting, events = _acting(rs, orders, (BOSS,), "block")
-    for boss, order in acting:
-        rs = replace(rs, blocked=rs.blocked + (order.target,),
-                     game=replace(rs.game, last_block=LastTarget(rs.number, order.target)))
-        events.append(Event("blocked", {"by": boss.nick, "nick": order.target}))
-    return rs, events
+def _marking(role: str, action: str, marked: str, last: str):
+    """A step whose target is marked for the later steps (blocked, healed) and remembered in the
+    game (`last`), because the same target may not be named two nights in a row."""
+    def step(rs: RoundState, orders: RoundOrders, rng: PhaseRng):
+        acting, events = _acting(rs, orders, (role,), action)
+        for actor, order in acting:
+            rs = replace(rs, **{marked: getattr(rs, marked) + (order.target,)},
+                         game=replace(rs.game, **{last: LastTarget(rs.number, order.target)}))
+            events.append(Event(marked, {"by": actor.nick, "nick": order.target}))
+        return rs, events
+    return step
 
 
-def doctor_heal(rs: RoundState, orders: RoundOrders, rng: PhaseRng):
-    acting, events = _acting(rs, orders, (DOCTOR,), "heal")
-    for doctor, order in acting:
-        rs = replace(rs, healed=rs.healed + (order.target,),
-                     game=replace(rs.game, last_heal=LastTarget(rs.number, order.target)))
-        events.append(Event("healed", {"by": doctor.nick, "nick": order.target}))
-    return rs, events
+boss_block = _marking(BOSS, "block", "blocked", "last_block")
+doctor_heal = _marking(DOCTOR, "heal", "healed", "last_heal")
 
 
 def maniac_kill(rs: RoundState, orders: RoundOrders, rng: PhaseRng):
