@@ -1,7 +1,7 @@
 """Sign-up posts in a game thread → the player list the program proposes to the host.
 
 A post joins its author («в игре», «записываюсь», «+», «я участвую» …) or withdraws him
-(«выписываюсь», «не участвую» …); quotes do not count, the host's own posts are skipped, and
+(«выписываюсь», «не участвую», «я не в игре», «-» …); quotes do not count, the host's own posts are skipped, and
 the host confirms the list. Every post read either way is listed so the host can check it.
 """
 from __future__ import annotations
@@ -17,9 +17,9 @@ JOIN, LEAVE = "join", "leave"
 
 # Withdrawals are tried first: «не участвую» contains «участвую».
 _LEAVE = re.compile(r"\b(?:выписываюсь|выпишите|выписать\s+меня|не\s+участвую|не\s+играю|не\s+смогу\s+играть|"
-                    r"снимаюсь|отказываюсь)\b", re.I)
-_JOIN = re.compile(r"\b(?:в\s+игре|записываюсь|запишите|запиши\s+меня|я\s+участвую|участвую|играю|"
-                   r"я\s+в\s+деле|в\s+деле|хочу\s+играть)\b|^\s*\+(?:\s|$|[!.1])", re.I)
+                    r"не\s+в\s+игре|снимаюсь|отказываюсь|выбываю)\b|^\s*[-−]\s*$", re.I)
+_JOIN = re.compile(r"\b(?:в\s+игре|записываюсь|запишите|запиши\s+меня|впишите|я\s+участвую|участвую|играю|"
+                   r"я\s+в\s+деле|в\s+деле|хочу\s+играть|я\s+с\s+вами)\b|^\s*\+(?:\s|$|[!.1])", re.I)
 
 
 @dataclass(frozen=True)

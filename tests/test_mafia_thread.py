@@ -35,6 +35,12 @@ def test_signup_list_in_join_order_with_withdrawals_and_the_host_skipped():
         ("Хан", JOIN), ("Лиса", JOIN), ("Хан", LEAVE), ("Зорро", JOIN), ("Хан", JOIN)]
 
 
+def test_negated_and_short_sign_up_posts():
+    assert [post_action(t) for t in ("Я не в игре", "уже не в игре, сорри", "-", "впишите меня", "я с вами",
+                                     "выбываю", "-5 сегодня на улице")] == [
+        LEAVE, LEAVE, LEAVE, JOIN, JOIN, LEAVE, None]
+
+
 def test_quoted_sign_up_does_not_count():
     quoting = Post(id="1", author="Бук", author_id=None, posted_at=START, text="> я в игре\nа я подумаю",
                    text_unquoted="а я подумаю")
