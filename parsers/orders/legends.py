@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Sequence
 
 from forumgm.engines.base import Accepted, Rejected, Verdict, split_lines
 from forumgm.parsers.names import Resolved, Roster, resolve_name, split_name
@@ -137,6 +137,7 @@ SKILL_NAMES = {
 STEALABLE = ("attack", "magic_attack", "defense", "magic_defense", "spy_defense")
 
 _END = r"(?=$|[\s,.;:()])"
+_SEPARATOR = r"\s*(?:[:–—-]\s+|\s+)"     # "Атака: 5", "Атака – 5"; "Атака -5" keeps its sign
 _ATTACK = r"атак(?:а|у|и|е|ой)"
 _DEFENSE = r"защит(?:а|у|ы|е|ой)"
 _MAGIC = r"маги(?:ей|ею|и|ю|я)"
@@ -151,9 +152,12 @@ _SKILL_PHRASES = (
 _THEFT = r"краж(?:а|у|и|е|ей)\s+"
 _MODIFICATION = r"модификаци(?:я|ю|и|ей)"
 _SELF_WORDS = ("себе", "себя", "свою", "свой", "своё", "свое", "(свою)", "(свой)", "(себе)", "у себя", "на себя")
-_NUMBER = re.compile(r"^(\d+)\s+(.+)$")
-_TRAILING_NUMBER = re.compile(r"^(.+?)\s+(\d+)$")
-_PARENS = re.compile(r"^\(\s*([^)]+?)\s*\)\s*(.*)$")
+_UNITS = r"(?:\s+единиц[аыу]?)?"
+_NUMBER = re.compile(r"^(\d+)" + _UNITS + r"\s+(.+)$")
+_TRAILING_NUMBER = re.compile(r"^(.+?)\s+(\d+)" + _UNITS + "$")
+# A number as players write it, signs and fractions included, so that a wrong one is named.
+_NUMBER_TOKEN = re.compile(r"[-−–]?\d+(?:[.,]\d+)?")
+_PARENS = re.compile(r"^\(\s*([^)]+?)\s*\)[\s,;:]*(.*)$")
 
 
 def _low(text: str) -> str:
@@ -176,14 +180,31 @@ def _skill_at(low: str, allow_theft: bool) -> tuple[str, int] | None:
 
 # ---------------------------------------------------------------- names, numbers, spells, roles
 
-def _nick(text: str, ctx: Context, alive: bool = True) -> str:
+def _nick(text: str, ctx: Context, numbers: str = "в этой команде число не указывается") -> str:
+    """The living player `text` names. A number in it that is not part of the nickname is
+    refused with `numbers` (fuzzy matching would otherwise swallow "5gosha100" or "-5 gosha100")."""
     text = text.strip().rstrip(".,;!")
     found = resolve_name(text, ctx.roster)
     if not isinstance(found, Resolved):
+        for token in _NUMBER_TOKEN.findall(text):
+            bare = re.sub(r"^на\s+|\s+на$", "", text.replace(token, " ", 1).strip(), flags=re.IGNORECASE)
+            if isinstance(resolve_name(bare, ctx.roster), Resolved):
+                raise OrderError(f"непонятное число «{token}» в «{text}»: {numbers}")
         raise OrderError(_unresolved(text, found))
-    if alive and found.nick not in ctx.living:
+    stray = _stray_number(text, found.nick, ctx.roster)
+    if stray:
+        raise OrderError(f"непонятное число «{stray}» в «{text}»: {numbers}")
+    if found.nick not in ctx.living:
         raise OrderError(f"игрок {found.nick} выбыл из игры")
     return found.nick
+
+
+def _stray_number(text: str, nick: str, roster: Roster) -> str | None:
+    spellings = [nick, *(alias for alias, owner in roster.aliases.items() if owner == nick)]
+    for token in _NUMBER_TOKEN.findall(text):
+        if not any(token.casefold() in spelling.casefold() for spelling in spellings):
+            return token
+    return None
 
 
 def _unresolved(text: str, found) -> str:
@@ -217,49 +238,36 @@ def _target_amount(text: str, ctx: Context) -> tuple[str, int | None]:
     trailing = _TRAILING_NUMBER.match(text)
     if trailing:
         readings.append((trailing.group(1), int(trailing.group(2))))
+    amounts = "количество пишется целым числом отдельно от ника, например «5 Аскон»"
     for name, amount in readings:
         if isinstance(resolve_name(name, ctx.roster), Resolved):
-            return _nick(name, ctx), amount
+            return _nick(name, ctx, amounts), amount
     if isinstance(resolve_name(text, ctx.roster), Resolved) or not readings:
-        return _nick(text, ctx), None
-    return _nick(readings[0][0], ctx), readings[0][1]
+        return _nick(text, ctx, amounts), None
+    return _nick(readings[0][0], ctx, amounts), readings[0][1]
 
 
 def _strip_on(text: str) -> str:
     return re.sub(r"^(?:на|по)\s+", "", text.strip(), flags=re.IGNORECASE)
 
 
-def _stem(word: str) -> str:
-    return _low(word).strip(".,;:!()«»\"'").rstrip("аеиоуыэюяйь")
-
-
-def _name_at(text: str, names: Iterable[str]) -> tuple[str, str] | None:
-    """A spell or role name at the start of `text`, in any case form, and what follows."""
-    words = text.split()
-    for name in sorted(names, key=lambda n: -len(n.split())):
-        size = len(name.split())
-        if len(words) >= size and all(
-                _stem(a) == _stem(b) for a, b in zip(words[:size], name.split())):
-            rest = text.strip().split(None, size)
-            return name, (rest[size] if len(rest) > size else "")
-    return None
-
-
 def _spell_at(text: str, ctx: Context) -> tuple[str, str]:
-    found = _name_at(text, ctx.spells)
-    if found is None:
-        raise OrderError(f"неизвестное заклинание в «{text.strip()}» (заклинания: {', '.join(ctx.spells)})")
-    return found
+    """A spell name at the start of `text` in any case form ("Силу природы", «Ярость»), and what follows."""
+    text = re.sub(r"^заклинани(?:е|я|ем)\s+", "", text.strip(), flags=re.IGNORECASE)
+    found, rest = split_name(text, Roster(ctx.spells))
+    if not isinstance(found, Resolved):
+        raise OrderError(f"неизвестное заклинание в «{text}» (заклинания: {', '.join(ctx.spells)})")
+    return found.nick, rest
 
 
 def _role_in_parens(text: str, ctx: Context, what: str) -> tuple[str, str]:
-    found = _PARENS.match(text.strip())
+    found = _PARENS.match(text.strip().lstrip(",;: "))
     if not found:
         raise OrderError(f"укажите в скобках роль {what}, например: (Монах)")
-    role = _name_at(found.group(1), ctx.roles)
-    if role is None or role[1]:
+    role = resolve_name(found.group(1), Roster(ctx.roles))
+    if not isinstance(role, Resolved):
         raise OrderError(f"неизвестная роль «{found.group(1)}»")
-    return role[0], found.group(2)
+    return role.nick, found.group(2)
 
 
 # ---------------------------------------------------------------- one command each
@@ -275,6 +283,8 @@ def _joint(line: str, low: str, ctx: Context) -> Order | None:
     verb = re.match(r"^(?:атакую|атакуем|атаковать|атака)(\s+" + _MAGIC + r")?" + _END + r"\s*", _low(rest))
     if not verb:
         raise OrderError("после напарника ожидается «атакую» или «атакую магией» и цель")
+    if not rest[verb.end():].strip(" .,;!"):
+        raise OrderError("укажите, кого атакуете вместе с напарником")
     target, amount = _target_amount(rest[verb.end():], ctx)
     if target in (ctx.sender, partner):
         raise OrderError("цель совместной атаки — третий игрок, не вы и не напарник")
@@ -282,7 +292,7 @@ def _joint(line: str, low: str, ctx: Context) -> Order | None:
 
 
 def _attack(line: str, low: str, ctx: Context) -> Order | None:
-    head = re.match(r"^(?:атака|атакую|атаковать|атакуем)(\s+" + _MAGIC + r")?\s+", low)
+    head = re.match(r"^(?:атака|атакую|атаковать|атакуем)(\s+" + _MAGIC + r")?" + _SEPARATOR, low)
     if not head:
         return None
     target, amount = _target_amount(line[head.end():], ctx)
@@ -296,7 +306,7 @@ def _defend(line: str, low: str, ctx: Context) -> Order | None:
     if not head:
         return None
     kind = {None: "defense", "шпионажа": "spy_defense"}.get(head.group(1), "magic_defense")
-    rest = line[head.end():].strip().rstrip(".,;!")
+    rest = re.sub(r"^[:–—-]\s+", "", line[head.end():].strip()).rstrip(".,;!")
     amount_only = re.match(r"^(\d+)?$", rest)
     if amount_only:
         return Defend(kind, ctx.sender, int(rest) if rest else None)
@@ -314,7 +324,14 @@ def _spy(line: str, low: str, ctx: Context) -> Order | None:
     head = re.match(r"^(?:шпионить|шпионю|шпионим|шпионаж|следить|слежу)(?:\s+(?:за|на))?\s+", low)
     if not head:
         return None
-    target = _nick(line[head.end():], ctx)
+    text = line[head.end():]
+    if _is_self(text):
+        raise OrderError("шпионить за самим собой нельзя")
+    names = re.split(r"\s*[,;]\s*|\s+и\s+", text.strip().rstrip(".,;!"))
+    if len(names) > 1 and all(isinstance(resolve_name(n, ctx.roster), Resolved) for n in names):
+        raise OrderError(f"за одну ночь можно шпионить не больше чем за {ctx.spy_targets} игрока; "
+                         "напишите одного")
+    target = _nick(text, ctx, "величину Шпионажа указывать не нужно")
     if target == ctx.sender:
         raise OrderError("шпионить за самим собой нельзя")
     return Spy(target)
@@ -325,6 +342,8 @@ def _steal(line: str, low: str, ctx: Context) -> Order | None:
     if not head:
         return None
     found = _skill_at(low[head.end():], allow_theft=False)
+    if found is None and re.match(r"у\s", low[head.end():]):
+        raise OrderError("сначала навык, потом игрок: «Краду <навык> у <ник>, передаю <ник или себе>»")
     if found is None:
         raise OrderError("укажите навык: Атаку, Атаку магией, Защиту, Защиту от магии или Защиту от шпионажа")
     skill, end = found
@@ -335,10 +354,13 @@ def _steal(line: str, low: str, ctx: Context) -> Order | None:
                      rest, flags=re.IGNORECASE)
     if not parts:
         raise OrderError("ожидается «Краду <навык> у <ник>, передаю <ник или себе>»")
-    victim = _nick(parts.group(1), ctx)
+    if _is_self(parts.group(1)):
+        raise OrderError("красть навыки у себя нельзя")
+    victim = _nick(parts.group(1), ctx, "величину Кражи указывать не нужно")
     if victim == ctx.sender:
         raise OrderError("красть навыки у себя нельзя")
-    recipient = ctx.sender if _is_self(parts.group(2).rstrip(".,;!")) else _nick(parts.group(2), ctx)
+    recipient = (ctx.sender if _is_self(parts.group(2).rstrip(".,;!"))
+                 else _nick(parts.group(2), ctx, "величину Кражи указывать не нужно"))
     return Steal(skill, victim, recipient)
 
 
@@ -354,7 +376,8 @@ def _modify(line: str, low: str, ctx: Context) -> Order | None:
     if skill == "theft_spying":
         raise OrderError("навыка «Кража Шпионажа» нет")
     rest = re.sub(r"^(?:у|для)\s+", "", line[head.end() + end:].strip().rstrip(".,;!"), flags=re.IGNORECASE)
-    target = ctx.sender if head.group(2) or not rest or _is_self(rest) else _nick(rest, ctx)
+    target = (ctx.sender if head.group(2) or not rest or _is_self(rest)
+              else _nick(rest, ctx, "величину модификации указывать не нужно, она берётся из таблицы навыков"))
     return Modify(skill, target, head.group(1).startswith("усил"))
 
 
@@ -487,8 +510,21 @@ def parse_line(line: str, ctx: Context, accepted: Sequence[Order]) -> Verdict:
     return verdict
 
 
+_LIST_MARK = re.compile(r"^(?:\d{1,2}[.)]|[-–—•*])\s+")
+_COMMANDS = ("Атака, Атака магией, Совместно с, Защита, Шпионить, Краду, Усилить, Ослабить, "
+             "Колдую, Передать, Меняюсь с")
+_BARE_VERB = re.compile(r"^(?:атак\w*|совместно|шпион\w*|краду|кража|усил\w*|ослаб\w*|колдую|передать|передаю"
+                        r"|меняюсь)$")
+
+
+def _unknown_command(low: str) -> str:
+    if _BARE_VERB.match(low):
+        return "команда не закончена: укажите, на кого она направлена"
+    return f"команда не распознана: строка должна начинаться с команды ({_COMMANDS})"
+
+
 def _parse_command(line: str, command: str, ctx: Context, accepted: Sequence[Order]) -> Verdict:
-    text = command.strip().rstrip(".,;!").strip()
+    text = _LIST_MARK.sub("", command.strip()).rstrip(".,;!").strip()
     low = _low(text)
     try:
         for rule in _GRAMMAR:
@@ -500,7 +536,7 @@ def _parse_command(line: str, command: str, ctx: Context, accepted: Sequence[Ord
                 return Accepted(line, order, canonical(order))
     except OrderError as error:
         return Rejected(line, str(error))
-    return Rejected(line, "команда не распознана")
+    return Rejected(line, _unknown_command(low))
 
 
 def parse_orders(text: str, ctx: Context, earlier: Sequence[str] = ()) -> list[Verdict]:
