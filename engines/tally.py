@@ -18,7 +18,7 @@ from forumgm.parsers.names import Resolved, Roster, account_player, clean, fold_
 # Discard reasons (machine codes; the Russian labels live in config/templates/votes/reasons.j2).
 REASONS = (
     "after_deadline", "before_open", "quoted", "spoiler", "code", "non_player", "dead_voter",
-    "ambiguous", "unknown_name", "dead_target", "superseded", "changed_not_allowed", "repeated",
+    "ambiguous", "ambiguous_name", "unknown_name", "dead_target", "superseded", "changed_not_allowed", "repeated",
 )
 _WHERE_REASON = {"quote": "quoted", "spoiler": "spoiler", "code": "code"}
 
@@ -161,7 +161,9 @@ def _target(texts: Sequence[str], roster: Roster, rules: VoteRules) -> str | _No
         names = list(named) + [u.text for u in unresolved]
         return _NoTarget("ambiguous", ", ".join(names))
     if unresolved:
-        return _NoTarget("unknown_name", ", ".join(unresolved[0].candidates))
+        found = unresolved[0]
+        return _NoTarget("ambiguous_name" if found.reason == "ambiguous" else "unknown_name",
+                         ", ".join(found.candidates))
     return next(iter(named))
 
 
@@ -206,9 +208,9 @@ def _apply_policy(valid: Sequence[_Valid], rules: VoteRules) -> tuple[list[Count
 
 
 def _reason_for_other(vote: CountedVote, chosen: CountedVote, rules: VoteRules) -> str:
-    if not rules.first_counts:
-        return "superseded"
-    return "repeated" if vote.target == chosen.target else "changed_not_allowed"
+    if vote.target == chosen.target:
+        return "repeated"
+    return "changed_not_allowed" if rules.first_counts else "superseded"
 
 
 # ---------------------------------------------------------------- the tally

@@ -110,6 +110,10 @@ def case_key(text: str) -> str:
     return " ".join(text.translate(_INVISIBLE).split()).casefold()
 
 
+def _digits(text: str) -> str:
+    return "".join(ch for ch in text if ch.isdigit())
+
+
 def fold_key(text: str) -> str:
     """Case-free, ё-free key in which Latin and Cyrillic look-alikes coincide."""
     return case_key(text).translate(_LOOKALIKES)
@@ -152,6 +156,21 @@ def _suffixed(word: str) -> set[str]:
     return set()   # ends in о, е, и, у...: indeclinable ("Зорро")
 
 
+def _declined(words: list[str], joiner: str) -> set[str]:
+    parses = [_noun_parses(word) for word in words]
+    forms = {joiner.join(words)}
+    for case in _CASES:
+        options = [(_inflected(p, case) or {w}) for w, p in zip(words, parses)]
+        forms |= {joiner.join(combo) for combo in itertools.product(*options)}
+    # Players decline a nickname ending in a consonant even where the dictionary calls the
+    # word indeclinable ("Эф" is a letter's name to pymorphy, yet players write "у Эфа").
+    last_inflects = any(_inflected(parses[-1], case) - {words[-1]} for case in _CASES)
+    if not last_inflects:
+        head = words[:-1]
+        forms |= {joiner.join((*head, tail)) for tail in _suffixed(words[-1])}
+    return forms
+
+
 # Rosters are rebuilt for every order PM; the forms of one nickname never change, and asking
 # pymorphy for them is what a roster costs.
 @lru_cache(maxsize=4096)
@@ -160,17 +179,10 @@ def declensions(nick: str) -> frozenset[str]:
     words = nick.casefold().split()
     if not words:
         return frozenset()
-    parses = [_noun_parses(word) for word in words]
-    forms = {" ".join(words)}
-    for case in _CASES:
-        options = [(_inflected(p, case) or {w}) for w, p in zip(words, parses)]
-        forms |= {" ".join(combo) for combo in itertools.product(*options)}
-    # Players decline a nickname ending in a consonant even where the dictionary calls the
-    # word indeclinable ("Эф" is a letter's name to pymorphy, yet players write "у Эфа").
-    last_inflects = any(_inflected(parses[-1], case) - {words[-1]} for case in _CASES)
-    if not last_inflects:
-        head = words[:-1]
-        forms |= {" ".join((*head, tail)) for tail in _suffixed(words[-1])}
+    forms = _declined(words, " ")
+    if len(words) == 1 and "-" in words[0].strip("-"):
+        # A hyphenated nickname declines part by part ("Серый-Волк" -> "Серого-Волка").
+        forms |= _declined([part for part in words[0].split("-") if part], "-")
     return frozenset(forms)
 
 
@@ -191,6 +203,8 @@ class _Index:
     by_alias: Mapping[str, frozenset[str]]
     by_alias_case: Mapping[str, frozenset[str]]
     by_form: Mapping[str, frozenset[str]]
+    by_form_case: Mapping[str, frozenset[str]]
+    form_digits: Mapping[str, frozenset[str]]   # folded form -> the digits of the names it is a form of
     word_counts: tuple[int, ...]
 
     @classmethod
@@ -206,6 +220,8 @@ class _Index:
             by_alias_case=_group((case_key(alias), nick) for alias, nick in aliases.items()),
             by_form=_group((fold_key(form), nick)
                            for name, nick in names for form in declensions(name)),
+            by_form_case=_group((form, nick) for name, nick in names for form in declensions(name)),
+            form_digits=_group((fold_key(form), _digits(name)) for name, _ in names for form in declensions(name)),
             word_counts=tuple(sorted({len(name.split()) for name, _ in names}, reverse=True)),
         )
 
@@ -250,29 +266,41 @@ def _by_alias(text: str, index: _Index) -> Resolution | None:
 
 
 def _by_case_form(text: str, index: _Index) -> Resolution | None:
-    key = fold_key(text)
-    found = _lookup(index.by_form, key, text, "case_form")
-    bare = _without_preposition(key)
-    if found is None and bare is not None:
-        found = _lookup(index.by_form, bare, text, "case_form")
-    return found
+    # A written ё is meant ("Лёву" is Лёва's form), a missing one is not ("Леву" may be Лев's too).
+    lookups = ((index.by_form_case, case_key(text)),) if "ё" in case_key(text) else ()
+    for table, key in (*lookups, (index.by_form, fold_key(text))):
+        found = _lookup(table, key, text, "case_form")
+        bare = _without_preposition(key)
+        if found is None and bare is not None:
+            found = _lookup(table, bare, text, "case_form")
+        if found is not None:
+            return found
+    return None
 
 
-def _scores(text: str, forms: Mapping[str, frozenset[str]]) -> list[tuple[str, float]]:
-    """Each nickname's best similarity to the text over all its forms, best first."""
+def _scores(text: str, forms: Mapping[str, frozenset[str]],
+            digits_of: Mapping[str, frozenset[str]] | None = None) -> list[tuple[str, float]]:
+    """Each nickname's best similarity to the text over all its forms, best first.
+
+    digits_of (form -> the digits of its nicknames): when given, a form whose nickname has other
+    digits than the text scores nothing — "gosha101" is not a typo of "gosha100", numbered
+    nicknames are different people.
+    """
     key = fold_key(text)
+    digits = _digits(case_key(text))
     best: dict[str, float] = {}
     for form, nicks in forms.items():
-        score = fuzz.ratio(key, form)
+        same = digits_of is None or digits in digits_of.get(form, ())
+        score = fuzz.ratio(key, form) if same else 0.0
         for nick in nicks:
             best[nick] = max(best.get(nick, 0.0), score)
     return sorted(best.items(), key=lambda item: (-item[1], item[0]))
 
 
-def _fuzzy(text: str, forms: Mapping[str, frozenset[str]]) -> Resolution | None:
+def _fuzzy(text: str, forms: Mapping[str, frozenset[str]], index: _Index) -> Resolution | None:
     if len(fold_key(text)) < FUZZY_MIN_LENGTH:
         return None
-    scores = _scores(text, forms)
+    scores = _scores(text, forms, index.form_digits)
     if not scores or scores[0][1] < FUZZY_THRESHOLD:
         return None
     runner_up = scores[1][1] if len(scores) > 1 else 0.0
@@ -283,14 +311,14 @@ def _fuzzy(text: str, forms: Mapping[str, frozenset[str]]) -> Resolution | None:
 
 
 def _by_fuzzy(text: str, index: _Index) -> Resolution | None:
-    return _fuzzy(text, index.by_form)
+    return _fuzzy(text, index.by_form, index)
 
 
 def _by_fuzzy_words(count: int) -> Callable[[str, _Index], Resolution | None]:
     """Fuzzy matching against forms of `count` words only, so a typo never swallows the next word."""
     def rule(text: str, index: _Index) -> Resolution | None:
         return _fuzzy(text, {form: nicks for form, nicks in index.by_form.items()
-                             if len(form.split()) == count})
+                             if len(form.split()) == count}, index)
     return rule
 
 
@@ -315,11 +343,29 @@ def _unknown(text: str, index: _Index) -> Unresolved:
     return Unresolved(clean(text), candidates[:MAX_CANDIDATES], "unknown")
 
 
+def _named_inside(text: str, index: _Index) -> tuple[str, ...]:
+    """Players a run of words inside the text names ("Голосую за Аскона" all in blue), by every
+    rule but fuzzy: hints for the host, never a resolution."""
+    words = [clean(word) for word in text.split()]
+    named: list[str] = []
+    for size in index.word_counts:
+        for start in range(len(words) - size + 1):
+            found = _first_answer(_RULES[:-1], " ".join(words[start:start + size]), index)
+            if found is not None:
+                named += [found.nick] if found.ok else list(found.candidates)
+    return tuple(dict.fromkeys(named))
+
+
 def resolve_name(text: str, roster: Roster) -> Resolution:
     """The player a written nickname means, with the rule that found him, or why not."""
     if not clean(text):
         return Unresolved(text, (), "empty")
-    return _first_answer(_RULES, text, roster._index) or _unknown(text, roster._index)
+    index = roster._index
+    found = _first_answer(_RULES, text, index) or _unknown(text, index)
+    if found.ok or found.reason != "unknown" or len(text.split()) < 2:
+        return found
+    hints = tuple(dict.fromkeys(_named_inside(text, index) + found.candidates))
+    return Unresolved(found.text, hints[:MAX_CANDIDATES], "unknown")
 
 
 def account_player(account: str, roster: Roster) -> str | None:

@@ -152,3 +152,50 @@ def test_a_short_nickname_the_dictionary_calls_indeclinable_is_still_declined():
     roster = Roster(("Эф", "Хан"))
     for text in ("Эфа", "Эфу", "Эфом"):
         assert resolve_name(text, roster) == Resolved("Эф", "case_form")
+
+
+@pytest.mark.parametrize("text", ["Серого-Волка", "Серому-Волку", "у Серого-Волка", "Серый-Волка"])
+def test_a_hyphenated_nickname_declines_part_by_part(text):
+    assert nick(text, Roster(("Серый-Волк", "Волк"))) == ("Серый-Волк", "case_form")
+
+
+def test_a_written_yo_decides_between_two_nicknames_a_missing_one_does_not():
+    roster = Roster(("Лев", "Лёва"))
+    assert nick("Лёву", roster) == ("Лёва", "case_form")
+    assert nick("Льва", roster) == ("Лев", "case_form")
+    found = resolve_name("Леву", roster)          # Лёва without its ё, or a form the dictionary gives Лев
+    assert not found.ok and set(found.candidates) == {"Лев", "Лёва"}
+
+
+@pytest.mark.parametrize("text", ["gosha101", "gosha10", "Игрок12"])
+def test_fuzzy_matching_never_changes_a_number(text):
+    roster = Roster(("gosha100", "Игрок1", "Аскон"))
+    found = resolve_name(text, roster)
+    assert found.reason == "unknown" and len(found.candidates) == 1
+
+
+def test_fuzzy_matching_keeps_the_number_of_a_numbered_nickname():
+    assert nick("gosha1000", Roster(("gosha1000", "Аскон"))) == ("gosha1000", "exact")
+    assert nick("gosa100", Roster(("gosha100", "Аскон"))) == ("gosha100", "fuzzy")
+    assert nick("Agent 007", Roster(("Agent007", "Аскон"))) == ("Agent007", "fuzzy")
+
+
+@pytest.mark.parametrize("text, candidates", [
+    ("Голосую за Аскона", ("Аскон",)),
+    ("голосую против Чёрного Рыцаря!", ("Чёрный Рыцарь",)),
+    ("Кума или Хан", ("Кума", "Хан")),
+])
+def test_a_phrase_is_not_resolved_but_names_the_players_inside_it(text, candidates):
+    found = resolve_name(text, ROSTER)
+    assert found.reason == "unknown" and found.candidates[:len(candidates)] == candidates
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Лису", "Лиса"), ("Волка", "Волк"), ("Тенью", "Тень"), ("у Эфа", "Эф"), ("Яну", "Ян"),
+    ("Чёрного Рыцаря", "Чёрный Рыцарь"), ("Рыцаря", "Чёрный Рыцарь"), ("Мастера 3", "Мастер 3"),
+    ("Ёжа", "Ёж"), ("Ежу", "Ёж"), ("Dark Knightа", "Dark Knight"),
+])
+def test_nicknames_that_are_russian_words_decline(text, expected):
+    roster = Roster(("Лиса", "Волк", "Тень", "Эф", "Ян", "Чёрный Рыцарь", "Мастер 3", "Ёж", "Dark Knight"),
+                    {"Рыцарь": "Чёрный Рыцарь"})
+    assert nick(text, roster)[0] == expected

@@ -99,10 +99,16 @@ def test_non_player_vote():
     assert reasons(tally) == [("Гость", "Аскон", "non_player"), ("Ведущий", "ник", "non_player")]
 
 
+def test_a_whole_phrase_in_blue_is_not_guessed_but_hints_at_the_player():
+    tally = count_votes([post("1", "Кума", 1, "Голосую за Аскона")], ROSTER, rules(), DEADLINE)
+    assert counted(tally) == {}
+    assert [(d.reason, d.detail) for d in tally.discarded] == [("unknown_name", "Аскон")]
+
+
 def test_unknown_and_ambiguous_names_carry_candidates():
     tally = count_votes([post("1", "Кума", 1, "Тору"), post("2", "Аскон", 2, "Никто")], ROSTER, rules(), DEADLINE)
     assert [(d.voter, d.reason, d.detail) for d in tally.discarded] == [
-        ("Кума", "unknown_name", "Тор, Тора"), ("Аскон", "unknown_name", "")]
+        ("Кума", "ambiguous_name", "Тор, Тора"), ("Аскон", "unknown_name", "")]
 
 
 def test_shared_prefix_nicknames_count_exactly():
@@ -137,6 +143,13 @@ def test_last_policy_counts_the_last_vote():
     tally = count_votes(versions, ROSTER, rules(), DEADLINE)
     assert counted(tally) == {"Кума": "Тора"}
     assert [(d.text, d.reason) for d in tally.discarded] == [("Аскон", "superseded"), ("Тор", "superseded")]
+
+
+def test_last_policy_calls_the_same_vote_again_a_repeat():
+    versions = [post("1", "Кума", 1, "Аскон"), post("2", "Кума", 5, "Аскона"), post("3", "Аскон", 6, "Тор")]
+    tally = count_votes(versions, ROSTER, rules(), DEADLINE)
+    assert [(v.voter, v.post_id) for v in tally.counted] == [("Кума", "2"), ("Аскон", "3")]
+    assert [(d.text, d.reason, d.detail) for d in tally.discarded] == [("Аскон", "repeated", "Аскон")]
 
 
 def test_first_policy_counts_the_first_vote():
