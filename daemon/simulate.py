@@ -69,6 +69,8 @@ def run_scenario(scenario: Mapping[str, Any], texts: Texts | None = None) -> dic
 
     out_phases = []
     for index, table in enumerate(phases):
+        if rules.winner(state) is not None:
+            raise ScenarioError(f"phases[{index}]", f"the game is over before this phase (winner: {rules.winner(state)})")
         script = _phase_script(table, f"phases[{index}]", index, roster, rules, state)
         opening = _role_pms(rules, state, texts) if index == 0 else []
         state, result = _play(rules, game, state, script, seed, texts, roster)

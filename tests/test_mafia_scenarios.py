@@ -230,3 +230,15 @@ def test_role_pms_come_with_the_first_round_only(play):
     assert "[b]Комиссар[/b]" in roles["Аскон"] and "[b]Маньяк[/b]" in roles["Зорро"]
     assert "Бук — Мафиози" in roles["Лиса"] and "Лиса — Босс мафии" in roles["Бук"]
     assert pms_of(second, "role") == [] and pms_of(third, "role") == []
+
+
+def test_a_round_after_the_game_ended_is_a_scenario_error(texts):
+    from forumgm.daemon.simulate import ScenarioError
+
+    with open(SCENARIOS / "win_town.toml", "rb") as handle:
+        scenario = tomllib.load(handle)
+    won_in = len(scenario["phases"])
+    scenario["phases"].append({"kind": "round", "number": won_in + 1, "pms": [{"from": "Аскон", "text": "голос: Хан"}]})
+    with pytest.raises(ScenarioError) as error:
+        run_scenario(scenario, texts)
+    assert error.value.key == f"phases[{won_in}]" and "winner: town" in str(error.value)
