@@ -1,8 +1,10 @@
 """One scenario per Legends rule, through simulate's driver."""
 import pytest
 
-from forumgm.config import read_rule_table
+from forumgm.config import load_texts, read_rule_table
 from forumgm.daemon.simulate import ScenarioError
+from forumgm.engines.base import OrderPm, Phase, PhaseInputs
+from forumgm.engines.legends import make_rules
 from legends_helpers import all_accepted, day, eliminated, events, night, play
 
 TRIO = {"Аскон": "Вампир", "gosha100": "Мантикора", "Robozik": "Монах"}
@@ -296,3 +298,33 @@ def test_continuous_regime_when_nobody_can_be_lynched():
 def test_clan_victory():
     result = play({"Аскон": "Вампир", "Robozik": "Монах"}, night(2, Аскон="Атака Robozik"))
     assert result["winner"] == "Клан Хаоса" and result["alive"] == ["Аскон"]
+
+
+# ---------------------------------------------------------------- the technical report's order
+
+def resolve_night(players, dead, pms, **setup):
+    """A night resolved by the engine itself, for orders sent before their target fell
+    (simulate reads every PM against the phase's start, so it cannot send them)."""
+    rules = make_rules(read_rule_table("legends"))
+    state = rules.setup({"players": [{"nick": n, "role": r} for n, r in players.items()], "dead": dead, **setup}, 1)
+    orders = tuple(OrderPm(nick, text) for nick, text in pms.items())
+    return rules.resolve(state, Phase("night", 3), PhaseInputs(orders=orders), 1, load_texts())
+
+
+def test_a_command_naming_a_fallen_player_is_reported_where_it_would_have_run():
+    """Not executed, listed at its own step of the night (rules §7, §9): after the spells,
+    before the attacks."""
+    outcome = resolve_night({**TRIO, "Кума": "Гном"}, ["Robozik"],
+                            {"Кума": "Атака 3 Robozik\nОслабить Защиту Robozik\nАтака магией 2 gosha100",
+                             "Аскон": "Передать Ярость gosha100"}, spells={"Аскон": ["Ярость"]})
+    steps = [(e.type, e.data.get("command", e.data.get("kind"))) for e in outcome.events
+             if e.type in ("spell_transfer", "not_executed", "attack")]
+    assert steps == [("spell_transfer", None), ("not_executed", "Ослабить: Защита → Robozik"),
+                     ("not_executed", "Атака 3 → Robozik"), ("attack", "magic_attack")]
+    lines = outcome.reports["technical"].splitlines()
+    assert lines.index("Кума: Ослабить: Защита → Robozik — не выполнено: игрок выбыл из игры") == 2
+
+
+def test_orders_of_a_fallen_player_are_listed_in_the_third_person():
+    outcome = resolve_night(TRIO, ["Robozik"], {"Robozik": "Атака Аскон"})
+    assert "Robozik: приказы не приняты — игрок выбыл из игры" in outcome.reports["technical"]

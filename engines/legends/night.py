@@ -23,9 +23,11 @@ CAUSE_OF = {"attack": "attack", "magic_attack": "magic_attack"}
 
 @dataclass(frozen=True)
 class NightOrders:
-    """Accepted command lines of the living players, in roster order, each in the order sent."""
+    """Accepted command lines of the living players, in roster order, each in the order sent;
+    `out` are those naming a player who is out by now (reported at the step that would run them)."""
 
     by_player: Mapping[str, tuple[Accepted, ...]]
+    out: tuple[tuple[str, Accepted], ...] = ()
 
     def each(self, *kinds: type) -> Iterator[tuple[str, int, Accepted]]:
         for nick, lines in self.by_player.items():
@@ -346,15 +348,26 @@ def _by_die(items: list, rng: PhaseRng, *purpose: str):
     return items[0] if len(items) == 1 else items[rng.die(len(items), *purpose) - 1]
 
 
+def _reporting_out(run, *kinds: type):
+    """The step, preceded by "not executed" for its commands that name a player already out,
+    so that the technical report keeps the processing order (rules §7, §9)."""
+    def step(night: Night, orders: NightOrders, rng: PhaseRng) -> tuple[Night, list[Event]]:
+        night, events = run(night, orders, rng)
+        dropped = [not_executed(nick, accepted, "player_out") for nick, accepted in orders.out
+                   if isinstance(accepted.order, kinds)]
+        return night, dropped + events
+    return step
+
+
 NIGHT = (
-    Step("spell_exchange", exchange_spells),
-    Step("spell_transfer", transfer_spells),
-    Step("spell_activation", cast_spells),
-    Step("modification", modify_skills),
-    Step("theft", steal_skills),
-    Step("defense", place_defenses),
-    Step("spying", spy),
-    Step("attacks", attack),
+    Step("spell_exchange", _reporting_out(exchange_spells, Exchange)),
+    Step("spell_transfer", _reporting_out(transfer_spells, Transfer)),
+    Step("spell_activation", _reporting_out(cast_spells, Cast)),
+    Step("modification", _reporting_out(modify_skills, Modify)),
+    Step("theft", _reporting_out(steal_skills, Steal)),
+    Step("defense", _reporting_out(place_defenses, Defend)),
+    Step("spying", _reporting_out(spy, Spy)),
+    Step("attacks", _reporting_out(attack, Attack, JointAttack)),
 )
 
 

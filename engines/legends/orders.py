@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from forumgm.engines.base import Accepted, Event, OrderPm, Phase, Rejected, Verdict, split_lines
-from forumgm.engines.legends.night import NightOrders, not_executed
+from forumgm.engines.legends.night import NightOrders
 from forumgm.engines.legends.state import LegendsState
 from forumgm.parsers.names import Roster
 from forumgm.parsers.orders.legends import (
@@ -25,28 +25,33 @@ def order_context(state: LegendsState, phase: Phase, sender: str, everyone: bool
     )
 
 
+# Why a whole PM is refused: the receipt's words (the technical report has its own).
+REFUSALS = {"not_player": "вы не участвуете в этой игре", "out": "вы выбыли из игры",
+            "day": "сейчас день: команды принимаются ночью"}
+
+
 def read_pm(state: LegendsState, phase: Phase, pm: OrderPm, earlier: Sequence[OrderPm]) -> list[Verdict]:
     refusal = _refusal(state, phase, pm.sender)
     if refusal:
-        return [Rejected(line, refusal) for line in split_lines(pm.text)]
+        return [Rejected(line, REFUSALS[refusal]) for line in split_lines(pm.text)]
     return parse_orders(pm.text, order_context(state, phase, pm.sender), [p.text for p in earlier])
 
 
 def _refusal(state: LegendsState, phase: Phase, sender: str) -> str | None:
     if not state.is_player(sender):
-        return "вы не участвуете в этой игре"
+        return "not_player"
     if not state.player(sender).alive:
-        return "вы выбыли из игры"
+        return "out"
     if phase.kind != "night":
-        return "сейчас день: команды принимаются ночью"
+        return "day"
     return None
 
 
 def night_orders(state: LegendsState, phase: Phase, pms: Sequence[OrderPm]) -> tuple[NightOrders, list[Event]]:
     """Each living player's accepted lines, PM after PM. A command naming a player who is out
-    by now (lynched after the order was sent) is reported as not executed."""
+    by now (lynched after the order was sent) is set apart to be reported as not executed."""
     by_player: dict[str, list[Accepted]] = {p.nick: [] for p in state.living()}
-    events = []
+    events, out = [], []
     for index, pm in enumerate(pms):
         if pm.sender not in by_player:
             events.append(Event("orders_ignored", {"nick": pm.sender, "reason": _refusal(state, phase, pm.sender)}))
@@ -58,8 +63,8 @@ def night_orders(state: LegendsState, phase: Phase, pms: Sequence[OrderPm]) -> t
             if all(state.is_alive(nick) for nick in named_players(verdict.order)):
                 by_player[pm.sender].append(verdict)
             else:
-                events.append(not_executed(pm.sender, verdict, "player_out"))
-    return NightOrders({nick: tuple(lines) for nick, lines in by_player.items() if lines}), events
+                out.append((pm.sender, verdict))
+    return NightOrders({nick: tuple(lines) for nick, lines in by_player.items() if lines}, tuple(out)), events
 
 
 def named_players(order: Order) -> tuple[str, ...]:
