@@ -133,3 +133,27 @@ def test_spoiler_markup_is_not_counted_but_flagged():
     spoilered = ENGINES["mybb"].posts(html, "UTC", CAPTURED)[1]
     assert [(f.color, f.text) for f in spoilered.colored] == [(BLUE, "Кума")]
     assert [(f.color, f.text, f.where) for f in spoilered.flagged] == [(BLUE, "Аскон", "spoiler")]
+
+
+@pytest.mark.parametrize("engine, shown, late", [("smf", "04:34 AM", "11:59 PM"), ("fluxbb", "04:31:26", "23:59:50")])
+def test_a_page_rendered_before_midnight_and_fetched_after_it_keeps_its_day(engine, shown, late):
+    # The first post says "Today 23:59" and the page was fetched a second after midnight: the board
+    # rendered it the evening before, so its "today" is that evening's day, not 24 hours ahead.
+    html = page(engine, "thread_page1").replace(shown, late)
+    fetched = datetime(2026, 12, 1, 0, 0, 1, tzinfo=timezone.utc)
+    posts = ENGINES[engine].posts(html, "UTC", fetched)
+    assert posts[0].posted_at.replace(second=0) == datetime(2026, 11, 30, 23, 59, tzinfo=timezone.utc)
+    assert {post.posted_at.date() for post in posts} == {datetime(2026, 11, 30).date()}
+
+
+def test_a_page_fetched_later_in_the_day_reads_today_as_that_day():
+    fetched = datetime(2026, 12, 1, 0, 30, tzinfo=timezone.utc)   # outside the minutes after midnight
+    posts = ENGINES["fluxbb"].posts(page("fluxbb", "thread_page1"), "UTC", fetched)
+    assert {post.posted_at.date() for post in posts} == {fetched.date()}
+
+
+def test_an_inbox_rendered_before_midnight_keeps_its_day():
+    html = page("smf", "pm_inbox").replace("04:35 AM", "11:58 PM")
+    fetched = datetime(2026, 12, 1, 0, 0, 2, tzinfo=timezone.utc)
+    rows = ENGINES["smf"].inbox(html, "UTC", fetched)
+    assert rows and {row.sent_at for row in rows} == {datetime(2026, 11, 30, 23, 58, tzinfo=timezone.utc)}

@@ -6,8 +6,8 @@ reader and differ only in data. Pages are parsed with selectolax (lexbor): fast,
 from __future__ import annotations
 
 import re
-from datetime import datetime, tzinfo
-from typing import Callable, NamedTuple
+from datetime import datetime, time, timedelta, tzinfo
+from typing import Callable, Iterable, NamedTuple, TypeVar
 from zoneinfo import ZoneInfo
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
@@ -18,6 +18,7 @@ from forumgm.parsers.forums.body import read_body
 from forumgm.parsers.forums.layout import EngineLayout, Field, Fields, Pagination
 
 Zone = tzinfo | str
+T = TypeVar("T")
 
 
 def read_field(scope: LexborNode, spec: Field | None) -> str | None:
@@ -51,13 +52,36 @@ def read_fields(scope: LexborNode, specs: Fields) -> str | None:
     return None
 
 
+# A page fetched just after local midnight may have been rendered just before it: its "Today,
+# 23:59" is then yesterday. Such a page shows a "today" far in the future of the fetch time.
+_MIDNIGHT_WINDOW = timedelta(minutes=10)
+_FUTURE = timedelta(hours=1)
+
+
+def rendered_on_its_day(read: Callable[[datetime | None], T], dates: Callable[[T], Iterable[datetime]],
+                        tz: Zone, now: datetime | None) -> T:
+    """`read(now)`, or — when `now` is just after midnight and the page dates something far
+    ahead of it — `read` with the clock of the evening before, when the forum rendered the page."""
+    result = read(now)
+    if now is None:
+        return result
+    zone = _zone(tz)
+    midnight = datetime.combine(now.astimezone(zone).date(), time(0), tzinfo=zone)
+    if now - midnight < _MIDNIGHT_WINDOW and any(at > now + _FUTURE for at in dates(result)):
+        return read(midnight - timedelta(microseconds=1))
+    return result
+
+
 def read_posts(html: str, layout: EngineLayout, tz: Zone, now: datetime | None = None) -> list[Post]:
     tree = LexborHTMLParser(html)
     containers = tree.css(layout.thread.post)
     if not containers:
         raise PageLayoutError(f"{layout.name}: no posts found ({layout.thread.post!r}); not a thread page?")
     page = _page_info(tree, layout.thread.pagination).page
-    return [_post(container, layout, _zone(tz), now, page) for container in containers]
+    return rendered_on_its_day(
+        lambda clock: [_post(container, layout, _zone(tz), clock, page) for container in containers],
+        lambda posts: [at for post in posts for at in (post.posted_at, post.edited_at) if isinstance(at, datetime)],
+        tz, now)
 
 
 def read_page_info(html: str, layout: EngineLayout) -> PageInfo:
@@ -75,18 +99,21 @@ def read_inbox(html: str, layout: EngineLayout, tz: Zone, now: datetime | None =
     if tree.css_first(inbox.page) is None:
         raise PageLayoutError(f"{layout.name}: not an inbox page ({inbox.page!r} missing)")
     unread = {node.mem_id for node in tree.css(inbox.unread)}
-    headers = []
-    for row in tree.css(inbox.row):
-        pm_id = _required(row, inbox.id, layout, "PM id")
-        headers.append(PmHeader(
-            id=pm_id,
-            sender=_required(row, inbox.sender, layout, f"sender of PM {pm_id}"),
-            sender_id=read_field(row, inbox.sender_id),
-            subject=read_field(row, inbox.subject) or "",
-            sent_at=_date(row, inbox.sent_at, layout, tz, now, f"PM {pm_id}"),
-            unread=row.mem_id in unread or row.css_first(inbox.unread) is not None,
-        ))
-    return headers
+
+    def headers(clock: datetime | None) -> list[PmHeader]:
+        out = []
+        for row in tree.css(inbox.row):
+            pm_id = _required(row, inbox.id, layout, "PM id")
+            out.append(PmHeader(
+                id=pm_id,
+                sender=_required(row, inbox.sender, layout, f"sender of PM {pm_id}"),
+                sender_id=read_field(row, inbox.sender_id),
+                subject=read_field(row, inbox.subject) or "",
+                sent_at=_date(row, inbox.sent_at, layout, tz, clock, f"PM {pm_id}"),
+                unread=row.mem_id in unread or row.css_first(inbox.unread) is not None,
+            ))
+        return out
+    return rendered_on_its_day(headers, lambda rows: [row.sent_at for row in rows], tz, now)
 
 
 def read_message(html: str, layout: EngineLayout, tz: Zone, now: datetime | None = None) -> PmMessage:
@@ -103,7 +130,8 @@ def read_message(html: str, layout: EngineLayout, tz: Zone, now: datetime | None
         sender=_required(container, spec.sender, layout, f"sender of PM {pm_id}"),
         sender_id=read_field(container, spec.sender_id),
         subject=read_field(container, spec.subject) or "",
-        sent_at=_date(container, spec.sent_at, layout, tz, now, f"PM {pm_id}"),
+        sent_at=rendered_on_its_day(lambda clock: _date(container, spec.sent_at, layout, tz, clock, f"PM {pm_id}"),
+                                    lambda at: [at], tz, now),
         html=body.inner_html.strip(),
         text=read_body(body, layout.body).text,
     )
