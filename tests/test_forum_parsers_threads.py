@@ -2,6 +2,7 @@
 from datetime import datetime, timezone
 
 import pytest
+from selectolax.lexbor import LexborHTMLParser
 
 from forumgm.parsers.forums import ENGINES
 from forumgm.parsers.forums.base import PageLayoutError
@@ -157,3 +158,36 @@ def test_an_inbox_rendered_before_midnight_keeps_its_day():
     fetched = datetime(2026, 12, 1, 0, 0, 2, tzinfo=timezone.utc)
     rows = ENGINES["smf"].inbox(html, "UTC", fetched)
     assert rows and {row.sent_at for row in rows} == {datetime(2026, 11, 30, 23, 58, tzinfo=timezone.utc)}
+
+
+ALL_ENGINES = {"phpbb": "thread_page1", "mybb": "thread_page1", "smf": "thread_page1", "fluxbb": "thread_page1",
+               "ipb3": "thread_page1", "ipb4": "thread_page1", "vbulletin3": "thread_page1",
+               "vbulletin4": "thread_page1", "xenforo": "thread_page2"}
+NOTICES = ("The requested topic does not exist.", "Форум временно закрыт на техническое обслуживание.",
+           "You are not authorised to read this forum.")
+
+
+def _without_posts(engine: str, notice: str) -> str:
+    """The engine's own thread page with every post gone and a board message in their place:
+    how its error, maintenance and empty-thread pages look to the parser."""
+    tree = LexborHTMLParser(page(engine, ALL_ENGINES[engine]))
+    posts = tree.css(ENGINES[engine].LAYOUT.thread.post)
+    posts[0].insert_before(notice)
+    for post in posts:
+        post.decompose()
+    return tree.html
+
+
+@pytest.mark.parametrize("engine", sorted(ALL_ENGINES))
+@pytest.mark.parametrize("notice", NOTICES + ("",))
+def test_error_maintenance_and_empty_pages_are_layout_errors(engine, notice):
+    html = _without_posts(engine, notice)
+    assert notice in html
+    with pytest.raises(PageLayoutError, match="no posts"):
+        ENGINES[engine].posts(html, "UTC", CAPTURED)
+
+
+@pytest.mark.parametrize("engine", sorted(ALL_ENGINES))
+def test_the_login_page_is_a_layout_error(engine):
+    with pytest.raises(PageLayoutError):
+        ENGINES[engine].posts(page(engine, "login"), "UTC", CAPTURED)
