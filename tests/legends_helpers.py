@@ -1,17 +1,24 @@
 """Shared helpers for the Legends tests: scenarios through `forumgm simulate`'s driver."""
 from __future__ import annotations
 
+import contextlib
+import io
+import json
 import tomllib
 from pathlib import Path
 
+from forumgm.daemon.cli import main
 from forumgm.daemon.simulate import run_scenario
 
 SCENARIOS = Path(__file__).parent / "scenarios" / "legends"
 
 
-def play_file(name: str) -> dict:
-    with open(SCENARIOS / name, "rb") as handle:
-        return run_scenario(tomllib.load(handle))
+def simulate_file(name: str) -> dict:
+    """The JSON `forumgm simulate` prints for a shipped scenario (the CLI, in process)."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["simulate", str(SCENARIOS / name)]) == 0
+    return json.loads(out.getvalue())
 
 
 def play(players: dict[str, str], *phases: dict, seed: int = 1, **setup) -> dict:
