@@ -27,6 +27,18 @@ def test_red_is_kept_as_red_and_page_order_is_kept():
         ("#ff0000", "Один"), ("#0000ff", "Два")]
 
 
+@pytest.mark.parametrize("html, fragments", [
+    ('<span style="color:blue">Ас</span><span style="color:#00f">кон</span>', ["Аскон"]),
+    ('<span style="color:blue">Ас</span><b><span style="color:blue">кон</span></b>', ["Аскон"]),
+    ('<span style="color:blue">Кума</span> <span style="color:blue">Тор</span>', ["Кума", "Тор"]),
+    ('<span style="color:blue">Кума</span><br><span style="color:blue">Тор</span>', ["Кума", "Тор"]),
+    ('<span style="color:blue">Кума</span><span style="color:red">!</span><span style="color:blue">Тор</span>',
+     ["Кума", "Тор"]),
+])
+def test_touching_spans_of_one_colour_are_one_fragment_and_a_gap_separates_them(html, fragments):
+    assert [text for color, text in colored(html) if color == "#0000ff"] == fragments
+
+
 def test_background_colour_is_not_text_colour():
     assert colored('<span style="background-color: blue">Ник</span>') == []
 

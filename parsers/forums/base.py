@@ -17,7 +17,7 @@ class PageLayoutError(ValueError):
 class ColoredFragment:
     color: str       # normalised lowercase #rrggbb
     text: str        # stripped text of the fragment
-    where: str = ""  # "" for the post's own text; "spoiler" or "code" when flagged (not counted)
+    where: str = ""  # "" for the post's own text; "quote", "spoiler" or "code" when flagged (not counted)
 
     def as_json(self) -> dict:
         return {"color": self.color, "text": self.text}
@@ -34,8 +34,8 @@ class Post:
     html: str = ""                               # the body as HTML
     text: str = ""                               # the body as text, quotes included
     text_unquoted: str = ""                      # the body as text, every quote removed
-    colored: tuple[ColoredFragment, ...] = ()    # outside quotes, in page order
-    flagged: tuple[ColoredFragment, ...] = ()    # coloured text inside spoilers/code blocks
+    colored: tuple[ColoredFragment, ...] = ()    # the author's own coloured text, in page order
+    flagged: tuple[ColoredFragment, ...] = ()    # coloured text inside quotes, spoilers and code blocks
     page: int | None = None
 
 

@@ -86,6 +86,7 @@ class _Walk:
         self.unquoted: list[str] = []
         self.fragments: list[_Fragment] = []
         self.literal_spoilers = 0   # depth of literal [spoiler] text seen so far
+        self.last_written: _Fragment | None = None   # the fragment the latest text went to, if any
 
     def children(self, node: LexborNode, context: _Context) -> None:
         child = node.child
@@ -125,8 +126,14 @@ class _Walk:
         fragment = None if entering_quote else context.fragment
         color = element_color(node)
         if color is not None and (fragment is None or fragment.color != color):
-            fragment = _Fragment(color, where or ("spoiler" if self.literal_spoilers > 0 else ""))
-            self.fragments.append(fragment)
+            fragment_where = where or ("spoiler" if self.literal_spoilers > 0 else "")
+            touching = self.last_written
+            if touching is not None and (touching.color, touching.where) == (color, fragment_where):
+                # "[color=blue]Ас[/color][color=blue]кон[/color]": one word, one fragment
+                fragment = touching
+            else:
+                fragment = _Fragment(color, fragment_where)
+                self.fragments.append(fragment)
         return _Context(quoted, where, preformatted, fragment)
 
     def text(self, value: str, context: _Context) -> None:
@@ -142,6 +149,8 @@ class _Walk:
             self.unquoted.append(value)
         if context.fragment is not None:
             context.fragment.pieces.append(value)
+        if value:
+            self.last_written = context.fragment
 
 
 def _tidy(text: str) -> str:
