@@ -28,11 +28,24 @@ def test_same_seed_same_json():
 
 def test_the_game_is_played_out_over_several_nights():
     result = run_scenario(game30())
-    kinds = [(p["kind"], p["number"]) for p in result["phases"]]
-    assert kinds == [("night", 1), ("day", 1), ("night", 2), ("day", 2), ("night", 3), ("day", 3), ("night", 4)]
-    dead = [e["nick"] for p in result["phases"] for e in p["eliminated"]]
-    assert len(dead) == len(set(dead)) == 30 - len(result["alive"]) > 3
-    assert any(p["lynched"] for p in result["phases"] if p["kind"] == "day")
+    phases = result["phases"]
+    kinds = [(p["kind"], p["number"]) for p in phases]
+    assert kinds == [("night", 1), ("day", 1), ("night", 2), ("day", 2), ("night", 3), ("day", 3), ("night", 4),
+                     ("day", 4), ("night", 5)]
+    # only the living act, and every order they wrote is understood
+    assert all(line["ok"] for p in phases for lines in p["receipts"].values() for line in lines)
+    assert not [e for p in phases for e in p["events"] if e["type"] in ("orders_ignored", "not_executed")]
+    dead = [e["nick"] for p in phases for e in p["eliminated"]]
+    assert len(dead) == len(set(dead)) == 30 - len(result["alive"]) == 19
+    assert [bool(p["eliminated"]) for p in phases if p["kind"] == "night"] == [False, True, True, True, True]
+    # day 2 lynches, day 3 lynches the second place behind an immune leader, day 4 has an immune leader
+    # and no lynchable second place
+    assert [(p["lynched"] is not None, p["immune_leader"] is not None) for p in phases if p["kind"] == "day"] == [
+        (False, False), (True, False), (True, True), (False, True)]
+    spells = [(e["type"], e["ok"]) for p in phases for e in p["events"] if e["type"] in ("spell_exchange", "spell_cast")]
+    assert spells == [("spell_exchange", True), ("spell_cast", True)]
+    assert sum(1 for p in phases for pm in p["pms"] if pm["kind"] == "role_reveal") == len(set(
+        pm["to"] for p in phases for pm in p["pms"] if pm["kind"] == "role_reveal"))   # one reveal per player
 
 
 def test_roles_are_dealt_by_the_seed():
@@ -91,3 +104,10 @@ def test_phase_sequence_and_continuous_regime():
     assert not RULES.complete_early(continuous, Phase("night", 3), [OrderPm("A", "Защита 1")])
     assert RULES.complete_early(continuous, Phase("night", 3), [OrderPm("A", "x"), OrderPm("B", "y")])
     assert not RULES.complete_early(state, Phase("night", 3), [OrderPm("A", "x"), OrderPm("B", "y")])
+
+
+def test_a_secret_that_leaked_to_two_spies_is_told_once():
+    players = {"Аскон": "Вампир", "Ильмаринен": "Пегас", "Кума": "Гном"}
+    literary = play(players, night(1, Ильмаринен="Шпионить Аскон", Кума="Шпионить Аскон"))["phases"][0][
+        "reports"]["literary"]
+    assert literary.count("Аскон") == 1 and "Ильмаринен" not in literary and "Кума" not in literary

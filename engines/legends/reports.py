@@ -28,11 +28,23 @@ def technical(phase: Phase, events: list[Event], texts) -> str:
 def literary(phase: Phase, events: list[Event], rng: PhaseRng, texts) -> str:
     """Each told event gets a seeded variant number; the template picks its phrasing with it."""
     stream = rng.stream("literary")
-    told = [e for e in events if e.type in LITERARY and (e.type != "spy" or e.data["effective"])
-            and (e.type != "spell_cast" or e.data["ok"])]
-    items = [{"type": e.type, "data": _public(e), "variant": stream.randrange(VARIANTS)} for e in told]
+    items = [{"type": e.type, "data": _public(e), "variant": stream.randrange(VARIANTS)} for e in _told(events)]
     return texts.render("legends/literary.j2", night=phase.number, items=items,
                         opening=stream.randrange(VARIANTS))
+
+
+def _told(events: list[Event]) -> list[Event]:
+    """What the literary report tells: successes only, and a secret that leaked to two spies once."""
+    told, spied = [], set()
+    for event in events:
+        if event.type not in LITERARY or not event.data.get("ok", True):
+            continue
+        if event.type == "spy":
+            if not event.data["effective"] or event.data["target"] in spied:
+                continue
+            spied.add(event.data["target"])
+        told.append(event)
+    return told
 
 
 def _public(event: Event) -> dict:
