@@ -328,3 +328,14 @@ def test_a_command_naming_a_fallen_player_is_reported_where_it_would_have_run():
 def test_orders_of_a_fallen_player_are_listed_in_the_third_person():
     outcome = resolve_night(TRIO, ["Robozik"], {"Robozik": "Атака Аскон"})
     assert "Robozik: приказы не приняты — игрок выбыл из игры" in outcome.reports["technical"]
+
+
+def test_when_the_last_players_fall_together_the_game_ends_without_a_winner():
+    result = play({"Хан": "Дракон", "Зорро": "Вампир"}, night(2, Хан="Атака Зорро", Зорро="Атака Хан"))
+    (phase,) = result["phases"]
+    assert (result["alive"], result["winner"]) == ([], None)
+    assert "Выживших нет: игра окончена без победителя." in phase["reports"]["technical"]
+    rules = make_rules(read_rule_table("legends"))
+    state = rules.setup({"players": [{"nick": "Хан", "role": "Дракон"}, {"nick": "Зорро", "role": "Вампир"}],
+                         "dead": ["Хан", "Зорро"]}, 1)
+    assert rules.next_phase(state, Phase("night", 2)) is None

@@ -28,9 +28,12 @@ def winner(game: LegendsState) -> str | None:
 
 
 def regime_and_victory(game: LegendsState) -> tuple[LegendsState, list[Event]]:
-    """Rules §8: when nobody alive can be lynched the game goes continuous (the host is told)."""
+    """Rules §8: when nobody alive can be lynched the game goes continuous (the host is told).
+    When the last players fall together the game ends with no winner."""
+    if not game.living():
+        return game, [Event("no_survivors", {})]
     events = []
-    if not game.continuous and game.living() and not any(game.lynchable(p.nick) for p in game.living()):
+    if not game.continuous and not any(game.lynchable(p.nick) for p in game.living()):
         game = replace(game, continuous=True)
         events.append(Event("continuous_regime", {}))
     clan = winner(game)

@@ -8,7 +8,7 @@ from forumgm.engines.legends.state import LegendsState
 from forumgm.parsers.orders.legends import SKILL_NAMES
 
 # Event types the literary report tells (never who spied, never a living player's role).
-LITERARY = ("killed", "defense_held", "spy", "spell_cast", "continuous_regime", "victory")
+LITERARY = ("killed", "defense_held", "spy", "spell_cast", "continuous_regime", "victory", "no_survivors")
 VARIANTS = 1_000_000
 
 
@@ -67,4 +67,4 @@ def lynch(before: LegendsState, phase: Phase, events: list[Event], tally: Tally 
                         discarded=[{**d.as_json(), "detail": d.detail, "url": urls.get(d.post_id)}
                                    for d in (tally.discarded if tally else ())],
                         verdict=verdict, closing=[e.as_json() for e in events
-                                                  if e.type in ("continuous_regime", "victory")])
+                                                  if e.type in ("continuous_regime", "victory", "no_survivors")])

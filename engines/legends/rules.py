@@ -39,7 +39,7 @@ class LegendsRules:
         return Phase(state.table.first_phase, 1)
 
     def next_phase(self, state: LegendsState, phase: Phase) -> Phase | None:
-        if winner(state):
+        if winner(state) or not state.living():
             return None
         if phase.kind == "day" or state.continuous:
             return Phase("night", phase.number + 1)
