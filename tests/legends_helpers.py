@@ -4,7 +4,6 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import tomllib
 from pathlib import Path
 
 from forumgm.daemon.cli import main
