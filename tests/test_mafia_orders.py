@@ -37,7 +37,7 @@ ROSTER = Roster(("Аскон", "Хан", "Лиса", "Зорро", "LiveEvil", "
     ("2) ночное действие — проверить Зорро", NightOrder("check", "Зорро"), "проверить Зорро"),
     ("- голос: Аскон", Vote("Аскон"), "голос: Аскон"),
     ("1. голосую за Зорро", Vote("Зорро"), "голос: Зорро"),
-    ("• блок Лисы", NightOrder("block", "Лиса"), "блокировать Лиса"),
+    ("* блок Лисы", NightOrder("block", "Лиса"), "блокировать Лиса"),
     ("голосую за не судить", NoTrial(), "не судить"),
     ("Голос: «Не судить»", NoTrial(), "не судить"),
     ("мой голос — не судить.", NoTrial(), "не судить"),
@@ -66,6 +66,7 @@ def test_a_line_that_is_no_order_is_refused_not_dropped():
 
 @pytest.mark.parametrize("line, command", [
     ("голос: кто-то", "vote"), ("не судить", "no_trial"), ("выстрел в Лису", "kill"), ("привет", None),
-    ("- голос: кто-то", "vote"), ("Ночное действие: лечить кого-то", "heal"), ("ночное действие: нет", None)])
+    ("- голос: кто-то", "vote"), ("Ночное действие: лечить кого-то", "heal"), ("ночное действие: нет", None),
+    ("• голос: кто-то", None)])          # a receipt's line, quoted in a reply: not an order again
 def test_command_of_names_the_shape_of_a_line(line, command):
     assert command_of(line) == command

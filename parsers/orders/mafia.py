@@ -43,9 +43,10 @@ HEADS = {
     "kill": ("выстрел в", "выстрел", "выстрелить в", "стрелять в", "стреляю в", "убийство", "убить", "убиваю"),
 }
 _SEPARATOR = r"(?:\s*[:\-—–]\s*|\s+)"
-# What players write before the order itself: a list marker («-», «•», «1.», «2)») and the rules'
-# own words «ночное действие:» in front of a night order.
-_LEAD = re.compile(r"^(?:[-–—•*·]+|\d{1,2}[.)])?\s*(?:ночное\s+действие\s*[:\-—–]?\s*)?", re.I)
+# What players write before the order itself: a list marker («-», «*», «1.», «2)») and the rules'
+# own words «ночное действие:» in front of a night order. Not «•»: receipts list orders with it,
+# and a reply quoting an old receipt must not re-send the orders it lists.
+_LEAD = re.compile(r"^(?:[-–—*]+|\d{1,2}[.)])?\s*(?:ночное\s+действие\s*[:\-—–]?\s*)?", re.I)
 
 
 def _head_pattern(head: str) -> re.Pattern:
