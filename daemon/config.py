@@ -28,6 +28,15 @@ GAME_PHASE_KINDS = {
     "bellum": ("turn",),
     "arena": ("step",),
 }
+# The draft kinds a game's [approval] table may name. A kind left out needs the host's approval;
+# the host's own notices and the sign-up proposal always do, so they are not listed.
+COMMON_DRAFT_KINDS = ("receipt", "vote_count", "vote_count_final", "final_announcement")
+GAME_DRAFT_KINDS = {
+    "legends": ("technical_report", "literary_report", "lynch_report", "role_reveal", "spy_result", "spell"),
+    "mafia": ("role", "round_report", "check_result", "warning", "reminder", "discipline"),
+    "bellum": (),
+    "arena": (),
+}
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 ROLE_DELIVERY = ("pm", "link")
 VOTE_POLICIES = ("last", "first")
@@ -450,7 +459,7 @@ def _game(check: Checker, table: Mapping, prefix: str) -> GameConfig | None:
         vote_colors=check.get(table, "vote_colors", COLORS, prefix, default=()),
         vote_policy=check.get(table, "vote_policy", _one_of(VOTE_POLICIES), prefix, default=None),
         vote_count_every=check.get(table, "vote_count_every", DURATION_KIND, prefix, default=None),
-        approval=_approval(check, check.table(table, "approval", None, prefix), prefix),
+        approval=_approval(check, check.table(table, "approval", None, prefix), game_type, prefix),
         templates=check.path(check.get(table, "templates", PATH, prefix, default=None)),
         setup=check.table(table, "setup", None, prefix),
         rules=check.table(table, "rules", None, prefix),
@@ -550,5 +559,13 @@ def _calendar(check: Checker, table: Mapping, game_type: str | None, prefix: str
     return calendar
 
 
-def _approval(check: Checker, table: Mapping, prefix: str) -> dict[str, bool]:
-    return {kind: check.get(table, kind, BOOLEAN, _join(prefix, "approval")) for kind in table}
+def draft_kinds(game_type: str | None) -> tuple[str, ...]:
+    return COMMON_DRAFT_KINDS + GAME_DRAFT_KINDS.get(game_type, ())
+
+
+def _approval(check: Checker, table: Mapping, game_type: str | None, prefix: str) -> dict[str, bool]:
+    """kind = false sends that kind without the host; a misspelt kind is refused, never ignored."""
+    key = _join(prefix, "approval")
+    if game_type is not None:
+        check.known_keys(table, set(draft_kinds(game_type)), key)
+    return {kind: check.get(table, kind, BOOLEAN, key) for kind in table}

@@ -139,7 +139,7 @@ def test_check_config_command_prints_every_problem(tmp_path, capsys):
 def test_check_config_asks_the_engine_about_its_setup(tmp_path, capsys):
     path = write(tmp_path, "game.toml", GAME)      # two players: too few for mafia
     assert main(["check-config", str(path)]) == 1
-    assert f"{path}: setup.players: at least 8 players are needed, got 2" in capsys.readouterr().err
+    assert f"{path}: players: at least 8 players are needed, got 2" in capsys.readouterr().err
 
 
 def test_a_game_whose_sign_up_is_open_checks_without_players(tmp_path, capsys):
@@ -147,3 +147,26 @@ def test_a_game_whose_sign_up_is_open_checks_without_players(tmp_path, capsys):
     path = write(tmp_path, "game.toml", head + "players = []\n[calendar.round]\nopens = \"23:00\"\ncloses = \"22:45\"\n")
     assert main(["check-config", str(path)]) == 0
     assert "m1: mafia, 0 players" in capsys.readouterr().out
+
+
+def test_a_misspelt_approval_kind_is_refused_naming_the_kinds(tmp_path):
+    path = write(tmp_path, "game.toml", GAME + "[approval]\nreciept = false\nround_report = true\n")
+    problems = problems_of(load_game, path)
+    assert len(problems) == 1
+    assert problems[0].startswith(f"{path}: approval.reciept: unknown key (expected one of: ")
+    assert "receipt" in problems[0] and "round_report" in problems[0]
+
+
+@pytest.mark.parametrize("game", ["mafia", "legends"])
+def test_every_kind_a_game_drafts_can_be_named_in_its_approval_table(game):
+    """The engines' PM kinds and report names, as the shipped scenarios make them."""
+    from forumgm.daemon.config import draft_kinds
+    from forumgm.daemon.simulate import load_scenario, run_scenario
+
+    produced = set()
+    for scenario in sorted((Path(__file__).parent / "scenarios" / game).glob("*.toml")):
+        for phase in run_scenario(load_scenario(scenario))["phases"]:
+            produced |= {pm["kind"] for pm in phase["pms"]}
+            produced |= {f"{name}_report" for name, text in phase["reports"].items() if text}
+    assert len(produced) >= 4
+    assert produced <= set(draft_kinds(game))

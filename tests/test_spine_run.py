@@ -93,3 +93,15 @@ def test_run_loop_ticks_until_stopped():
     daemon = Daemon()
     assert run_loop(daemon, poll_interval=0.01, stop=stop) == 0
     assert daemon.ticks == 3
+
+
+def test_run_refuses_a_game_its_engine_cannot_deal_naming_file_and_key(config, capsys, monkeypatch):
+    from forumgm.daemon.cli import main
+
+    game = config.parent / "games" / "mafia.example.toml"
+    game.write_text(game.read_text(encoding="utf-8").replace('role = "Доктор"', 'role = "Доктр"'), encoding="utf-8")
+    monkeypatch.setenv("FORUMGM_PASSWORD", "secret-password-value")
+    assert main(["run", "--config", str(config), "--once"]) == 2
+    err = capsys.readouterr().err
+    assert f"{game}: players[1].role: unknown role 'Доктр'" in err
+    assert not (config.parent / "forumgm.sqlite").exists()

@@ -12,6 +12,7 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
+    from forumgm.daemon.commands.common import setup_problems
     from forumgm.daemon.config import ConfigError, load_game, load_installation
 
     load = load_game if _is_game_file(args.file) else load_installation
@@ -33,22 +34,6 @@ def run(args) -> int:
         print(f"{game.id}: {game.type}, {len(game.players)} players, zone {game.time_zone.key}")
     print("ok")
     return 0
-
-
-def setup_problems(game) -> list[str]:
-    """What the game's own engine says of its setup (the engine owns those keys)."""
-    from forumgm.daemon.games import rules_for
-    from forumgm.engines.base import SetupError
-
-    if game.signup_open:
-        return []   # the engine sees the players only once the host has written them in
-    try:
-        rules_for(game.type, game.rules).setup(game.setup_table(), game.seed)
-    except ModuleNotFoundError:
-        return [f"{game.source}: type: the {game.type} engine is not part of this forumgm yet"]
-    except SetupError as error:
-        return [f"{game.source}: {error.key}: {error.message}"]
-    return []
 
 
 def _is_game_file(path: Path) -> bool:

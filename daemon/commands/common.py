@@ -12,14 +12,42 @@ def add_config_argument(parser) -> None:
     parser.add_argument("--config", type=Path, required=True, help="the installation file, forumgm.toml")
 
 
-def open_installation(path: Path) -> tuple[Installation, Store] | None:
-    """The loaded config and its store, or None after printing every config problem."""
+def open_installation(path: Path, check_engines: bool = False) -> tuple[Installation, Store] | None:
+    """The loaded config and its store, or None after printing every config problem.
+
+    With `check_engines` the engines check their own tables too ([setup], the players' roles,
+    [rules]): the daemon never starts on a game whose first tick would fail."""
     try:
         installation = load_installation(path)
     except ConfigError as error:
         print("\n".join(error.problems), file=sys.stderr)
         return None
+    problems = [problem for game in installation.games for problem in setup_problems(game)] if check_engines else []
+    if problems:
+        print("\n".join(problems), file=sys.stderr)
+        return None
     return installation, Store(installation.storage)
+
+
+def setup_problems(game) -> list[str]:
+    """What the game's own engine says of its setup (the engine owns those keys)."""
+    from forumgm.daemon.games import rules_for
+    from forumgm.engines.base import SetupError
+
+    if game.signup_open:
+        return []   # the engine sees the players only once the host has written them in
+    try:
+        rules_for(game.type, game.rules).setup(game.setup_table(), game.seed)
+    except ModuleNotFoundError:
+        return [f"{game.source}: type: the {game.type} engine is not part of this forumgm yet"]
+    except SetupError as error:
+        return [f"{game.source}: {_file_key(error.key)}: {error.message}"]
+    return []
+
+
+def _file_key(key: str) -> str:
+    """The engine sees [[players]] inside its setup table; the host wrote them at the top of the file."""
+    return key.removeprefix("setup.") if key == "setup.players" or key.startswith("setup.players[") else key
 
 
 def open_game(path: Path, game_id: str, command: str):

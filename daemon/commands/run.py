@@ -26,7 +26,7 @@ def run(args) -> int:
     from forumgm.daemon.run import Daemon, StopFlag, configure_logging, run_loop
     from forumgm.daemon.secrets import SecretError, install_redaction, load_secrets
 
-    opened = open_installation(args.config)
+    opened = open_installation(args.config, check_engines=True)
     if opened is None:
         return 2
     installation, store = opened
