@@ -247,6 +247,14 @@ def _target_amount(text: str, ctx: Context) -> tuple[str, int | None]:
     return _nick(readings[0][0], ctx, amounts), readings[0][1]
 
 
+def _attack_amount(text: str, ctx: Context) -> tuple[str, int | None]:
+    target, amount = _target_amount(text, ctx)
+    if amount == 0:
+        raise OrderError("атака силой 0 ничего не делает: напишите число больше нуля "
+                         "или не пишите числа (тогда — весь оставшийся навык)")
+    return target, amount
+
+
 def _strip_on(text: str) -> str:
     return re.sub(r"^(?:на|по)\s+", "", text.strip(), flags=re.IGNORECASE)
 
@@ -285,7 +293,7 @@ def _joint(line: str, low: str, ctx: Context) -> Order | None:
         raise OrderError("после напарника ожидается «атакую» или «атакую магией» и цель")
     if not rest[verb.end():].strip(" .,;!"):
         raise OrderError("укажите, кого атакуете вместе с напарником")
-    target, amount = _target_amount(rest[verb.end():], ctx)
+    target, amount = _attack_amount(rest[verb.end():], ctx)
     if target in (ctx.sender, partner):
         raise OrderError("цель совместной атаки — третий игрок, не вы и не напарник")
     return JointAttack("magic_attack" if verb.group(1) else "attack", target, amount, partner, role)
@@ -295,7 +303,7 @@ def _attack(line: str, low: str, ctx: Context) -> Order | None:
     head = re.match(r"^(?:атака|атакую|атаковать|атакуем)(\s+" + _MAGIC + r")?" + _SEPARATOR, low)
     if not head:
         return None
-    target, amount = _target_amount(line[head.end():], ctx)
+    target, amount = _attack_amount(line[head.end():], ctx)
     if target == ctx.sender:
         raise OrderError("нельзя атаковать самого себя")
     return Attack("magic_attack" if head.group(1) else "attack", target, amount)
