@@ -81,7 +81,7 @@ def _send(forum, store, draft: dict, now: datetime, report: PublishReport) -> No
 def _find(forum, store, draft: dict) -> str | None:
     marker = draft_marker(draft["id"])
     if draft["target"] == "thread":
-        return forum.find_own_post(_thread_url(store, draft), marker)
+        return forum.find_own_post(_thread_url(store, draft), marker, since=draft["sending_at"])
     return forum.find_sent_pm(draft["target"], _subject(draft), marker)
 
 

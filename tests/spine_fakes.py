@@ -57,7 +57,7 @@ class MemoryForum:
         self.sent.append({"to": to_nick, "subject": subject, "body": bbcode})
         return f"pm-{len(self.sent)}"
 
-    def find_own_post(self, thread_url: str, marker: str) -> str | None:
+    def find_own_post(self, thread_url: str, marker: str, since=None) -> str | None:
         return self._find("thread", marker)
 
     def find_sent_pm(self, to_nick: str, subject: str, marker: str) -> str | None:

@@ -84,6 +84,19 @@ def test_a_crash_between_sending_and_sent_is_reconciled_without_a_duplicate(stor
     assert store.draft(draft)["forum_ref"] == recovered.reconciled[draft]
 
 
+def test_a_post_lost_mid_send_is_found_even_after_the_thread_grew_many_pages(store, server, clock):
+    """The daemon was down long: players posted four pages after the host's report."""
+    draft = store.add_draft("g1", "report", "thread", "Итоги ночи", "n1", False)
+    forum = host_forum(server, clock)
+    assert not publish_approved(LostAnswer(forum), store, clock.now()).ok
+    for n in range(20):
+        clock.sleep(600)
+        server.board.reply("Кума", 2, f"флуд {n}")
+    recovered = publish_approved(forum, store, clock.now())
+    assert recovered.sent == {} and draft in recovered.reconciled
+    assert [p.bbcode for p in host_posts(server)].count("Итоги ночи" + draft_marker(draft)) == 1
+
+
 def test_a_draft_left_sending_before_the_request_is_sent_once(store, server, clock):
     draft = store.add_draft("g1", "report", "thread", "Отчёт", "n1", False)
     store.mark_sending(draft, clock.now())       # the daemon died right after this

@@ -3,7 +3,7 @@
     forum = open_forum(forum_config, secrets)
     forum.thread_page(url, page) -> (PageInfo, [Post], html) ; forum.inbox(page) ; forum.message(id)
     forum.reply(thread_url, bbcode) -> post id ; forum.send_pm(nick, subject, bbcode) -> PM id
-    forum.find_own_post(thread_url, marker) ; forum.find_sent_pm(nick, subject, marker)
+    forum.find_own_post(thread_url, marker, since) ; forum.find_sent_pm(nick, subject, marker)
 """
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import replace
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Callable
 from urllib.parse import urljoin
 
@@ -24,7 +24,10 @@ from forumgm.parsers.forums.reader import read_form
 log = logging.getLogger(__name__)
 
 FORM_MIN_AGE = 1.0   # boards refuse a form submitted in the second it was generated (phpBB, SMF)
-OWN_POST_PAGES = 2   # how far back from the last page find_own_post looks
+OWN_POST_PAGES = 2   # how far back from the last page find_own_post looks at least
+# find_own_post reads back through every page holding a post from this long before the send on:
+# the board's clock, or the time zone its dates are read in, may be off by hours
+SENT_CLOCK_MARGIN = timedelta(days=1)
 ANY_TARGET = r"(.+)"
 
 
@@ -103,13 +106,18 @@ class ForumAdapter:
             raise ForumError(f"the PM to {to_nick} is not in the sent items after sending")
         return max(newest, key=_id_order)
 
-    def find_own_post(self, thread_url: str, marker: str) -> str | None:
+    def find_own_post(self, thread_url: str, marker: str, since: datetime | None = None) -> str | None:
+        """The account's post carrying `marker`, from the last page back: OWN_POST_PAGES pages, and
+        further while a page holds posts from `since` (when the post was sent) on, so that a
+        thread that grew while the daemon was down is still searched far enough."""
         last = self.thread_page_count(thread_url)
-        for page in range(last, max(0, last - OWN_POST_PAGES), -1):
+        for page in range(last, 0, -1):
             _, posts, _ = self.thread_page(thread_url, page)
             for post in reversed(posts):
                 if post.author == self.current_user() and marker in post.html + post.text:
                     return post.id
+            if last - page + 1 >= OWN_POST_PAGES and not _any_since(posts, since):
+                return None
         return None
 
     def find_sent_pm(self, to_nick: str, subject: str, marker: str) -> str | None:
@@ -228,6 +236,13 @@ class ForumAdapter:
                 return self.spec.default_per_page   # a one-page thread: nothing to learn yet
             self._per_page[thread] = min(starts)
         return self._per_page[thread]
+
+
+def _any_since(posts: list[Post], since: datetime | None) -> bool:
+    """Whether a page may hold a post sent at `since` (a post without a readable date may)."""
+    if since is None:
+        return False
+    return any(post.posted_at is None or post.posted_at >= since - SENT_CLOCK_MARGIN for post in posts)
 
 
 def _id_order(pm_id: str):
