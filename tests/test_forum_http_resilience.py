@@ -7,7 +7,7 @@ import responses
 
 from forumgm.daemon.forum import ForumError, open_forum
 from forumgm.daemon.forum.charset import decode_page
-from forumgm.daemon.forum.http import HttpClient, HttpPolicy, user_agent
+from forumgm.daemon.forum.http import MAX_RETRY_AFTER, HttpClient, HttpPolicy, user_agent
 from localforum_support import FakeClock
 
 BASE = "http://board.test/"
@@ -123,3 +123,23 @@ def test_the_password_never_reaches_the_log(caplog):
         forum.login()
     assert "secret-pw" not in caplog.text and "secret-pw" not in str(raised.value)
     assert "secret-pw" not in repr(forum)
+
+
+@responses.activate
+def test_too_many_requests_waits_as_long_as_the_board_asks_capped():
+    clock = FakeClock()
+    responses.get(THREAD, status=429, headers={"Retry-After": "7"})
+    responses.get(THREAD, status=503, headers={"Retry-After": "86400"})
+    responses.get(THREAD, status=429)
+    responses.get(THREAD, body="ok")
+    assert client(clock).get(THREAD).text == "ok"
+    assert clock.slept == [7.0, MAX_RETRY_AFTER, 8.0]     # asked, capped, then the own backoff (2, 4, 8)
+
+
+@responses.activate
+def test_a_post_refused_as_too_many_requests_is_repeated_after_the_pause():
+    clock = FakeClock()
+    responses.post(BASE + "posting.php", status=429, headers={"Retry-After": "5"})
+    responses.post(BASE + "posting.php", body="posted")
+    assert client(clock).post(BASE + "posting.php", {"message": "x"}).text == "posted"
+    assert clock.slept == [5.0] and len(responses.calls) == 2

@@ -18,10 +18,11 @@ from forumgm.daemon.forum.errors import ForumError
 
 log = logging.getLogger(__name__)
 
-RETRY_STATUSES = frozenset({500, 502, 503, 504})
+RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 # A POST may have been carried out even when the answer was lost: it is retried only when the
 # request cannot have reached the board. Publishing reconciles anything else (publish.py).
-POST_RETRY_STATUSES = frozenset({502, 503})
+POST_RETRY_STATUSES = frozenset({429, 502, 503})
+MAX_RETRY_AFTER = 300.0   # a board asking for a longer pause gets it across ticks, not inside one
 
 
 def user_agent() -> str:
@@ -79,6 +80,7 @@ class HttpClient:
         delay = self.policy.backoff
         for attempt in range(self.policy.retries + 1):
             self._pace(url)
+            asked = None      # the pause the board asks for
             try:
                 response = self.session.request(method, url, timeout=self.policy.timeout,
                                                 allow_redirects=follow, **kwargs)
@@ -92,10 +94,12 @@ class HttpClient:
                 if response.status_code not in retry_on:
                     return self._page(response)
                 problem = f"HTTP {response.status_code}"
+                asked = _retry_after(response)
             if attempt == self.policy.retries:
                 raise ForumError(f"{method} {_without_query(url)} failed after {attempt + 1} attempts: {problem}")
-            log.warning("%s %s: %s; retrying in %.0f s", method, _without_query(url), problem, delay)
-            self.sleep(delay)
+            wait = delay if asked is None else asked
+            log.warning("%s %s: %s; retrying in %.0f s", method, _without_query(url), problem, wait)
+            self.sleep(wait)
             delay *= 2
         raise AssertionError("unreachable")
 
@@ -113,6 +117,14 @@ class HttpClient:
         text = decode_page(response.headers.get("Content-Type"), response.content)
         location = response.headers.get("Location") if response.is_redirect else None
         return Page(url=response.url, status=response.status_code, text=text, location=location)
+
+
+def _retry_after(response: requests.Response) -> float | None:
+    """The pause a board asks for (Retry-After in seconds, on 429 and 503), at most MAX_RETRY_AFTER."""
+    value = response.headers.get("Retry-After", "").strip()
+    if not value.isdigit():
+        return None     # absent, or an HTTP date (rare on forums): the own backoff applies
+    return min(float(value), MAX_RETRY_AFTER)
 
 
 def _without_query(url: str) -> str:
