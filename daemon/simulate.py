@@ -11,6 +11,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from forumgm.daemon.config import GAME_PHASE_KINDS
 from forumgm.daemon.games import rules_for
 from forumgm.engines.base import OrderPm, Phase, PhaseInputs, Rules, SetupError, Verdict
 from forumgm.engines.receipts import receipt_text
@@ -19,7 +20,7 @@ from forumgm.engines.texts import Texts
 from forumgm.parsers.forums.base import ColoredFragment
 from forumgm.parsers.names import Resolved, Roster, resolve_name
 
-GAMES = ("legends", "mafia", "bellum", "arena")
+GAMES = tuple(GAME_PHASE_KINDS)
 TOP_KEYS = {"game", "seed", "setup", "phases"}
 PHASE_KEYS = {"kind", "number", "orders", "votes", "posts", "pms"}
 POST_KEYS = {"author", "bbcode"}
@@ -71,7 +72,7 @@ def run_scenario(scenario: Mapping[str, Any], texts: Texts | None = None) -> dic
     for index, table in enumerate(phases):
         if rules.winner(state) is not None:
             raise ScenarioError(f"phases[{index}]", f"the game is over before this phase (winner: {rules.winner(state)})")
-        script = _phase_script(table, f"phases[{index}]", index, roster, rules, state)
+        script = _phase_script(table, f"phases[{index}]", index, game, roster, rules, state)
         opening = _role_pms(rules, state, texts) if index == 0 else []
         state, result = _play(rules, game, state, script, seed, texts, roster)
         result["pms"] = opening + result["pms"]
@@ -96,6 +97,7 @@ def check_orders(scenario: Mapping[str, Any], game: str, sender: str, text: str,
         phase = Phase.from_key(phase_key) if phase_key else rules.first_phase(state)
     except ValueError:
         raise ScenarioError("--phase", f"expected a phase key such as night-1 (got {phase_key!r})") from None
+    _check_phase(game, phase.kind, phase.number, "--phase")
     pm = OrderPm(_player(sender, _roster(setup), "--from"), text)
     verdicts = rules.read_orders(state, phase, pm, [])
     return {
@@ -105,6 +107,15 @@ def check_orders(scenario: Mapping[str, Any], game: str, sender: str, text: str,
         "receipt": [v.as_json() for v in verdicts],
         "text": receipt_text(game, pm.sender, verdicts, texts),
     }
+
+
+def _check_phase(game: str, kind: str, number: int, key: str) -> None:
+    """A phase of a kind the game does not have would be resolved as something else: refused."""
+    kinds = GAME_PHASE_KINDS[game]
+    if kind not in kinds:
+        raise ScenarioError(key, f"expected a {game} phase kind: {', '.join(kinds)} (got {kind!r})")
+    if number < 1:
+        raise ScenarioError(key.replace(".kind", ".number"), f"expected a phase number 1 or more (got {number})")
 
 
 def _start(game: str, setup: Any, seed: Any) -> tuple[Rules, Any]:
@@ -167,12 +178,14 @@ def _play(rules: Rules, game: str, state: Any, script: PhaseScript, seed: int,
     return outcome.state, result
 
 
-def _phase_script(table: Any, key: str, index: int, roster: Roster, rules: Rules, state: Any) -> PhaseScript:
+def _phase_script(table: Any, key: str, index: int, game: str, roster: Roster, rules: Rules,
+                  state: Any) -> PhaseScript:
     if not isinstance(table, Mapping):
         raise ScenarioError(key, "expected a table")
     _reject_unknown(table, PHASE_KEYS, key)
     kind = _require(table, "kind", str, key)
     number = _require(table, "number", int, key)
+    _check_phase(game, kind, number, f"{key}.kind")
     start = EPOCH + timedelta(days=index)
     clock = _Ticker(start)
 

@@ -1,0 +1,84 @@
+"""`forumgm simulate` and `forumgm check-orders` as docs/simulate.md describes them: the example runs,
+the documented keys come out, and every mistake in a scenario is exit 2 naming its key path."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from forumgm.daemon.cli import main
+
+DOC = Path(__file__).parent.parent / "docs" / "simulate.md"
+
+
+def doc_example() -> str:
+    return re.search(r"```toml\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S).group(1)
+
+
+def scenario(tmp_path, text: str) -> Path:
+    path = tmp_path / "s.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_the_documented_example_runs_with_the_documented_keys(tmp_path, capsys):
+    assert main(["simulate", str(scenario(tmp_path, doc_example()))]) == 0
+    out = json.loads(capsys.readouterr().out)
+    night, day = out["phases"]
+    for key in ("receipts", "eliminated", "pms", "events", "reports", "lynched", "immune_leader", "spells"):
+        assert key in night and key in day
+    assert {"counted_votes", "discarded_votes"} <= set(day) and "counted_votes" not in night
+    assert [line["line"] for line in night["receipts"]["Зорро"]] == ["Атака 8 Хана", "атака 5 Лисы"]
+    assert day["counted_votes"] == {"Хан": "Зорро"}
+    assert {"alive", "winner"} <= set(out)
+
+
+@pytest.mark.parametrize("edit, key", [
+    (lambda s: s.replace("seed = 1", "seed = 1\nseeed = 2"), "seeed: unknown key"),
+    (lambda s: s.replace("[setup]", "[setup]\ncolour = 1"), "setup.colour: unknown key"),
+    (lambda s: s.replace('role = "Друид"', 'role = "Друид", alias = "Л"'), "setup.players[2].alias: unknown key"),
+    (lambda s: s.replace("number = 3", "number = 3\nvotse = 1"), "phases[1].votse: unknown key"),
+    (lambda s: s.replace('"Хан" = "Зорро"', "").replace("[phases.votes]",
+                         '[[phases.posts]]\nauthor = "Хан"\nbbcod = "x"'), "phases[1].posts[0].bbcod: unknown key"),
+    (lambda s: s.replace('kind = "night"', 'kind = "nite"'), "phases[0].kind: expected a legends phase kind"),
+    (lambda s: s.replace("number = 2", "number = 0"), "phases[0].number: expected a phase number 1 or more"),
+    (lambda s: s.replace('game = "legends"', 'game = "legend"'), "game: expected one of legends, mafia"),
+    (lambda s: s.replace("number = 2", 'number = "2"'), "phases[0].number: expected int"),
+    (lambda s: s + "x = [", "(file)"),
+])
+def test_a_mistake_is_exit_2_naming_the_key_path(tmp_path, capsys, edit, key):
+    text = edit(doc_example())
+    assert text != doc_example()
+    assert main(["simulate", str(scenario(tmp_path, text))]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert key in captured.err
+
+
+def test_check_orders_prints_the_receipt(tmp_path, capsys):
+    path = scenario(tmp_path, doc_example())
+    orders = tmp_path / "orders.txt"
+    orders.write_text("Защита 3\nчушь", encoding="utf-8")
+    assert main(["check-orders", "--game", "legends", "--scenario", str(path), "--from", "Зор", str(orders)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["from"] == "Зорро" and out["phase"] == "night-1"
+    assert [line["ok"] for line in out["receipt"]] == [True, False]
+    assert "«чушь»" in out["text"]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--phase", "nite-1"], "--phase: expected a legends phase kind: night, day (got 'nite')"),
+    (["--phase", "night"], "--phase: expected a phase key such as night-1"),
+    (["--from", "Незнакомец"], "--from: 'Незнакомец' is not a player"),
+    (["--game", "mafia"], "game: the scenario is for 'legends', not 'mafia'"),
+])
+def test_check_orders_refuses_with_exit_2_naming_the_option(tmp_path, capsys, argv, message):
+    path = scenario(tmp_path, doc_example())
+    orders = tmp_path / "orders.txt"
+    orders.write_text("Защита 3", encoding="utf-8")
+    options = {"--game": "legends", "--from": "Зорро", **dict(zip(argv[::2], argv[1::2]))}
+    args = ["check-orders", "--scenario", str(path), *[item for pair in options.items() for item in pair]]
+    assert main([*args, str(orders)]) == 2
+    assert message in capsys.readouterr().err
