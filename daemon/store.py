@@ -256,6 +256,10 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE games ADD COLUMN winner TEXT;
     ALTER TABLE games ADD COLUMN finished_by TEXT;
     """,
+    # a PM's text without the quotes it holds: orders are read from the sender's own words
+    """
+    ALTER TABLE pms ADD COLUMN text_unquoted TEXT;
+    """,
 )
 
 
@@ -490,11 +494,11 @@ class Store:
     def record_pm(self, forum_id: str, header: PmHeader, message: PmMessage, seen_at: datetime) -> bool:
         """Stored once; True when this PM was not known before."""
         cursor = self.db.execute(
-            "INSERT INTO pms (forum_id, pm_id, sender, sender_id, subject, sent_at, unread, html, text, seen_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(forum_id, pm_id) DO NOTHING",
+            "INSERT INTO pms (forum_id, pm_id, sender, sender_id, subject, sent_at, unread, html, text, "
+            "text_unquoted, seen_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(forum_id, pm_id) DO NOTHING",
             [forum_id, message.id, message.sender, message.sender_id, message.subject,
              to_text(message.sent_at or header.sent_at), int(header.unread), message.html, message.text,
-             to_text(seen_at)],
+             message.text_unquoted, to_text(seen_at)],
         )
         return cursor.rowcount == 1
 

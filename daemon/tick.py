@@ -30,7 +30,7 @@ from forumgm.daemon.votes import (
 )
 from forumgm.engines.base import OrderPm, Phase, PhaseInputs, Rules
 from forumgm.engines.receipts import receipt_text
-from forumgm.parsers.names import Resolved, Roster, resolve_name
+from forumgm.parsers.names import Roster, account_player
 
 log = logging.getLogger(__name__)
 
@@ -199,22 +199,24 @@ def record_orders(game: GameRun, store: Store, state: Any, phase: Phase, deadlin
         at = pm["sent_at"] or pm["seen_at"]
         if pm["pm_id"] in done or at >= deadline:
             continue
-        sender = resolve_name(pm["sender"], roster)
-        if not isinstance(sender, Resolved):
+        # an account spelt like a player with look-alike letters is someone else: only case is forgiven
+        nick = account_player(pm["sender"], roster)
+        if nick is None:
             continue      # not a player of this game (another game's player, or a guest)
-        order = OrderPm(sender.nick, pm["text"], pm["pm_id"], at)
+        own_words = pm["text"] if pm["text_unquoted"] is None else pm["text_unquoted"]
+        order = OrderPm(nick, own_words, pm["pm_id"], at)
         missed = missed_phase(game, store, phase, at)
         if missed:      # between a deadline and this phase's opening: answered, never carried over
             phase_key, filed_as, verdicts = missed, late_key(missed), game.rules.late_verdicts(order)
         else:
-            earlier = _order_pms(o for o in store.orders(game.id, phase.key) if o["sender"] == sender.nick)
+            earlier = _order_pms(o for o in store.orders(game.id, phase.key) if o["sender"] == nick)
             phase_key = filed_as = phase.key
             verdicts = game.rules.read_orders(state, phase, order, earlier)
         with store.transaction():
-            if not store.record_order(game.id, filed_as, pm["pm_id"], sender.nick, at, pm["text"],
+            if not store.record_order(game.id, filed_as, pm["pm_id"], nick, at, order.text,
                                       [v.as_json() for v in verdicts]):
                 continue
-            store.add_draft(game.id, "receipt", sender.nick, receipt_text(game.config.type, sender.nick, verdicts, game.texts),
+            store.add_draft(game.id, "receipt", nick, receipt_text(game.config.type, nick, verdicts, game.texts),
                             phase_key, game.config.needs_approval("receipt"), ref=f"receipt:{pm['pm_id']}",
                             subject=f"Re: {pm['subject']}" if pm["subject"] else "")
 

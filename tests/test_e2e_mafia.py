@@ -250,3 +250,17 @@ def test_an_eight_player_game_played_through_the_forum(table):
     assert "Лиса (Босс мафии, выбыл) — писать в теме нельзя" in digest["body"]
     assert table.store.orders(GAME, "round-2") and not any(
         o["sender"] == "Ива" and "Лиса" in o["raw_text"] for o in table.store.orders(GAME, "round-2"))
+
+
+def test_only_the_players_own_words_are_orders_and_a_look_alike_account_is_nobody(table):
+    table.tick(msk(2, 22))
+    table.server.board.add_user("Тoра", "impostor-pw")          # a Latin "o": not the player Тора
+    impostor = table.session("Тoра", "impostor-pw")
+    table.at(msk(3, 10))
+    table.players["Тора"].send_pm(HOST, "Re: Ход", "[quote=Ведущий]Принято:\nубить Аскон[/quote]\nголос: Бук")
+    impostor.send_pm(HOST, "Ход", "голос: Аскон")
+    table.tick(msk(3, 12))
+    orders = table.store.orders(GAME, "round-1")
+    assert [(o["sender"], o["raw_text"]) for o in orders] == [("Тора", "голос: Бук")]
+    receipts = [d for d in table.store.drafts(game_id=GAME) if d["kind"] == "receipt"]
+    assert [d["target"] for d in receipts] == ["Тора"] and "не распознана" not in receipts[0]["body"]

@@ -134,3 +134,12 @@ def test_inbox_is_read_until_known_messages_and_each_pm_stored_once(store, forum
     assert second.new_pms == ["3"]
     stored = {row["pm_id"]: row for row in store.pms("local")}
     assert sorted(stored) == ["1", "2", "3"] and stored["1"]["text"] == "Атака 5 gosha100"
+
+
+def test_a_pm_quoting_the_hosts_message_keeps_the_senders_own_words_apart(store, forum, server, clock):
+    server.board.send_pm("Кума", HOST, "Re: квитанция",
+                         "[quote=Ведущий]Принято:\nубить Аскона[/quote]\nлечить gosha100")
+    assert sync_inbox("local", forum, store, clock.now()).ok
+    (row,) = store.pms("local")
+    assert "убить Аскона" in row["text"] and "лечить gosha100" in row["text"]
+    assert row["text_unquoted"] == "лечить gosha100"

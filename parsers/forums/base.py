@@ -64,6 +64,9 @@ class PmMessage:
     sent_at: datetime | None
     html: str
     text: str
+    # the sender's own words: a reply quoting the host's message must not re-send the quoted lines
+    # (None where the source cannot tell quotes apart: then `text` is all there is)
+    text_unquoted: str | None = None
 
 
 @dataclass(frozen=True)

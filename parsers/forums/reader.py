@@ -125,6 +125,7 @@ def read_message(html: str, layout: EngineLayout, tz: Zone, now: datetime | None
         raise PageLayoutError(f"{layout.name}: not a private message page ({spec.container!r} missing)")
     pm_id = _required(container, spec.id, layout, "PM id")
     body = _required_node(container, spec.body, layout, f"body of PM {pm_id}")
+    reading = read_body(body, layout.body)
     return PmMessage(
         id=pm_id,
         sender=_required(container, spec.sender, layout, f"sender of PM {pm_id}"),
@@ -133,7 +134,8 @@ def read_message(html: str, layout: EngineLayout, tz: Zone, now: datetime | None
         sent_at=rendered_on_its_day(lambda clock: _date(container, spec.sent_at, layout, tz, clock, f"PM {pm_id}"),
                                     lambda at: [at], tz, now),
         html=body.inner_html.strip(),
-        text=read_body(body, layout.body).text,
+        text=reading.text,
+        text_unquoted=reading.text_unquoted,
     )
 
 
