@@ -8,6 +8,7 @@ from collections import Counter
 import pytest
 
 from forumgm.daemon.cli import main
+from forumgm.daemon.config import ConfigError, load_installation
 from forumgm.daemon.localforum import LocalForum
 from forumgm.daemon.store import Store
 from legends_forum_support import (
@@ -174,13 +175,18 @@ def test_the_continuous_regime_is_a_notice_for_the_host(tmp_path, monkeypatch):
     with LocalForum(legends_board(clock)) as server:
         # Эфрит and Гидра start dead: the living warriors of both clans are immune, nobody can be lynched
         roles = 'dead = ["gosha100", "Кума"]\n'
-        config = write_installation(tmp_path, server, '[approval]\nhost_notice = false\n\n[setup]\n' + roles,
-                                    roles={"Аскон": "Вампир", "gosha100": "Эфрит", "Robozik": "Дракон", "Кума": "Гидра"})
+        everyone = {"Аскон": "Вампир", "gosha100": "Эфрит", "Robozik": "Дракон", "Кума": "Гидра"}
+        # the host's own notices cannot be switched to "no approval needed": naming them is a config error
+        refused = write_installation(tmp_path, server, '[approval]\nhost_notice = false\n\n[setup]\n' + roles,
+                                     roles=everyone)
+        with pytest.raises(ConfigError, match=r"approval\.host_notice: unknown key"):
+            load_installation(refused)
+        config = write_installation(tmp_path, server, '[setup]\n' + roles, roles=everyone)
         daemon = start_daemon(config, server, clock, publish=True)
         tick_at(daemon, clock, msk(2, 20))
         assert tick_at(daemon, clock, msk(3, 10, 5)).resolved == [f"{GAME}/night-1"]
         notices = [d for d in daemon.store.drafts(game_id=GAME) if d["kind"] == "host_notice"]
-        assert len(notices) == 1 and notices[0]["status"] == "pending"     # approval needed whatever [approval] says
+        assert len(notices) == 1 and notices[0]["status"] == "pending"     # always needs the host's approval
         assert "непрерывный режим" in notices[0]["body"]
         tick_at(daemon, clock, msk(3, 10, 10))
         assert not any(notices[0]["body"] in p.bbcode for p in server.board.visible_posts(2))
