@@ -22,6 +22,16 @@ def test_status_shows_the_open_phase_in_moscow_time(played, capsys):
     assert f"{GAME} (mafia): 8 players, 2 phase(s) resolved" in out
     assert "open phase round-3, deadline 2026-03-05 22:45 (Europe/Moscow)" in out
     assert "drafts waiting for approval: 0" in out
+    assert "thread votes counted: 0, order PMs: 0" in out
+
+
+def test_status_of_a_finished_game_says_so_instead_of_an_open_phase(played, capsys):
+    config, _ = played
+    assert main(["finish", "--config", str(config), GAME, "--winner", "Мирные", "--by", "host"]) == 0
+    capsys.readouterr()
+    assert main(["status", "--config", str(config)]) == 0
+    out = capsys.readouterr().out
+    assert "finished by host, winner: Мирные" in out and "open phase" not in out
 
 
 def test_drafts_edit_approve_reject_are_audited(played, capsys, tmp_path):

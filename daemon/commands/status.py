@@ -25,13 +25,16 @@ def game_status(store, game) -> list[str]:
     resolved = store.phases(game.id, status="resolved")
     drafts = store.drafts(status="pending", game_id=game.id)
     lines = [f"{game.id} ({game.type}): {len(game.players)} players, {len(resolved)} phase(s) resolved"]
-    if not pending:
+    row = store.game(game.id) or {}
+    if row.get("finished_at"):
+        lines.append(f"  finished by {row['finished_by']}, winner: {row['winner']} (nothing resolves any more)")
+    elif not pending:
         lines.append("  no open phase" + (" (the game has not started: run the daemon)" if not resolved else ""))
     else:
         phase = pending[0]
         deadline = phase["deadline"].astimezone(game.time_zone)
         votes = [v for v in store.votes(game.id, phase["key"]) if v["counted"]]
         lines.append(f"  open phase {phase['key']}, deadline {deadline:%Y-%m-%d %H:%M} ({game.time_zone.key})")
-        lines.append(f"  votes counted: {len(votes)}, order PMs: {len(store.orders(game.id, phase['key']))}")
+        lines.append(f"  thread votes counted: {len(votes)}, order PMs: {len(store.orders(game.id, phase['key']))}")
     lines.append(f"  drafts waiting for approval: {len(drafts)}")
     return lines
