@@ -10,12 +10,15 @@ from datetime import datetime
 from pathlib import Path
 
 from forumgm.daemon.store import Store
+from forumgm.parsers.orders.mafia import CANONICAL_VERB, NO_TRIAL
 
 # The daemon drafts one receipt per order PM under this reference (see Store.add_draft).
 RECEIPT_REF = "receipt:{pm_id}"
 # A map draft's body lists the image files of the turn, one path a line (PNG and SVG).
 MAP_KINDS = frozenset({"map", "map_image"})
 IMAGE_TYPES = {".png": "image/png", ".svg": "image/svg+xml", ".jpg": "image/jpeg", ".jpeg": "image/jpeg"}
+# A day vote sent by PM (Mafia) is an accepted order line in this canonical form.
+PM_VOTE = CANONICAL_VERB["vote"]
 
 
 @dataclass(frozen=True)
@@ -107,11 +110,27 @@ def running_tally(store: Store, game_id: str) -> TallyView:
     for row in rows:
         if row["counted"]:
             by_target.setdefault(row["target"], []).append(row["voter"])
+    counted = {voter for voters in by_target.values() for voter in voters}
+    for voter, target in pm_votes(store, game_id, phase["key"]).items():
+        if voter not in counted:
+            by_target.setdefault(target, []).append(voter)
     lines = sorted((TallyLine(target, tuple(voters)) for target, voters in by_target.items()),
                    key=lambda line: (-len(line.voters), line.target))
     discarded = tuple(DiscardedLine(row["voter"], row["text"], row["reason"] or "", row["detail"] or "")
                       for row in rows if not row["counted"])
     return TallyView(phase["key"], tuple(lines), discarded)
+
+
+def pm_votes(store: Store, game_id: str, phase_key: str) -> dict[str, str]:
+    """voter -> target of the day votes accepted from order PMs of the phase (a vote is not changed:
+    the first one stands); a game whose votes are in the thread has none."""
+    votes: dict[str, str] = {}
+    for order in store.orders(game_id, phase_key):
+        for verdict in order["verdicts"]:
+            canonical = verdict.get("canonical", "") if verdict.get("ok") else ""
+            if canonical == NO_TRIAL or canonical.startswith(PM_VOTE):
+                votes.setdefault(order["sender"], canonical.removeprefix(PM_VOTE).strip())
+    return votes
 
 
 def orders_with_receipts(store: Store, game_id: str) -> list[OrderView]:
