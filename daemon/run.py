@@ -111,3 +111,5 @@ def run_loop(daemon: Daemon, poll_interval: float, stop: StopFlag,
 def configure_logging(level: str) -> None:
     logging.basicConfig(level=getattr(logging, level.upper()),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # urllib3 logs every request line at DEBUG, query included: phpBB's session id is in it
+    logging.getLogger("urllib3").setLevel(max(logging.INFO, logging.getLogger().level))

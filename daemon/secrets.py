@@ -43,11 +43,11 @@ def file_permission_problem(path: Path) -> str | None:
     return None
 
 
-def read_password(env_var: str | None, file: Path | None) -> str:
+def read_password(env_var: str | None, file: Path | None, what: str = "the forum password") -> str:
     if env_var is not None:
         value = os.environ.get(env_var)
         if not value:
-            raise SecretError(f"the environment variable {env_var} that should hold the forum password is not set")
+            raise SecretError(f"the environment variable {env_var} that should hold {what} is not set")
         return value
     if file is not None:
         problem = file_permission_problem(file)

@@ -41,3 +41,21 @@ def test_log_lines_never_show_the_password(caplog):
     assert "login failed for host with ***" in caplog.text
     assert "password=***" in caplog.text
     assert "***" in repr(Secrets(password="hunter2")) and "hunter2" not in repr(Secrets(password="hunter2"))
+
+
+def test_debug_logging_leaves_out_urllib3s_request_lines_with_the_session_id():
+    import logging
+
+    from forumgm.daemon.run import configure_logging
+
+    root, urllib3 = logging.getLogger(), logging.getLogger("urllib3")
+    before = root.level
+    root.setLevel(logging.DEBUG)
+    urllib3.setLevel(logging.NOTSET)
+    try:
+        configure_logging("DEBUG")
+        assert not urllib3.isEnabledFor(logging.DEBUG)     # "POST /ucp.php?mode=login&sid=…" is a DEBUG line
+        assert logging.getLogger("forumgm.daemon.sync").isEnabledFor(logging.DEBUG)
+    finally:
+        root.setLevel(before)
+        urllib3.setLevel(logging.NOTSET)

@@ -35,7 +35,8 @@ def test_refuses_an_unset_password_variable(tmp_path, capsys, monkeypatch):
     monkeypatch.delenv("FORUMGM_TEST_WEB_PASSWORD", raising=False)
     config = write_config(tmp_path, 'password_env = "FORUMGM_TEST_WEB_PASSWORD"')
     assert main(["web", "--config", str(config)]) == 2
-    assert "FORUMGM_TEST_WEB_PASSWORD" in capsys.readouterr().err
+    assert ("the environment variable FORUMGM_TEST_WEB_PASSWORD that should hold the web page's password "
+            "is not set") in capsys.readouterr().err
 
 
 def test_refuses_a_password_file_others_can_read(tmp_path, capsys):

@@ -18,12 +18,13 @@ def run(args) -> int:
 
     try:
         installation = load_installation(args.config)
-        password = read_password(installation.web_password_env, installation.web_password_file)
+        password = read_password(installation.web_password_env, installation.web_password_file,
+                                 "the web page's password")
     except ConfigError as error:
         print("\n".join(error.problems), file=sys.stderr)
         return 2
     except SecretError as error:
-        print(f"forumgm web: host password: {error}", file=sys.stderr)
+        print(f"forumgm web: {error}", file=sys.stderr)
         return 2
     if not password:
         print(f"forumgm web: {args.config}: web.password_env or web.password_file is required "
