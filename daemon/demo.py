@@ -217,8 +217,7 @@ def _summary(store, server: LocalForum, config: Path, auto_approve: bool, out: T
     print(f"game over: {'yes' if _over(store) else 'no (run longer: --duration)'}", file=out)
     print(f"look at the drafts:   forumgm drafts --config {config} list --all", file=out)
     print(f"read one:             forumgm drafts --config {config} show ID", file=out)
-    if not auto_approve:
-        print(f"approve one:          forumgm drafts --config {config} approve ID   "
-              "(or run the demo with --auto-approve)", file=out)
     print(f"the day-2 vote count: forumgm votes --config {config} {GAME_ID} --phase {LAST_PHASE}", file=out)
     print(f"the database:         {config.parent / 'forumgm.sqlite'}", file=out)
+    if not auto_approve:    # approving now would post nothing: the demo's forum stopped with it
+        print("see drafts approved and posted on the forum: forumgm demo --auto-approve", file=out)

@@ -18,6 +18,8 @@ def test_the_commands_the_demo_prints_parse_with_the_real_cli(tmp_path):
     commands = [line.split(":", 1)[1].split("(")[0].strip() for line in out.getvalue().splitlines()
                 if ": " in line and "forumgm " in line]
     assert len(commands) == 4
+    assert "forumgm demo --auto-approve" in commands        # approving after the demo would post nothing
+    assert not any(" approve " in command for command in commands)
     parser = build_parser()
     for command in commands:
         argv = shlex.split(command.replace("ID", "7"))
