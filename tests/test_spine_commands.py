@@ -69,6 +69,17 @@ def test_drafts_list_filters_by_status(played, capsys):
     assert any("round_report" in line for line in lines)
 
 
+def test_drafts_list_refuses_a_status_that_does_not_exist(played, capsys):
+    from forumgm.daemon.commands.drafts import STATUSES
+    from forumgm.daemon.store import DRAFT_STATUSES
+
+    assert STATUSES == DRAFT_STATUSES
+    config, _ = played
+    with pytest.raises(SystemExit) as exited:
+        main(["drafts", "--config", str(config), "list", "--status", "sendt"])
+    assert exited.value.code == 2 and "invalid choice: 'sendt'" in capsys.readouterr().err
+
+
 def test_drafts_list_and_show_give_the_forums_refusal(played, capsys):
     config, storage = played
     store = Store(storage)

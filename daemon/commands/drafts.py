@@ -12,6 +12,7 @@ from pathlib import Path
 from forumgm.daemon.commands.common import add_config_argument, open_installation
 
 ACTIONS = ("list", "show", "edit", "approve", "reject")
+STATUSES = ("pending", "approved", "sending", "sent", "rejected", "superseded")   # the store's DRAFT_STATUSES
 
 
 def register(subparsers) -> None:
@@ -19,7 +20,7 @@ def register(subparsers) -> None:
     add_config_argument(parser)
     parser.add_argument("action", choices=ACTIONS)
     parser.add_argument("id", nargs="?", type=int, help="draft id (all actions but list)")
-    parser.add_argument("--status", help="list: only drafts with this status (default: pending)")
+    parser.add_argument("--status", choices=STATUSES, help="list: only drafts with this status (default: pending)")
     parser.add_argument("--all", action="store_true", help="list: every status")
     parser.add_argument("--game", help="list: only this game")
     parser.add_argument("--body-file", type=Path, help="edit: the new body from this file instead of $EDITOR")
