@@ -82,3 +82,14 @@ def test_check_orders_refuses_with_exit_2_naming_the_option(tmp_path, capsys, ar
     args = ["check-orders", "--scenario", str(path), *[item for pair in options.items() for item in pair]]
     assert main([*args, str(orders)]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_orders_of_a_non_player_are_refused_but_his_vote_is_listed_as_discarded(tmp_path, capsys):
+    orders = doc_example().replace('"Зорро" = """Атака 8 Хана', '"Незнакомец" = """Атака 8 Хана')
+    assert main(["simulate", str(scenario(tmp_path, orders))]) == 2
+    assert "phases[0].orders: 'Незнакомец' is not a player" in capsys.readouterr().err
+    votes = doc_example().replace('"Хан" = "Зорро"', '"Незнакомец" = "Зорро"')
+    assert main(["simulate", str(scenario(tmp_path, votes))]) == 0
+    day = json.loads(capsys.readouterr().out)["phases"][1]
+    assert day["counted_votes"] == {}
+    assert [(d["voter"], d["reason"]) for d in day["discarded_votes"]] == [("Незнакомец", "non_player")]
