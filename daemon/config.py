@@ -48,7 +48,7 @@ STORAGE_KEYS = {"path"}
 DAEMON_KEYS = {"poll_interval", "log_level"}
 WEB_KEYS = {"host", "port", "password_env", "password_file", "public_url"}
 GAME_KEYS = {"id", "type", "thread_url", "seed", "time_zone", "start", "players", "roles_file", "calendar",
-             "role_delivery", "reminder_before",
+             "role_delivery", "reminder_before", "edit_window",
              "vote_colors", "vote_policy", "vote_count_every", "approval", "templates", "setup", "rules"}
 PLAYER_KEYS = {"nick", "aliases", "role"}
 PHASE_TIME_KEYS = {"opens", "closes", "duration"}
@@ -115,6 +115,7 @@ class GameConfig:
     rules: Mapping[str, Any] = field(default_factory=dict)
     role_delivery: str = "pm"             # "pm": the role in a PM; "link": a PM with a one-time link
     reminder_before: timedelta | None = timedelta(hours=1)   # missing day votes listed this long before
+    edit_window: timedelta = timedelta(hours=1)   # posts this young are re-read each tick so edits are seen
 
     @property
     def signup_open(self) -> bool:
@@ -465,6 +466,7 @@ def _game(check: Checker, table: Mapping, prefix: str) -> GameConfig | None:
         rules=check.table(table, "rules", None, prefix),
         role_delivery=check.get(table, "role_delivery", _one_of(ROLE_DELIVERY), prefix, default="pm"),
         reminder_before=check.get(table, "reminder_before", DURATION_KIND, prefix, default=timedelta(hours=1)),
+        edit_window=check.get(table, "edit_window", DURATION_KIND, prefix, default=timedelta(hours=1)),
     )
     values["players"] = _with_roles(check, values["players"], table, prefix)
     if values["templates"] is not None and not values["templates"].is_dir():

@@ -168,9 +168,9 @@ def _after(posted_at, moment: datetime) -> bool:
 
 
 def _edit_window(game: Any) -> timedelta:
-    settings = _field(game, "settings", None) or {}
-    minutes = settings.get("edit_window_minutes") if isinstance(settings, dict) else None
-    return timedelta(minutes=minutes) if minutes is not None else DEFAULT_EDIT_WINDOW
+    """The game config's `edit_window`; a game known only from the store gets the default."""
+    window = _field(game, "edit_window", None)
+    return window if isinstance(window, timedelta) else DEFAULT_EDIT_WINDOW
 
 
 def _field(game: Any, name: str, default: Any = ...) -> Any:

@@ -143,3 +143,15 @@ def test_a_pm_quoting_the_hosts_message_keeps_the_senders_own_words_apart(store,
     (row,) = store.pms("local")
     assert "убить Аскона" in row["text"] and "лечить gosha100" in row["text"]
     assert row["text_unquoted"] == "лечить gosha100"
+
+
+def test_the_edit_window_comes_from_the_game_config(tmp_path):
+    from forumgm.config import data_path
+    from forumgm.daemon.config import load_game
+    from forumgm.daemon.sync import DEFAULT_EDIT_WINDOW, _edit_window
+
+    text = data_path("games", "legends.example.toml").read_text(encoding="utf-8")
+    path = tmp_path / "game.toml"
+    path.write_text(text.replace('# edit_window = "1h"', 'edit_window = "3h"'), encoding="utf-8")
+    assert _edit_window(load_game(path)) == timedelta(hours=3)
+    assert _edit_window(load_game(data_path("games", "legends.example.toml"))) == DEFAULT_EDIT_WINDOW
