@@ -2,14 +2,15 @@
 
 `reminder_before` (game config, default 1h) ahead of a phase's deadline the engine's reminder
 (players without a valid vote) is drafted once per phase: a thread post and a PM to each of them,
-the host keeps what he wants. The discipline digest (mafia) is drafted for the host then and once
-more at the deadline, from the stored posts of that game day. Each draft has a ref, so a tick
+telling the time actually left (a daemon started late in the window does not claim the full
+offset); the host keeps what he wants. The discipline digest (mafia) is drafted for the host
+then and once more at the deadline, from the stored posts of that game day. Each draft has a ref, so a tick
 repeated inside the window drafts nothing twice; a window missed while the daemon was down is
 not drafted late (the deadline digest is: the host still needs it).
 """
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from forumgm.daemon.stored_posts import stored_posts
@@ -27,18 +28,18 @@ def draft_before_deadline(game: Any, store, state: Any, phase: Phase, phase_row:
     if before is None:
         return
     if deadline - before <= now < deadline:
-        draft_reminder(game, store, state, phase)
+        draft_reminder(game, store, state, phase, deadline - now)
         draft_digest(game, store, state, phase, phase_row, now, "before")
     elif now >= deadline:
         draft_digest(game, store, state, phase, phase_row, deadline, "deadline")
 
 
-def draft_reminder(game: Any, store, state: Any, phase: Phase) -> None:
+def draft_reminder(game: Any, store, state: Any, phase: Phase, left: timedelta) -> None:
     remind = getattr(game.rules, "reminder", None)
     if remind is None:
         return
     orders = [OrderPm(o["sender"], o["raw_text"], o["pm_id"], o["sent_at"]) for o in store.orders(game.id, phase.key)]
-    reminder = remind(state, phase, orders, game.texts)
+    reminder = remind(state, phase, orders, game.texts, left)
     if reminder is None:
         return
     with store.transaction():

@@ -23,6 +23,21 @@ def escape_bbcode(value: Any) -> str:
     return text.replace("[", "[" + _ZWSP)
 
 
+def plural(count: int, one: str, few: str, many: str) -> str:
+    """The word form Russian puts after `count`: 1, 21 -> one; 2-4, 22 -> few; 0, 5-20, 111 -> many.
+
+    A template writes `{{ n }} {{ n | plural("минута", "минуты", "минут") }}`; the same rule
+    agrees a verb with the number («осталась», «осталось»).
+    """
+    last_two = abs(count) % 100
+    if 11 <= last_two <= 14:
+        return many
+    last = last_two % 10
+    if last == 1:
+        return one
+    return few if 2 <= last <= 4 else many
+
+
 def _finalize(value: Any) -> Any:
     if value is None:
         return ""
@@ -48,6 +63,7 @@ class Texts:
         )
         self._env.filters["raw"] = Markup
         self._env.filters["bb"] = escape_bbcode
+        self._env.filters["plural"] = plural
 
     def names(self) -> list[str]:
         return self._env.list_templates()

@@ -200,7 +200,7 @@ def test_an_eight_player_game_played_through_the_forum(table):
     assert sorted(d["target"] for d in reminders) == ["thread", "Ива"]
     table.tick(msk(3, 22))
     table.tick(msk(3, 22, 20))
-    [reminder_post] = host_posts(table, "остался час")
+    [reminder_post] = host_posts(table, "До конца игрового дня 1 осталось 55 минут.")   # drafted at 21:50
     assert "Дневной голос ещё не прислали: Ива" in reminder_post.text
     assert "ваш дневной голос ещё не получен" in received(table, "Ива", "Напоминание")[0]
     table.send([(msk(3, 22, 50), "Ива", "голос: Лиса")])

@@ -1,5 +1,7 @@
-"""The hour before the deadline: the missing-vote reminder once per phase, the host's discipline digest."""
+"""Before the deadline: the missing-vote reminder once per phase, the host's discipline digest."""
 from __future__ import annotations
+
+import pytest
 
 from forumgm.daemon.clock import FixedClock
 from forumgm.parsers.forums.base import Post
@@ -46,7 +48,22 @@ def test_no_reminder_when_the_window_passed_while_the_daemon_was_down(tmp_path, 
 def test_a_changed_reminder_offset_moves_the_window(tmp_path, monkeypatch):
     two_hours = lambda text: text.replace('reminder_before = "1h"', 'reminder_before = "2h"')   # noqa: E731
     store = game_day(tmp_path, monkeypatch, [msk(3, 10), msk(3, 20, 50)], two_hours)
-    assert len([d for d in drafts_of(store, "reminder") if d["target"] == "thread"]) == 1
+    [post_draft] = [d for d in drafts_of(store, "reminder") if d["target"] == "thread"]
+    assert post_draft["body"].startswith("До конца игрового дня 1 остался 1 час 55 минут.")
+
+
+@pytest.mark.parametrize("offset, at, told", [
+    ("2m", msk(3, 22, 43), "осталось 2 минуты"),
+    ("3h", msk(3, 19, 45), "осталось 3 часа"),
+    ("1h", msk(3, 22, 25), "осталось 20 минут"),     # a daemon started late in the window tells what is left
+])
+def test_the_reminder_tells_the_time_left_before_the_deadline(tmp_path, monkeypatch, offset, at, told):
+    offset_config = lambda text: text.replace('reminder_before = "1h"', f'reminder_before = "{offset}"')   # noqa: E731
+    store = game_day(tmp_path, monkeypatch, [msk(3, 10), at], offset_config)
+    reminders = drafts_of(store, "reminder")
+    [post_draft] = [d for d in reminders if d["target"] == "thread"]
+    assert post_draft["body"].startswith(f"До конца игрового дня 1 {told}.")
+    assert all(f"до конца игрового дня 1 {told}," in d["body"] for d in reminders if d["target"] != "thread")
 
 
 def test_the_discipline_digest_goes_to_the_host_before_and_at_the_deadline(tmp_path, monkeypatch):

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from datetime import timedelta
 
 import pytest
 
@@ -12,6 +13,7 @@ from forumgm.engines.mafia.roles import default_counts
 
 NICKS = ["Аскон", "Хан", "Лиса", "Бук", "Зорро", "Тора", "Марк", "Кума"]
 ROLES = ["Комиссар", "Доктор", "Босс мафии", "Мафиози", "Маньяк", "Мирный житель", "Мирный житель", "Мирный житель"]
+HOUR = timedelta(hours=1)
 
 
 @pytest.fixture(scope="module")
@@ -23,8 +25,8 @@ def dealt(nicks, seed=5, rules=RULES):
     return rules.setup({"players": [{"nick": n} for n in nicks]}, seed)
 
 
-def with_roles(dead=()):
-    return RULES.setup({"players": [{"nick": n, "role": r} for n, r in zip(NICKS, ROLES)], "dead": list(dead)}, 1)
+def with_roles(dead=(), rules=RULES):
+    return rules.setup({"players": [{"nick": n, "role": r} for n, r in zip(NICKS, ROLES)], "dead": list(dead)}, 1)
 
 
 def test_dealing_is_fixed_by_the_seed_and_varies_with_it():
@@ -106,12 +108,12 @@ def test_late_pm_gets_a_receipt_line_per_order():
 def test_reminder_lists_living_players_without_a_valid_vote(texts):
     state = with_roles(dead=["Кума"])
     pms = [OrderPm("Хан", "голос: Тора"), OrderPm("Лиса", "голос: Кума"), OrderPm("Бук", "не судить")]
-    reminder = RULES.reminder(state, Phase("round", 1), pms, texts)
+    reminder = RULES.reminder(state, Phase("round", 1), pms, texts, HOUR)
     assert reminder.missing == ("Аскон", "Лиса", "Зорро", "Тора", "Марк")
     assert "Аскон, Лиса, Зорро, Тора, Марк" in reminder.post
     assert [(pm.to, pm.kind) for pm in reminder.pms][0] == ("Аскон", "reminder")
     everyone = [OrderPm(n, "не судить") for n in NICKS]
-    assert RULES.reminder(state, Phase("round", 1), everyone, texts) is None
+    assert RULES.reminder(state, Phase("round", 1), everyone, texts, HOUR) is None
 
 
 def test_phases_run_until_someone_wins(texts):
@@ -129,7 +131,7 @@ def test_phases_run_until_someone_wins(texts):
 
 def test_role_pms_mention_armour_only_when_the_rules_have_it(texts):
     no_armour = make_rules({"first_night_armour": False})
-    state = no_armour.setup({"players": [{"nick": n, "role": r} for n, r in zip(NICKS, ROLES)]}, 1)
+    state = with_roles(rules=no_armour)
     plain = {pm.to: pm.text for pm in no_armour.role_pms(state, texts)}
     armoured = {pm.to: pm.text for pm in RULES.role_pms(with_roles(), texts)}
     assert "бронежилет" in armoured["Аскон"] and "бронежилет" not in plain["Аскон"]
@@ -147,17 +149,20 @@ def test_role_pms_explain_each_action_in_its_own_paragraphs(texts):
     assert "командным" not in pms["Зорро"] and "убить" not in pms["Тора"]
     assert "один раз за игру можно «не судить»" in pms["Тора"]
     twice = make_rules({"no_trial_per_game": 2})
-    state = twice.setup({"players": [{"nick": n, "role": r} for n, r in zip(NICKS, ROLES)]}, 1)
+    state = with_roles(rules=twice)
     assert "не больше 2 раз за игру" in {pm.to: pm.text for pm in twice.role_pms(state, texts)}["Тора"]
+    many = make_rules({"no_trial_per_game": 21})
+    state = with_roles(rules=many)
+    assert "не больше 21 раза за игру" in {pm.to: pm.text for pm in many.role_pms(state, texts)}["Тора"]
 
 
 def test_missed_vote_texts_follow_the_configured_limit(texts):
     three = make_rules({"missed_votes_out": 3})
-    state = three.setup({"players": [{"nick": n, "role": r} for n, r in zip(NICKS, ROLES)]}, 1)
+    state = with_roles(rules=three)
     everyone_but_kuma = tuple(OrderPm(n, "голос: Тора") for n in NICKS if n != "Кума")
     first = three.resolve(state, Phase("round", 1), PhaseInputs(orders=everyone_but_kuma), 1, texts)
     [warning] = [pm.text for pm in first.pms if pm.kind == "warning"]
-    assert "пропусков у вас 1, после 3-го вы выбываете" in warning
+    assert "у вас 1 пропуск, после 3-го вы выбываете" in warning
     second = three.resolve(first.state, Phase("round", 2), PhaseInputs(), 1, texts)
     assert "Кума — предупреждение" in second.reports["round"]
     third = three.resolve(second.state, Phase("round", 3), PhaseInputs(), 1, texts)
@@ -166,6 +171,28 @@ def test_missed_vote_texts_follow_the_configured_limit(texts):
 
 def test_reminder_pm_warns_a_player_who_would_be_out(texts):
     state = with_roles().update("Хан", missed_votes=1)
-    pms = {pm.to: pm.text for pm in RULES.reminder(state, Phase("round", 2), [], texts).pms}
-    assert "без голоса вы выбываете из игры" in pms["Хан"] and "предупреждение за пропуск у вас уже есть" in pms["Хан"]
-    assert "за пропуск голоса выносится предупреждение" in pms["Аскон"]
+    pms = {pm.to: pm.text for pm in RULES.reminder(state, Phase("round", 2), [], texts, HOUR).pms}
+    assert "без голоса вы выбываете из игры" in pms["Хан"] and "(у вас уже 1 пропуск дневного голоса)" in pms["Хан"]
+    assert "за пропуск голоса выносится предупреждение" in pms["Аскон"] and "у вас уже" not in pms["Аскон"]
+    three = make_rules({"missed_votes_out": 3})
+    state = with_roles(rules=three).update("Хан", missed_votes=2)
+    pms = {pm.to: pm.text for pm in three.reminder(state, Phase("round", 3), [], texts, HOUR).pms}
+    assert "без голоса вы выбываете из игры" in pms["Хан"] and "(у вас уже 2 пропуска дневного голоса)" in pms["Хан"]
+
+
+@pytest.mark.parametrize("left, told", [
+    (timedelta(minutes=2), "осталось 2 минуты"),
+    (timedelta(minutes=1), "осталась 1 минута"),
+    (timedelta(seconds=20), "осталась 1 минута"),              # never "0 minutes" while the day is open
+    (timedelta(minutes=14), "осталось 14 минут"),
+    (timedelta(minutes=21), "осталось 20 минут"),              # to the nearest five from 15 minutes up
+    (timedelta(minutes=58, seconds=10), "остался 1 час."),     # drafted on the first poll inside a 1h window
+    (timedelta(hours=1), "остался 1 час."),
+    (timedelta(hours=1, minutes=30), "остался 1 час 30 минут"),
+    (timedelta(hours=3), "осталось 3 часа."),
+    (timedelta(hours=5, minutes=2), "осталось 5 часов."),
+])
+def test_reminder_tells_the_time_left(texts, left, told):
+    reminder = RULES.reminder(with_roles(), Phase("round", 1), [], texts, left)
+    assert f"До конца игрового дня 1 {told}" in reminder.post
+    assert all(f"до конца игрового дня 1 {told.rstrip('.')}," in pm.text for pm in reminder.pms)

@@ -2,12 +2,13 @@
 
 `RULES` (or `make_rules(rule_table)`) is the engine the daemon and `forumgm simulate` drive.
 Beyond the Rules protocol it drafts the role PMs (`role_pms`), answers PMs that came after the
-deadline (`late_verdicts`), builds the reminder an hour before the deadline (`reminder`) and
-guards the rules freeze (`freeze_rules`).
+deadline (`late_verdicts`), builds the reminder of missing day votes given the time left before
+the deadline (`reminder`) and guards the rules freeze (`freeze_rules`).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any, Mapping, Sequence
 
 from forumgm.engines.base import (Elimination, OrderPm, Outcome, OutgoingPm, Phase, PhaseInputs,
@@ -89,8 +90,9 @@ class MafiaRules:
     def role_pms(self, state: MafiaState, texts: Texts) -> list[OutgoingPm]:
         return role_pms(state, texts)
 
-    def reminder(self, state: MafiaState, phase: Phase, orders: Sequence[OrderPm], texts: Texts) -> Reminder | None:
-        return reminder(state, phase, orders, texts)
+    def reminder(self, state: MafiaState, phase: Phase, orders: Sequence[OrderPm], texts: Texts,
+                 left: timedelta) -> Reminder | None:
+        return reminder(state, phase, orders, texts, left)
 
     def freeze_rules(self, state: MafiaState, force: bool = False) -> MafiaState:
         """The state under this engine's rule config; RulesFrozen when it changed since the
