@@ -116,6 +116,18 @@ def test_limits_count_the_earlier_pms_of_the_night():
     assert not verdict.ok
 
 
+def test_a_spy_limit_from_the_table_is_told_with_the_number_s_case():
+    table = read_rule_table("legends")
+    table["limits"]["spy_targets"] = 2
+    rules = make_rules(table)
+    state = rules.setup({"players": [{"nick": n, "role": r} for n, r in PLAYERS.items()]}, 3)
+    (listed,) = rules.read_orders(state, Phase("night", 2), OrderPm("Кума", "Шпионить Аскон, gosha100, Robozik"), [])
+    assert listed.reason == "за одну ночь можно шпионить не больше чем за 2 игроков; каждого — отдельной строкой"
+    earlier = [OrderPm("Кума", "Шпионить Аскон"), OrderPm("Кума", "Шпионить gosha100")]
+    (third,) = rules.read_orders(state, Phase("night", 2), OrderPm("Кума", "Шпионить Robozik"), earlier)
+    assert third.reason == "за одну ночь можно шпионить не больше чем за 2 игроков"
+
+
 EVERY_COMMAND = """Атака 5 Robozik
 Атака магией Robozik
 Атака 3 Robozik

@@ -84,6 +84,14 @@ def test_the_number_of_victims_is_limited_by_the_table():
     assert receipts(phase, "Ильмаринен")[-1] == (False, "за одну ночь можно обокрасть не больше 2 игроков")
 
 
+def test_a_victim_limit_of_one_is_told_in_the_singular():
+    table = read_rule_table("legends")
+    table["limits"]["theft_players"] = 1
+    lines = "Краду Атаку у A1, передаю себе\nКраду Защиту у A2, передаю себе"
+    phase = play(FIVE, night(2, Ильмаринен=lines), rules=table)["phases"][0]
+    assert receipts(phase, "Ильмаринен") == [(True, ""), (False, "за одну ночь можно обокрасть не больше 1 игрока")]
+
+
 def test_theft_takes_no_more_than_the_victim_has():
     players = {"Ильмаринен": "Пегас", "Кума": "Гном", "balabol": "Горгулья"}
     phase = play(players, night(2, Кума="Ослабить Защиту от магии balabol",
@@ -187,6 +195,15 @@ def test_first_lynch_is_on_day_two():
     result = play(TRIO, {"kind": "day", "number": 1}, day(2, Аскон="Robozik", gosha100="Robozik"))
     assert [p["lynched"] for p in result["phases"]] == [None, "Robozik"]
     assert result["phases"][1]["eliminated"] == [{"nick": "Robozik", "cause": "lynch"}]
+
+
+def test_the_day_without_a_lynch_names_the_table_s_first_lynch_day():
+    table = read_rule_table("legends")
+    table["calendar"]["first_lynch_day"] = 3
+    result = play(TRIO, {"kind": "day", "number": 2}, rules=table)
+    assert "Сегодня Линча нет: первый Линч — в игровой день 3." in result["phases"][0]["reports"]["lynch"]
+    default = play(TRIO, {"kind": "day", "number": 1})
+    assert "Сегодня Линча нет: первый Линч — в игровой день 2." in default["phases"][0]["reports"]["lynch"]
 
 
 def test_an_immune_leader_gives_way_to_the_second_place():

@@ -67,4 +67,5 @@ def lynch(before: LegendsState, phase: Phase, events: list[Event], tally: Tally 
                         discarded=[{**d.as_json(), "detail": d.detail, "url": urls.get(d.post_id)}
                                    for d in (tally.discarded if tally else ())],
                         verdict=verdict, closing=[e.as_json() for e in events
-                                                  if e.type in ("continuous_regime", "victory", "no_survivors")])
+                                                  if e.type in ("continuous_regime", "victory", "no_survivors")],
+                        first_lynch_day=before.table.first_lynch_day)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from forumgm.engines.base import Accepted, Rejected, Verdict, split_lines
+from forumgm.engines.texts import plural
 from forumgm.parsers.names import Resolved, Roster, resolve_name, split_name
 
 # ---------------------------------------------------------------- order records
@@ -337,8 +338,8 @@ def _spy(line: str, low: str, ctx: Context) -> Order | None:
         raise OrderError("шпионить за самим собой нельзя")
     names = re.split(r"\s*[,;]\s*|\s+и\s+", text.strip().rstrip(".,;!"))
     if len(names) > 1 and all(isinstance(resolve_name(n, ctx.roster), Resolved) for n in names):
-        raise OrderError(f"за одну ночь можно шпионить не больше чем за {ctx.spy_targets} игрока; "
-                         "напишите одного")
+        fix = "напишите одного" if ctx.spy_targets == 1 else "каждого — отдельной строкой"
+        raise OrderError(f"за одну ночь можно шпионить не больше чем за {_players(ctx.spy_targets)}; {fix}")
     target = _nick(text, ctx, "величину Шпионажа указывать не нужно")
     if target == ctx.sender:
         raise OrderError("шпионить за самим собой нельзя")
@@ -446,7 +447,7 @@ def _limit_problem(order: Order, accepted: Sequence[Order], ctx: Context) -> str
                for o in accepted):
             return f"{order.target} уже атакован этим видом атаки этой ночью; дважды нельзя"
     if isinstance(order, Spy) and len([o for o in accepted if isinstance(o, Spy)]) >= ctx.spy_targets:
-        return f"за одну ночь можно шпионить не больше чем за {ctx.spy_targets} игрока"
+        return f"за одну ночь можно шпионить не больше чем за {_players(ctx.spy_targets)}"
     if isinstance(order, Steal):
         return _theft_problem(order, [o for o in accepted if isinstance(o, Steal)], ctx)
     if isinstance(order, Modify):
@@ -457,6 +458,11 @@ def _limit_problem(order: Order, accepted: Sequence[Order], ctx: Context) -> str
     return None
 
 
+def _players(count: int) -> str:
+    """«не больше N игроков» with N from the rule table: «1 игрока», «2 игроков», «21 игрока»."""
+    return f"{count} {plural(count, 'игрока', 'игроков', 'игроков')}"
+
+
 def _theft_problem(order: Steal, thefts: list[Steal], ctx: Context) -> str | None:
     for other in thefts:
         if other.skill == order.skill:
@@ -464,7 +470,7 @@ def _theft_problem(order: Steal, thefts: list[Steal], ctx: Context) -> str | Non
                     else "нельзя красть один и тот же навык у разных игроков")
     victims = {o.victim for o in thefts}
     if order.victim not in victims and len(victims) >= ctx.theft_players:
-        return f"за одну ночь можно обокрасть не больше {ctx.theft_players} игроков"
+        return f"за одну ночь можно обокрасть не больше {_players(ctx.theft_players)}"
     return None
 
 
