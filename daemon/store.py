@@ -28,7 +28,7 @@ DRAFT_STATUSES = ("pending", "approved", "sending", "sent", "rejected", "superse
 OPEN_DRAFT_STATUSES = ("pending", "approved")
 
 JSON_COLUMNS = frozenset({"aliases", "colored", "flagged", "verdicts", "data", "state", "detail", "settings"})
-TIME_COLUMNS = frozenset({"deadline", "at"})
+TIME_COLUMNS = frozenset({"deadline", "at", "problem_since"})
 
 
 class StoreError(Exception):
@@ -260,6 +260,11 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE pms ADD COLUMN text_unquoted TEXT;
     """,
+    # why the game waits (its thread or the PM inbox could not be read), since when; NULL when it runs
+    """
+    ALTER TABLE games ADD COLUMN problem TEXT;
+    ALTER TABLE games ADD COLUMN problem_since TEXT;
+    """,
 )
 
 
@@ -414,6 +419,27 @@ class Store:
         if cursor.rowcount == 1:
             self.audit(by, "game.finish", {"game": game_id, "winner": winner})
         return cursor.rowcount == 1
+
+    def set_problem(self, game_id: str, problem: str, at: datetime) -> bool:
+        """The reason the game waits for the host; True when it was running until now.
+        A game already stopped keeps its `problem_since` and takes the newest reason."""
+        with self.transaction():
+            started = self.db.execute("UPDATE games SET problem_since = ? WHERE id = ? AND problem IS NULL",
+                                      [to_text(at), game_id]).rowcount == 1
+            self.db.execute("UPDATE games SET problem = ? WHERE id = ?", [problem, game_id])
+            if started:
+                self.audit("daemon", "game.stopped", {"game": game_id, "problem": problem})
+        return started
+
+    def clear_problem(self, game_id: str) -> str | None:
+        """The game runs again; the problem it had, or None when it had none."""
+        with self.transaction():
+            row = self._one("SELECT problem FROM games WHERE id = ? AND problem IS NOT NULL", [game_id])
+            if row is None:
+                return None
+            self.db.execute("UPDATE games SET problem = NULL, problem_since = NULL WHERE id = ?", [game_id])
+            self.audit("daemon", "game.resumed", {"game": game_id, "problem": row["problem"]})
+        return row["problem"]
 
     def players(self, game_id: str) -> list[dict]:
         return self._rows("SELECT * FROM players WHERE game_id = ? ORDER BY rowid", [game_id])
@@ -667,6 +693,12 @@ class Store:
             "status": "pending" if needs_approval else "approved", "ref": ref,
             "resolution_id": resolution_id, "created_at": now, "updated_at": now,
         })
+
+    def live_refs(self, prefix: str) -> set[str]:
+        """The references starting with `prefix` of live drafts, whatever game they belong to."""
+        rows = self.db.execute("SELECT ref FROM drafts WHERE substr(ref, 1, ?) = ? AND status <> 'superseded'",
+                               [len(prefix), prefix])
+        return {row[0] for row in rows}
 
     def drafts(self, status: str | None = None, game_id: str | None = None) -> list[dict]:
         where, params = [], []

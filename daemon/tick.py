@@ -1,8 +1,9 @@
 """One tick of the daemon (DESIGN.md "Data flow of one tick").
 
-    sync the inbox and each game's thread      (forumgm.daemon.sync; skipped games do not resolve)
+    sync the inbox and each game's thread      (forumgm.daemon.sync; a game that fails stops, visibly)
     record inputs: order PMs -> orders + a receipt draft each; thread votes -> the running tally
     resolve every due phase once, oldest first (catch-up after downtime, deadline by deadline)
+    a PM no game of its forum takes            -> a notice for the host (forumgm.daemon.stray_pms)
     publish approved drafts                    (forumgm.daemon.publish)
 
 Every step is idempotent and every multi-row write is one transaction, so a crash anywhere
@@ -25,6 +26,8 @@ from forumgm.daemon.reminders import draft_before_deadline
 from forumgm.daemon.role_delivery import role_drafts
 from forumgm.daemon.notices import KIND as NOTICE_KIND, host_notices
 from forumgm.daemon.store import Store, StoreError
+from forumgm.daemon.stray_pms import draft_stray_pms
+from forumgm.daemon.sync_problems import note_sync
 from forumgm.daemon.votes import (
     FINAL_KIND, draft_running_count, post_urls, record_votes, vote_count_body,
 )
@@ -100,31 +103,36 @@ class TickReport:
 def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edges: Edges | None = None) -> TickReport:
     edges = edges if edges is not None else default_edges()
     report = TickReport()
-    inbox_ok = {forum_id: _synced(edges.sync_inbox, report, forum_id, forum, store, now)
-                for forum_id in sorted({game.forum_id for game in games})}
+    inbox_errors = {forum_id: _sync_error(edges.sync_inbox, report, forum_id, forum, store, now)
+                    for forum_id in sorted({game.forum_id for game in games})}
     for game in games:
         try:
             start_game(game, store)
-            if not (inbox_ok[game.forum_id] and _synced(edges.sync_game, report, game.config, forum, store, now)):
+            error = inbox_errors[game.forum_id] or _sync_error(edges.sync_game, report, game.config, forum, store, now)
+            note_sync(store, game.id, error, now)     # the host sees why a game waits
+            if error:
                 continue    # inputs may be missing: never resolve on a partial view of the forum
             catch_up(game, store, now, report)
         except Exception as error:  # one broken game must not stop the others
             log.exception("game %s: tick failed", game.id)
             report.errors.append(f"{game.id}: {error}")
+    for forum_id in inbox_errors:   # every game of the forum has read its orders: what none took
+        try:
+            draft_stray_pms([game for game in games if game.forum_id == forum_id], store)
+        except Exception as error:
+            log.exception("forum %s: stray PMs not drafted", forum_id)
+            report.errors.append(f"{forum_id}: {error}")
     if edges.publish is not None:
         edges.publish(forum, store, now)
     return report
 
 
-def _synced(step: Callable | None, report: TickReport, *args) -> bool:
-    if step is None:
-        return True
-    result = step(*args)
-    error = getattr(result, "error", None)
+def _sync_error(step: Callable | None, report: TickReport, *args) -> str | None:
+    """The step's error for the host (note_sync logs it when the game stops), or None."""
+    error = getattr(step(*args), "error", None) if step is not None else None
     if error:
-        log.error("%s", error)
         report.errors.append(error)
-    return not error
+    return error or None
 
 
 # ---------------------------------------------------------------- the game's start
@@ -202,7 +210,7 @@ def record_orders(game: GameRun, store: Store, state: Any, phase: Phase, deadlin
         # an account spelt like a player with look-alike letters is someone else: only case is forgiven
         nick = account_player(pm["sender"], roster)
         if nick is None:
-            continue      # not a player of this game (another game's player, or a guest)
+            continue      # not this game's player: another game's, or nobody's (stray_pms tells the host)
         own_words = pm["text"] if pm["text_unquoted"] is None else pm["text_unquoted"]
         order = OrderPm(nick, own_words, pm["pm_id"], at)
         missed = missed_phase(game, store, phase, at)

@@ -110,3 +110,11 @@ class Player:
 
     def pm(self, subject: str, text: str) -> str:
         return self.forum.send_pm(HOST, subject, text)
+
+
+def tick_at(daemon: Daemon, clock: FakeClock, moment: datetime):
+    """One tick at `moment` that must meet no error; its report."""
+    clock.moment = moment
+    report = daemon.tick()
+    assert report.errors == []
+    return report

@@ -1,4 +1,5 @@
-"""`forumgm status --config FILE`: each game's open phase, its deadline, inputs so far, drafts waiting."""
+"""`forumgm status --config FILE`: each game's open phase, its deadline, inputs so far, drafts waiting,
+and first of all why a game stopped when its forum pages could not be read."""
 from __future__ import annotations
 
 from forumgm.daemon.commands.common import add_config_argument, open_installation
@@ -26,6 +27,10 @@ def game_status(store, game) -> list[str]:
     drafts = store.drafts(status="pending", game_id=game.id)
     lines = [f"{game.id} ({game.type}): {len(game.players)} players, {len(resolved)} phase(s) resolved"]
     row = store.game(game.id) or {}
+    if row.get("problem"):
+        since = row["problem_since"].astimezone(game.time_zone)
+        lines.append(f"  GAME STOPPED since {since:%Y-%m-%d %H:%M}: {row['problem']} "
+                     "(no phase resolves until the forum is read again)")
     if row.get("finished_at"):
         lines.append(f"  finished by {row['finished_by']}, winner: {row['winner']} (nothing resolves any more)")
     elif not pending:

@@ -63,6 +63,8 @@ def create_app(board: Board) -> Flask:
         topic = board.topics.get(_int(request.args.get("t")))
         if topic is None:
             return message("Information", "The requested topic does not exist.", 404)
+        if topic.id in board.broken_topics:
+            return message(topic.title, "This topic is shown by a theme without post markup.")
         posts = board.visible_posts(topic.id)
         pages = max(1, math.ceil(len(posts) / POSTS_PER_PAGE))
         page_no = min(pages, _int(request.args.get("start")) // POSTS_PER_PAGE + 1)

@@ -79,6 +79,8 @@ class Board:
         self.posts: dict[int, BoardPost] = {}
         self.pms: dict[int, PrivateMessage] = {}
         self.sessions: dict[str, int] = {}
+        # topics shown in a markup no phpBB parser knows, as after a theme change (for tests)
+        self.broken_topics: set[int] = set()
         self._salt = secrets.token_hex(8)
         self._lock = threading.RLock()
 

@@ -28,6 +28,8 @@ class GameView:
     phase_key: str | None
     deadline: datetime | None
     alive: tuple[str, ...]
+    problem: str | None                   # why the game stopped (its forum pages could not be read)
+    problem_since: datetime | None
 
 
 @dataclass(frozen=True)
@@ -93,6 +95,8 @@ def game_view(store: Store, game: dict) -> GameView:
         phase_key=phase["key"] if phase else None,
         deadline=phase["deadline"] if phase else None,
         alive=alive_players(store, game["id"]),
+        problem=game.get("problem"),
+        problem_since=game.get("problem_since"),
     )
 
 
