@@ -12,7 +12,6 @@ transaction that also marks it resolved; the store refuses a second resolution.
 """
 from __future__ import annotations
 
-import importlib
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -67,7 +66,7 @@ class GameRun:
 
 @dataclass(frozen=True)
 class Edges:
-    """The forum-facing steps; each is looked up lazily so a missing module only skips its step."""
+    """The forum-facing steps; a test leaves a step out with None or puts a fault in it."""
 
     sync_game: Callable | None = None      # (game, forum, store, now) -> report with .ok/.error
     sync_inbox: Callable | None = None     # (forum_id, forum, store, now) -> report with .ok/.error
@@ -75,23 +74,12 @@ class Edges:
 
 
 def default_edges() -> Edges:
-    sync = _optional("forumgm.daemon.sync")
-    publish = _optional("forumgm.daemon.publish")
-    return Edges(
-        sync_game=getattr(sync, "sync_game", None),
-        sync_inbox=getattr(sync, "sync_inbox", None),
-        publish=getattr(publish, "publish_approved", None),
-    )
+    # imported here: the forum edge pulls in requests and the engines' parsers, which the
+    # offline commands that import this module never need
+    from forumgm.daemon.publish import publish_approved
+    from forumgm.daemon.sync import sync_game, sync_inbox
 
-
-def _optional(module: str):
-    try:
-        return importlib.import_module(module)
-    except ModuleNotFoundError as error:
-        if error.name != module:
-            raise
-        log.warning("%s is not available; its step is skipped", module)
-        return None
+    return Edges(sync_game=sync_game, sync_inbox=sync_inbox, publish=publish_approved)
 
 
 @dataclass

@@ -12,7 +12,7 @@ from forumgm.daemon.config import ConfigError, load_installation
 from forumgm.daemon.localforum import LocalForum
 from forumgm.daemon.store import Store
 from legends_forum_support import (
-    GAME, PASSWORD_ENV, ROLES, Player, legends_board, msk, start_daemon, write_installation,
+    GAME, PASSWORD_ENV, ROLES, Player, legends_board, msk, start_daemon, tick_at, write_installation,
 )
 from localforum_support import FakeClock
 
@@ -28,13 +28,6 @@ def game(tmp_path, monkeypatch):
         config = write_installation(tmp_path, server, GAME_KEYS)
         players = {nick: Player(server, clock, nick) for nick in ROLES}
         yield server, clock, config, players
-
-
-def tick_at(daemon, clock, moment):
-    clock.moment = moment
-    report = daemon.tick()
-    assert report.errors == []
-    return report
 
 
 def approve_all(config, store: Store) -> None:
