@@ -40,6 +40,25 @@ class SetupError(ValueError):
         self.message = message
 
 
+def reject_unknown_keys(table: Mapping[str, Any], allowed: Iterable[str], key: str) -> None:
+    """A setup table may hold only the keys its game knows: a typo must not be ignored."""
+    for name in table:
+        if name not in allowed:
+            raise SetupError(f"{key}.{name}", f"unknown key (expected one of {', '.join(sorted(allowed))})")
+
+
+def player_tables(entries: Any, allowed: Iterable[str]) -> list[Mapping[str, Any]]:
+    """`setup.players`: a non-empty array of tables, each with a nick and only known keys."""
+    if not isinstance(entries, list) or not entries:
+        raise SetupError("setup.players", "expected a non-empty array of players ({nick = …, role = …})")
+    for index, entry in enumerate(entries):
+        key = f"setup.players[{index}]"
+        if not isinstance(entry, Mapping) or not isinstance(entry.get("nick"), str):
+            raise SetupError(key, "expected a table with a nick")
+        reject_unknown_keys(entry, allowed, key)
+    return entries
+
+
 # ---------------------------------------------------------------- order verdicts (receipts)
 
 @dataclass(frozen=True)

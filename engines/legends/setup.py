@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from forumgm.engines.base import PhaseRng, SetupError
+from forumgm.engines.base import PhaseRng, SetupError, player_tables, reject_unknown_keys
 from forumgm.engines.legends.state import LegendsState, Player, make_player
 from forumgm.engines.legends.table import RuleTable
 
@@ -18,9 +18,7 @@ def build_state(table: RuleTable, setup: Mapping[str, Any], seed: int | str) -> 
     dead, spells (holder -> spell names) and optionally roles, the host's subset of roles
     that missing roles are dealt from (default: every role of the table).
     """
-    for key in setup:
-        if key not in SETUP_KEYS:
-            raise SetupError(f"setup.{key}", f"unknown key (expected one of {', '.join(sorted(SETUP_KEYS))})")
+    reject_unknown_keys(setup, SETUP_KEYS, "setup")
     rng = PhaseRng(seed, "setup")
     players = _players(table, setup.get("players"), setup.get("roles"), rng)
     dead = _names(setup.get("dead", []), players, "setup.dead")
@@ -30,17 +28,10 @@ def build_state(table: RuleTable, setup: Mapping[str, Any], seed: int | str) -> 
 
 
 def _players(table: RuleTable, entries: Any, subset: Any, rng: PhaseRng) -> tuple[Player, ...]:
-    if not isinstance(entries, list) or not entries:
-        raise SetupError("setup.players", "expected a non-empty array of players")
     given: dict[str, str | None] = {}
     aliases: dict[str, list[str]] = {}
-    for index, entry in enumerate(entries):
+    for index, entry in enumerate(player_tables(entries, PLAYER_KEYS)):
         key = f"setup.players[{index}]"
-        if not isinstance(entry, Mapping) or not isinstance(entry.get("nick"), str):
-            raise SetupError(key, "expected a table with a nick")
-        for name in entry:
-            if name not in PLAYER_KEYS:
-                raise SetupError(f"{key}.{name}", f"unknown key (expected one of {', '.join(sorted(PLAYER_KEYS))})")
         role = entry.get("role")
         if role is not None and role not in table.roles:
             raise SetupError(f"{key}.role", f"unknown role {role!r} (expected one of {', '.join(table.roles)})")

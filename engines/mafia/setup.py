@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from forumgm.engines.base import SetupError
+from forumgm.engines.base import SetupError, player_tables, reject_unknown_keys
 from forumgm.engines.mafia.freeze import rules_hash
 from forumgm.engines.mafia.roles import MIN_PLAYERS, canonical_role, deal, role_counts
 from forumgm.engines.mafia.state import MafiaState, Player, RuleConfig
@@ -13,20 +13,8 @@ PLAYER_KEYS = ("nick", "role", "aliases")
 
 
 def _player_tables(setup: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    for name in setup:
-        if name not in SETUP_KEYS:
-            raise SetupError(f"setup.{name}", f"unknown key (expected one of {', '.join(SETUP_KEYS)})")
-    tables = setup.get("players")
-    if not isinstance(tables, list) or not tables:
-        raise SetupError("setup.players", "expected a list of players ({nick = ..., role = ...})")
-    for index, table in enumerate(tables):
-        key = f"setup.players[{index}]"
-        if not isinstance(table, Mapping) or not isinstance(table.get("nick"), str):
-            raise SetupError(key, "expected a table with a nick")
-        for name in table:
-            if name not in PLAYER_KEYS:
-                raise SetupError(f"{key}.{name}", f"unknown key (expected one of {', '.join(PLAYER_KEYS)})")
-    return tables
+    reject_unknown_keys(setup, SETUP_KEYS, "setup")
+    return player_tables(setup.get("players"), PLAYER_KEYS)
 
 
 def _roles(tables: list[Mapping[str, Any]], rules: RuleConfig, seed: int) -> dict[str, str]:
