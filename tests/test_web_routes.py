@@ -239,3 +239,8 @@ def test_a_mafia_day_vote_sent_by_pm_is_in_the_tally(seeded):
     lines = {line.target: line.voters for line in running_tally(store, GAME).lines}
     assert lines == {"Хана": ("Аскон", "Вереск"), "Аскон": ("Хана",), "Вереск": ("<b>Злодей</b>",),
                      "не судить": ("Дима",)}
+
+def test_drafts_are_named_in_russian_as_the_host_calls_them(host, seeded):
+    html = page(host, "/drafts")
+    assert "· квитанция ·" in html and "· подсчёт голосов ·" in html
+    assert "· receipt ·" not in html and "· vote_count ·" not in html

@@ -53,6 +53,30 @@ STATUS_LABELS = {
     "superseded": "заменён",
 }
 
+# What each draft is, as the host calls it; a kind not listed here shows as its code.
+KIND_LABELS = {
+    "receipt": "квитанция",
+    "vote_count": "подсчёт голосов",
+    "vote_count_final": "итог голосования",
+    "final_announcement": "объявление об итогах игры",
+    "host_notice": "сообщение ведущему",
+    "signup": "список записавшихся",
+    "map": "карта",
+    "map_image": "карта",
+    "technical_report": "технический отчёт",
+    "literary_report": "литературный отчёт",
+    "lynch_report": "отчёт о линче",
+    "role_reveal": "раскрытие роли",
+    "spy_result": "итог шпионажа",
+    "spell": "заклинание",
+    "role": "роль",
+    "round_report": "итоги дня",
+    "check_result": "итог проверки",
+    "warning": "предупреждение",
+    "reminder": "напоминание",
+    "discipline": "дисциплина в теме",
+}
+
 web = Blueprint("web", __name__)
 
 
@@ -77,6 +101,7 @@ def create_app(store: Store, password: str) -> Flask:
     app.jinja_env.globals["csrf_token"] = csrf_token
     app.jinja_env.filters["moscow"] = moscow_time
     app.jinja_env.filters["status"] = lambda status: STATUS_LABELS.get(status, status)
+    app.jinja_env.filters["kind"] = lambda kind: KIND_LABELS.get(kind, kind)
     app.jinja_env.filters["phase"] = phase_label
     app.before_request(check_csrf)
     app.after_request(add_security_headers)
