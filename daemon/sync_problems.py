@@ -1,4 +1,6 @@
-"""A game whose forum pages cannot be read stops, and the host sees why (`forumgm status`, the web page).
+"""A game that cannot go on stops, and the host sees why (`forumgm status`, the web page).
+
+Mostly its forum pages cannot be read; sometimes its engine fails on what was read.
 
 A page the parser does not understand, or a forum that does not answer, must never pass for "no
 new votes": the game waits, its problem is kept in the store with the time it started, and the log

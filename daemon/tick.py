@@ -96,11 +96,10 @@ def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edge
     for game in games:
         try:
             start_game(game, store)
-            error = inbox_errors[game.forum_id] or _sync_error(edges.sync_game, report, game.config, forum, store, now)
+            # inputs may be missing after a failed sync: never resolve on a partial view of the forum
+            error = (inbox_errors[game.forum_id] or _sync_error(edges.sync_game, report, game.config, forum, store, now)
+                     or _resolution_error(game, store, now, report))
             note_sync(store, game.id, error, now)     # the host sees why a game waits
-            if error:
-                continue    # inputs may be missing: never resolve on a partial view of the forum
-            catch_up(game, store, now, report)
         except Exception as error:  # one broken game must not stop the others
             log.exception("game %s: tick failed", game.id)
             report.errors.append(f"{game.id}: {error}")
@@ -113,6 +112,17 @@ def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edge
     if edges.publish is not None:
         edges.publish(forum, store, now)
     return report
+
+
+def _resolution_error(game: GameRun, store: Store, now: datetime, report: TickReport) -> str | None:
+    """Resolve what is due; an engine that fails stops this game where the host looks, not only in the log."""
+    try:
+        catch_up(game, store, now, report)
+    except Exception as error:
+        log.exception("game %s: resolving failed", game.id)
+        report.errors.append(f"{game.id}: {error}")
+        return f"resolving the game failed ({type(error).__name__}: {error}); it waits for a fix, see the log"
+    return None
 
 
 def _sync_error(step: Callable | None, report: TickReport, *args) -> str | None:

@@ -107,3 +107,32 @@ def test_an_unreadable_inbox_stops_every_game_of_the_forum(game, capsys):
     daemon.edges = edges
     assert tick_at(daemon, clock, msk(3, 10, 10)).resolved == [f"{GAME}/night-1"]
     assert daemon.store.game(GAME)["problem"] is None
+
+
+class _FailingResolve:
+    """The game's engine with a bug in resolve: everything else as the real one."""
+
+    def __init__(self, rules):
+        self._rules = rules
+
+    def resolve(self, *args, **kwargs):
+        raise ValueError("an engine bug")
+
+    def __getattr__(self, name):
+        return getattr(self._rules, name)
+
+
+def test_an_engine_that_fails_stops_the_game_visibly_until_it_resolves(game, capsys):
+    server, clock, config, daemon = game
+    assert tick_at(daemon, clock, msk(2, 20)).errors == []
+    working = daemon.games
+    daemon.games = [replace(g, rules=_FailingResolve(g.rules)) for g in working]
+    assert tick_at(daemon, clock, msk(3, 10, 5)).resolved == []
+    problem = daemon.store.game(GAME)["problem"]
+    assert "resolving the game failed (ValueError: an engine bug)" in problem
+    assert tick_at(daemon, clock, msk(3, 10, 10)).resolved == []
+    assert daemon.store.game(GAME)["problem_since"] == msk(3, 10, 5)       # not cleared between failures
+    assert f"{STOPPED_CLI} 2026-03-03 10:05: {problem}" in status(config, capsys)
+    daemon.games = working
+    assert tick_at(daemon, clock, msk(3, 10, 15)).resolved == [f"{GAME}/night-1"]
+    assert daemon.store.game(GAME)["problem"] is None
