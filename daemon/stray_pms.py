@@ -2,7 +2,8 @@
 
 The games of a forum read their orders from one inbox, and each skips a sender who is not its
 player (he may play another game there). A PM whose sender is the player of no game of the forum
-(a guest, a spectator, an account spelt with look-alike letters) would be read by nobody: the
+(a guest, a spectator, an account spelt with look-alike letters, a player of a game the host has
+finished) would be read by nobody: the
 host gets one notice draft for it, addressed to his own account and always waiting for his
 approval. PMs sent before the daemon first watched the forum's games are old mail, not game input.
 """
@@ -12,6 +13,7 @@ import logging
 from datetime import datetime
 from typing import Any, Sequence
 
+from forumgm.daemon.finish import is_finished
 from forumgm.daemon.notices import KIND
 from forumgm.daemon.store import Store
 from forumgm.parsers.names import account_player
@@ -32,7 +34,8 @@ def draft_stray_pms(games: Sequence[Any], store: Store) -> list[int]:
     owner = min(games, key=lambda game: game.id)
     forum_id = owner.forum_id
     since = _watched_since(store, games)
-    rosters = [game.roster() for game in games]
+    running = [game for game in games if not is_finished(store, game.id)]
+    rosters = [game.roster() for game in running]
     drafted = store.live_refs(stray_ref(forum_id, ""))
     made = []
     for pm in store.pms(forum_id):
@@ -43,9 +46,11 @@ def draft_stray_pms(games: Sequence[Any], store: Store) -> list[int]:
         if any(account_player(pm["sender"], roster) for roster in rosters):
             continue
         zone = owner.config.time_zone
+        finished = sorted(game.id for game in games
+                          if game not in running and account_player(pm["sender"], game.roster()))
         body = owner.texts.render(TEMPLATE, sender=pm["sender"], subject=pm["subject"], text=pm["text"],
                                   time=f"{at.astimezone(zone):%d.%m.%Y %H:%M} ({zone.key})",
-                                  games=sorted(game.id for game in games))
+                                  games=sorted(game.id for game in games), finished=finished)
         made.append(store.add_draft(owner.id, KIND, owner.account, body, None, True, ref=ref, subject=SUBJECT))
         log.info("forum %s: PM %s from %s is no player's; a notice is drafted for the host",
                  forum_id, pm["pm_id"], pm["sender"])

@@ -90,3 +90,22 @@ def test_a_rejected_notice_is_not_drafted_again(forum):
     daemon.store.reject(notice["id"], by="host")
     tick_at(daemon, clock, msk(2, 20, 20))
     assert [d["status"] for d in notices(daemon.store)] == ["rejected"]
+
+
+def test_a_pm_from_a_player_of_a_finished_game_is_a_notice_that_says_so(forum):
+    from forumgm.daemon.finish import finish_game
+
+    server, clock, config, people = forum
+    clock.moment = msk(2, 20)
+    daemon = start_daemon(config, server, clock, publish=True)
+    tick_at(daemon, clock, msk(2, 20))
+    [other] = [game for game in daemon.games if game.id == OTHER_GAME]
+    finish_game(other, daemon.store, "Клан Порядка", "host", clock.now())
+    clock.moment = msk(2, 22)
+    late = people["Лель"].pm("Ночь 1", "Шпионаж Мира")
+    tick_at(daemon, clock, msk(2, 22, 30))
+    assert daemon.store.orders(OTHER_GAME) == []
+    [notice] = notices(daemon.store)
+    assert notice["ref"] == f"stray_pm:local:{late}"
+    assert f"Отправитель Лель — игрок уже оконченной игры ({OTHER_GAME})" in notice["body"]
+    assert "не записан игроком" not in notice["body"]
