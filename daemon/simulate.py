@@ -51,6 +51,8 @@ def load_scenario(path: Path) -> dict:
             return tomllib.load(handle)
     except tomllib.TOMLDecodeError as error:
         raise ScenarioError("(file)", f"{path}: not valid TOML: {error}") from None
+    except OSError as error:
+        raise ScenarioError("(file)", f"cannot read {path}: {error.strerror}") from None
 
 
 def run_scenario(scenario: Mapping[str, Any], texts: Texts | None = None) -> dict:

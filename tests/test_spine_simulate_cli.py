@@ -93,3 +93,10 @@ def test_orders_of_a_non_player_are_refused_but_his_vote_is_listed_as_discarded(
     day = json.loads(capsys.readouterr().out)["phases"][1]
     assert day["counted_votes"] == {}
     assert [(d["voter"], d["reason"]) for d in day["discarded_votes"]] == [("Незнакомец", "non_player")]
+
+
+@pytest.mark.parametrize("command", [["simulate"], ["check-orders", "--game", "mafia", "--from", "Эф", "--scenario"]])
+def test_a_scenario_file_that_cannot_be_read_is_exit_2_naming_it(command, tmp_path, capsys):
+    missing = tmp_path / "missing.toml"
+    assert main([*command, str(missing)] + (["/dev/null"] if command[0] == "check-orders" else [])) == 2
+    assert f"cannot read {missing}: No such file or directory" in capsys.readouterr().err

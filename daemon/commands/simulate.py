@@ -21,9 +21,6 @@ def run(args) -> int:
     except ScenarioError as error:
         print(f"forumgm simulate: {args.scenario}: {error}", file=sys.stderr)
         return 2
-    except OSError as error:
-        print(f"forumgm simulate: {error}", file=sys.stderr)
-        return 2
     json.dump(result, sys.stdout, ensure_ascii=False, indent=2)
     sys.stdout.write("\n")
     return 0
