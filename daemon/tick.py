@@ -110,7 +110,11 @@ def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edge
             log.exception("forum %s: stray PMs not drafted", forum_id)
             report.errors.append(f"{forum_id}: {error}")
     if edges.publish is not None:
-        edges.publish(forum, store, now)
+        try:
+            edges.publish(forum, store, now)
+        except Exception as error:   # drafts stay approved: the next tick publishes them
+            log.exception("publishing failed")
+            report.errors.append(f"publishing: {error}")
     return report
 
 
@@ -126,8 +130,13 @@ def _resolution_error(game: GameRun, store: Store, now: datetime, report: TickRe
 
 
 def _sync_error(step: Callable | None, report: TickReport, *args) -> str | None:
-    """The step's error for the host (note_sync logs it when the game stops), or None."""
-    error = getattr(step(*args), "error", None) if step is not None else None
+    """The step's error for the host (note_sync logs it when the game stops), or None. A step that
+    raises is an error of the same kind: the games it reads for wait, the tick goes on."""
+    try:
+        error = getattr(step(*args), "error", None) if step is not None else None
+    except Exception as failure:
+        log.exception("reading the forum failed")
+        error = f"reading the forum failed ({type(failure).__name__}: {failure}); see the log"
     if error:
         report.errors.append(error)
     return error or None
