@@ -44,7 +44,8 @@ def run(args) -> int:
     daemon = Daemon(installation, store, open_forum(installation.forum, secrets), clock)
     stop = StopFlag()
     stop.install()
-    logging.getLogger(__name__).info("forumgm running: %d game(s), poll every %ss",
-                                     len(daemon.games), installation.poll_interval)
-    poll = installation.poll_interval / max(args.speed, 1.0)
-    return run_loop(daemon, poll, stop, max_ticks=1 if args.once else None)
+    logging.getLogger(__name__).info(
+        "forumgm running: %d game(s), poll every %ss (every %ss within %ss of a deadline), "
+        "resolving %ss after a deadline", len(daemon.games), installation.poll_interval,
+        installation.poll_near, installation.near_deadline, installation.deadline_grace)
+    return run_loop(daemon, stop, max_ticks=1 if args.once else None)
