@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Callable, Sequence
 
 from forumgm.daemon.clock import due_phases, schedule
@@ -54,6 +54,7 @@ class GameRun:
     web_url: str | None = None    # the host's web page as players reach it (one-time role links)
     account: str = ""          # the host's forum account: its own posts are no votes
     post_url: Callable[[str], str | None] = no_link    # a thread post's link, for vote counts
+    grace: timedelta = timedelta(0)    # a phase resolves this long after its deadline ([daemon] deadline_grace)
 
     @property
     def id(self) -> str:
@@ -194,7 +195,7 @@ def catch_up(game: GameRun, store: Store, now: datetime, report: TickReport) -> 
         if tally is not None:
             draft_running_count(game, store, state, phase, phase_row, tally, now)
         draft_before_deadline(game, store, state, phase, phase_row, now)
-        if phase.key in {due["key"] for due in due_phases(game.config, now, store)}:
+        if phase.key in {due["key"] for due in due_phases(game.config, now, store, game.grace)}:
             cutoff = phase_row["deadline"]
         elif game.rules.complete_early(state, phase, _order_pms(store.orders(game.id, phase.key))):
             cutoff = now
