@@ -3,7 +3,9 @@
 A poll with nothing new costs one request per thread (the last known page). Pages that hold
 posts younger than the edit window are read again so that edits are noticed; the store keeps
 every version. Posts gone from a page are marked deleted, never erased. A page the parser does
-not understand ends the sync with a message for the host — it is never taken for "no posts".
+not understand ends the sync with a message for the host — it is never taken for "no posts" —
+and so does a page that contradicts the store (another page than asked for, fewer pages than
+before, posts gone en masse): the game waits until the forum agrees again or the host accepts.
 """
 from __future__ import annotations
 
@@ -21,6 +23,8 @@ PROGRESS_FROM_PAGES = 3      # a progress bar only for a long (first) sync
 log = logging.getLogger(__name__)
 
 MAX_INBOX_PAGES = 50
+MASS_DELETION = 5    # more posts gone in one sync than a player or a moderator removes by hand
+ACCEPTING = 0        # thread_cursors.pages after `forumgm accept-thread`, until the next full read
 _TOLD_NO_PMS: set[str] = set()   # forums this process has logged as having no private messages
 
 
@@ -56,6 +60,7 @@ def sync_game(game: Any, forum, store, now: datetime, edit_window: timedelta | N
     window = edit_window if edit_window is not None else _edit_window(game)
     report = SyncReport(game_id)
     cursor = store.thread_cursor(game_id)
+    accepting = cursor["pages"] == ACCEPTING   # the host said the thread is as the forum shows it
     page_no = _first_page_to_read(store, game_id, cursor["last_page"], now - window)
     bar = _Progress(progress if progress is not None else sys.stderr, game_id)
     shown: list[Post] = []
@@ -64,6 +69,7 @@ def sync_game(game: Any, forum, store, now: datetime, edit_window: timedelta | N
     def read(number: int):
         info, posts, html = forum.thread_page(thread_url, number)
         report.pages_fetched += 1
+        _check_page(number, info, cursor["pages"])
         store.record_page(game_id, thread_url, info.page, html, now)
         _record_page_posts(store, game_id, info.page, posts, now, report)
         shown.extend(posts)
@@ -79,7 +85,11 @@ def sync_game(game: Any, forum, store, now: datetime, edit_window: timedelta | N
             page_no = info.page + 1
         store.set_thread_cursor(game_id, last_page=info.page, pages=info.pages,
                                 last_post_id=posts[-1].id if posts else cursor["last_post_id"])
-        _mark_vanished(store, game_id, first_read, shown, read, now, report)
+        _mark_vanished(store, game_id, first_read, shown, read, now, report, check=not accepting)
+    except ThreadDisagrees as error:
+        report.error = (f"the thread of game {game_id} disagrees with what was read before: {error}; "
+                        "nothing of it is taken as fact, the game waits for the host (if the thread "
+                        f"really is so: forumgm accept-thread {game_id})")
     except PageLayoutError as error:
         report.error = (f"the thread page {page_no} of game {game_id} does not look like a "
                         f"{_field(game, 'engine', 'forum')} page any more ({error}); the game waits for the host")
@@ -130,7 +140,7 @@ def _record_page_posts(store, game_id: str, page_no: int, posts: list[Post], now
 
 
 def _mark_vanished(store, game_id: str, first_read, shown: list[Post], read, now: datetime,
-                   report: SyncReport) -> None:
+                   report: SyncReport, check: bool = True) -> None:
     """Known posts after the first post read that were not shown are gone (everything after it
     was read). A known post from a page read that sits before it may only have moved back a page
     when an earlier post was deleted: the previous page is read once to tell."""
@@ -148,9 +158,48 @@ def _mark_vanished(store, game_id: str, first_read, shown: list[Post], read, now
         seen |= {p.id for p in earlier}
         low = min([int(p.id) for p in earlier if p.id.isdigit()] or [low])
     vanished = [r["post_id"] for r in known if int(r["post_id"]) > low and r["post_id"] not in seen]
+    if check:
+        _check_vanished(vanished, [r for r in known if r["post_id"] not in report.new_posts])
     if vanished:
         store.mark_deleted(game_id, vanished, now)
         report.deleted_posts += vanished
+
+
+def accept_thread(store, game_id: str, by: str) -> None:
+    """The host has looked: the thread really is as the forum shows it now (a moderator removed
+    posts). The next sync reads it from page 1 and takes it as it is, deletions included."""
+    with store.transaction():
+        store.set_thread_cursor(game_id, last_page=1, pages=ACCEPTING)
+        store.audit(by, "thread.accept", {"game": game_id})
+
+
+class ThreadDisagrees(Exception):
+    """What the forum shows contradicts what the store knows of the thread: more likely a page
+    read wrong (a theme without its page list, a proxy's error page) than the thread itself."""
+
+
+def _check_page(asked: int, info, known_pages: int) -> None:
+    """A page must be the one asked for, of a thread at least as long as it was: a page read as
+    "page 1 of 1" when its page list is missing would otherwise mark every later post deleted."""
+    if info.page != asked:
+        raise ThreadDisagrees(f"page {asked} was asked for and the forum showed page {info.page} of {info.pages}")
+    if info.pages < known_pages:
+        raise ThreadDisagrees(f"the forum shows {info.pages} {'page' if info.pages == 1 else 'pages'} "
+                              f"where {known_pages} pages were read before")
+
+
+def _check_vanished(vanished: list[str], known: list[dict]) -> None:
+    """Posts are deleted one or two at a time; many at once, or every post the store has on a
+    page, is a page read wrong until the host has looked."""
+    if len(vanished) > MASS_DELETION:
+        raise ThreadDisagrees(f"{len(vanished)} posts are gone at once ({', '.join(vanished)})")
+    gone = set(vanished)
+    by_page: dict[int, list[str]] = {}
+    for row in known:
+        by_page.setdefault(row.get("page_no") or 0, []).append(row["post_id"])
+    for page, ids in sorted(by_page.items()):
+        if len(ids) >= 2 and gone.issuperset(ids):
+            raise ThreadDisagrees(f"all {len(ids)} posts known on page {page} are gone ({', '.join(ids)})")
 
 
 def _first_page_to_read(store, game_id: str, last_page: int, edits_since: datetime) -> int:
