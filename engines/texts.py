@@ -3,11 +3,13 @@
 The daemon loads the template sources (shipped defaults under config/templates, overridden
 by the host's own folder) and hands a `Texts` to the engines. Every value interpolated into a
 template is BBCode-escaped by default, so a nickname or an order line written by a player can
-never open a tag in a forum post; a template that needs to pass markup through marks it with
-the `raw` filter.
+never open a tag in a forum post, and loses the invisible characters (zero-width, bidi) that
+could hide text; a template that needs to pass markup through marks it with the `raw` filter,
+one that shows the host an account name as it is uses `visible`.
 """
 from __future__ import annotations
 
+import unicodedata
 from typing import Any, Mapping
 
 import jinja2
@@ -18,9 +20,20 @@ from markupsafe import Markup
 _ZWSP = "\u200b"
 
 
+def strip_invisible(text: str) -> str:
+    """Without format characters (Unicode Cf: zero-width, bidi controls, soft hyphen, BOM): in a
+    player's text they hide or reorder what the reader sees, or forge what publishing looks for."""
+    return "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+
+
+def show_invisible(value: Any) -> str:
+    """For the host's eyes: each format character as <U+XXXX>, so that «gosha100<U+200B>» is
+    told apart from the player gosha100."""
+    return "".join(f"<U+{ord(ch):04X}>" if unicodedata.category(ch) == "Cf" else ch for ch in str(value))
+
+
 def escape_bbcode(value: Any) -> str:
-    text = str(value)
-    return text.replace("[", "[" + _ZWSP)
+    return strip_invisible(str(value)).replace("[", "[" + _ZWSP)
 
 
 def plural(count: int, one: str, few: str, many: str) -> str:
@@ -64,6 +77,7 @@ class Texts:
         self._env.filters["raw"] = Markup
         self._env.filters["bb"] = escape_bbcode
         self._env.filters["plural"] = plural
+        self._env.filters["visible"] = show_invisible
 
     def names(self) -> list[str]:
         return self._env.list_templates()
