@@ -22,10 +22,14 @@ class Note:
     index: int | None             # 1-based position in the stack, None for the stack as a whole
     card: str
     reason: str
-    invalid: bool = False         # a card (and the rest of its stack) became rests
+    kind: str = "info"            # rest: a card and the rest of its stack became rests; refused; info
 
     def as_json(self) -> dict:
         return {"hand": self.hand, "index": self.index, "card": self.card, "reason": self.reason}
+
+    @property
+    def refused(self) -> bool:
+        return self.kind != "info"
 
 
 def vocabulary(table: ArenaTable) -> Vocabulary:
@@ -102,8 +106,8 @@ def _segment(raw: list[_Raw], table: ArenaTable, carry: Card | None, after_rest:
     while at < len(raw):
         if raw[at].seq is not None:
             group = [r for r in raw[at:] if r.group == raw[at].group]
-            codes = tuple(r.code for r in group)
             sequence = table.sequences[raw[at].seq]
+            codes = sequence.variants(after_rest=False, replacing=replacing)[0]   # as _raw laid it out
             if sequence.replacement == "only" and not replacing:
                 return cards, (at, f"«{sequence.name}» играется только на замену другой последовательности")
             cards += [Card(r.code, r.arg, sequence.number, i == 0, codes[i + 1:]) for i, r in enumerate(group)]
@@ -116,7 +120,7 @@ def _segment(raw: list[_Raw], table: ArenaTable, carry: Card | None, after_rest:
             if problem:
                 return cards, (at, problem)
             number, codes = chosen
-            taken = raw[at:at + len(codes)]
+            taken = raw[at:min(end, at + len(codes))]
             cards += [Card(r.code, r.arg, number, i == 0, tuple(codes[i + 1:])) for i, r in enumerate(taken)]
             at += len(taken)
         after_rest = cards[-1].code == REST and not cards[-1].ahead
@@ -125,8 +129,8 @@ def _segment(raw: list[_Raw], table: ArenaTable, carry: Card | None, after_rest:
 
 def _match(codes: list[str], table: ArenaTable, after_rest: bool, replacing: bool,
            at_end: bool) -> tuple[tuple[int, tuple[str, ...]] | None, str | None]:
-    """The longest sequence the codes open with; at the end of the input a sequence may be
-    unfinished (the refill completes it)."""
+    """The longest sequence the codes open with, as (number, its codes); at the end of the input
+    a sequence may be unfinished (the refill completes it)."""
     best: tuple[int, tuple[str, ...]] | None = None
     partial: tuple[int, tuple[str, ...]] | None = None
     for sequence in table.sequences.values():
@@ -141,7 +145,7 @@ def _match(codes: list[str], table: ArenaTable, after_rest: bool, replacing: boo
         return None, f"«{shown}» не складывается ни в одну последовательность"
     if table.sequences[chosen[0]].replacement == "only" and not replacing:
         return None, f"«{_name(table, chosen[0])}» играется только на замену другой последовательности"
-    return (chosen[0], chosen[1][:len(codes)] if chosen is partial else chosen[1]), None
+    return chosen, None
 
 
 def build(items: Sequence[Item], size: int | None, table: ArenaTable, hand: str, carry: Card | None,
@@ -161,7 +165,7 @@ def build(items: Sequence[Item], size: int | None, table: ArenaTable, hand: str,
         index, reason = problem
         shown = raw[index]
         notes.append(Note(hand, index + 1, card_text(Card(shown.code, shown.arg), table),
-                          f"{reason}; отдыхом стали эта и следующие карты, всего {len(raw) - index}", True))
+                          f"{reason}; отдыхом стали эта и следующие карты, всего {len(raw) - index}", "rest"))
         cards = cards[:index] + [rest("invalid") for _ in raw[index:]]
     return cards, notes
 
@@ -265,5 +269,5 @@ def validate(fighter: Fighter, table: ArenaTable) -> tuple[Fighter, list[Note]]:
         hand, index, reason = found
         cards = fighter.stack(hand)
         notes.append(Note(hand, index + 1, card_text(cards[index], table),
-                          f"{reason}; отдыхом стали эта и следующие карты, всего {len(cards) - index}", True))
+                          f"{reason}; отдыхом стали эта и следующие карты, всего {len(cards) - index}", "rest"))
         fighter = fighter.with_stack(hand, list(cards[:index]) + [rest("invalid") for _ in cards[index:]])

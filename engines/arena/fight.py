@@ -164,7 +164,7 @@ def _level(table: ArenaTable, damage: int, defense_dice: int, severing: bool) ->
     return SEVERING if severing else HEAVY
 
 
-def _armour_hit(ss: StepState, nick: str, piece: str, level: int, hand: str | None = None) -> StepState:
+def _armour_hit(ss: StepState, nick: str, piece: str, level: int, events: list, hand: str | None = None) -> StepState:
     """A protected zone struck: the piece takes its share, then a d6 below its accumulated damage
     breaks it."""
     table = ss.table
@@ -174,6 +174,8 @@ def _armour_hit(ss: StepState, nick: str, piece: str, level: int, hand: str | No
     damage = getattr(fighter, f"{piece}_damage") + (table.armour_units[taken - 1] if taken else 0)
     roll = ss.dice.roll(1, nick, f"износ: {armour.name}")[0]
     broken = roll < damage
+    events.append(Event("armour", {"nick": nick, "piece": armour.name, "took": taken, "damage": damage,
+                                   "roll": roll, "broken": broken}))
     fighter = replace(fighter, **{f"{piece}_damage": 0 if broken else damage})
     if broken:
         fighter = replace(fighter, helmet=False) if piece == "helmet" else fighter.with_weapon(hand, "рука")
@@ -260,11 +262,11 @@ def _attack(ss: StepState, attacker: Fighter, hand: str, card: Card, events: lis
     level = _level(table, damage, defender.defense_dice, severing)
     reduced = []
     if level and defender.helmet and zone in table.helmet.zones:
-        ss = _armour_hit(ss, defender.nick, "helmet", level)
+        ss = _armour_hit(ss, defender.nick, "helmet", level, events)
         level = max(0, level - table.helmet.reduces)
         reduced.append(table.helmet.name)
     if level and shield and not half:
-        ss = _armour_hit(ss, defender.nick, "shield", level, def_hand)
+        ss = _armour_hit(ss, defender.nick, "shield", level, events, def_hand)
         level = max(0, level - table.shield.reduces)
         reduced.append(table.shield.name)
     hit = {"attacker": attacker.nick, "defender": defender.nick, "zone": zone, "damage": damage, "level": level}

@@ -86,15 +86,15 @@ def _replace(state: ArenaState, fighter: Fighter, hand: str, line: StackLine) ->
     stack = fighter.stack(hand)
     name = HAND_NAMES[hand]
     if not stack:
-        return fighter, [Note(hand, None, "", "замена невозможна: стопка пуста")]
+        return fighter, [Note(hand, None, "", "замена невозможна: стопка пуста", "refused")]
     if hand in fighter.acted and not stack[0].first:
         return fighter, [Note(hand, None, "", "замена невозможна: в последовательности уже выполнено "
-                                              "действие, отличное от отдыха")]
+                                              "действие, отличное от отдыха", "refused")]
     cards, notes = build(line.items, None, table, hand, None, True, replacing=True)
     allowed = [s.name for s in table.sequences.values() if s.replacement]
     if notes or not cards or any(not table.sequences[c.seq].replacement for c in cards) or sum(c.first for c in cards) != 1:
         return fighter, notes + [Note(hand, None, "", "на замену играется одна последовательность из: "
-                                                      + ", ".join(allowed))]
+                                                      + ", ".join(allowed), "refused")]
     current = 1
     while current < len(stack) and not stack[current].first:
         current += 1
@@ -125,7 +125,7 @@ def apply_orders(state: ArenaState, orders: dict[str, FighterOrders]) -> tuple[A
                 events += [Event("replacement", {"nick": fighter.nick, **n.as_json()}) for n in produced]
         fighter, invalid = validate(fighter, state.table)
         notes += invalid
-        events += [Event("card_rest", {"nick": fighter.nick, **n.as_json()}) for n in notes if n.invalid]
+        events += [Event("card_rest", {"nick": fighter.nick, **n.as_json()}) for n in notes if n.kind == "rest"]
         state = state.put(fighter)
         all_notes[fighter.nick] = notes
     return state, events, all_notes
@@ -152,5 +152,5 @@ def read_pm(state: ArenaState, pm: OrderPm, earlier: Sequence[OrderPm]) -> list[
         if note.hand in hands:
             where = f"{HAND_NAMES[note.hand]}" + (f", карта {note.index}" if note.index else "")
             where += f" ({note.card})" if note.card else ""
-            out.append(Rejected(where, note.reason) if note.invalid else Accepted(where, None, f"{where}: {note.reason}"))
+            out.append(Rejected(where, note.reason) if note.refused else Accepted(where, None, f"{where}: {note.reason}"))
     return out

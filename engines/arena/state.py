@@ -93,9 +93,8 @@ class ArenaState:
 
 
 def dump_state(state: ArenaState) -> dict:
-    data = asdict(state)
-    data["table"] = state.table.source
-    return data
+    return {"table": state.table.source, "fighters": [asdict(f) for f in state.fighters], "step": state.step,
+            "result": dict(state.result) if state.result else None, "dice": list(state.dice)}
 
 
 def _card(data: Mapping[str, Any]) -> Card:
