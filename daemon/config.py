@@ -35,7 +35,7 @@ GAME_DRAFT_KINDS = {
     "legends": ("technical_report", "literary_report", "lynch_report", "role_reveal", "spy_result", "spell"),
     "mafia": ("role", "round_report", "check_result", "warning", "reminder", "discipline"),
     "bellum": (),
-    "arena": (),
+    "arena": ("technical_report", "literary_report", "summary_report", "refill", "reveal"),
 }
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 ROLE_DELIVERY = ("pm", "link")

@@ -42,7 +42,7 @@ class ArenaRules:
 
     def resolve(self, state: ArenaState, phase: Phase, inputs: PhaseInputs, seed: int, texts: Any) -> Outcome:
         game, events, rows = resolve_step(state, phase.number, inputs.orders, phase_rng(seed, phase))
-        return outcome(state, game, phase.number, events, rows, texts, inputs.extra.get("next_deadline"))
+        return outcome(state, game, phase.number, events, rows, texts, inputs.extra.get("deadlines", {}).get(STEP))
 
     def alive(self, state: ArenaState) -> list[str]:
         loser = (state.result or {}).get("loser")
