@@ -139,6 +139,10 @@ def _match(codes: list[str], table: ArenaTable, after_rest: bool, replacing: boo
                 best = (sequence.number, variant)
             elif at_end and len(codes) < len(variant) and tuple(codes) == variant[:len(codes)] and partial is None:
                 partial = (sequence.number, variant)
+    # "X L" closing a stack opens a lunge (finished by the refill) rather than a rest and a stray L;
+    # trailing rests alone stay rests
+    if partial and any(code != REST for code in codes) and len(codes) > len(best[1] if best else ()):
+        best = None
     chosen = best or partial
     if chosen is None:
         shown = " ".join(codes[:7]) + (" …" if len(codes) > 7 else "")
