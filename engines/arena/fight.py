@@ -9,13 +9,13 @@ hits). Wound effects apply after every attack of the step: the actions are simul
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from forumgm.engines.arena.cards import REST, card_text, rest
 from forumgm.engines.arena.dice import Dice
 from forumgm.engines.arena.state import FACING, ArenaState, Card, Fighter, Wound
-from forumgm.engines.arena.table import HANDS, ArenaTable
+from forumgm.engines.arena.table import ArenaTable
 from forumgm.engines.base import Event, PhaseRng, Step
 
 LIGHT, WOUND, HEAVY, SEVERING = 1, 2, 3, 4
@@ -49,7 +49,7 @@ class StepState:
     hits: tuple[dict, ...] = ()
     ripostes: tuple[tuple[str, str], ...] = ()           # (nick, hand) whose parry stopped a lunge
     surrendered: tuple[str, ...] = ()
-    forced_rest: tuple[str, ...] = field(default=())     # fighters who only rest (after surrender)
+    forced_rest: tuple[str, ...] = ()                    # fighters who only rest (after surrender)
 
     @property
     def table(self) -> ArenaTable:

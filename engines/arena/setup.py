@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from forumgm.engines.arena.state import ArenaState, Fighter
-from forumgm.engines.arena.table import ArenaTable, _Check, fighter_card
+from forumgm.engines.arena.table import ArenaTable, TableCheck, fighter_card
 from forumgm.engines.base import SetupError, reject_unknown_keys
 
 SETUP_KEYS = ("fighters", "players", "dice", "distance")
@@ -46,7 +46,7 @@ def _dice(value: Any, table: ArenaTable) -> tuple[int, ...]:
 
 def start_state(table: ArenaTable, setup: Mapping[str, Any]) -> ArenaState:
     reject_unknown_keys(setup, SETUP_KEYS, "setup")
-    check = _Check("setup")
+    check = TableCheck("setup")
     fighters = []
     size, gap = table.size, setup.get("distance", table.start_distance)
     if isinstance(gap, bool) or not isinstance(gap, int) or not 1 <= gap < size:

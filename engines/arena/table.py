@@ -117,7 +117,7 @@ class ArenaTable:
         return next((s for s in self.sequences.values() if s.name.lower() == name.lower()), None)
 
 
-class _Check:
+class TableCheck:
     """Reads typed values out of the mapping; the first problem raises SetupError with its key."""
 
     def __init__(self, root: str) -> None:
@@ -172,7 +172,7 @@ class _Check:
 
 
 def load_table(mapping: Mapping[str, Any], root: str = "rules") -> ArenaTable:
-    check = _Check(root)
+    check = TableCheck(root)
     data = check.table(mapping, "")
     actions = _actions(check, data)
     sequences = _sequences(check, data, actions)
@@ -229,7 +229,7 @@ def load_table(mapping: Mapping[str, Any], root: str = "rules") -> ArenaTable:
     )
 
 
-def _actions(check: _Check, data: Mapping) -> dict[str, tuple[str, str]]:
+def _actions(check: TableCheck, data: Mapping) -> dict[str, tuple[str, str]]:
     table = check.table(data.get("actions"), "actions")
     out = {}
     for code, entry in table.items():
@@ -242,7 +242,7 @@ def _actions(check: _Check, data: Mapping) -> dict[str, tuple[str, str]]:
     return out
 
 
-def _codes(check: _Check, value: Any, key: str, actions: Mapping) -> list[str]:
+def _codes(check: TableCheck, value: Any, key: str, actions: Mapping) -> list[str]:
     if not isinstance(value, list):
         check.fail(key, "expected a list of action codes")
     for code in value:
@@ -250,7 +250,7 @@ def _codes(check: _Check, value: Any, key: str, actions: Mapping) -> list[str]:
     return value
 
 
-def _sequences(check: _Check, data: Mapping, actions: Mapping) -> dict[int, Sequence]:
+def _sequences(check: TableCheck, data: Mapping, actions: Mapping) -> dict[int, Sequence]:
     entries = check.table(data.get("sequences"), "sequences").get("sequence")
     if not isinstance(entries, list) or not entries:
         check.fail("sequences.sequence", "expected an array of [[sequence]] tables")
@@ -279,7 +279,7 @@ def _sequences(check: _Check, data: Mapping, actions: Mapping) -> dict[int, Sequ
     return out
 
 
-def _weapons(check: _Check, data: Mapping, sequences: Mapping) -> dict[str, Weapon]:
+def _weapons(check: TableCheck, data: Mapping, sequences: Mapping) -> dict[str, Weapon]:
     table = check.table(data.get("weapons"), "weapons")
     out = {}
     for name, entry in table.items():
@@ -297,12 +297,12 @@ def _weapons(check: _Check, data: Mapping, sequences: Mapping) -> dict[str, Weap
     return out
 
 
-def _fighter(check: _Check, data: Mapping, weapons: Mapping) -> dict[str, Any]:
+def _fighter(check: TableCheck, data: Mapping, weapons: Mapping) -> dict[str, Any]:
     card = check.table(check.table(data.get("fighters"), "fighters").get("default"), "fighters.default")
     return fighter_card(check, card, "fighters.default", weapons, {})
 
 
-def fighter_card(check: _Check, card: Mapping, key: str, weapons: Mapping, defaults: Mapping) -> dict[str, Any]:
+def fighter_card(check: TableCheck, card: Mapping, key: str, weapons: Mapping, defaults: Mapping) -> dict[str, Any]:
     """One fighter's card, every key checked; missing keys from `defaults`."""
     out = dict(defaults)
     for name in card:
@@ -330,7 +330,7 @@ def fighter_card(check: _Check, card: Mapping, key: str, weapons: Mapping, defau
     return out
 
 
-def _action_multipliers(check: _Check, multipliers: Mapping, actions: Mapping) -> Mapping:
+def _action_multipliers(check: TableCheck, multipliers: Mapping, actions: Mapping) -> Mapping:
     rows = check.table(multipliers.get("action"), "multipliers.action")
     columns = ["rest", "attack"] + [code for code, (_, kind) in actions.items() if kind == "defense"]
     out = {}
@@ -350,7 +350,7 @@ def _action_multipliers(check: _Check, multipliers: Mapping, actions: Mapping) -
     return MappingProxyType(out)
 
 
-def _weapon_multipliers(check: _Check, multipliers: Mapping, actions: Mapping, weapons: Mapping) -> Mapping:
+def _weapon_multipliers(check: TableCheck, multipliers: Mapping, actions: Mapping, weapons: Mapping) -> Mapping:
     rows = check.table(multipliers.get("weapon", {}), "multipliers.weapon")
     out = {}
     for code, row in rows.items():
@@ -363,14 +363,14 @@ def _weapon_multipliers(check: _Check, multipliers: Mapping, actions: Mapping, w
     return MappingProxyType(out)
 
 
-def _signed(check: _Check, table: Mapping, name: str) -> float:
+def _signed(check: TableCheck, table: Mapping, name: str) -> float:
     value = table.get(name, 0)
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not -100 <= value <= 100:
         check.fail(f"multipliers.movement.{name}", f"expected a number -100…100 (got {value!r})")
     return float(value)
 
 
-def _levels(check: _Check, wounds: Mapping) -> tuple[tuple[str, ...], tuple[int, ...]]:
+def _levels(check: TableCheck, wounds: Mapping) -> tuple[tuple[str, ...], tuple[int, ...]]:
     entries = wounds.get("level")
     if not isinstance(entries, list) or len(entries) != 4:
         check.fail("wounds.level", "expected an array of four [[level]] tables: light, wound, heavy, severing")
@@ -387,7 +387,7 @@ def _levels(check: _Check, wounds: Mapping) -> tuple[tuple[str, ...], tuple[int,
     return tuple(names), tuple(bounds)
 
 
-def _dice_lost(check: _Check, wounds: Mapping, zones: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+def _dice_lost(check: TableCheck, wounds: Mapping, zones: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
     table = check.table(wounds.get("dice_lost", {}), "wounds.dice_lost")
     out = {}
     for zone, dice in table.items():
@@ -400,7 +400,7 @@ def _dice_lost(check: _Check, wounds: Mapping, zones: tuple[str, ...]) -> dict[s
     return out
 
 
-def _armour(check: _Check, armour: Mapping, name: str, zones: tuple[str, ...]) -> Armour:
+def _armour(check: TableCheck, armour: Mapping, name: str, zones: tuple[str, ...]) -> Armour:
     key = f"armour.{name}"
     entry = check.table(armour.get(name), key)
     listed = entry.get("zones", [])
@@ -415,14 +415,14 @@ def _armour(check: _Check, armour: Mapping, name: str, zones: tuple[str, ...]) -
                   check.get(entry, "takes", key, int), float(neighbour))
 
 
-def _aliases(check: _Check, space: Mapping, zones: tuple[str, ...]) -> dict[str, str]:
+def _aliases(check: TableCheck, space: Mapping, zones: tuple[str, ...]) -> dict[str, str]:
     table = check.table(space.get("zone_aliases", {}), "space.zone_aliases")
     for alias, zone in table.items():
         check.one_of(zone, zones, f"space.zone_aliases.{alias}")
     return {alias.lower(): zone for alias, zone in table.items()}
 
 
-def _pairs(check: _Check, space: Mapping, name: str, zones: tuple[str, ...]) -> frozenset[frozenset[str]]:
+def _pairs(check: TableCheck, space: Mapping, name: str, zones: tuple[str, ...]) -> frozenset[frozenset[str]]:
     value = check.get(space, name, "space", list)
     out = set()
     for pair in value:
@@ -434,7 +434,7 @@ def _pairs(check: _Check, space: Mapping, name: str, zones: tuple[str, ...]) -> 
     return frozenset(out)
 
 
-def _shift(check: _Check, space: Mapping, zones: tuple[str, ...]) -> dict[str, tuple[str, str]]:
+def _shift(check: TableCheck, space: Mapping, zones: tuple[str, ...]) -> dict[str, tuple[str, str]]:
     table = check.table(space.get("shift", {}), "space.shift")
     out = {}
     for zone, pair in table.items():
@@ -448,14 +448,14 @@ def _shift(check: _Check, space: Mapping, zones: tuple[str, ...]) -> dict[str, t
     return out
 
 
-def _body(check: _Check, space: Mapping, zones: tuple[str, ...]) -> dict[str, str]:
+def _body(check: TableCheck, space: Mapping, zones: tuple[str, ...]) -> dict[str, str]:
     table = check.table(space.get("body"), "space.body")
     for part in BODY_PARTS:
         check.one_of(table.get(part), zones, f"space.body.{part}")
     return {part: table[part] for part in BODY_PARTS}
 
 
-def _directions(check: _Check, space: Mapping) -> dict[str, str]:
+def _directions(check: TableCheck, space: Mapping) -> dict[str, str]:
     table = check.table(space.get("directions"), "space.directions")
     out = {}
     for direction in DIRECTIONS:
