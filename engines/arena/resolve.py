@@ -109,7 +109,3 @@ def resolve_step(state: ArenaState, number: int, pms: Sequence[OrderPm], rng: Ph
     events += produced
     return game, events + [summary(game)], rows
 
-
-def stop(state: ArenaState, winner: str | None) -> ArenaState:
-    """The host stops the fight (the rules' last way it ends)."""
-    return replace(state, result={"winner": winner, "kind": "остановлен ведущим"})

@@ -5,7 +5,7 @@ from typing import Any, Mapping, Sequence
 
 from forumgm.engines.arena.orders import read_pm
 from forumgm.engines.arena.reports import outcome
-from forumgm.engines.arena.resolve import resolve_step, stop
+from forumgm.engines.arena.resolve import resolve_step
 from forumgm.engines.arena.setup import start_state
 from forumgm.engines.arena.state import ArenaState, dump_state, load_state
 from forumgm.engines.arena.table import ArenaTable
@@ -62,6 +62,3 @@ class ArenaRules:
     def scenario_keys(self, state: ArenaState) -> dict:
         """`forumgm simulate`'s top-level keys beyond the common ones."""
         return {"result": state.result}
-
-    def stop(self, state: ArenaState, winner: str | None) -> ArenaState:
-        return stop(state, winner)
