@@ -318,3 +318,28 @@ def test_the_reports_are_rendered_from_the_events(play):
     assert "Бой окончен: победа Хан (ранение)" in technical and "Бой окончен" in literary
     assert "Аскон: тяжёлое ранение (левая рука)" in literary
     assert "Раны: правая рука — тяжёлое ранение; левая рука — тяжёлое ранение" in summary
+
+
+def test_both_legs_severed_end_the_fight(play):
+    out = play("legs_severed")
+    assert [(w["zone"], w["level"], w["effects"]) for w in events(out, "wound")] == [
+        ("левая нога", 4, ["severed:legs"]), ("правая нога", 4, ["severed:legs"])]
+    assert events(out, "refill_request", 4)[0]["hands"] == ["right", "left"]     # no legs' stack to refill
+    assert out["phases"][2]["result"] is None
+    assert out["result"] == {"winner": "Хан", "kind": "ранение", "loser": "Аскон"}
+
+
+def test_a_heavy_wound_to_the_body_immobilises(play):
+    out = play("heavy_body")
+    (wound,) = events(out, "wound")
+    assert (wound["zone"], wound["name"], wound["effects"]) == ("тело", "тяжёлое ранение", ["stack_removed:legs"])
+    assert fighter(out, "Аскон")["removed"] == ["legs"] and "legs" not in fighter(out, "Аскон")["stacks"]
+    assert out["result"] is None
+
+
+def test_a_jump_as_a_replacement_moves_its_rest_to_the_end(play):
+    out = play("jump_replacement")
+    assert events(out, "replacement", 2)[0]["reason"] == "Ноги: «W(вперёд) X» заменено на «J(назад) X X»"
+    assert events(out, "distance", 2)[0]["movement"] == "retreat"
+    hit = attack(out, 2)
+    assert (hit["outcome"], hit["distance"]) == ("out_of_range", 2)
