@@ -15,7 +15,7 @@ from forumgm.engines.base import OrderPm, Outcome, Phase, PhaseInputs, Verdict, 
 from forumgm.engines.bellum import orders as _orders
 from forumgm.engines.bellum.authority import authority_table
 from forumgm.engines.bellum.politics import summary_factions
-from forumgm.engines.bellum.report import player_pms, turn_reports
+from forumgm.engines.bellum.report import TurnTexts, player_pms, turn_reports
 from forumgm.engines.bellum.setup import start_state
 from forumgm.engines.bellum.state import BellumState, RuleConfig, dump_state, load_state, rule_config
 from forumgm.engines.bellum.turn import resolve_turn
@@ -66,11 +66,12 @@ class BellumRules:
     def resolve(self, state: BellumState, phase: Phase, inputs: PhaseInputs, seed: int, texts: Texts) -> Outcome:
         collected = TurnOrders(_orders.collect(state, phase, inputs.orders))
         new_state, events = resolve_turn(state, phase.number, collected, phase_rng(seed, phase))
+        rendered = TurnTexts(new_state, events, phase.number, texts)
         return Outcome(
             state=new_state,
             events=tuple(events),
-            pms=tuple(player_pms(new_state, events, phase.number, texts)),
-            reports=turn_reports(new_state, events, phase.number, texts),
+            pms=tuple(player_pms(rendered)),
+            reports=turn_reports(rendered),
             extra=summary(new_state),
         )
 

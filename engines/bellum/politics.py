@@ -60,7 +60,7 @@ def _majorities(state: BellumState, faction: str) -> list[str]:
 
 def _kingdom_refusal(turn: Turn, orders: TurnOrders, nick: str, order: MakeState) -> str | None:
     state, holder = turn.state, turn.work.kingdom_holder
-    kingdom = state.rules.kingdom_province
+    kingdom = state.kingdom_province()
     if holder is None or state.controller(holder) != nick or state.majority(kingdom) != holder:
         return "no_kingdom_majority"
     tribe = state.factions[order.tribe]

@@ -118,11 +118,13 @@ def start_state(setup: Mapping[str, Any], seed: int, rules: RuleConfig) -> Bellu
         here[stack.faction] = here.get(stack.faction, 0) + stack.count
     people = _people(base_people, setup.get("people", {}), world.provinces, factions)
     owners = _owners(scenario.owners, setup.get("owners", {}), world.provinces, factions)
-    if rules.kingdom_province not in world.provinces:
-        raise SetupError("rules.kingdom_province", f"no province {rules.kingdom_province!r} in this scenario")
-    return BellumState(
+    state = BellumState(
         world=world, rules=rules, factions=frozen(factions), people=freeze_people(people), owners=frozen(owners),
         fixed_roll=_rolls(setup.get("rolls")),
         host_events=_events(setup.get("events", []), world.provinces, factions),
     )
+    if state.kingdom_province() is None:
+        raise SetupError("rules.kingdom_province", f"no province with the id or name {rules.kingdom_province!r} "
+                                                   "in this scenario")
+    return state
 

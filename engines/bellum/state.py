@@ -54,7 +54,7 @@ class RuleConfig:
     battle_losses: float = 0.0          # fraction of a loser's people lost in a battle
     freed_after: int = 3                # master's consecutive losing turns that free a tribe
     split_after: int = 3                # turns a tribe's groups are cut off before it splits
-    kingdom_province: str = "italia"    # the majority holder here makes tribes into states
+    kingdom_province: str = "Италия"    # id or name: its majority holder makes tribes into states
 
     def as_json(self) -> dict:
         return asdict(self)
@@ -141,6 +141,13 @@ class BellumState:
 
     def players(self) -> list[str]:
         return sorted({f.player for f in self.factions.values() if f.player})
+
+    def kingdom_province(self) -> str | None:
+        """The province whose majority holder makes kingdoms (rules: Italy), by id or name."""
+        wanted = self.rules.kingdom_province
+        if wanted in self.world.provinces:
+            return wanted
+        return next((p.id for p in self.world.provinces.values() if p.name == wanted), None)
 
     def year(self, turn: int) -> int:
         return self.world.year + (turn - 1) * self.rules.years_per_turn

@@ -32,6 +32,6 @@ TURN = (
 
 
 def resolve_turn(state: BellumState, number: int, orders: TurnOrders, rng: PhaseRng) -> tuple[BellumState, list[Event]]:
-    work = Work(number=number, kingdom_holder=state.majority(state.rules.kingdom_province))
+    work = Work(number=number, kingdom_holder=state.majority(state.kingdom_province()))
     turn, events = run_steps(TURN, Turn(state, work), orders, rng)
     return replace(turn.state, turn=number, last_battles=turn.work.battles), events
