@@ -108,3 +108,18 @@ def test_ten_turns_of_the_370_scenario_stay_consistent(texts):
         subjugations += sum(e.type == "subjugated" for e in outcome.events)
     assert state.turn == 10
     assert battles > 50 and subjugations > 0     # the script does make war
+
+
+def test_the_shipped_example_game_starts_and_a_missing_faction_is_named():
+    from forumgm.config import data_path
+    from forumgm.daemon.commands.common import setup_problems
+    from forumgm.daemon.config import load_game
+
+    game = load_game(data_path("games", "bellum.example.toml"))
+    assert setup_problems(game) == []
+    state = RULES.setup(game.setup_table(), game.seed)
+    assert state.own_faction("Хан") == "vestgoty" and state.factions["zap_rim"].player == "Аскон"
+    with pytest.raises(Exception) as caught:
+        RULES.setup({"scenario": "370", "players": [{"nick": "Хан", "role": "Марсиане"}]}, 1)
+    assert caught.value.key == "setup.players[0].role"
+    assert "неизвестный народ «Марсиане»" in caught.value.message

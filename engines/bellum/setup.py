@@ -39,13 +39,16 @@ def _players(entries: Any, factions: dict[str, Faction]) -> dict[str, Faction]:
     taken: dict[str, str] = {}
     for index, entry in enumerate(player_tables(entries, PLAYER_KEYS)):
         key = f"setup.players[{index}]"
-        written = entry.get("faction", entry.get("role"))
+        # a game file gives every player a `role`: in Bellum that is his faction
+        field = "faction" if "faction" in entry or "role" not in entry else "role"
+        written = entry.get(field)
         if not isinstance(written, str):
-            raise SetupError(f"{key}.faction", "expected the player's faction (its id or Russian name)")
+            raise SetupError(f"{key}.{field}", "expected the player's faction, its id or Russian name "
+                                               "(role = … in a game file, faction = … in a simulation)")
         try:
             faction = names.find(written)
         except OrderError as error:
-            raise SetupError(f"{key}.faction", str(error)) from None
+            raise SetupError(f"{key}.{field}", str(error)) from None
         if faction in taken:
             raise SetupError(f"{key}.faction", f"{factions[faction].name} is already played by {taken[faction]}")
         taken[faction] = entry["nick"]
