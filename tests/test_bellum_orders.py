@@ -159,3 +159,10 @@ def test_the_turn_ends_early_once_every_player_is_ready(state):
     assert not RULES.complete_early(state, TURN, ready)
     assert not RULES.complete_early(state, TURN, ready + [OrderPm("Тора", "объявить независимость в Аксуме")])
     assert RULES.complete_early(state, TURN, ready + [OrderPm("Тора", "Ход готов!")])
+
+
+def test_stay_and_retreat_orders_for_a_commanded_tribe_start_with_its_name(state):
+    stay, retreat = read(state, "Зорро", "Аланы: Сарматия: атаковать всех\nаланы: отступать из Сарматии в Дакию")
+    assert stay.order == Stay("sarmatia", "alany", ATTACK_ALL) and stay.canonical == "Аланы: Сарматия: атаковать всех"
+    assert retreat.order == Retreat("sarmatia", "dacia", "alany")
+    assert one(state, "Хан", "Аланы: Сарматия: бездействовать").reason == "Аланы — не ваш народ"
