@@ -7,6 +7,7 @@ a tribe splits), so their records live here, not in the map.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields, replace
+from functools import cached_property
 from typing import Any, Iterable, Mapping
 
 from forumgm.engines.base import SetupError
@@ -102,8 +103,25 @@ class BellumState:
     def present(self, province: str) -> Mapping[str, int]:
         return self.people.get(province, {})
 
+    # Indexes of the (never changed) tables, built on first use: a turn asks "where are they"
+    # and "what does it own" for every faction many times.
+    @cached_property
+    def _where(self) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for province in sorted(self.people):
+            for faction in self.people[province]:
+                out.setdefault(faction, []).append(province)
+        return out
+
+    @cached_property
+    def _owned(self) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for province in sorted(self.owners):
+            out.setdefault(self.owners[province], []).append(province)
+        return out
+
     def provinces_of(self, faction: str) -> list[str]:
-        return sorted(p for p, here in self.people.items() if here.get(faction, 0) > 0)
+        return list(self._where.get(faction, ()))
 
     def majority(self, province: str) -> str | None:
         """The faction with the strictly largest number of people there, or None on a tie."""
@@ -113,7 +131,7 @@ class BellumState:
         return here[0][0]
 
     def owned_by(self, state: str) -> list[str]:
-        return sorted(p for p, owner in self.owners.items() if owner == state)
+        return list(self._owned.get(state, ()))
 
     # ---------------------------------------------------------------- control
     def root(self, faction: str) -> str:

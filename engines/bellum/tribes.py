@@ -70,17 +70,18 @@ def splitting(turn: Turn, orders: TurnOrders, rng: PhaseRng) -> tuple[Turn, list
     """A tribe whose groups stay cut off for `split_after` turns splits: every group but the
     largest becomes a new host-controlled tribe."""
     state, events = turn.state, []
-    for faction in sorted(state.factions):
-        record = state.factions[faction]
-        if record.is_state:
-            continue
-        parts = groups(state, faction)
+    counted, splits = [], []
+    for record in state.factions.values():
+        parts = groups(state, record.id) if not record.is_state else []
         cut = record.cut_turns + 1 if len(parts) > 1 else 0
-        if cut < state.rules.split_after:
-            state = state.update(faction, cut_turns=cut)
-            continue
+        if cut >= state.rules.split_after:
+            splits.append((record, parts))
+            cut = 0
+        counted.append(replace(record, cut_turns=cut) if not record.is_state else record)
+    state = state.with_factions(counted)
+    for record, parts in sorted(splits, key=lambda item: item[0].id):
+        faction = record.id
         parts.sort(key=lambda part: (-sum(state.count(p, faction) for p in part), part[0]))
-        state = state.update(faction, cut_turns=0)
         for part in parts[1:]:
             biggest = min(part, key=lambda p: (-state.count(p, faction), p))
             new = Faction(id=free_id(state, f"{faction}_{biggest}"),
@@ -93,4 +94,3 @@ def splitting(turn: Turn, orders: TurnOrders, rng: PhaseRng) -> tuple[Turn, list
             state = state.with_people(people)
             events.append(Event("split", {"tribe": faction, "new": new.id, "provinces": part}))
     return turn.with_state(state), events
-

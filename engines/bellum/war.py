@@ -54,7 +54,7 @@ def movement(turn: Turn, orders: TurnOrders, rng: PhaseRng) -> tuple[Turn, list[
 # ---------------------------------------------------------------- phase 5: battle
 
 def _arrived(turn: Turn, province: str) -> list[Arrival]:
-    return [a for a in turn.work.arrivals if a.dest == province and not a.back]
+    return turn.work.arrived_in(province)
 
 
 def _stayers(turn: Turn, province: str, faction: str) -> int:

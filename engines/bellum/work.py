@@ -6,6 +6,7 @@ where (for the falling back of phase 6) and who lost where (for subjugation afte
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any, Mapping
 
 from forumgm.engines.bellum.orders import PlayerOrders
@@ -40,6 +41,18 @@ class Work:
     driven: frozenset[tuple[str, str]] = frozenset()         # (faction, province) driven out
     battles: tuple[Mapping[str, Any], ...] = ()
     strength: Mapping[str, int] = field(default_factory=lambda: frozen({}))                 # faction -> percent (host events)
+
+    @cached_property
+    def _arrived(self) -> dict[str, list[Arrival]]:
+        out: dict[str, list[Arrival]] = {}
+        for arrival in self.arrivals:
+            if not arrival.back:
+                out.setdefault(arrival.dest, []).append(arrival)
+        return out
+
+    def arrived_in(self, province: str) -> list[Arrival]:
+        """The groups that moved into the province and are still there."""
+        return self._arrived.get(province, [])
 
     def stance(self, province: str, faction: str) -> tuple[str, tuple[str, ...]]:
         return self.stances.get((province, faction), (IDLE, ()))
