@@ -37,11 +37,13 @@ def draft_stray_pms(games: Sequence[Any], store: Store) -> list[int]:
     running = [game for game in games if not is_finished(store, game.id)]
     rosters = [game.roster() for game in running]
     drafted = store.live_refs(stray_ref(forum_id, ""))
+    # a finished game's players are nobody's now, but what they sent while it ran was read
+    taken = {pm_id for game in games for pm_id in store.order_pm_ids(game.id)}
     made = []
     for pm in store.pms(forum_id):
         at = pm["sent_at"] or pm["seen_at"]
         ref = stray_ref(forum_id, pm["pm_id"])
-        if ref in drafted or since is None or at < since:
+        if ref in drafted or pm["pm_id"] in taken or since is None or at < since:
             continue
         if any(account_player(pm["sender"], roster) for roster in rosters):
             continue
