@@ -25,6 +25,10 @@ COMMANDS = (
     "web",
     "votes",
     "finish",
+    "correct",
+    "deadline",
+    "pause",
+    "replace",
 )
 
 

@@ -20,6 +20,7 @@ from typing import Any, Callable, Sequence
 from forumgm.daemon.clock import due_phases, schedule
 from forumgm.daemon.config import GameConfig
 from forumgm.daemon.finish import is_finished
+from forumgm.daemon.host_actions.pause import is_paused
 from forumgm.daemon.late import late_key, missed_phase
 from forumgm.daemon.reminders import draft_before_deadline
 from forumgm.daemon.role_delivery import role_drafts
@@ -171,7 +172,7 @@ def catch_up(game: GameRun, store: Store, now: datetime, report: TickReport) -> 
     Only the oldest unresolved phase is open at a time: the next one is scheduled by the
     resolution of this one (the engine says which phase follows), so after downtime the
     deadlines are caught up one by one, each with the inputs timed before it. A game the host
-    finished resolves nothing more.
+    finished resolves nothing more; one he paused resolves nothing until he resumes it.
     """
     while not is_finished(store, game.id):
         pending = store.phases(game.id, status="pending")
@@ -185,6 +186,8 @@ def catch_up(game: GameRun, store: Store, now: datetime, report: TickReport) -> 
         if tally is not None:
             draft_running_count(game, store, state, phase, phase_row, tally, now)
         draft_before_deadline(game, store, state, phase, phase_row, now)
+        if is_paused(store, game.id):
+            return      # inputs are read and answered; nothing resolves until the host resumes
         if phase.key in {due["key"] for due in due_phases(game.config, now, store)}:
             cutoff = phase_row["deadline"]
         elif game.rules.complete_early(state, phase, _order_pms(store.orders(game.id, phase.key))):
@@ -234,7 +237,7 @@ def _order_pms(rows) -> list[OrderPm]:
 # ---------------------------------------------------------------- resolution
 
 def resolve_once(game: GameRun, store: Store, phase_key: str, cutoff: datetime, now: datetime,
-                 rerun: bool = False) -> bool:
+                 rerun: bool = False, by: str = "host") -> bool:
     """Resolve a phase in one transaction; False when it was already resolved (and not a re-run).
 
     A re-run starts again from the snapshot the phase first resolved from and supersedes the
@@ -246,8 +249,10 @@ def resolve_once(game: GameRun, store: Store, phase_key: str, cutoff: datetime, 
             raise StoreError(f"{game.id}: no phase {phase_key}")
         if row["status"] == "resolved" and not rerun:
             return False
+        replaced = None
         if rerun:
             _check_rerun(store, game.id, row)
+            replaced = (store.current_resolution(game.id, phase_key) or {}).get("id")
         snapshot = store.snapshot_before(game.id, phase_key) if rerun else store.latest_snapshot(game.id)
         state = _state(game, snapshot)
         phase = Phase(row["kind"], row["number"])
@@ -279,8 +284,11 @@ def resolve_once(game: GameRun, store: Store, phase_key: str, cutoff: datetime, 
         following = game.rules.next_phase(outcome.state, phase)
         if following is not None:
             _schedule(game, store, following, cutoff)
-        store.audit("host" if rerun else "daemon", "phase.rerun" if rerun else "phase.resolve",
-                    {"game": game.id, "phase": phase_key, "resolution": resolution})
+        if rerun:
+            store.audit(by, "phase.rerun", {"game": game.id, "phase": phase_key, "resolution": resolution,
+                                            "replaced": replaced})
+        else:
+            store.audit("daemon", "phase.resolve", {"game": game.id, "phase": phase_key, "resolution": resolution})
     log.info("game %s: phase %s resolved%s", game.id, phase_key, " again" if rerun else "")
     return True
 

@@ -36,7 +36,7 @@ def test_status_of_a_finished_game_says_so_instead_of_an_open_phase(played, caps
 
 def test_drafts_edit_approve_reject_are_audited(played, capsys, tmp_path):
     config, storage = played
-    assert main(["resolve", "--config", str(config), GAME, "round-2", "--rerun"]) == 0
+    assert main(["resolve", "--config", str(config), GAME, "round-2", "--rerun", "--yes"]) == 0
     store = Store(storage)
     first, second = [d["id"] for d in store.drafts(status="pending", game_id=GAME)][:2]
     body = tmp_path / "body.txt"
@@ -57,7 +57,7 @@ def test_drafts_edit_approve_reject_are_audited(played, capsys, tmp_path):
 
 def test_rerun_of_an_older_phase_is_refused(played, capsys):
     config, _ = played
-    assert main(["resolve", "--config", str(config), GAME, "round-1", "--rerun"]) == 1
+    assert main(["resolve", "--config", str(config), GAME, "round-1", "--rerun", "--yes"]) == 1
     assert "re-run the latest resolved phase" in capsys.readouterr().err
 
 

@@ -1,10 +1,9 @@
 """`forumgm finish --config FILE GAME --winner "<name>"`: the host ends a game and names the winner."""
 from __future__ import annotations
 
-import getpass
 import sys
 
-from forumgm.daemon.commands.common import add_config_argument, open_game
+from forumgm.daemon.commands.common import actor, add_by_argument, add_config_argument, open_game
 
 
 def register(subparsers) -> None:
@@ -12,7 +11,7 @@ def register(subparsers) -> None:
     add_config_argument(parser)
     parser.add_argument("game", help="game id")
     parser.add_argument("--winner", required=True, help='the winner as the thread should read it, e.g. "Клан Хаоса"')
-    parser.add_argument("--by", default=None, help="who acts (default: the login name); written to the audit log")
+    add_by_argument(parser)
 
 
 def run(args) -> int:
@@ -26,7 +25,7 @@ def run(args) -> int:
     installation, store, game = opened
     register(store, installation)      # a game not started yet can be finished too
     try:
-        draft = finish_game(game, store, args.winner, args.by or getpass.getuser(), store.now())
+        draft = finish_game(game, store, args.winner, actor(args), store.now())
     except StoreError as error:
         print(f"forumgm finish: {error}", file=sys.stderr)
         return 1

@@ -31,6 +31,10 @@ def game_status(store, game) -> list[str]:
         since = row["problem_since"].astimezone(game.time_zone)
         lines.append(f"  GAME STOPPED since {since:%Y-%m-%d %H:%M}: {row['problem']} "
                      "(no phase resolves until the forum is read again)")
+    if row.get("paused_at") and not row.get("finished_at"):
+        since = row["paused_at"].astimezone(game.time_zone)
+        lines.append(f"  PAUSED by {row['paused_by']} since {since:%Y-%m-%d %H:%M} "
+                     "(no phase resolves until forumgm resume)")
     if row.get("finished_at"):
         lines.append(f"  finished by {row['finished_by']}, winner: {row['winner']} (nothing resolves any more)")
     elif not pending:
