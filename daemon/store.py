@@ -265,6 +265,15 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE games ADD COLUMN problem TEXT;
     ALTER TABLE games ADD COLUMN problem_since TEXT;
     """,
+    # the daemon's last tick and the next one it planned (and why): `status` shows them
+    """
+    CREATE TABLE daemon_ticks (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        last_tick_at TEXT NOT NULL,
+        next_tick_at TEXT NOT NULL,
+        next_reason TEXT NOT NULL
+    );
+    """,
     # host actions: a correction the host entered replaces a player's orders of a phase (the player's
     # PMs stay, marked superseded); a paused game; a player's account replaced by another
     """
@@ -530,6 +539,17 @@ class Store:
             "last_post_id=excluded.last_post_id",
             [game_id, merged["last_page"], merged["pages"], merged["last_post_id"]],
         )
+
+    def set_tick_plan(self, last_tick_at: datetime, next_tick_at: datetime, reason: str) -> None:
+        self.db.execute(
+            "INSERT INTO daemon_ticks (id, last_tick_at, next_tick_at, next_reason) VALUES (1, ?, ?, ?) "
+            "ON CONFLICT(id) DO UPDATE SET last_tick_at=excluded.last_tick_at, "
+            "next_tick_at=excluded.next_tick_at, next_reason=excluded.next_reason",
+            [to_text(last_tick_at), to_text(next_tick_at), reason])
+
+    def tick_plan(self) -> dict | None:
+        """The daemon's last tick and its next planned one; None before the first tick."""
+        return self._one("SELECT last_tick_at, next_tick_at, next_reason FROM daemon_ticks WHERE id = 1")
 
     # ------------------------------------------------------------ private messages
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Callable, Sequence
 
 from forumgm.daemon.clock import due_phases, schedule
@@ -55,6 +55,7 @@ class GameRun:
     web_url: str | None = None    # the host's web page as players reach it (one-time role links)
     account: str = ""          # the host's forum account: its own posts are no votes
     post_url: Callable[[str], str | None] = no_link    # a thread post's link, for vote counts
+    grace: timedelta = timedelta(0)    # a phase resolves this long after its deadline ([daemon] deadline_grace)
 
     @property
     def id(self) -> str:
@@ -111,7 +112,11 @@ def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edge
             log.exception("forum %s: stray PMs not drafted", forum_id)
             report.errors.append(f"{forum_id}: {error}")
     if edges.publish is not None:
-        edges.publish(forum, store, now)
+        try:
+            edges.publish(forum, store, now)
+        except Exception as error:   # drafts stay approved: the next tick publishes them
+            log.exception("publishing failed")
+            report.errors.append(f"publishing: {error}")
     return report
 
 
@@ -127,8 +132,13 @@ def _resolution_error(game: GameRun, store: Store, now: datetime, report: TickRe
 
 
 def _sync_error(step: Callable | None, report: TickReport, *args) -> str | None:
-    """The step's error for the host (note_sync logs it when the game stops), or None."""
-    error = getattr(step(*args), "error", None) if step is not None else None
+    """The step's error for the host (note_sync logs it when the game stops), or None. A step that
+    raises is an error of the same kind: the games it reads for wait, the tick goes on."""
+    try:
+        error = getattr(step(*args), "error", None) if step is not None else None
+    except Exception as failure:
+        log.exception("reading the forum failed")
+        error = f"reading the forum failed ({type(failure).__name__}: {failure}); see the log"
     if error:
         report.errors.append(error)
     return error or None
@@ -188,7 +198,7 @@ def catch_up(game: GameRun, store: Store, now: datetime, report: TickReport) -> 
         draft_before_deadline(game, store, state, phase, phase_row, now)
         if is_paused(store, game.id):
             return      # inputs are read and answered; nothing resolves until the host resumes
-        if phase.key in {due["key"] for due in due_phases(game.config, now, store)}:
+        if phase.key in {due["key"] for due in due_phases(game.config, now, store, game.grace)}:
             cutoff = phase_row["deadline"]
         elif game.rules.complete_early(state, phase, _order_pms(store.orders(game.id, phase.key))):
             cutoff = now
