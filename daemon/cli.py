@@ -26,6 +26,10 @@ COMMANDS = (
     "web",
     "votes",
     "finish",
+    "correct",
+    "deadline",
+    "pause",
+    "replace",
 )
 
 

@@ -2,10 +2,11 @@
 host's notifications all read `stops(store, game_id)`.
 
 A game is not run when it is finished (by the host, or by the winner its engine declared), when its
-forum pages or its engine fail (`Store.set_problem`, cleared by the daemon itself once they work), or
-while it is held for a cause kept in the store's `game_stops` table (`Store.hold_game`): its [rules]
-changed after the start (`rules_changed`, until restored or accepted) or the host paused it
-(`paused`). A new cause needs no new column: hold the game under a new cause name and give it a
+forum pages or its engine fail (`Store.set_problem`, cleared by the daemon itself once they work),
+while the host has paused it (`forumgm pause`: its inputs are still read, nothing resolves), or
+while it is held for a cause kept in the store's `game_stops` table (`Store.hold_game`, the daemon
+does not touch it): its [rules] changed after the start (`rules_changed`, until restored or
+accepted). A new cause needs no new column: hold the game under a new cause name and give it a
 title here.
 """
 from __future__ import annotations
@@ -55,6 +56,9 @@ def stops(store: Store, game_id: str) -> list[Stop]:
     if row.get("problem"):
         found.append(Stop(PROBLEM, row["problem_since"], f"{row['problem']} "
                                                          "(no phase resolves until this works again)"))
+    if row.get("paused_at") and not row.get("finished_at"):
+        found.append(Stop(PAUSED, row["paused_at"], f"paused by {row['paused_by']} "
+                                                    "(no phase resolves until `forumgm resume`)"))
     found += [Stop(hold["cause"], hold["since"], hold["message"]) for hold in store.holds(game_id)]
     return found
 

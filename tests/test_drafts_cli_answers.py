@@ -14,10 +14,9 @@ from test_spine_tick import GAME, installation  # noqa: F401
 @pytest.fixture
 def pending_draft(played, monkeypatch, tmp_path):  # noqa: F811
     config, storage = played
-    assert main(["resolve", "--config", str(config), GAME, "round-2", "--rerun"]) == 0
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))      # the editor's file goes under tmp_path
     store = Store(storage)
-    draft = store.drafts(status="pending", game_id=GAME)[0]
+    draft = store.draft(store.add_draft(GAME, "round_report", "thread", "Итоги дня", "round-2", True))
     store.close()
     return config, storage, draft
 

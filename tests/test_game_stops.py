@@ -9,7 +9,8 @@ import pytest
 
 from forumgm.daemon.cli import main
 from forumgm.daemon.clock import FixedClock
-from forumgm.daemon.stops import PAUSED, stops
+from forumgm.daemon.host_actions.pause import pause_game
+from forumgm.daemon.stops import PAUSED, RULES_CHANGED, stops
 from forumgm.daemon.web import create_app
 from mafia_daemon_support import GAME, daemon, example_installation, msk
 from spine_fakes import MemoryForum, ScriptedPm
@@ -98,22 +99,31 @@ def test_changed_rules_show_as_a_stop_until_accepted(tmp_path, monkeypatch, caps
 
 
 def test_a_held_game_is_not_run_and_shows_why(tmp_path, monkeypatch, capsys):
-    """A pause (or any cause kept in game_stops) keeps the daemon off the game until it is released."""
+    """A cause kept in game_stops keeps the daemon off the game until it is released."""
     clock = FixedClock(msk(3, 10))
     forum = MemoryForum(clock, pms=[ScriptedPm("Аскон", "голос: Лиса", msk(3, 11))])
     running = daemon(example_installation(tmp_path, monkeypatch), clock, forum)
     running.tick()
-    assert running.store.hold_game(GAME, PAUSED, "paused by host", msk(3, 10, 30), by="host")
-    assert not running.store.hold_game(GAME, PAUSED, "paused by host again", msk(3, 12), by="host")
+    assert running.store.hold_game(GAME, RULES_CHANGED, "the table changed", msk(3, 10, 30))
+    assert not running.store.hold_game(GAME, RULES_CHANGED, "the table changed again", msk(3, 12))
     clock.set(msk(3, 22, 50))
     assert running.tick().resolved == [] and running.store.orders(GAME) == []
-    assert "GAME STOPPED since 2026-03-03 10:30: paused by host again" in status(tmp_path, capsys)
-    _, page = game_page(running.store)
-    assert "Игра на паузе" in page and "paused by host again" in page
-    assert running.store.release_game(GAME, PAUSED, by="host")
+    assert "GAME STOPPED since 2026-03-03 10:30: the table changed again" in status(tmp_path, capsys)
+    assert running.store.release_game(GAME, RULES_CHANGED, by="host")
     assert running.tick().resolved == [f"{GAME}/round-1"]
     actions = [(a["actor"], a["action"]) for a in running.store.audit_log(limit=4)]
     assert ("host", "game.released") in actions
+
+
+def test_a_paused_game_shows_on_the_page(tmp_path, monkeypatch):
+    clock = FixedClock(msk(3, 10))
+    running = daemon(example_installation(tmp_path, monkeypatch), clock, MemoryForum(clock))
+    running.tick()
+    pause_game(running.store, GAME, "ведущий", msk(3, 11))
+    [stop] = stops(running.store, GAME)
+    assert (stop.cause, stop.since, stop.title) == (PAUSED, msk(3, 11), "Игра на паузе")
+    listing, page = game_page(running.store)
+    assert "Игра на паузе" in page and "paused by ведущий" in page and "Игра на паузе" in listing
 
 
 def test_votes_on_a_finished_game_says_it_is_over(ended, tmp_path, capsys):

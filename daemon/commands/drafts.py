@@ -1,7 +1,6 @@
 """`forumgm drafts list|show|edit|approve|reject`: the host's review of outgoing texts."""
 from __future__ import annotations
 
-import getpass
 import os
 import shlex
 import subprocess
@@ -9,7 +8,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from forumgm.daemon.commands.common import add_config_argument, known_game, open_installation
+from forumgm.daemon.commands.common import actor, add_by_argument, add_config_argument, known_game, open_installation
 
 ACTIONS = ("list", "show", "edit", "approve", "reject")
 STATUSES = ("pending", "approved", "sending", "sent", "rejected", "superseded")   # the store's DRAFT_STATUSES
@@ -24,7 +23,7 @@ def register(subparsers) -> None:
     parser.add_argument("--all", action="store_true", help="list: every status")
     parser.add_argument("--game", help="list: only this game")
     parser.add_argument("--body-file", type=Path, help="edit: the new body from this file instead of $EDITOR")
-    parser.add_argument("--by", default=None, help="who acts (default: the login name); written to the audit log")
+    add_by_argument(parser)
 
 
 def run(args) -> int:
@@ -37,7 +36,7 @@ def run(args) -> int:
     if opened is None or (args.game is not None and not known_game(opened[0], args.game, "drafts")):
         return 2
     _, store = opened
-    by = args.by or getpass.getuser()
+    by = actor(args)
     try:
         if args.action == "list":
             status = None if args.all else (args.status or "pending")

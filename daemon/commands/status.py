@@ -2,8 +2,14 @@
 and first of all every reason the game is not being run (daemon/stops.py)."""
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
 from forumgm.daemon.commands.common import add_config_argument, open_installation
-from forumgm.daemon.stops import stops
+from forumgm.daemon.stops import PAUSED, stops
+
+
+OVERDUE = timedelta(minutes=2)    # a tick this late means no daemon is running on this store
 
 
 def register(subparsers) -> None:
@@ -16,10 +22,21 @@ def run(args) -> int:
     if opened is None:
         return 2
     installation, store = opened
+    print(tick_line(store.tick_plan(), ZoneInfo(installation.forum.time_zone or "UTC"), store.now()))
     for game in installation.games:
         for line in game_status(store, game):
             print(line)
     return 0
+
+
+def tick_line(plan: dict | None, zone: ZoneInfo, now: datetime) -> str:
+    """When the daemon reads the forum next, and why then (a deadline, a reminder, polling)."""
+    if plan is None:
+        return "daemon: has not ticked yet"
+    last, upcoming = plan["last_tick_at"].astimezone(zone), plan["next_tick_at"].astimezone(zone)
+    late = " — overdue: is the daemon running?" if now > plan["next_tick_at"] + OVERDUE else ""
+    return (f"daemon: last tick {last:%Y-%m-%d %H:%M:%S}, next tick {upcoming:%Y-%m-%d %H:%M:%S} "
+            f"({zone.key}, {plan['next_reason']}){late}")
 
 
 def game_status(store, game) -> list[str]:
@@ -33,7 +50,7 @@ def game_status(store, game) -> list[str]:
         if stop.finished:
             lines.append(f"  GAME FINISHED {since}: {stop.message} (nothing resolves any more)")
         else:
-            lines.append(f"  GAME STOPPED since {since}: {stop.message}")
+            lines.append(f"  {'PAUSED' if stop.cause == PAUSED else 'GAME STOPPED'} since {since}: {stop.message}")
     if not any(stop.finished for stop in found):
         lines += phase_lines(store, game, pending, resolved)
     lines.append(f"  drafts waiting for approval: {len(drafts)}")
