@@ -25,6 +25,10 @@ RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 # which publishing reconciles (publish.py).
 POST_RETRY_STATUSES = frozenset({429})
 MAX_RETRY_AFTER = 300.0   # a board asking for a longer pause gets it across ticks, not inside one
+# A body cut short (Content-Length not reached, a broken chunk, a garbled compression) is a
+# transport failure like a reset: the page read is not the page the board sent.
+TRANSPORT_ERRORS = (requests.Timeout, requests.ConnectionError, requests.exceptions.ChunkedEncodingError,
+                    requests.exceptions.ContentDecodingError)
 
 
 def user_agent() -> str:
@@ -54,8 +58,10 @@ class HttpPolicy:
 
 class HttpClient:
     def __init__(self, policy: HttpPolicy = HttpPolicy(), session: requests.Session | None = None,
-                 clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep):
+                 clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep,
+                 stopping: Callable[[], bool] = lambda: False):
         self.policy = policy
+        self.stopping = stopping    # SIGTERM: no more retries (the sleep given should wake on it too)
         self.session = session or requests.Session()
         self.session.headers["User-Agent"] = user_agent()
         self.clock = clock
@@ -86,7 +92,7 @@ class HttpClient:
             try:
                 response = self.session.request(method, url, timeout=self.policy.timeout,
                                                 allow_redirects=follow, **kwargs)
-            except (requests.Timeout, requests.ConnectionError) as error:
+            except TRANSPORT_ERRORS as error:
                 if method == "POST" and not isinstance(error, requests.ConnectTimeout):
                     raise MaybeSent(f"POST {_without_query(url)}: {type(error).__name__}; "
                                     "not repeated, it may have been carried out") from error
@@ -105,6 +111,8 @@ class HttpClient:
             wait = delay if asked is None else asked
             log.warning("%s %s: %s; retrying in %.0f s", method, _without_query(url), problem, wait)
             self.sleep(wait)
+            if self.stopping():
+                raise ForumError(f"{method} {_without_query(url)}: {problem}; not retried, forumgm is stopping")
             delay *= 2
         raise AssertionError("unreachable")
 
