@@ -89,3 +89,17 @@ def test_run_refuses_a_game_its_engine_cannot_deal_naming_file_and_key(config, c
     err = capsys.readouterr().err
     assert f"{game}: players[1].role: unknown role 'Доктр'" in err
     assert not (config.parent / "forumgm.sqlite").exists()
+
+
+def test_sigterm_with_the_forum_down_ends_the_retries(config):
+    """Four retries with a doubling backoff take 30 s per request; a SIGTERM must not wait them out."""
+    config.write_text(config.read_text(encoding="utf-8").replace("retries = 0", "retries = 4"), encoding="utf-8")
+    process = start(config)
+    lines: list[str] = []
+    wait_for_log(process, "retrying in 2 s", lines)
+    process.send_signal(signal.SIGTERM)
+    rest = process.communicate(timeout=20)[1]
+    log = "".join(lines) + rest
+    assert process.returncode == 0, log
+    assert "not retried, forumgm is stopping" in log
+    assert "retrying in 4 s" not in log
