@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import gc
 import io
+import weakref
 from datetime import timedelta
 
 import pytest
@@ -10,7 +11,6 @@ import pytest
 from forumgm.daemon.forum.errors import ForumError
 from forumgm.daemon.localforum import LocalForum
 from forumgm.daemon.sync import sync_game
-from forumgm.parsers.forums.base import Post
 from localforum_support import CountingForum, FakeClock, game_store, host_forum, seeded_board
 
 NO_WINDOW = timedelta(0)
@@ -92,18 +92,21 @@ def test_the_progress_bar_shows_a_resumed_long_read_too(tmp_path, clock):
 
 
 class Watched(CountingForum):
-    """Counts, when the last page is asked for, the parsed posts still alive in the process."""
+    """Counts, when the last page is asked for, how many of the posts it handed out are still alive."""
 
     def __init__(self, forum, last_page: int):
         super().__init__(forum)
         self.last_page = last_page
+        self.handed_out: list[weakref.ref] = []
         self.alive_at_last_page: int | None = None
 
     def thread_page(self, url, page):
         if page == self.last_page:
             gc.collect()
-            self.alive_at_last_page = sum(1 for o in gc.get_objects() if isinstance(o, Post))
-        return super().thread_page(url, page)
+            self.alive_at_last_page = sum(1 for ref in self.handed_out if ref() is not None)
+        info, posts, html = super().thread_page(url, page)
+        self.handed_out += [weakref.ref(post) for post in posts]
+        return info, posts, html
 
 
 def test_a_first_sync_holds_no_more_than_a_page_of_posts_however_long_the_thread(tmp_path, clock):
