@@ -45,12 +45,12 @@ class FastClock:
 
     def __init__(self, start: datetime, speed: float, monotonic: Callable[[], float] = _time.monotonic) -> None:
         self._start = _aware(start)
-        self._speed = speed
+        self.speed = speed
         self._monotonic = monotonic
         self._origin = monotonic()
 
     def now(self) -> datetime:
-        return self._start + timedelta(seconds=(self._monotonic() - self._origin) * self._speed)
+        return self._start + timedelta(seconds=(self._monotonic() - self._origin) * self.speed)
 
 
 def _aware(at: datetime) -> datetime:
@@ -99,6 +99,7 @@ def schedule(game: GameConfig, kind: str, after: datetime) -> tuple[datetime, da
     return phase_window(game.calendar[kind], game.time_zone, after)
 
 
-def due_phases(game: GameConfig, now: datetime, store) -> list[dict]:
-    """Scheduled phases whose deadline has passed and that are not resolved, oldest first."""
-    return [phase for phase in store.phases(game.id, status="pending") if phase["deadline"] <= now]
+def due_phases(game: GameConfig, now: datetime, store, grace: timedelta = timedelta(0)) -> list[dict]:
+    """Scheduled phases whose deadline (plus the daemon's grace for PMs in flight) has passed and
+    that are not resolved, oldest first."""
+    return [phase for phase in store.phases(game.id, status="pending") if phase["deadline"] + grace <= now]

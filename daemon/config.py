@@ -34,7 +34,7 @@ COMMON_DRAFT_KINDS = ("receipt", "vote_count", "vote_count_final", "final_announ
 GAME_DRAFT_KINDS = {
     "legends": ("technical_report", "literary_report", "lynch_report", "role_reveal", "spy_result", "spell"),
     "mafia": ("role", "round_report", "check_result", "warning", "reminder", "discipline"),
-    "bellum": (),
+    "bellum": ("technical_report", "literary_report", "turn_pm"),
     "arena": ("technical_report", "literary_report", "summary_report", "refill", "reveal"),
 }
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -43,9 +43,9 @@ VOTE_POLICIES = ("last", "first")
 
 INSTALLATION_KEYS = {"forum", "storage", "daemon", "web", "games"}
 FORUM_KEYS = {"id", "engine", "base_url", "account", "password_env", "password_file", "selectors", "time_zone",
-              "min_interval", "timeout", "retries", "posts_per_page"}
+              "min_interval", "timeout", "retries", "posts_per_page", "post_interval"}
 STORAGE_KEYS = {"path"}
-DAEMON_KEYS = {"poll_interval", "log_level"}
+DAEMON_KEYS = {"poll_interval", "poll_near", "near_deadline", "deadline_grace", "log_level"}
 WEB_KEYS = {"host", "port", "password_env", "password_file", "public_url"}
 GAME_KEYS = {"id", "type", "thread_url", "seed", "time_zone", "start", "players", "roles_file", "calendar",
              "role_delivery", "reminder_before", "edit_window",
@@ -77,6 +77,7 @@ class ForumConfig:
     timeout: float | None = None
     retries: int | None = None
     posts_per_page: int | None = None
+    post_interval: float | None = None    # the board's flood interval for the account: seconds between posts
 
 
 @dataclass(frozen=True)
@@ -152,6 +153,9 @@ class Installation:
     web_password_env: str | None = None    # the host's login password for the web page
     web_password_file: Path | None = None
     web_public_url: str | None = None      # the page's address as players reach it (role links)
+    poll_near: int = 30          # seconds between two ticks within `near_deadline` of a deadline
+    near_deadline: int = 3600    # seconds before a deadline when polling turns to `poll_near`
+    deadline_grace: int = 30     # seconds after a deadline before it resolves (PMs still in flight)
 
 
 # ---------------------------------------------------------------- value kinds
@@ -344,7 +348,10 @@ def load_installation(path: str | Path) -> Installation:
         source=path,
         forum=forum,
         storage=check.path(check.get(storage, "path", PATH, "storage")),
-        poll_interval=check.get(daemon, "poll_interval", POSITIVE, "daemon", default=120),
+        poll_interval=check.get(daemon, "poll_interval", POSITIVE, "daemon", default=600),
+        poll_near=check.get(daemon, "poll_near", POSITIVE, "daemon", default=30),
+        near_deadline=check.get(daemon, "near_deadline", COUNT, "daemon", default=3600),
+        deadline_grace=check.get(daemon, "deadline_grace", COUNT, "daemon", default=30),
         log_level=check.get(daemon, "log_level", _one_of(LOG_LEVELS), "daemon", default="INFO"),
         web_host=check.get(web, "host", TEXT, "web", default="127.0.0.1"),
         web_port=check.get(web, "port", PORT, "web", default=8080),
@@ -376,6 +383,7 @@ def _forum(check: Checker, table: Mapping) -> ForumConfig | None:
         timeout=check.get(table, "timeout", SECONDS, "forum", default=None),
         retries=check.get(table, "retries", COUNT, "forum", default=None),
         posts_per_page=check.get(table, "posts_per_page", POSITIVE, "forum", default=None),
+        post_interval=check.get(table, "post_interval", SECONDS, "forum", default=None),
     )
     if "password_env" not in table and "password_file" not in table:
         check.problem("forum.password_env", "a variable name, or password_file = a chmod 600 file (one required)")

@@ -1,6 +1,6 @@
-"""The daemon: wiring from an installation config, and the loop that ticks every poll interval.
+"""The daemon: wiring from an installation config, and the loop that ticks when the plan says.
 
-`schedule` wakes the loop; SIGTERM/SIGINT set a flag that is checked between ticks, so the
+forumgm.daemon.wakeups plans the next tick (deadlines, reminders, polling near and far); SIGTERM/SIGINT set a flag that is checked between ticks, so the
 tick in progress finishes (its transactions commit or roll back whole) and the process exits 0.
 """
 from __future__ import annotations
@@ -9,20 +9,23 @@ import logging
 import signal
 import threading
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any, Callable
-
-import schedule as scheduler
 
 from forumgm.config import load_texts
 from forumgm.daemon.clock import Clock
 from forumgm.daemon.config import Installation
 from forumgm.daemon.forum.permalink import post_url_builder
 from forumgm.daemon.games import rules_for
+from forumgm.daemon.host_actions.replace import current_players, with_replacements
 from forumgm.daemon.rules_freeze import runnable
 from forumgm.daemon.store import Store
+from forumgm.daemon.finish import is_finished
 from forumgm.daemon.tick import Edges, GameRun, TickReport, tick
+from forumgm.daemon.wakeups import OpenPhase, Polling, Wake, next_wake
 
 log = logging.getLogger(__name__)
+REPLAN = 60.0      # real seconds: the longest the loop sleeps before reading the plan again
 
 
 @dataclass
@@ -34,19 +37,39 @@ class Daemon:
     edges: Edges | None = None
 
     def __post_init__(self) -> None:
-        self.games = runnable(game_runs(self.installation), self.store)   # a frozen-rules refusal stops a game
+        self.polling = Polling.of(self.installation)
         register(self.store, self.installation)
+        self.games = runnable(game_runs(self.installation, self.store, self.polling.grace), self.store)   # a frozen-rules refusal stops a game
 
     def tick(self) -> TickReport:
         return tick(self.clock.now(), self.forum, self.store, self.games, self.edges)
 
+    def plan(self, last_tick: datetime) -> Wake:
+        """The next tick after one at `last_tick`, from the open phases in the store now; kept for `status`."""
+        wake = next_wake(last_tick, open_phases(self.store, self.games), self.polling)
+        self.store.set_tick_plan(last_tick, wake.at, wake.why)
+        return wake
 
-def game_runs(installation: Installation) -> list[GameRun]:
+
+def game_runs(installation: Installation, store: Store, grace: timedelta = timedelta(0)) -> list[GameRun]:
+    """The configured games with the players the host has replaced since (forumgm replace)."""
     forum = installation.forum
-    return [GameRun(game, rules_for(game.type, game.rules), forum.id, load_texts(game.templates),
-                    account=forum.account, post_url=post_url_builder(forum, game.thread_url),
-                    web_url=installation.web_public_url)
-            for game in installation.games]
+    return with_replacements([GameRun(game, rules_for(game.type, game.rules), forum.id, load_texts(game.templates),
+                                      account=forum.account, post_url=post_url_builder(forum, game.thread_url),
+                                      web_url=installation.web_public_url, grace=grace)
+                              for game in installation.games], store)
+
+
+def open_phases(store: Store, games: list[GameRun]) -> list[OpenPhase]:
+    """Each running game's open phase, as the store has it now (a host's new deadline included)."""
+    phases = []
+    for game in games:
+        if is_finished(store, game.id):
+            continue
+        pending = store.phases(game.id, status="pending")
+        if pending:
+            phases.append(OpenPhase(pending[0]["deadline"], game.config.reminder_before))
+    return phases
 
 
 def register(store: Store, installation: Installation) -> None:
@@ -55,7 +78,7 @@ def register(store: Store, installation: Installation) -> None:
     store.register_forum(forum.id, forum.engine, forum.base_url, forum.account)
     for game in installation.games:
         store.register_game(game.id, game.type, forum.id, game.thread_url, game.time_zone.key, game.seed,
-                            {p.nick: p.aliases for p in game.players})
+                            {p.nick: p.aliases for p in current_players(game, store)})
 
 
 class StopFlag:
@@ -83,29 +106,37 @@ class StopFlag:
         self._event.wait(seconds)
 
 
-def run_loop(daemon: Daemon, poll_interval: float, stop: StopFlag,
-             max_ticks: int | None = None, sleep: Callable[[float], None] | None = None) -> int:
-    """Tick at once, then every poll interval, until stopped (or after `max_ticks`)."""
-    jobs = scheduler.Scheduler()
-    ticks = 0
+def run_loop(daemon: Daemon, stop: StopFlag, max_ticks: int | None = None,
+             sleep: Callable[[float], None] | None = None) -> int:
+    """Tick at once, then whenever the plan says (forumgm.daemon.wakeups), until stopped.
 
-    def job() -> None:
-        nonlocal ticks
+    The plan is read again from the store at least every REPLAN real seconds while waiting, so
+    a deadline the host moves or a phase that opens meanwhile is honoured without a forum request.
+    """
+    wait = sleep or stop.wait
+    ticks = 0
+    while not stop.stopped and (max_ticks is None or ticks < max_ticks):
+        last = daemon.clock.now()
         try:
             daemon.tick()
         except Exception:   # the daemon keeps running; the next tick retries from the store
             log.exception("tick failed")
         ticks += 1
-
-    jobs.every(poll_interval).seconds.do(job)
-    jobs.run_all()
-    wait = sleep or stop.wait
-    while not stop.stopped and (max_ticks is None or ticks < max_ticks):
-        wait(max(0.0, min(jobs.idle_seconds or poll_interval, poll_interval)))
-        if not stop.stopped:
-            jobs.run_pending()
+        if max_ticks is not None and ticks >= max_ticks:
+            break
+        while not stop.stopped:
+            wake = daemon.plan(last)
+            left = (wake.at - daemon.clock.now()).total_seconds() / speed_of(daemon.clock)
+            if left <= 0:
+                break
+            wait(min(left, REPLAN))
     log.info("stopped after %d tick(s)", ticks)
     return 0
+
+
+def speed_of(clock: Clock) -> float:
+    """Game seconds per real second: an accelerated clock (demo, soak bench) sleeps that much less."""
+    return getattr(clock, "speed", 1.0)
 
 
 def configure_logging(level: str) -> None:

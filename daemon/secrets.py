@@ -31,7 +31,8 @@ class Secrets:
 
 
 def file_permission_problem(path: Path) -> str | None:
-    """Why `path` may not hold a secret (None when it may): missing, or open to group/others."""
+    """Why `path` may not hold a secret (None when it may): missing, open to group/others, or
+    empty (an empty password would only fail at the forum's login, as a wrong one)."""
     try:
         mode = path.stat().st_mode
     except OSError as error:
@@ -40,6 +41,11 @@ def file_permission_problem(path: Path) -> str | None:
         return "a regular file"
     if mode & 0o077:
         return f"a file only its owner can read, chmod 600 (got mode {stat.S_IMODE(mode):04o})"
+    try:
+        if not path.read_text(encoding="utf-8").strip():
+            return "a file holding the password (it is empty)"
+    except (OSError, UnicodeDecodeError) as error:
+        return f"a readable UTF-8 file (got {error})"
     return None
 
 

@@ -79,15 +79,15 @@ def run_scenario(scenario: Mapping[str, Any], texts: Texts | None = None) -> dic
         state, result = _play(rules, game, state, script, seed, texts, roster)
         result["pms"] = opening + result["pms"]
         out_phases.append(result)
-    # a game may add top-level keys of its own (arena: the fight's `result`)
-    final_keys = getattr(rules, "scenario_keys", None)
+    # a game with a position to show (bellum: people, owners, …) adds it for the final state
+    summary = getattr(rules, "summary", None)
     return {
         "game": game,
         "seed": seed,
         "phases": out_phases,
         "alive": list(rules.alive(state)),
         "winner": rules.winner(state),
-        **(final_keys(state) if final_keys else {}),
+        **(summary(state) if summary else {}),
     }
 
 

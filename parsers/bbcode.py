@@ -15,8 +15,9 @@ KNOWN = ("b", "i", "u", "color", "size", "quote", "code", "url")
 BLOCK = ("quote", "code")   # phpBB swallows one newline inside and after these (no <br>)
 
 _TAG = re.compile(r"\[(/?)(" + "|".join(KNOWN) + r")(?:=([^\]\n]*))?\]", re.IGNORECASE)
-_QUOTE_ATTR = re.compile(r"\s+(post_id|time|user_id)=(\d+)")
+_QUOTE_ATTR = re.compile(r"\s+(post_id|time|user_id)=(\d{1,10})(?!\d)")   # a longer time is no date
 _SAFE_COLOR = re.compile(r"^(#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|[a-zA-Z]+)$")
+_SIZE = re.compile(r"^\d{1,3}$")           # phpBB allows at most 200 (%)
 _SAFE_URL = re.compile(r"^(https?|ftp)://|^\./|^/", re.IGNORECASE)
 
 
@@ -70,34 +71,61 @@ def _unwrap(stack: list[_Node]) -> None:
     parent.children += [node.raw_open, *node.children]
 
 
+class _Rendering:
+    """One element's rendered children so far; `swallow` after a block (phpBB drops one newline)."""
+
+    def __init__(self, node: _Node | None):
+        self.node = node
+        self.pending = list(reversed(node.children if node else []))
+        self.out: list[str] = []
+        self.swallow = False
+
+    def add_text(self, text: str) -> None:
+        if self.swallow and text.startswith("\n"):
+            self.out.append("\n")
+            text = text[1:]
+        self.swallow = False
+        self.out.append(_text(text))
+
+    def add_element(self, node: _Node, html: str) -> None:
+        self.out.append(html)
+        self.swallow = node.name in BLOCK
+
+
 def _render_children(children: list) -> str:
-    out = []
-    swallow_next = False
-    for child in children:
-        if isinstance(child, _Node):
-            out.append(_render_node(child))
-            swallow_next = child.name in BLOCK
+    """Depth first with a stack of its own: a post may nest hundreds of tags."""
+    root = _Rendering(None)
+    root.pending = list(reversed(children))
+    stack = [root]
+    while True:
+        top = stack[-1]
+        if top.pending:
+            child = top.pending.pop()
+            if isinstance(child, str):
+                top.add_text(child)
+            elif child.name == "code":      # nothing inside [code] is rendered
+                top.add_element(child, _render_node(child, ""))
+            else:
+                stack.append(_Rendering(child))
             continue
-        if swallow_next and child.startswith("\n"):
-            out.append("\n")
-            child = child[1:]
-        swallow_next = False
-        out.append(_text(child))
-    return "".join(out)
+        stack.pop()
+        if not stack:
+            return "".join(top.out)
+        stack[-1].add_element(top.node, _render_node(top.node, "".join(top.out)))
 
 
 def _text(text: str) -> str:
     return escape(text, quote=False).replace("\n", "<br>\n")
 
 
-def _render_node(node: _Node) -> str:
+def _render_node(node: _Node, inner: str) -> str:
+    """The element around its children's HTML `inner`."""
     if node.name == "code":
         body = "".join(c if isinstance(c, str) else c.raw_open for c in node.children)
         return ('<div class="codebox"><p>Code: <a href="#" onclick="selectCode(this); return false;">'
                 f'Select all</a></p><pre><code>{escape(body.strip(chr(10)), quote=False)}</code></pre></div>')
     if node.name == "quote":
-        return _render_quote(node)
-    inner = _render_children(node.children)
+        return _render_quote(node, inner)
     if node.name == "b":
         return f'<strong class="text-strong">{inner}</strong>'
     if node.name == "i":
@@ -106,7 +134,7 @@ def _render_node(node: _Node) -> str:
         return f'<span style="text-decoration:underline">{inner}</span>'
     if node.name == "color" and node.arg and _SAFE_COLOR.match(node.arg.strip()):
         return f'<span style="color:{node.arg.strip()}">{inner}</span>'
-    if node.name == "size" and node.arg and node.arg.strip().isdigit():
+    if node.name == "size" and node.arg and _SIZE.match(node.arg.strip()):
         return f'<span style="font-size:{int(node.arg)}%;line-height:116%">{inner}</span>'
     if node.name == "url":
         return _render_url(node, inner)
@@ -123,8 +151,7 @@ def _render_url(node: _Node, inner: str) -> str:
     return f'<a href="{escape(href)}" class="postlink">{inner}</a>'
 
 
-def _render_quote(node: _Node) -> str:
-    body = _render_children(node.children)
+def _render_quote(node: _Node, body: str) -> str:
     if body.startswith("<br>\n"):
         body = body[len("<br>"):]
     if body.endswith("<br>\n"):

@@ -164,3 +164,23 @@ def test_dead_and_outside_senders_and_day_pms_are_refused():
     assert read("Атака 5 Аскон", sender="Хана")[0].reason == "вы выбыли из игры"
     day = RULES.read_orders(STATE, Phase("day", 2), OrderPm("Кума", "Атака 5 Аскон"), [])
     assert day[0].reason == "сейчас день: команды принимаются ночью"
+
+
+HUGE = "9" * 5000     # beyond Python's int-from-string limit: it once stopped the game on every tick
+
+
+@pytest.mark.parametrize("line", [
+    f"Атака {HUGE} gosha100", f"Атака gosha100 {HUGE}", f"Защита {HUGE}", f"Защита себе {HUGE}",
+    f"Защита {HUGE} себе", f"Защита от магии Аскон {HUGE}", f"Совместно с Robozik (Монах) атакую Аскона {HUGE}",
+    "Атака 100000 gosha100",
+])
+def test_an_amount_out_of_range_is_refused_with_the_limit(line):
+    (verdict,) = read(line)
+    assert not verdict.ok
+    assert verdict.reason.startswith("слишком большое число «")
+    assert verdict.reason.endswith("»: навык не бывает больше 9999")
+    assert len(verdict.reason) < 120      # the receipt does not repeat five thousand digits
+
+
+def test_the_largest_amount_still_counts():
+    assert order("Атака 9999 gosha100") == Attack("attack", "gosha100", 9999)

@@ -170,3 +170,14 @@ def test_every_kind_a_game_drafts_can_be_named_in_its_approval_table(game):
             produced |= {f"{name}_report" for name, text in phase["reports"].items() if text}
     assert len(produced) >= 4
     assert produced <= set(draft_kinds(game))
+
+
+@pytest.mark.parametrize("content", ["", "\n  \n"])
+def test_an_empty_password_file_is_refused(tmp_path, content):
+    write(tmp_path, "game.toml", GAME)
+    write(tmp_path, "password", content, mode=0o600)
+    path = write(tmp_path, "forumgm.toml", installation(
+        tmp_path, 'engine = "phpbb"\nbase_url = "https://forum.example"\naccount = "host"\npassword_file = "password"'))
+    assert problems_of(load_installation, path) == [
+        f"{path}: forum.password_file: expected a file holding the password (it is empty) "
+        f"(got '{tmp_path / 'password'}')"]

@@ -11,7 +11,6 @@ from collections import Counter
 import pytest
 
 from forumgm.config import data_path
-from forumgm.daemon.run import StopFlag, run_loop
 from forumgm.daemon.store import Store
 
 GAME = "mafia-example"
@@ -26,7 +25,7 @@ def config(tmp_path):
     text = text.replace('"games/mafia.example.toml", "games/legends.example.toml"', '"games/mafia.example.toml"')
     # a forum that refuses connections at once: every sync fails, so no phase may resolve
     text = text.replace('base_url = "https://forum.example.org"', 'base_url = "http://127.0.0.1:9"\nretries = 0')
-    text = text.replace("poll_interval = 120", "poll_interval = 1")
+    text = text.replace("poll_interval = 600", "poll_interval = 1")
     path = tmp_path / "forumgm.toml"
     path.write_text(text, encoding="utf-8")
     return path
@@ -80,21 +79,6 @@ def test_sigkill_and_restart_duplicate_nothing(config, tmp_path):
     assert [(p["key"], p["status"]) for p in store.phases(GAME)] == [("round-1", "pending")]
 
 
-def test_run_loop_ticks_until_stopped():
-    class Daemon:
-        ticks = 0
-
-        def tick(self):
-            self.ticks += 1
-            if self.ticks == 3:
-                stop.set()
-
-    stop = StopFlag()
-    daemon = Daemon()
-    assert run_loop(daemon, poll_interval=0.01, stop=stop) == 0
-    assert daemon.ticks == 3
-
-
 def test_run_refuses_a_game_its_engine_cannot_deal_naming_file_and_key(config, capsys, monkeypatch):
     from forumgm.daemon.cli import main
 
@@ -105,3 +89,17 @@ def test_run_refuses_a_game_its_engine_cannot_deal_naming_file_and_key(config, c
     err = capsys.readouterr().err
     assert f"{game}: players[1].role: unknown role 'Доктр'" in err
     assert not (config.parent / "forumgm.sqlite").exists()
+
+
+def test_sigterm_with_the_forum_down_ends_the_retries(config):
+    """Four retries with a doubling backoff take 30 s per request; a SIGTERM must not wait them out."""
+    config.write_text(config.read_text(encoding="utf-8").replace("retries = 0", "retries = 4"), encoding="utf-8")
+    process = start(config)
+    lines: list[str] = []
+    wait_for_log(process, "retrying in 2 s", lines)
+    process.send_signal(signal.SIGTERM)
+    rest = process.communicate(timeout=20)[1]
+    log = "".join(lines) + rest
+    assert process.returncode == 0, log
+    assert "not retried, forumgm is stopping" in log
+    assert "retrying in 4 s" not in log

@@ -59,3 +59,11 @@ def test_debug_logging_leaves_out_urllib3s_request_lines_with_the_session_id():
     finally:
         root.setLevel(before)
         urllib3.setLevel(logging.NOTSET)
+
+
+def test_an_empty_password_file_is_refused(tmp_path):
+    path = tmp_path / "pw"
+    path.write_text(" \n")
+    os.chmod(path, 0o600)
+    with pytest.raises(SecretError, match=f"{path}: password file: expected a file holding the password"):
+        read_password(None, path)

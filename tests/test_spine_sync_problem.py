@@ -136,3 +136,30 @@ def test_an_engine_that_fails_stops_the_game_visibly_until_it_resolves(game, cap
     daemon.games = working
     assert tick_at(daemon, clock, msk(3, 10, 15)).resolved == [f"{GAME}/night-1"]
     assert daemon.store.game(GAME)["problem"] is None
+
+
+def test_a_sync_step_that_raises_stops_the_games_but_never_the_tick(game, capsys):
+    """An error the forum edge did not expect (a parser bug, a store hiccup) is a sync problem of
+    the games it touches; the tick goes on to the other steps (publishing) instead of aborting."""
+    server, clock, config, daemon = game
+    edges = daemon.edges
+    published = []
+
+    def broken_inbox(forum_id, *rest):
+        raise RuntimeError("inbox parser bug")
+
+    daemon.edges = replace(edges, sync_inbox=broken_inbox, publish=lambda *args: published.append(args))
+    report = tick_at(daemon, clock, msk(3, 10, 5))
+    assert report.resolved == [] and published
+    problem = daemon.store.game(GAME)["problem"]
+    assert problem == "reading the forum failed (RuntimeError: inbox parser bug); see the log"
+    assert f"{STOPPED_CLI} 2026-03-03 10:05: {problem}" in status(config, capsys)
+
+    def broken_thread(*args):
+        raise RuntimeError("thread parser bug")
+
+    daemon.edges = replace(edges, sync_game=broken_thread, publish=lambda *args: published.append(args))
+    assert tick_at(daemon, clock, msk(3, 10, 10)).resolved == [] and len(published) == 2
+    assert "thread parser bug" in daemon.store.game(GAME)["problem"]
+    daemon.edges = edges
+    assert tick_at(daemon, clock, msk(3, 10, 15)).resolved == [f"{GAME}/night-1"]

@@ -41,10 +41,14 @@ def run(args) -> int:
         print("forumgm run: --start-at needs a time zone offset, e.g. 2026-03-02T23:00:00+03:00", file=sys.stderr)
         return 2
     clock = FastClock(args.start_at, args.speed) if args.start_at else SystemClock()
-    daemon = Daemon(installation, store, open_forum(installation.forum, secrets), clock)
     stop = StopFlag()
     stop.install()
-    logging.getLogger(__name__).info("forumgm running: %d game(s), poll every %ss",
-                                     len(daemon.games), installation.poll_interval)
-    poll = installation.poll_interval / max(args.speed, 1.0)
-    return run_loop(daemon, poll, stop, max_ticks=1 if args.once else None)
+    # a SIGTERM wakes the client's backoff and ends its retries: with the forum down the
+    # daemon would otherwise wait out every retry of every request left in the tick
+    forum = open_forum(installation.forum, secrets, sleep=stop.wait, stopping=lambda: stop.stopped)
+    daemon = Daemon(installation, store, forum, clock)
+    logging.getLogger(__name__).info(
+        "forumgm running: %d game(s), poll every %ss (every %ss within %ss of a deadline), "
+        "resolving %ss after a deadline", len(daemon.games), installation.poll_interval,
+        installation.poll_near, installation.near_deadline, installation.deadline_grace)
+    return run_loop(daemon, stop, max_ticks=1 if args.once else None)

@@ -46,15 +46,17 @@ ADAPTERS: dict[str, type[ForumAdapter]] = {
 def open_forum(forum_config: Any, secrets: Any, *, clock: Callable[[], float] = time.monotonic,
                sleep: Callable[[float], None] = time.sleep,
                session: requests.Session | None = None,
-               now: Callable[[], datetime] = lambda: datetime.now(timezone.utc)) -> ForumAdapter:
+               now: Callable[[], datetime] = lambda: datetime.now(timezone.utc),
+               stopping: Callable[[], bool] = lambda: False) -> ForumAdapter:
     """A not-yet-logged-in adapter (it logs in on first use). `secrets` has `.password` or is the password.
-    `now` is the wall clock, for dates the board prints relative to the fetch ("Today at 04:35 AM")."""
+    `now` is the wall clock, for dates the board prints relative to the fetch ("Today at 04:35 AM");
+    `stopping` tells the client that the daemon is shutting down (no more retries)."""
     settings = ForumSettings.read(forum_config)
     if settings.engine not in ADAPTERS:
         raise ForumError(f"no HTTP adapter for the forum engine {settings.engine!r}; "
                          f"known: {', '.join(sorted(ADAPTERS))}")
     policy = HttpPolicy(min_interval=settings.min_interval, timeout=settings.timeout, retries=settings.retries)
-    client = HttpClient(policy, session=session, clock=clock, sleep=sleep)
+    client = HttpClient(policy, session=session, clock=clock, sleep=sleep, stopping=stopping)
     password = secrets if isinstance(secrets, str) else secrets.password
     return ADAPTERS[settings.engine](settings, password, client, now=now)
 

@@ -15,12 +15,12 @@ from flask import Blueprint, Flask, abort, current_app, flash, redirect, render_
 from jinja2 import ChoiceLoader, FileSystemLoader, PrefixLoader
 
 from forumgm.config import data_path
+from forumgm.daemon.phase_names import phase_label
 from forumgm.daemon.store import Store, StoreError
 from forumgm.daemon.web import queries
 from forumgm.daemon.web.role_links import LinkUsed, RoleShown, open_role_link
 from forumgm.daemon.web.security import (HOST_ACTOR, check_csrf, csrf_token, log_in, log_out, login_required,
                                          same_secret)
-from forumgm.engines.base import Phase
 
 DISPLAY_ZONE = ZoneInfo("Europe/Moscow")
 # Content the page never needs: scripts, frames, other origins.
@@ -43,7 +43,6 @@ ERRORS = {
     403: ("Форма устарела", "Страница была открыта в другом сеансе входа. Обновите её и повторите действие."),
     404: ("Не найдено", "Такой страницы нет."),
 }
-PHASE_LABELS = {"day": "день", "night": "ночь", "round": "круг", "turn": "ход", "step": "шаг"}
 STATUS_LABELS = {
     "pending": "ждёт решения",
     "approved": "одобрен",
@@ -51,6 +50,13 @@ STATUS_LABELS = {
     "sent": "отправлен",
     "rejected": "отклонён",
     "superseded": "заменён",
+}
+# the same of a feminine noun: «Квитанция №12 — отправлена»
+STATUS_LABELS_FEMININE = {
+    "approved": "одобрена",
+    "sent": "отправлена",
+    "rejected": "отклонена",
+    "superseded": "заменена",
 }
 
 # What each draft is, as the host calls it; a kind not listed here shows as its code.
@@ -103,7 +109,7 @@ def create_app(store: Store, password: str) -> Flask:
     app.extensions["forumgm"] = {"store": store, "password": password}
     app.jinja_env.globals["csrf_token"] = csrf_token
     app.jinja_env.filters["moscow"] = moscow_time
-    app.jinja_env.filters["status"] = lambda status: STATUS_LABELS.get(status, status)
+    app.jinja_env.filters["status"] = status_label
     app.jinja_env.filters["kind"] = lambda kind: KIND_LABELS.get(kind, kind)
     app.jinja_env.filters["phase"] = phase_label
     app.before_request(check_csrf)
@@ -124,15 +130,11 @@ def moscow_time(moment: datetime | None) -> str:
     return moment.astimezone(DISPLAY_ZONE).strftime("%d.%m.%Y %H:%M МСК")
 
 
-def phase_label(key: str | None) -> str:
-    """"day-2" -> "день 2"; the kinds the engines use (Phase.key), anything else as it is."""
-    if not key:
-        return "—"
-    try:
-        phase = Phase.from_key(key)
-    except ValueError:
-        return key
-    return f"{PHASE_LABELS[phase.kind]} {phase.number}" if phase.kind in PHASE_LABELS else key
+def status_label(status: str, gender: str = "m") -> str:
+    """A draft's status as the page says it, agreeing with the noun (gender "f" for «квитанция»)."""
+    if gender == "f" and status in STATUS_LABELS_FEMININE:
+        return STATUS_LABELS_FEMININE[status]
+    return STATUS_LABELS.get(status, status)
 
 
 def show_error(error):

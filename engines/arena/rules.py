@@ -59,6 +59,6 @@ class ArenaRules:
     def load(self, data: Mapping[str, Any]) -> ArenaState:
         return load_state(data)
 
-    def scenario_keys(self, state: ArenaState) -> dict:
+    def summary(self, state: ArenaState) -> dict:
         """`forumgm simulate`'s top-level keys beyond the common ones."""
         return {"result": state.result}

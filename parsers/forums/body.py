@@ -89,31 +89,41 @@ class _Walk:
         self.last_written: _Fragment | None = None   # the fragment the latest text went to, if any
 
     def children(self, node: LexborNode, context: _Context) -> None:
-        child = node.child
-        while child is not None:
-            self.node(child, context)
-            child = child.next
+        """Depth first, in page order, with a stack of its own: hundreds of nested quotes or
+        colours (a player can post them) must not reach Python's recursion limit."""
+        pending: list[tuple[LexborNode | None, _Context]] = [(child, context) for child in _children(node)]
+        pending.reverse()
+        while pending:
+            child, context = pending.pop()
+            if child is None:              # the end of a block element
+                self.emit("\n", context)
+                continue
+            inner = self.node(child, context)
+            if inner is None:
+                continue
+            if child.tag in BLOCK_TAGS:
+                pending.append((None, inner))
+            pending.extend((grandchild, inner) for grandchild in reversed(_children(child)))
 
-    def node(self, node: LexborNode, context: _Context) -> None:
+    def node(self, node: LexborNode, context: _Context) -> _Context | None:
+        """Emits what the node shows before its children; the context they are read in, or None
+        when it has none to read."""
         tag = node.tag
         if tag == "-text":
             self.text(node.text(deep=False), context)
-            return
+            return None
         if tag in SKIPPED_TAGS or node.mem_id in self.ignored:
-            return
+            return None
         if tag == "br":
             self.emit("\n", context)
-            return
+            return None
         if tag == "img":
             self.emit(node.attributes.get("alt") or "", context)
-            return
+            return None
         context = self.enter(node, context)
-        block = tag in BLOCK_TAGS
-        if block:
+        if tag in BLOCK_TAGS:
             self.emit("\n", context)
-        self.children(node, context)
-        if block:
-            self.emit("\n", context)
+        return context
 
     def enter(self, node: LexborNode, context: _Context) -> _Context:
         node_id = node.mem_id
@@ -151,6 +161,15 @@ class _Walk:
             context.fragment.pieces.append(value)
         if value:
             self.last_written = context.fragment
+
+
+def _children(node: LexborNode) -> list[LexborNode]:
+    out = []
+    child = node.child
+    while child is not None:
+        out.append(child)
+        child = child.next
+    return out
 
 
 def _tidy(text: str) -> str:

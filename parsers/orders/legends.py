@@ -159,6 +159,17 @@ _TRAILING_NUMBER = re.compile(r"^(.+?)\s+(\d+)" + _UNITS + "$")
 # A number as players write it, signs and fractions included, so that a wrong one is named.
 _NUMBER_TOKEN = re.compile(r"[-−–]?\d+(?:[.,]\d+)?")
 _PARENS = re.compile(r"^\(\s*([^)]+?)\s*\)[\s,;:]*(.*)$")
+# No skill comes near it; a longer number is a typo or an attack on the parser (a 5,000-digit one
+# is past Python's int-from-string limit), refused before it is converted.
+MAX_AMOUNT = 9999
+
+
+def _amount(digits: str) -> int:
+    """An amount as written, refused with the limit when it is out of range."""
+    if len(digits.lstrip("0")) > len(str(MAX_AMOUNT)) or int(digits) > MAX_AMOUNT:
+        shown = digits if len(digits) <= 12 else digits[:12] + "…"
+        raise OrderError(f"слишком большое число «{shown}»: навык не бывает больше {MAX_AMOUNT}")
+    return int(digits)
 
 
 def _low(text: str) -> str:
@@ -235,10 +246,10 @@ def _target_amount(text: str, ctx: Context) -> tuple[str, int | None]:
     readings = []
     numbered = _NUMBER.match(text)
     if numbered:
-        readings.append((_strip_on(numbered.group(2)), int(numbered.group(1))))
+        readings.append((_strip_on(numbered.group(2)), _amount(numbered.group(1))))
     trailing = _TRAILING_NUMBER.match(text)
     if trailing:
-        readings.append((trailing.group(1), int(trailing.group(2))))
+        readings.append((trailing.group(1), _amount(trailing.group(2))))
     amounts = "количество пишется целым числом отдельно от ника, например «5 Аскон»"
     for name, amount in readings:
         if isinstance(resolve_name(name, ctx.roster), Resolved):
@@ -318,13 +329,13 @@ def _defend(line: str, low: str, ctx: Context) -> Order | None:
     rest = re.sub(r"^[:–—-]\s+", "", line[head.end():].strip()).rstrip(".,;!")
     amount_only = re.match(r"^(\d+)?$", rest)
     if amount_only:
-        return Defend(kind, ctx.sender, int(rest) if rest else None)
+        return Defend(kind, ctx.sender, _amount(rest) if rest else None)
     own = re.match(r"^(.*?)\s*(\d+)?$", rest)
     if own and _is_self(own.group(1)):
-        return Defend(kind, ctx.sender, int(own.group(2)) if own.group(2) else None)
+        return Defend(kind, ctx.sender, _amount(own.group(2)) if own.group(2) else None)
     numbered = _NUMBER.match(rest)
     if numbered and _is_self(numbered.group(2)):
-        return Defend(kind, ctx.sender, int(numbered.group(1)))
+        return Defend(kind, ctx.sender, _amount(numbered.group(1)))
     target, amount = _target_amount(rest, ctx)
     return Defend(kind, target, amount)
 

@@ -1,0 +1,61 @@
+"""When the daemon ticks next: at deadlines and reminder times, often near a deadline, seldom far from one.
+
+Pure: the loop (forumgm.daemon.run) hands in the open phases read from the store at that
+moment, so a deadline the host moves takes effect at the next look, whatever was planned.
+
+    a deadline + grace        the phase resolves then (orders sent just before it are in the inbox)
+    a deadline - reminder     the reminder of missing votes is drafted then
+    a deadline - near window  from then on the thread and inbox are read every `near` seconds
+    otherwise                 every `far` seconds after the last tick
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Iterable
+
+
+@dataclass(frozen=True)
+class Polling:
+    far: timedelta = timedelta(minutes=10)       # no deadline near
+    near: timedelta = timedelta(seconds=30)      # within `window` of a deadline
+    window: timedelta = timedelta(hours=1)
+    grace: timedelta = timedelta(seconds=30)     # after a deadline, before it resolves
+
+    @classmethod
+    def of(cls, installation) -> "Polling":
+        return cls(far=timedelta(seconds=installation.poll_interval),
+                   near=timedelta(seconds=installation.poll_near),
+                   window=timedelta(seconds=installation.near_deadline),
+                   grace=timedelta(seconds=installation.deadline_grace))
+
+
+@dataclass(frozen=True)
+class OpenPhase:
+    """A game's open phase as the scheduler needs it."""
+
+    deadline: datetime
+    reminder_before: timedelta | None = None
+
+
+@dataclass(frozen=True)
+class Wake:
+    at: datetime
+    why: str        # "deadline", "reminder", "near a deadline" or "poll": for the log and `status`
+
+
+def next_wake(last_tick: datetime, phases: Iterable[OpenPhase], polling: Polling) -> Wake:
+    """The first moment after `last_tick` the daemon must tick."""
+    phases = list(phases)
+    near = any(p.deadline - polling.window <= last_tick < p.deadline + polling.grace for p in phases)
+    wakes = []
+    for phase in phases:
+        wakes.append(Wake(phase.deadline + polling.grace, "deadline"))
+        wakes.append(Wake(phase.deadline - polling.window, "near a deadline"))
+        if phase.reminder_before is not None:
+            wakes.append(Wake(phase.deadline - phase.reminder_before, "reminder"))
+    every = min(polling.near, polling.far) if near else polling.far
+    wakes.append(Wake(last_tick + every, "poll"))   # last: a tie names the deadline
+    # a moment already passed at the last tick was handled by it (or missed for good: catch-up
+    # resolves late deadlines at once)
+    return min((w for w in wakes if w.at > last_tick), key=lambda w: w.at)
