@@ -122,10 +122,12 @@ class Arena:
             self.store.approve(draft["id"], by="host")
         return [d["kind"] for d in drafts]
 
-    def received(self, nick: str, subject_part: str) -> list[str]:
+    def inbox(self, nick: str) -> list:
         forum = self.players[nick]
-        return [m.text for m in (forum.message(h.id) for h in forum.inbox())
-                if subject_part in m.subject and m.sender == HOST]
+        return [forum.message(header.id) for headers, _ in forum.inbox_pages() for header in headers]
+
+    def received(self, nick: str, subject_part: str) -> list[str]:
+        return [m.text for m in self.inbox(nick) if subject_part in m.subject and m.sender == HOST]
 
     def host_posts(self, marker: str) -> list:
         url = f"{self.server.url}viewtopic.php?t=2"
@@ -197,4 +199,4 @@ def test_a_duel_played_through_the_forum(arena):
     arena.tick(msk(9, 12))
     assert len(arena.host_posts("Арена. Шаг 6")) == 1
     sent = [d for d in arena.store.drafts(game_id=GAME) if d["status"] == "sent" and d["target"] != "thread"]
-    assert sum(len(arena.players[n].inbox()) for n in PLAYERS) == len(sent)
+    assert sum(len(arena.inbox(n)) for n in PLAYERS) == len(sent)
