@@ -116,3 +116,13 @@ def test_a_bad_setup_names_the_key(setup, key):
     with pytest.raises(SetupError) as error:
         RULES.setup(setup, 1)
     assert error.value.key == key
+
+
+def test_a_stack_when_no_refill_is_due_is_refused_and_a_replacement_is_not():
+    from forumgm.engines.base import PhaseInputs
+    first = RULES.resolve(STATE, Phase("step", 1), PhaseInputs(orders=(OrderPm("Хан", "ПР: Выпад(голова)"),)),
+                          1, load_texts()).state
+    (verdict,) = RULES.read_orders(first, Phase("step", 2), OrderPm("Хан", "ПР: Блок(тело)"), [])
+    assert not verdict.ok and verdict.reason == "стопки уже выложены, а пополнение не запрошено"
+    verdicts = RULES.read_orders(first, Phase("step", 2), OrderPm("Аскон", "замена ПР: Быстрый блок(голова)"), [])
+    assert verdicts[0].ok and "заменено на «OB1(голова) OB2(голова)»" in verdicts[1].canonical
