@@ -97,7 +97,8 @@ def reveal(ss: StepState, orders: Any, rng: PhaseRng):
             ss = replace(ss, surrendered=ss.surrendered + (fighter.nick,))
     rows = [{"nick": n, "hand": h, "card": card_text(c, table), "code": c.code,
              **({_ARG[table.kind(c.code)]: c.arg} if c.arg else {})} for n, h, c in cards]
-    return replace(ss, cards=tuple(cards)), events + [Event("reveal", {"step": ss.number, "cards": rows})]
+    reveal_data = {"step": ss.number, "cards": rows, "playout": bool(ss.forced_rest)}
+    return replace(ss, cards=tuple(cards)), events + [Event("reveal", reveal_data)]
 
 
 # ---------------------------------------------------------------- moves
@@ -213,19 +214,19 @@ def _attack(ss: StepState, attacker: Fighter, hand: str, card: Card, events: lis
     defender_attacks = any(table.kind(c.code) == "attack" for n, _, c in ss.cards if n == defender.nick)
     column = defense.code if defense else "attack" if defender_attacks else "rest"
     multiplier = table.action_multiplier[card.code][column]
-    parts = [f"{column}: {multiplier:g}"]
+    parts = [[column, multiplier]]               # how the multiplier came about, step by step
     if half:
         multiplier = (multiplier + 1) / 2
-        parts.append(f"соседняя зона: {multiplier:g}")
+        parts.append(["adjacent", multiplier])
     shield = defense is not None and table.weapons[defender.weapon_of(def_hand)].shield
     if shield and half:
         multiplier += table.shield.neighbour_multiplier
-        parts.append(f"щит рядом: {table.shield.neighbour_multiplier:+g}")
+        parts.append(["shield", table.shield.neighbour_multiplier])
     movement = ss.movement()
     if movement:
-        multiplier += table.approach if movement == "approach" else table.retreat
-        parts.append(f"{'сближение' if movement == 'approach' else 'отдаление'}: "
-                     f"{table.approach if movement == 'approach' else table.retreat:+g}")
+        change = table.approach if movement == "approach" else table.retreat
+        multiplier += change
+        parts.append([movement, change])
     multiplier = max(0.0, multiplier)
     detail = {**base, "defense": defense.code if defense else None, "defense_hand": def_hand, "half": half,
               "multiplier": multiplier, "multiplier_parts": parts}
@@ -260,19 +261,20 @@ def _attack(ss: StepState, attacker: Fighter, hand: str, card: Card, events: lis
     if stopped and damage == 0:
         ss = replace(ss, ripostes=ss.ripostes + ((defender.nick, def_hand),))
     level = _level(table, damage, defender.defense_dice, severing)
-    reduced = []
+    reduced, worn = [], []
     if level and defender.helmet and zone in table.helmet.zones:
-        ss = _armour_hit(ss, defender.nick, "helmet", level, events)
+        ss = _armour_hit(ss, defender.nick, "helmet", level, worn)
         level = max(0, level - table.helmet.reduces)
         reduced.append(table.helmet.name)
     if level and shield and not half:
-        ss = _armour_hit(ss, defender.nick, "shield", level, events, def_hand)
+        ss = _armour_hit(ss, defender.nick, "shield", level, worn, def_hand)
         level = max(0, level - table.shield.reduces)
         reduced.append(table.shield.name)
     hit = {"attacker": attacker.nick, "defender": defender.nick, "zone": zone, "damage": damage, "level": level}
     events.append(Event("attack", {**detail, "outcome": "hit" if damage else "no_damage", "hits": hits,
                                    "cancels": cancels, "weapon_multiplier": weapon_multiplier,
                                    "damage": damage, "level": level, "armour": reduced}))
+    events += worn
     ss = replace(ss, hits=ss.hits + (hit,))
     if level:
         ss = replace(ss, blows=ss.blows + (Blow(attacker.nick, defender.nick, zone, level, card.code),))
