@@ -82,6 +82,9 @@ KIND_LABELS = {
     "warning": "предупреждение",
     "reminder": "напоминание",
     "discipline": "дисциплина в теме",
+    "summary_report": "состояние бойцов",
+    "refill": "запрос пополнения стопок",
+    "reveal": "открытые карты соперника",
 }
 
 web = Blueprint("web", __name__)
