@@ -126,3 +126,30 @@ def test_a_stack_when_no_refill_is_due_is_refused_and_a_replacement_is_not():
     assert not verdict.ok and verdict.reason == "стопки уже выложены, а пополнение не запрошено"
     verdicts = RULES.read_orders(first, Phase("step", 2), OrderPm("Аскон", "замена ПР: Быстрый блок(голова)"), [])
     assert verdicts[0].ok and "заменено на «OB1(голова) OB2(голова)»" in verdicts[1].canonical
+
+
+def test_random_lines_from_the_grammars_own_words_never_crash_and_always_answer():
+    """Seeded fuzzing: lines built from the grammar's words, brackets, numbers and junk."""
+    import random
+    pieces = ["ПР:", "ЛР:", "Ноги:", "замена ПР:", "Правая рука:", "Выпад", "Рубка", "Яростный выпад",
+              "Блок", "Быстрый блок", "Прыжок", "Шаг", "Сдача", "Отдых", "X", "L", "S", "C", "K", "T", "P",
+              "R", "B", "OB1", "OP2", "E", "W", "J", "F", "SUR", "(голова)", "(тело)", "(левая рука)",
+              "вперёд", "назад", "влево", "(", ")", ",", "×", "×3", "×" + "9" * 60, "в", "голову", ":",
+              "\u200b", "[b]", "ё", "-", "1.", "99999999999999999999"]
+    heads = ["ПР:", "ЛР:", "Ноги:", "Н:", "замена ПР:", "замена Ноги:"]
+    items = ["Выпад(голова)", "Рубка(тело)", "Блок(левая рука)", "Шаг вперёд", "Прыжок(назад)", "Отдых ×2",
+             "X", "L(т)", "X S(голова)", "Сдача", "Быстрый блок(тело)", "Парирование(тело)", "E(тело) X"]
+    rng = random.Random(13)
+    seen = {True: 0, False: 0}
+
+    def line() -> str:
+        if rng.random() < 0.5:
+            return rng.choice(heads) + " " + ", ".join(rng.choice(items) for _ in range(rng.randint(1, 4)))
+        return " ".join(rng.choice(pieces) for _ in range(rng.randint(1, 12)))
+
+    for _ in range(1500):
+        text = "\n".join(line() for _ in range(rng.randint(1, 4)))
+        for verdict in RULES.read_orders(STATE, Phase("step", 1), OrderPm("Аскон", text), []):
+            assert verdict.ok or verdict.reason
+            seen[verdict.ok] += 1
+    assert seen[True] > 100 and seen[False] > 100      # both paths were exercised
