@@ -153,3 +153,16 @@ def test_random_lines_from_the_grammars_own_words_never_crash_and_always_answer(
             assert verdict.ok or verdict.reason
             seen[verdict.ok] += 1
     assert seen[True] > 100 and seen[False] > 100      # both paths were exercised
+
+
+def test_a_hosts_rules_table_overrides_the_shipped_numbers_key_by_key():
+    from forumgm.daemon.games import rules_for
+    rules = rules_for("arena", {"weapons": {"меч": {"breakage": 3, "range": [1, 3]}},
+                                "multipliers": {"action": {"L": {"B": 0.25}}}, "wounds": {"severing_by": ["S"]}})
+    assert rules.table.weapons["меч"].breakage == 3 and rules.table.weapons["меч"].range == (1, 3)
+    assert rules.table.weapons["меч"].sequences == RULES.table.weapons["меч"].sequences
+    assert rules.table.action_multiplier["L"]["B"] == 0.25 and rules.table.action_multiplier["L"]["P"] == 0
+    assert rules.table.severing_by == frozenset({"S"})
+    with pytest.raises(SetupError) as error:
+        rules_for("arena", {"weapons": {"меч": {"breakage": "много"}}})
+    assert error.value.key == "rules.weapons.меч.breakage"
