@@ -74,6 +74,7 @@ def test_garbage_never_crashes_the_reader():
 def test_the_receipt_lists_the_stack_and_what_became_a_rest():
     verdicts = RULES.read_orders(STATE, Phase("step", 1), OrderPm("Хан", "ПР: Выпад(голова)\nНоги: X Блок(тело)"), [])
     text = receipt_text("arena", "Хан", verdicts, load_texts())
+    assert text.startswith("Хан, ваши карты получены.")
     assert "Правая рука: Выпад(голова) → стопка: X L(голова) X X X X" in text
     assert "«Ноги, карта 2 (B(тело))» — нельзя атаковать или защищаться одновременно ногами и руками" in text
 
