@@ -120,6 +120,8 @@ def test_the_least_stable_region_secedes_until_the_state_is_balanced(texts):
     assert events_of(phase, "secession") == [{"state": "zapadnaya_rim", "region": "eritrea",
                                               "new": "zapadnaya_rim_eritrea", "reason": "authority",
                                               "income": 3, "upkeep": 3.33}]
+    assert phase["secessions"] == [{"state": "zapadnaya_rim", "region": "eritrea", "new": "zapadnaya_rim_eritrea",
+                                    "reason": "authority"}]
     assert phase["owners"]["aksum"] == phase["owners"]["matara"] == "zapadnaya_rim_eritrea"
     assert phase["factions"]["zapadnaya_rim_eritrea"]["capital"] == "aksum"
     assert phase["authority"]["zapadnaya_rim"] == {"income": 3, "upkeep": 1.33, "balance": 1.67}
