@@ -300,6 +300,11 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (game_id, cause)
     );
     """,
+    # the newest post or sent-PM id the board showed before a draft was sent: a draft whose
+    # answer was lost is looked for only among the account's texts after it (publish.py)
+    """
+    ALTER TABLE drafts ADD COLUMN sent_after TEXT;
+    """,
 )
 
 
@@ -547,6 +552,21 @@ class Store:
 
     def posts(self, game_id: str) -> list[dict]:
         return self._rows("SELECT * FROM posts WHERE game_id = ? ORDER BY first_seen_at, rowid", [game_id])
+
+    def live_post_pages(self, game_id: str, from_page: int, to_page: int | None = None) -> dict[str, int | None]:
+        """{post id: page} of the posts with a numeric id, not deleted, last seen on these pages
+        (or on no known page): those a sync reading the pages must see again."""
+        return {row[0]: row[1] for row in self.db.execute(
+            "SELECT post_id, page_no FROM posts WHERE game_id = ? AND deleted_at IS NULL "
+            "AND post_id != '' AND post_id NOT GLOB '*[^0-9]*' "
+            "AND (page_no IS NULL OR (page_no >= ? AND (? IS NULL OR page_no <= ?)))",
+            [game_id, from_page, to_page, to_page])}
+
+    def first_page_posted_since(self, game_id: str, since: datetime) -> int | None:
+        """The first page holding a post (not deleted) written at or after `since`; None if there is none."""
+        row = self.db.execute("SELECT MIN(page_no) FROM posts WHERE game_id = ? AND deleted_at IS NULL "
+                              "AND posted_at >= ?", [game_id, to_text(since)]).fetchone()
+        return row[0] if row else None
 
     def post_versions(self, game_id: str, post_id: str | None = None) -> list[dict]:
         """Versions of one post, or of every post of the game when post_id is None; oldest first."""
@@ -849,14 +869,15 @@ class Store:
         self.db.execute("UPDATE drafts SET status = 'superseded', updated_at = ? WHERE id = ?",
                         [to_text(self.now()), draft_id])
 
-    def mark_sending(self, draft_id: int, at: datetime) -> None:
-        """Before the forum request: a crash after this is reconciled, never blindly re-sent."""
+    def mark_sending(self, draft_id: int, at: datetime, after: str | None = None) -> None:
+        """Before the forum request: a crash after this is reconciled, never blindly re-sent.
+        `after`: the newest post or sent-PM id the board showed before (None: not known)."""
         with self.transaction():
             row = self.draft(draft_id)
             if row["status"] != "approved":
                 raise StoreError(f"draft {draft_id} is {row['status']}, not approved")
-            self.db.execute("UPDATE drafts SET status = 'sending', sending_at = ?, updated_at = ? WHERE id = ?",
-                            [to_text(at), to_text(at), draft_id])
+            self.db.execute("UPDATE drafts SET status = 'sending', sending_at = ?, sent_after = ?, updated_at = ? "
+                            "WHERE id = ?", [to_text(at), after, to_text(at), draft_id])
 
     def mark_sent(self, draft_id: int, forum_ref: str, at: datetime) -> None:
         with self.transaction():
@@ -871,6 +892,21 @@ class Store:
             self.db.execute("UPDATE drafts SET status = 'pending', send_error = ?, sending_at = NULL, updated_at = ? "
                             "WHERE id = ?", [error, to_text(at), draft_id])
             self.audit("daemon", "draft.refused", {"draft": draft_id, "error": error})
+
+    def note_send_problem(self, draft_id: int, error: str, at: datetime) -> None:
+        """Publishing this draft failed (not a refusal): it keeps its status and is tried again on
+        the next tick; the host sees why meanwhile."""
+        with self.transaction():
+            changed = self.db.execute("UPDATE drafts SET send_error = ?, updated_at = ? WHERE id = ? "
+                                      "AND send_error IS NOT ?", [error, to_text(at), draft_id, error]).rowcount
+            if changed:    # once per problem, not once per tick
+                self.audit("daemon", "draft.send_failed", {"draft": draft_id, "error": error})
+
+    def sent_refs(self) -> set[str]:
+        """The forum ids of every sent draft: a text already recorded as one draft's is no other's."""
+        rows = self.db.execute("SELECT forum_ref FROM drafts WHERE status = 'sent' AND forum_ref IS NOT NULL "
+                               "AND forum_ref <> ''")
+        return {row[0] for row in rows}
 
     def sending_drafts(self) -> list[dict]:
         return self.drafts(status="sending")

@@ -115,9 +115,10 @@ def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edge
             log.exception("forum %s: stray PMs not drafted", forum_id)
             report.errors.append(f"{forum_id}: {error}")
     if edges.publish is not None:
-        try:
-            edges.publish(forum, store, now)
-        except Exception as error:   # drafts stay approved: the next tick publishes them
+        try:   # publishing keeps each draft's failure to that draft; anything left must not end the tick
+            failed = getattr(edges.publish(forum, store, now), "failed", None) or {}
+            report.errors += [f"draft {draft_id}: {reason}" for draft_id, reason in failed.items()]
+        except Exception as error:   # drafts stay as they were: the next tick publishes them
             log.exception("publishing failed")
             report.errors.append(f"publishing: {error}")
     return report
@@ -171,6 +172,16 @@ def start_game(game: GameRun, store: Store) -> None:
 def _schedule(game: GameRun, store: Store, phase: Phase, after: datetime) -> None:
     opens, deadline = schedule(game.config, phase.kind, after)
     store.ensure_phase(game.id, phase.key, phase.kind, phase.number, opens, deadline)
+
+
+def next_deadlines(game: GameRun, cutoff: datetime) -> dict[str, str]:
+    """The deadline a phase of each kind would have if it followed this one, as the players read
+    it (local time): texts drafted at a resolution may name it (arena: refill requests)."""
+    out = {}
+    for kind in game.config.calendar:
+        _opens, deadline = schedule(game.config, kind, cutoff)
+        out[kind] = deadline.astimezone(game.config.time_zone).strftime("%d.%m.%Y %H:%M")
+    return out
 
 
 def _state(game: GameRun, snapshot: dict) -> Any:
@@ -276,7 +287,7 @@ def resolve_once(game: GameRun, store: Store, phase_key: str, cutoff: datetime, 
         inputs = PhaseInputs(
             orders=tuple(_order_pms(store.orders(game.id, phase_key))),
             tally=tally,
-            extra={"post_urls": post_urls(game, tally)},
+            extra={"post_urls": post_urls(game, tally), "deadlines": next_deadlines(game, cutoff)},
         )
         outcome = game.rules.resolve(state, phase, inputs, game.config.seed, game.texts)
         resolution = store.begin_resolution(game.id, phase_key, now, rerun=rerun)

@@ -16,6 +16,7 @@ from jinja2 import ChoiceLoader, FileSystemLoader, PrefixLoader
 
 from forumgm.config import data_path
 from forumgm.daemon.phase_names import phase_label
+from forumgm.daemon.secrets import web_password_problem
 from forumgm.daemon.store import Store, StoreError
 from forumgm.daemon.web import queries
 from forumgm.daemon.web.role_links import LinkUsed, RoleShown, open_role_link
@@ -81,14 +82,18 @@ KIND_LABELS = {
     "warning": "предупреждение",
     "reminder": "напоминание",
     "discipline": "дисциплина в теме",
+    "summary_report": "состояние бойцов",
+    "refill": "запрос пополнения стопок",
+    "reveal": "открытые карты соперника",
 }
 
 web = Blueprint("web", __name__)
 
 
 def create_app(store: Store, password: str) -> Flask:
-    if not password:
-        raise ValueError("the web page needs a non-empty host password")
+    problem = web_password_problem(password)
+    if problem:
+        raise ValueError(f"the web page needs {problem}")
     app = Flask(__name__)
     # The page's own templates, plus the shipped player texts under "texts/" (the Russian
     # labels of vote discard reasons are written once, in config/templates/votes/reasons.j2).
