@@ -100,7 +100,7 @@ class Table:
 
     def inbox(self, nick: str, subject_part: str) -> list[str]:
         forum = self.players[nick]
-        return [m.text for m in (forum.message(h.id) for h in forum.inbox())
+        return [m.text for m in (forum.message(h.id) for headers, _ in forum.inbox_pages() for h in headers)
                 if subject_part in m.subject and m.sender == HOST]
 
     def host_posts(self, marker: str) -> list:
