@@ -227,6 +227,7 @@ def test_surrender_ends_the_fight_and_the_winners_sequence_is_played_out(play):
     literary = out["phases"][0]["reports"]["literary"]
     assert literary.index("Аскон бросает оружие и сдаётся.") < literary.index("Хан проводит выпад в голову")
     assert literary.count("победитель доводит начатое до конца") == 1
+    assert "На песок арены выходят Аскон (меч) и Хан (гладий)." in literary
 
 
 def test_a_furious_lunge_counts_one_wound_from_both_attacks(play):
