@@ -35,7 +35,7 @@ COMMON_DRAFT_KINDS = ("receipt", "vote_count", "vote_count_final", "final_announ
 GAME_DRAFT_KINDS = {
     "legends": ("technical_report", "literary_report", "lynch_report", "role_reveal", "spy_result", "spell"),
     "mafia": ("role", "round_report", "check_result", "warning", "reminder", "discipline"),
-    "bellum": (),
+    "bellum": ("technical_report", "literary_report", "turn_pm"),
     "arena": (),
 }
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")

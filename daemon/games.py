@@ -1,6 +1,7 @@
 """Which engine plays which game, with its shipped rule table and the host's overrides."""
 from __future__ import annotations
 
+import functools
 import importlib
 import tomllib
 from typing import Any, Mapping
@@ -35,3 +36,13 @@ def rules_for(game_type: str, overrides: Mapping[str, Any] | None = None) -> Rul
     if make_rules is not None:
         return make_rules(rule_table(game_type, overrides))
     return module.RULES
+
+
+@functools.cache
+def game_title(game_type: str) -> str:
+    """The game's name as hosts and players call it («Мафия»); the type code for a game whose engine
+    is missing or names no title."""
+    try:
+        return getattr(rules_for(game_type), "title", game_type)
+    except ModuleNotFoundError:
+        return game_type

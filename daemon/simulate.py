@@ -79,12 +79,15 @@ def run_scenario(scenario: Mapping[str, Any], texts: Texts | None = None) -> dic
         state, result = _play(rules, game, state, script, seed, texts, roster)
         result["pms"] = opening + result["pms"]
         out_phases.append(result)
+    # a game with a position to show (bellum: people, owners, …) adds it for the final state
+    summary = getattr(rules, "summary", None)
     return {
         "game": game,
         "seed": seed,
         "phases": out_phases,
         "alive": list(rules.alive(state)),
         "winner": rules.winner(state),
+        **(summary(state) if summary else {}),
     }
 
 

@@ -28,7 +28,7 @@ DRAFT_STATUSES = ("pending", "approved", "sending", "sent", "rejected", "superse
 OPEN_DRAFT_STATUSES = ("pending", "approved")
 
 JSON_COLUMNS = frozenset({"aliases", "colored", "flagged", "verdicts", "data", "state", "detail", "settings"})
-TIME_COLUMNS = frozenset({"deadline", "at", "problem_since"})
+TIME_COLUMNS = frozenset({"deadline", "at", "problem_since", "since"})
 
 
 class StoreError(Exception):
@@ -290,6 +290,16 @@ MIGRATIONS: tuple[str, ...] = (
         at TEXT NOT NULL
     );
     """,
+    # other reasons a game is held, one row per cause ('rules_changed', ...); see daemon/stops.py
+    """
+    CREATE TABLE game_stops (
+        game_id TEXT NOT NULL REFERENCES games(id),
+        cause TEXT NOT NULL,
+        message TEXT NOT NULL,
+        since TEXT NOT NULL,
+        PRIMARY KEY (game_id, cause)
+    );
+    """,
     # what the host has been told (daemon/notify): each event once
     """
     CREATE TABLE notifications (
@@ -444,10 +454,12 @@ class Store:
     def game(self, game_id: str) -> dict | None:
         return self._one("SELECT * FROM games WHERE id = ?", [game_id])
 
-    def finish_game(self, game_id: str, winner: str, by: str, at: datetime) -> bool:
-        """The host ends the game naming the winner; False when it was already finished."""
+    def finish_game(self, game_id: str, winner: str, by: str, at: datetime, replacing: str | None = None) -> bool:
+        """The game ends with `winner`; False when it was already finished (unless by `replacing`,
+        whose end this one replaces)."""
         cursor = self.db.execute("UPDATE games SET finished_at = ?, winner = ?, finished_by = ? "
-                                 "WHERE id = ? AND finished_at IS NULL", [to_text(at), winner, by, game_id])
+                                 "WHERE id = ? AND (finished_at IS NULL OR finished_by = ?)",
+                                 [to_text(at), winner, by, game_id, replacing])
         if cursor.rowcount == 1:
             self.audit(by, "game.finish", {"game": game_id, "winner": winner})
         return cursor.rowcount == 1
@@ -472,6 +484,32 @@ class Store:
             self.db.execute("UPDATE games SET problem = NULL, problem_since = NULL WHERE id = ?", [game_id])
             self.audit("daemon", "game.resumed", {"game": game_id, "problem": row["problem"]})
         return row["problem"]
+
+    def hold_game(self, game_id: str, cause: str, message: str, at: datetime, by: str = "daemon") -> bool:
+        """Hold the game for `cause` (it is not run while held); True when it was not held for it yet.
+        A held cause keeps its `since` and takes the newest message."""
+        with self.transaction():
+            started = self.db.execute("INSERT INTO game_stops (game_id, cause, message, since) VALUES (?, ?, ?, ?) "
+                                      "ON CONFLICT(game_id, cause) DO NOTHING",
+                                      [game_id, cause, message, to_text(at)]).rowcount == 1
+            self.db.execute("UPDATE game_stops SET message = ? WHERE game_id = ? AND cause = ?",
+                            [message, game_id, cause])
+            if started:
+                self.audit(by, "game.held", {"game": game_id, "cause": cause, "message": message})
+        return started
+
+    def release_game(self, game_id: str, cause: str, by: str = "daemon") -> bool:
+        """The game is no longer held for `cause`; False when it was not."""
+        with self.transaction():
+            released = self.db.execute("DELETE FROM game_stops WHERE game_id = ? AND cause = ?",
+                                       [game_id, cause]).rowcount == 1
+            if released:
+                self.audit(by, "game.released", {"game": game_id, "cause": cause})
+        return released
+
+    def holds(self, game_id: str) -> list[dict]:
+        """Why the game is held (see hold_game), oldest first."""
+        return self._rows("SELECT * FROM game_stops WHERE game_id = ? ORDER BY since, cause", [game_id])
 
     def players(self, game_id: str) -> list[dict]:
         return self._rows("SELECT * FROM players WHERE game_id = ? ORDER BY rowid", [game_id])

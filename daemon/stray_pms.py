@@ -37,7 +37,8 @@ def draft_stray_pms(games: Sequence[Any], store: Store) -> list[int]:
     running = [game for game in games if not is_finished(store, game.id)]
     rosters = [game.roster() for game in running]
     drafted = store.live_refs(stray_ref(forum_id, ""))
-    taken = {pm_id for game in games for pm_id in store.order_pm_ids(game.id)}   # read before a replacement
+    # read while the game ran, or before a replacement: a finished game's players are nobody's now
+    taken = {pm_id for game in games for pm_id in store.order_pm_ids(game.id)}
     made = []
     for pm in store.pms(forum_id):
         at = pm["sent_at"] or pm["seen_at"]

@@ -19,13 +19,14 @@ from typing import Any, Callable, Sequence
 
 from forumgm.daemon.clock import due_phases, schedule
 from forumgm.daemon.config import GameConfig
-from forumgm.daemon.finish import is_finished
+from forumgm.daemon.finish import finish_by_engine, is_finished
 from forumgm.daemon.host_actions.pause import is_paused
 from forumgm.daemon.late import late_key, missed_phase
 from forumgm.daemon.reminders import draft_before_deadline
 from forumgm.daemon.role_delivery import role_drafts
 from forumgm.daemon.notices import KIND as NOTICE_KIND, host_notices
 from forumgm.daemon.store import Store, StoreError
+from forumgm.daemon.stops import is_held
 from forumgm.daemon.stray_pms import draft_stray_pms
 from forumgm.daemon.sync_problems import note_sync
 from forumgm.daemon.votes import (
@@ -96,6 +97,8 @@ def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edge
     inbox_errors = {forum_id: _sync_error(edges.sync_inbox, report, forum_id, forum, store, now)
                     for forum_id in sorted({game.forum_id for game in games})}
     for game in games:
+        if is_held(store, game.id):
+            continue        # its rules changed, or another held cause: `forumgm status` says why
         try:
             start_game(game, store)
             # inputs may be missing after a failed sync: never resolve on a partial view of the forum
@@ -181,12 +184,15 @@ def catch_up(game: GameRun, store: Store, now: datetime, report: TickReport) -> 
 
     Only the oldest unresolved phase is open at a time: the next one is scheduled by the
     resolution of this one (the engine says which phase follows), so after downtime the
-    deadlines are caught up one by one, each with the inputs timed before it. A game the host
-    finished resolves nothing more; one he paused resolves nothing until he resumes it.
+    deadlines are caught up one by one, each with the inputs timed before it. A game finished,
+    by the host or by its rules, resolves nothing more; one he paused resolves nothing until he
+    resumes it.
     """
     while not is_finished(store, game.id):
         pending = store.phases(game.id, status="pending")
         if not pending:
+            if finish_by_engine(game, store, now):
+                log.info("game %s: its rules ended it; winner: %s", game.id, store.game(game.id)["winner"])
             return
         phase_row = pending[0]
         state = _state(game, store.latest_snapshot(game.id))

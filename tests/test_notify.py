@@ -130,7 +130,8 @@ def test_the_host_is_told_each_event_once_by_pm_and_email(table, smtp):
     assert table.store.game(GAME)["problem"]
     assert len(mailbox.messages) == 4
     stopped = mailbox.messages[-1].get_content()
-    assert "Игра остановлена:" in stopped and f"• {GAME} — с 03.03 21:05:" in stopped
+    assert "Игра остановлена:" in stopped
+    assert f"• {GAME} — Игра остановлена: форум или движок игры дали сбой (с 03.03 21:05):" in stopped
 
 
 def test_a_channel_that_fails_does_not_lose_the_event(table, smtp):

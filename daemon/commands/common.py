@@ -65,11 +65,16 @@ def open_game(path: Path, game_id: str, command: str):
     from forumgm.daemon.run import game_runs
 
     opened = open_installation(path)
-    if opened is None:
+    if opened is None or not known_game(opened[0], game_id, command):
         return None
     installation, store = opened
-    games = {game.id: game for game in game_runs(installation, store)}
+    return installation, store, next(game for game in game_runs(installation, store) if game.id == game_id)
+
+
+def known_game(installation: Installation, game_id: str, command: str) -> bool:
+    """True when the installation has the game; else says which games it has."""
+    games = [game.id for game in installation.games]
     if game_id not in games:
-        print(f"forumgm {command}: no game {game_id!r} in {path} (games: {', '.join(games)})", file=sys.stderr)
-        return None
-    return installation, store, games[game_id]
+        print(f"forumgm {command}: no game {game_id!r} in {installation.source} (games: {', '.join(games)})",
+              file=sys.stderr)
+    return game_id in games

@@ -8,7 +8,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from forumgm.daemon.commands.common import actor, add_by_argument, add_config_argument, open_installation
+from forumgm.daemon.commands.common import actor, add_by_argument, add_config_argument, known_game, open_installation
 
 ACTIONS = ("list", "show", "edit", "approve", "reject")
 STATUSES = ("pending", "approved", "sending", "sent", "rejected", "superseded")   # the store's DRAFT_STATUSES
@@ -33,7 +33,7 @@ def run(args) -> int:
         print(f"forumgm drafts {args.action}: a draft id is required", file=sys.stderr)
         return 2
     opened = open_installation(args.config)
-    if opened is None:
+    if opened is None or (args.game is not None and not known_game(opened[0], args.game, "drafts")):
         return 2
     _, store = opened
     by = actor(args)
@@ -56,10 +56,14 @@ def run(args) -> int:
         else:
             getattr(store, args.action)(args.id, by=by)
             print(f"draft {args.id} {store.draft(args.id)['status']}")
-    except StoreError as error:
+    except (StoreError, EditorFailed) as error:
         print(f"forumgm drafts {args.action}: {error}", file=sys.stderr)
         return 1
     return 0
+
+
+class EditorFailed(Exception):
+    """The editor could not be run or exited with an error: the draft stays as it was."""
 
 
 def _line(draft: dict) -> str:
@@ -94,8 +98,18 @@ def _from_editor(draft: dict) -> str | None:
         handle.write(draft["body"])
         path = Path(handle.name)
     try:
-        subprocess.run([*shlex.split(editor), str(path)], check=True)
+        returncode = _edit(editor, path)
+        if returncode != 0:
+            raise EditorFailed(f"the editor ({editor}) exited with status {returncode}; "
+                               f"draft {draft['id']} is unchanged (or use --body-file FILE)")
         body = path.read_text(encoding="utf-8")
     finally:
         path.unlink(missing_ok=True)
     return None if body == draft["body"] else body
+
+
+def _edit(editor: str, path: Path) -> int:
+    try:
+        return subprocess.run([*shlex.split(editor), str(path)]).returncode
+    except FileNotFoundError:
+        raise EditorFailed(f"the editor {editor!r} was not found (set $EDITOR, or use --body-file FILE)") from None

@@ -9,8 +9,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Sequence
 
-from forumgm.daemon.finish import is_finished
-from forumgm.daemon.host_actions.pause import is_paused
+from forumgm.daemon.stops import FINISHED, PAUSED, stops
 from forumgm.daemon.store import Store, to_text
 
 ORDER = ("stopped", "refused", "deadline", "draft")     # how a message lists them: the most urgent first
@@ -40,12 +39,16 @@ def current_events(store: Store, games: Sequence[Any], now: datetime, deadline_w
 
 
 def _game_events(store: Store, game: Any, now: datetime, within: timedelta) -> list[Event]:
-    row = store.game(game.id) or {}
     zone = game.config.time_zone
-    if row.get("problem"):
-        return [Event(f"stopped:{game.id}:{to_text(row['problem_since'])}", "stopped", game.id,
-                      {"problem": row["problem"], "since": f"{row['problem_since'].astimezone(zone):%d.%m %H:%M}"})]
-    if is_finished(store, game.id) or is_paused(store, game.id):
+    found = stops(store, game.id)
+    # the host's own choices (finish, pause) are no news to him; the rest stop the game behind his back
+    stopped = [stop for stop in found if stop.cause not in (FINISHED, PAUSED)]
+    if stopped:
+        return [Event(f"stopped:{game.id}:{stop.cause}:{to_text(stop.since)}", "stopped", game.id,
+                      {"title": stop.title, "message": stop.message,
+                       "since": f"{stop.since.astimezone(zone):%d.%m %H:%M}" if stop.since else "—"})
+                for stop in stopped]
+    if found:
         return []
     pending = store.phases(game.id, status="pending")
     snapshot = store.latest_snapshot(game.id)

@@ -53,6 +53,13 @@ STATUS_LABELS = {
     "rejected": "отклонён",
     "superseded": "заменён",
 }
+# the same of a feminine noun: «Квитанция №12 — отправлена»
+STATUS_LABELS_FEMININE = {
+    "approved": "одобрена",
+    "sent": "отправлена",
+    "rejected": "отклонена",
+    "superseded": "заменена",
+}
 
 # What each draft is, as the host calls it; a kind not listed here shows as its code.
 KIND_LABELS = {
@@ -102,7 +109,7 @@ def create_app(store: Store, password: str, games: Callable[[], Mapping[str, Any
     app.extensions["forumgm"] = {"store": store, "password": password, "games": games or dict}
     app.jinja_env.globals["csrf_token"] = csrf_token
     app.jinja_env.filters["moscow"] = moscow_time
-    app.jinja_env.filters["status"] = lambda status: STATUS_LABELS.get(status, status)
+    app.jinja_env.filters["status"] = status_label
     app.jinja_env.filters["kind"] = lambda kind: KIND_LABELS.get(kind, kind)
     app.jinja_env.filters["phase"] = phase_label
     app.before_request(check_csrf)
@@ -122,6 +129,13 @@ def moscow_time(moment: datetime | None) -> str:
     if moment is None:
         return "—"
     return moment.astimezone(DISPLAY_ZONE).strftime("%d.%m.%Y %H:%M МСК")
+
+
+def status_label(status: str, gender: str = "m") -> str:
+    """A draft's status as the page says it, agreeing with the noun (gender "f" for «квитанция»)."""
+    if gender == "f" and status in STATUS_LABELS_FEMININE:
+        return STATUS_LABELS_FEMININE[status]
+    return STATUS_LABELS.get(status, status)
 
 
 def show_error(error):
