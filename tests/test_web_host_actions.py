@@ -114,7 +114,8 @@ def test_deadline_pause_replace_and_finish_from_the_page(hosted, page):  # noqa:
 
     page.locator("form#finish input[name=winner]").fill("Мирные жители")
     page.get_by_role("button", name="Закончить игру").click()
-    expect(page.locator(".flash.ok")).to_contain_text("Игра окончена")
+    expect(page.locator(".flash.ok:not(.stopped)")).to_have_text("Игра окончена; объявление об итогах в черновиках.")
+    expect(page.locator(".flash.stopped.finished")).to_contain_text("Победитель: Мирные жители")
     expect(page.locator("form#correct")).to_have_count(0)
     expect(page.locator("table.audit")).to_contain_text("game.finish")
     assert [row["action"] for row in store.audit_log()[::-1] if row["actor"] == "host"][-6:] == ["web.login",
