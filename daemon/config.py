@@ -44,7 +44,7 @@ VOTE_POLICIES = ("last", "first")
 
 INSTALLATION_KEYS = {"forum", "storage", "daemon", "web", "games", "notify"}
 FORUM_KEYS = {"id", "engine", "base_url", "account", "password_env", "password_file", "selectors", "time_zone",
-              "min_interval", "timeout", "retries", "posts_per_page"}
+              "min_interval", "timeout", "retries", "posts_per_page", "post_interval"}
 STORAGE_KEYS = {"path"}
 DAEMON_KEYS = {"poll_interval", "poll_near", "near_deadline", "deadline_grace", "log_level"}
 WEB_KEYS = {"host", "port", "password_env", "password_file", "public_url"}
@@ -78,6 +78,7 @@ class ForumConfig:
     timeout: float | None = None
     retries: int | None = None
     posts_per_page: int | None = None
+    post_interval: float | None = None    # the board's flood interval for the account: seconds between posts
 
 
 @dataclass(frozen=True)
@@ -385,6 +386,7 @@ def _forum(check: Checker, table: Mapping) -> ForumConfig | None:
         timeout=check.get(table, "timeout", SECONDS, "forum", default=None),
         retries=check.get(table, "retries", COUNT, "forum", default=None),
         posts_per_page=check.get(table, "posts_per_page", POSITIVE, "forum", default=None),
+        post_interval=check.get(table, "post_interval", SECONDS, "forum", default=None),
     )
     if "password_env" not in table and "password_file" not in table:
         check.problem("forum.password_env", "a variable name, or password_file = a chmod 600 file (one required)")

@@ -300,6 +300,11 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (game_id, cause)
     );
     """,
+    # the newest post or sent-PM id the board showed before a draft was sent: a draft whose
+    # answer was lost is looked for only among the account's texts after it (publish.py)
+    """
+    ALTER TABLE drafts ADD COLUMN sent_after TEXT;
+    """,
     # what the host has been told (daemon/notify): each event once
     """
     CREATE TABLE notifications (
@@ -856,14 +861,15 @@ class Store:
         self.db.execute("UPDATE drafts SET status = 'superseded', updated_at = ? WHERE id = ?",
                         [to_text(self.now()), draft_id])
 
-    def mark_sending(self, draft_id: int, at: datetime) -> None:
-        """Before the forum request: a crash after this is reconciled, never blindly re-sent."""
+    def mark_sending(self, draft_id: int, at: datetime, after: str | None = None) -> None:
+        """Before the forum request: a crash after this is reconciled, never blindly re-sent.
+        `after`: the newest post or sent-PM id the board showed before (None: not known)."""
         with self.transaction():
             row = self.draft(draft_id)
             if row["status"] != "approved":
                 raise StoreError(f"draft {draft_id} is {row['status']}, not approved")
-            self.db.execute("UPDATE drafts SET status = 'sending', sending_at = ?, updated_at = ? WHERE id = ?",
-                            [to_text(at), to_text(at), draft_id])
+            self.db.execute("UPDATE drafts SET status = 'sending', sending_at = ?, sent_after = ?, updated_at = ? "
+                            "WHERE id = ?", [to_text(at), after, to_text(at), draft_id])
 
     def mark_sent(self, draft_id: int, forum_ref: str, at: datetime) -> None:
         with self.transaction():
@@ -878,6 +884,21 @@ class Store:
             self.db.execute("UPDATE drafts SET status = 'pending', send_error = ?, sending_at = NULL, updated_at = ? "
                             "WHERE id = ?", [error, to_text(at), draft_id])
             self.audit("daemon", "draft.refused", {"draft": draft_id, "error": error})
+
+    def note_send_problem(self, draft_id: int, error: str, at: datetime) -> None:
+        """Publishing this draft failed (not a refusal): it keeps its status and is tried again on
+        the next tick; the host sees why meanwhile."""
+        with self.transaction():
+            changed = self.db.execute("UPDATE drafts SET send_error = ?, updated_at = ? WHERE id = ? "
+                                      "AND send_error IS NOT ?", [error, to_text(at), draft_id, error]).rowcount
+            if changed:    # once per problem, not once per tick
+                self.audit("daemon", "draft.send_failed", {"draft": draft_id, "error": error})
+
+    def sent_refs(self) -> set[str]:
+        """The forum ids of every sent draft: a text already recorded as one draft's is no other's."""
+        rows = self.db.execute("SELECT forum_ref FROM drafts WHERE status = 'sent' AND forum_ref IS NOT NULL "
+                               "AND forum_ref <> ''")
+        return {row[0] for row in rows}
 
     def sending_drafts(self) -> list[dict]:
         return self.drafts(status="sending")

@@ -21,6 +21,7 @@ PROGRESS_FROM_PAGES = 3      # a progress bar only for a long (first) sync
 log = logging.getLogger(__name__)
 
 MAX_INBOX_PAGES = 50
+INBOX_NEARLY_FULL = 0.8      # of a folder's limit: the host is warned before new PMs are held back
 _TOLD_NO_PMS: set[str] = set()   # forums this process has logged as having no private messages
 
 
@@ -91,8 +92,11 @@ def sync_game(game: Any, forum, store, now: datetime, edit_window: timedelta | N
 
 
 def sync_inbox(forum_id: str, forum, store, now: datetime) -> InboxReport:
-    """Newest first, page by page, until a page shows a PM already stored. A forum without private
-    messages (FluxBB) has no inbox: nothing is read and nothing is wrong (thread votes still count)."""
+    """Page by page, newest first as the inbox's own page links lead, until a page shows a PM
+    already stored. An inbox that says it holds more PMs than were ever read, or that is full
+    (new PMs are held back, unseen), is a problem for the host, never silence. A forum without
+    private messages (FluxBB) has no inbox: nothing is read and nothing is wrong (thread votes
+    still count)."""
     report = InboxReport(forum_id)
     if not getattr(forum, "pm_supported", True):
         if forum_id not in _TOLD_NO_PMS:   # said once per run, not every tick
@@ -102,21 +106,40 @@ def sync_inbox(forum_id: str, forum, store, now: datetime) -> InboxReport:
         return report
     known = store.known_pm_ids(forum_id)
     listed: set[str] = set()
+    first = None
     try:
-        for page in range(1, MAX_INBOX_PAGES + 1):
-            headers = [h for h in forum.inbox(page) if h.id not in listed]
+        for headers, listing in forum.inbox_pages():
             report.pages_fetched += 1
-            listed |= {h.id for h in headers}
+            first = first or listing
             for header in headers:
-                if header.id not in known and store.record_pm(forum_id, header, forum.message(header.id), now):
+                if header.id not in known | listed and store.record_pm(forum_id, header, forum.message(header.id),
+                                                                      now):
                     report.new_pms.append(header.id)
-            if not headers or any(h.id in known for h in headers):
+            listed |= {h.id for h in headers}
+            if any(h.id in known for h in headers) or report.pages_fetched >= MAX_INBOX_PAGES:
                 break
+        report.error = _inbox_problem(forum_id, first, len(known | listed))
     except PageLayoutError as error:
         report.error = f"the PM inbox of {forum_id} does not look like the forum's inbox any more ({error})"
     except ForumError as error:
         report.error = f"the forum did not answer while reading the PM inbox of {forum_id}: {error}"
     return report
+
+
+def _inbox_problem(forum_id: str, listing, seen: int) -> str | None:
+    """What the inbox's first page says that the PMs read do not show."""
+    if listing is None:
+        return None
+    if listing.limit and listing.stored is not None and listing.stored >= listing.limit:
+        return (f"the PM inbox of {forum_id} is full ({listing.stored} of {listing.limit}): the forum holds new "
+                "PMs back unseen; delete old PMs on the forum (they are kept in forumgm's store)")
+    if listing.total is not None and listing.total > seen:
+        return (f"the PM inbox of {forum_id} says it holds {listing.total} PMs but only {seen} were read; "
+                "some orders would be missed")
+    if listing.limit and listing.stored is not None and listing.stored >= listing.limit * INBOX_NEARLY_FULL:
+        log.warning("the PM inbox of %s is nearly full (%d of %d): delete old PMs on the forum before it "
+                    "holds new ones back", forum_id, listing.stored, listing.limit)
+    return None
 
 
 def _record_page_posts(store, game_id: str, page_no: int, posts: list[Post], now: datetime,

@@ -115,9 +115,10 @@ def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edge
             log.exception("forum %s: stray PMs not drafted", forum_id)
             report.errors.append(f"{forum_id}: {error}")
     if edges.publish is not None:
-        try:
-            edges.publish(forum, store, now)
-        except Exception as error:   # drafts stay approved: the next tick publishes them
+        try:   # publishing keeps each draft's failure to that draft; anything left must not end the tick
+            failed = getattr(edges.publish(forum, store, now), "failed", None) or {}
+            report.errors += [f"draft {draft_id}: {reason}" for draft_id, reason in failed.items()]
+        except Exception as error:   # drafts stay as they were: the next tick publishes them
             log.exception("publishing failed")
             report.errors.append(f"publishing: {error}")
     return report

@@ -17,6 +17,7 @@ Clock = Callable[[], datetime]
 
 POSTS_PER_PAGE = 5
 PMS_PER_PAGE = 25
+PM_FOLDER_LIMIT = 50      # phpBB's default; new PMs are held back once the inbox holds this many
 FORM_MIN_AGE = 1          # phpBB's check_form_key(): a form submitted in its own second is refused
 FORM_MAX_AGE = 7200
 
@@ -68,6 +69,7 @@ class PrivateMessage:
     bbcode: str
     sent_at: datetime
     unread: bool = True
+    placed: bool = False      # in the recipient's folders: phpBB keeps it in the sender's outbox till then
 
 
 class Board:
@@ -189,10 +191,23 @@ class Board:
             return pm
 
     def inbox(self, user_id: int) -> list[PrivateMessage]:
-        return sorted((m for m in self.pms.values() if m.recipient_id == user_id), key=lambda m: -m.id)
+        """Newest first; a PM beyond the folder's limit is held back, as phpBB does by default."""
+        received = sorted((m for m in self.pms.values() if m.recipient_id == user_id), key=lambda m: m.id)
+        return received[:PM_FOLDER_LIMIT][::-1]
+
+    def place_pms(self, user_id: int) -> None:
+        """The recipient opened his PMs: phpBB moves what was sent to him from the senders' outboxes
+        to their sent folders."""
+        for pm in self.pms.values():
+            if pm.recipient_id == user_id:
+                pm.placed = True
 
     def sentbox(self, user_id: int) -> list[PrivateMessage]:
-        return sorted((m for m in self.pms.values() if m.sender_id == user_id), key=lambda m: -m.id)
+        return sorted((m for m in self.pms.values() if m.sender_id == user_id and m.placed), key=lambda m: -m.id)
+
+    def outbox(self, user_id: int) -> list[PrivateMessage]:
+        return sorted((m for m in self.pms.values() if m.sender_id == user_id and not m.placed),
+                      key=lambda m: -m.id)
 
     def _user(self, name: str) -> User:
         user = self.user_named(name)
