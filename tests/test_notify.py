@@ -81,7 +81,7 @@ def table(tmp_path, monkeypatch, smtp):
     monkeypatch.setattr(test_e2e_mafia, "write_installation", with_notify)
     table = Table(tmp_path, monkeypatch)
     table.server.board.add_user(PERSONAL, PERSONAL_PASSWORD)
-    table.personal = table.session(PERSONAL, PERSONAL_PASSWORD)
+    table.players[PERSONAL] = table.session(PERSONAL, PERSONAL_PASSWORD)
     yield table
     table.store.close()
     table.server.stop()
@@ -89,7 +89,7 @@ def table(tmp_path, monkeypatch, smtp):
 
 def told(table: Table) -> list[str]:
     """The notices in the host's personal inbox, oldest first."""
-    return [table.personal.message(header.id).text for header in reversed(table.personal.inbox())]
+    return [message.text for message in reversed(table.inbox(PERSONAL))]
 
 
 def test_the_host_is_told_each_event_once_by_pm_and_email(table, smtp):
