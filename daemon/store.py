@@ -560,6 +560,21 @@ class Store:
     def posts(self, game_id: str) -> list[dict]:
         return self._rows("SELECT * FROM posts WHERE game_id = ? ORDER BY first_seen_at, rowid", [game_id])
 
+    def live_post_pages(self, game_id: str, from_page: int, to_page: int | None = None) -> dict[str, int | None]:
+        """{post id: page} of the posts with a numeric id, not deleted, last seen on these pages
+        (or on no known page): those a sync reading the pages must see again."""
+        return {row[0]: row[1] for row in self.db.execute(
+            "SELECT post_id, page_no FROM posts WHERE game_id = ? AND deleted_at IS NULL "
+            "AND post_id != '' AND post_id NOT GLOB '*[^0-9]*' "
+            "AND (page_no IS NULL OR (page_no >= ? AND (? IS NULL OR page_no <= ?)))",
+            [game_id, from_page, to_page, to_page])}
+
+    def first_page_posted_since(self, game_id: str, since: datetime) -> int | None:
+        """The first page holding a post (not deleted) written at or after `since`; None if there is none."""
+        row = self.db.execute("SELECT MIN(page_no) FROM posts WHERE game_id = ? AND deleted_at IS NULL "
+                              "AND posted_at >= ?", [game_id, to_text(since)]).fetchone()
+        return row[0] if row else None
+
     def post_versions(self, game_id: str, post_id: str | None = None) -> list[dict]:
         """Versions of one post, or of every post of the game when post_id is None; oldest first."""
         if post_id is None:

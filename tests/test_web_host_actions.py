@@ -16,7 +16,7 @@ from forumgm.daemon.web.server import web_server
 from test_e2e_mafia import GAME, HOST, ROUND_1, Table, host_posts, msk, play_round
 from test_web_browser import log_in, page  # noqa: F401  (the browser fixture is reused)
 
-PASSWORD = "пароль ведущего"
+PASSWORD = "длинный пароль ведущего"
 
 
 @pytest.fixture

@@ -73,9 +73,11 @@ class PrivateMessage:
 
 
 class Board:
-    def __init__(self, clock: Clock = system_clock, title: str = "forumgm local board"):
+    def __init__(self, clock: Clock = system_clock, title: str = "forumgm local board",
+                 posts_per_page: int = POSTS_PER_PAGE):
         self.clock = clock
         self.title = title
+        self.posts_per_page = posts_per_page
         self.users: dict[int, User] = {}
         self.topics: dict[int, Topic] = {}
         self.posts: dict[int, BoardPost] = {}
@@ -168,7 +170,9 @@ class Board:
         return [p for p in (self.posts[i] for i in self.topics[topic_id].post_ids) if not p.deleted]
 
     def _add_post(self, topic: Topic, author: User, subject: str, bbcode: str) -> BoardPost:
-        post = BoardPost(id=max(self.posts, default=1) + 1, topic_id=topic.id, author_id=author.id,
+        # ids only grow and dicts keep insertion order: the last key is the largest (a 20,000-post
+        # thread is built in a blink, not in quadratic time)
+        post = BoardPost(id=next(reversed(self.posts), 1) + 1, topic_id=topic.id, author_id=author.id,
                          subject=subject, bbcode=bbcode, posted_at=self.clock())
         self.posts[post.id] = post
         topic.post_ids.append(post.id)
@@ -184,7 +188,7 @@ class Board:
         if not bbcode.strip():
             raise BoardError("Your message contains too few characters.")
         with self._lock:
-            pm = PrivateMessage(id=max(self.pms, default=0) + 1, sender_id=self._user(sender).id,
+            pm = PrivateMessage(id=next(reversed(self.pms), 0) + 1, sender_id=self._user(sender).id,
                                 recipient_id=recipient.id, subject=subject, bbcode=bbcode,
                                 sent_at=self.clock())
             self.pms[pm.id] = pm

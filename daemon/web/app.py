@@ -17,6 +17,7 @@ from jinja2 import ChoiceLoader, FileSystemLoader, PrefixLoader
 
 from forumgm.config import data_path
 from forumgm.daemon.phase_names import phase_label
+from forumgm.daemon.secrets import web_password_problem
 from forumgm.daemon.store import Store, StoreError
 from forumgm.daemon.web import game_queries, queries
 from forumgm.daemon.web.host_routes import host
@@ -83,6 +84,9 @@ KIND_LABELS = {
     "warning": "предупреждение",
     "reminder": "напоминание",
     "discipline": "дисциплина в теме",
+    "summary_report": "состояние бойцов",
+    "refill": "запрос пополнения стопок",
+    "reveal": "открытые карты соперника",
 }
 
 web = Blueprint("web", __name__)
@@ -90,8 +94,9 @@ web = Blueprint("web", __name__)
 
 def create_app(store: Store, password: str, games: Callable[[], Mapping[str, Any]] | None = None) -> Flask:
     """`games`: the installation's games by id (tick.GameRun), for the host's actions (host_routes)."""
-    if not password:
-        raise ValueError("the web page needs a non-empty host password")
+    problem = web_password_problem(password)
+    if problem:
+        raise ValueError(f"the web page needs {problem}")
     app = Flask(__name__)
     # The page's own templates, plus the shipped player texts under "texts/" (the Russian
     # labels of vote discard reasons are written once, in config/templates/votes/reasons.j2).
