@@ -305,6 +305,13 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE drafts ADD COLUMN sent_after TEXT;
     """,
+    # what the host has been told (daemon/notify): each event once
+    """
+    CREATE TABLE notifications (
+        key TEXT PRIMARY KEY,
+        sent_at TEXT NOT NULL
+    );
+    """,
     # a tick reads the posts and PMs of the open phase, not the whole thread and inbox: through indexes
     """
     CREATE INDEX post_versions_seen ON post_versions(game_id, seen_at);
@@ -975,6 +982,20 @@ class Store:
         if game_id is None:
             return self._rows("SELECT * FROM replacements ORDER BY id")
         return self._rows("SELECT * FROM replacements WHERE game_id = ? ORDER BY id", [game_id])
+
+    # ------------------------------------------------------------ notifications (forumgm.daemon.notify)
+
+    def notified_keys(self) -> set[str]:
+        return {row[0] for row in self.db.execute("SELECT key FROM notifications")}
+
+    def last_notification_at(self) -> datetime | None:
+        row = self.db.execute("SELECT MAX(sent_at) FROM notifications").fetchone()
+        return from_text(row[0]) if row and row[0] else None
+
+    def record_notification(self, keys: Iterable[str], at: datetime) -> None:
+        for key in keys:
+            self.db.execute("INSERT INTO notifications (key, sent_at) VALUES (?, ?) ON CONFLICT(key) DO NOTHING",
+                            [key, to_text(at)])
 
     # ------------------------------------------------------------ audit
 

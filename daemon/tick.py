@@ -175,6 +175,16 @@ def _schedule(game: GameRun, store: Store, phase: Phase, after: datetime) -> Non
     store.ensure_phase(game.id, phase.key, phase.kind, phase.number, opens, deadline)
 
 
+def next_deadlines(game: GameRun, cutoff: datetime) -> dict[str, str]:
+    """The deadline a phase of each kind would have if it followed this one, as the players read
+    it (local time): texts drafted at a resolution may name it (arena: refill requests)."""
+    out = {}
+    for kind in game.config.calendar:
+        _opens, deadline = schedule(game.config, kind, cutoff)
+        out[kind] = deadline.astimezone(game.config.time_zone).strftime("%d.%m.%Y %H:%M")
+    return out
+
+
 def _state(game: GameRun, snapshot: dict) -> Any:
     return game.rules.load(snapshot["state"])
 
@@ -286,7 +296,7 @@ def resolve_once(game: GameRun, store: Store, phase_key: str, cutoff: datetime, 
         inputs = PhaseInputs(
             orders=tuple(_order_pms(store.orders(game.id, phase_key))),
             tally=tally,
-            extra={"post_urls": post_urls(game, tally)},
+            extra={"post_urls": post_urls(game, tally), "deadlines": next_deadlines(game, cutoff)},
         )
         outcome = game.rules.resolve(state, phase, inputs, game.config.seed, game.texts)
         resolution = store.begin_resolution(game.id, phase_key, now, rerun=rerun)
