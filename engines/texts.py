@@ -9,31 +9,29 @@ one that shows the host an account name as it is uses `visible`.
 """
 from __future__ import annotations
 
-import unicodedata
 from typing import Any, Mapping
+
+import re
 
 import jinja2
 from markupsafe import Markup
 
-# A zero-width space after "[" keeps the bracket visible but stops every forum engine's BBCode
-# parser from reading a tag there.
-_ZWSP = "\u200b"
-
-
-def strip_invisible(text: str) -> str:
-    """Without format characters (Unicode Cf: zero-width, bidi controls, soft hyphen, BOM): in a
-    player's text they hide or reorder what the reader sees, or forge what publishing looks for."""
-    return "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+# Invisible characters never reach a post: boards drop them (FluxBB everywhere, MyBB at the end)
+# or show them as U+FFFD (SMF 2.1), and a player could hide text in them.
+INVISIBLE = re.compile("[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffd]")
+# A player's "[" becomes the fullwidth bracket: it reads the same and opens no tag on any board.
+# (An invisible character after "[" does not survive FluxBB, which strips it before parsing.)
+_BRACKET = "\uff3b"
 
 
 def show_invisible(value: Any) -> str:
-    """For the host's eyes: each format character as <U+XXXX>, so that «gosha100<U+200B>» is
+    """For the host's eyes: each invisible character as <U+XXXX>, so that «gosha100<U+200B>» is
     told apart from the player gosha100."""
-    return "".join(f"<U+{ord(ch):04X}>" if unicodedata.category(ch) == "Cf" else ch for ch in str(value))
+    return INVISIBLE.sub(lambda found: f"<U+{ord(found.group()):04X}>", str(value))
 
 
 def escape_bbcode(value: Any) -> str:
-    return strip_invisible(str(value)).replace("[", "[" + _ZWSP)
+    return INVISIBLE.sub("", str(value)).replace("[", _BRACKET)
 
 
 def plural(count: int, one: str, few: str, many: str) -> str:

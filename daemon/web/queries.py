@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from forumgm.daemon.games import game_title
+from forumgm.daemon.stops import Stop, stops
 from forumgm.daemon.store import Store
 from forumgm.parsers.orders.mafia import CANONICAL_VERB, NO_TRIAL
 
@@ -28,8 +30,9 @@ class GameView:
     phase_key: str | None
     deadline: datetime | None
     alive: tuple[str, ...]
-    problem: str | None                   # why the game stopped (its forum pages could not be read)
-    problem_since: datetime | None
+    title: str                            # the game's name, e.g. «Мафия»
+    stops: tuple[Stop, ...]               # every reason the game is not being run
+    winner: str | None                    # once it is finished
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,8 @@ class OrderView:
     raw_text: str
     verdicts: tuple[dict, ...]            # {"line", "ok", "canonical" | "reason"}
     receipt: dict | None                  # the receipt draft, when one was drafted
+    entered_by: str | None = None         # the host who entered this order for the player (a correction)
+    replaced_by: str | None = None        # the correction that replaced this PM (its id among the orders)
 
 
 @dataclass(frozen=True)
@@ -95,8 +100,9 @@ def game_view(store: Store, game: dict) -> GameView:
         phase_key=phase["key"] if phase else None,
         deadline=phase["deadline"] if phase else None,
         alive=alive_players(store, game["id"]),
-        problem=game.get("problem"),
-        problem_since=game.get("problem_since"),
+        title=game_title(game["type"]),
+        stops=tuple(stops(store, game["id"])),
+        winner=game.get("winner") if game.get("finished_at") else None,
     )
 
 
@@ -138,14 +144,18 @@ def pm_votes(store: Store, game_id: str, phase_key: str) -> dict[str, str]:
 
 
 def orders_with_receipts(store: Store, game_id: str) -> list[OrderView]:
-    """Every order PM of the game, newest first, beside the receipt drafted for it."""
+    """Every order PM of the game, newest first, beside the receipt drafted for it; the host's corrections
+    and the PMs they replaced among them."""
     receipts = {row["ref"]: row for row in store.drafts(game_id=game_id)
                 if row["ref"] and row["status"] != "superseded"}
+    rows = store.orders(game_id, superseded=True)
+    pm_ids = {row["id"]: row["pm_id"] for row in rows}
     views = [OrderView(
         pm_id=row["pm_id"], phase_key=row["phase_key"], sender=row["sender"], sent_at=row["sent_at"],
         raw_text=row["raw_text"], verdicts=tuple(row["verdicts"]),
         receipt=receipts.get(RECEIPT_REF.format(pm_id=row["pm_id"])),
-    ) for row in store.orders(game_id)]
+        entered_by=row["entered_by"], replaced_by=pm_ids.get(row["superseded_by"]),
+    ) for row in rows]
     return views[::-1]
 
 

@@ -1,0 +1,306 @@
+"""The Bellum scenario loader: every problem of a file reported at once, and the shipped 370 AD map."""
+import copy
+from collections import Counter, deque
+
+import pytest
+
+from forumgm.engines.bellum.scenario import ScenarioError, load_scenario, parse_scenario
+
+# The rules' faction list (Bellum 2.0, «Список фракций в игре»), as the rules spell it.
+RULES_STATES = ["Армяне", "Ассирийцы", "Восточная Римская Империя", "Евреи", "Западная Римская Империя",
+                "Копты", "Пуны", "Сассаниды"]
+RULES_TRIBES = """Абасги Аксумиты Аланы Алеманны Англы Анты Афригиды Баски Бастарны Бритты Будины Бургунды
+Вандалы Варины Венеды Вестготы Гараманты Гассаниды Гепиды Геты Гунны Даны Иллирийцы Исавры Каледонцы Лазы
+Квады Лангобарды Лахмиды Луги Берберы Мадьяры Маркоманы Нобатийцы Остготы Пикты Руги Савиры Саксы Свевы
+Склавины Танухиды Тюринги Франки Фризы Химьяриты Эбданы Эфталиты Юты Языги""".split()
+CAPTURED = {"Армяне", "Ассирийцы", "Евреи", "Копты", "Пуны"}
+
+SMALL = {
+    "name": "test", "year": 370,
+    "regions": [{"id": "italia", "name": "Италия", "upkeep": 2}, {"id": "north", "name": "Север", "upkeep": 1}],
+    "provinces": [
+        {"id": "italia", "name": "Италия", "aliases": ["Рим"], "civilized": True, "region": "italia",
+         "authority": 3, "x": 12.5, "y": 41.9},
+        {"id": "venetia", "name": "Венетия", "civilized": True, "region": "italia", "x": 12.3, "y": 45.4},
+        {"id": "noricum", "name": "Норик", "civilized": False, "region": "north", "x": 14.0, "y": 47.3},
+        {"id": "sicilia", "name": "Сицилия", "civilized": True, "region": "italia", "x": 14.2, "y": 37.5},
+    ],
+    "links": [
+        {"a": "italia", "b": "venetia", "kind": "land"},
+        {"a": "venetia", "b": "noricum", "kind": "land"},
+        {"a": "italia", "b": "sicilia", "kind": "blue"},
+        {"a": "venetia", "b": "sicilia", "kind": "purple"},
+    ],
+    "factions": [
+        {"id": "rome", "name": "Рим-государство", "kind": "state", "color": "#c8102e", "capital": "italia"},
+        {"id": "goths", "name": "Готы", "aliases": ["готов"], "kind": "tribe", "color": "#aa3311"},
+        {"id": "alans", "name": "Аланы", "kind": "tribe", "color": "#17becf", "ever_state": True},
+        {"id": "puny", "name": "Пуны", "kind": "state", "color": "#5b2c0f", "capital": "sicilia", "captured": True},
+    ],
+    "people": [
+        {"province": "italia", "faction": "rome", "count": 12},
+        {"province": "noricum", "faction": "goths", "count": 5},
+        {"province": "noricum", "faction": "alans", "count": 2},
+        {"province": "sicilia", "faction": "puny", "count": 1},
+        {"province": "sicilia", "faction": "rome", "count": 2},
+    ],
+    "owners": {"italia": "rome", "sicilia": "rome"},
+    "subjugated": {"alans": "goths"},
+}
+
+
+def broken(**changes):
+    data = copy.deepcopy(SMALL)
+    for key, value in changes.items():
+        data[key] = value
+    return data
+
+
+def problems_of(data):
+    with pytest.raises(ScenarioError) as caught:
+        parse_scenario(data, "my.toml")
+    return caught.value.problems
+
+
+# ---------------------------------------------------------------- a valid file
+
+def test_a_valid_scenario_becomes_frozen_data():
+    scenario = parse_scenario(SMALL, "my.toml")
+    assert scenario.name == "test" and scenario.year == 370
+    assert scenario.provinces["italia"].authority == 3 and scenario.provinces["venetia"].authority == 1
+    assert scenario.provinces["italia"].aliases == ("Рим",)
+    assert scenario.factions["rome"].ever_state and scenario.factions["alans"].ever_state
+    assert not scenario.factions["goths"].ever_state and scenario.factions["goths"].capital is None
+    assert scenario.factions["puny"].captured
+    assert scenario.owners == {"italia": "rome", "sicilia": "rome"}
+    assert scenario.subjugated == {"alans": "goths"}
+    with pytest.raises(TypeError):
+        scenario.owners["venetia"] = "rome"
+    with pytest.raises(AttributeError):
+        scenario.name = "other"
+
+
+def test_neighbours_read_links_both_ways_and_filter_by_kind():
+    scenario = parse_scenario(SMALL)
+    assert scenario.neighbours("venetia") == ("italia", "noricum", "sicilia")
+    assert scenario.neighbours("sicilia", ["land"]) == ()
+    assert scenario.neighbours("sicilia", ["land", "blue"]) == ("italia",)
+    assert scenario.neighbours("sicilia", ["purple"]) == ("venetia",)
+    assert scenario.link("sicilia", "italia").kind == "blue"
+
+
+# ---------------------------------------------------------------- every problem at once
+
+def test_every_problem_is_reported_at_once_with_file_and_key():
+    data = broken(
+        links=SMALL["links"] + [
+            {"a": "noricum", "b": "venetia", "kind": "land"},     # the same pair again, written backwards
+            {"a": "italia", "b": "atlantis", "kind": "land"},     # unknown province
+            {"a": "italia", "b": "noricum", "kind": "tunnel"},    # bad kind
+        ],
+        factions=SMALL["factions"] + [
+            {"id": "huns", "name": "Гунны", "kind": "horde", "color": "#252525"},       # bad kind
+            {"id": "franks", "name": "Франки", "kind": "state", "color": "#2166ac", "capital": "noricum"},
+            {"id": "goths", "name": "Ещё готы", "kind": "tribe", "color": "#000000"},   # duplicate id
+            {"id": "saxons", "name": "Саксы", "kind": "tribe", "color": "red"},          # bad colour
+        ],
+    )
+    problems = problems_of(data)
+    assert all(problem.startswith("my.toml: ") for problem in problems)
+    text = "\n".join(problems)
+    assert "links[4]: the pair noricum–venetia is already linked by links[1]" in text
+    assert "links[5].b: unknown province 'atlantis'" in text
+    assert "links[6].kind: expected one of land, blue, purple (got 'tunnel')" in text
+    assert "factions[4] (huns).kind: expected state or tribe (got 'horde')" in text
+    assert "factions[5] (franks).capital: the capital 'noricum' is not civilized" in text
+    assert "factions[6] (goths).id: duplicate id 'goths'" in text
+    assert "factions[7] (saxons).color: expected a colour #rrggbb (got 'red')" in text
+    assert "factions (franks): the faction is in no province" in text
+    assert "factions (franks).capital: a free state must own its capital 'noricum'" in text
+
+
+def test_a_faction_in_no_province_and_an_unlinked_province_are_named():
+    data = broken(people=[p for p in SMALL["people"] if p["faction"] != "goths"],
+                  links=[link for link in SMALL["links"] if "noricum" not in (link["a"], link["b"])])
+    problems = problems_of(data)
+    assert "my.toml: factions (goths): the faction is in no province (expected a [[people]] entry)" in problems
+    assert "my.toml: provinces (noricum): no link reaches it (expected at least one [[links]] entry)" in problems
+
+
+def test_unknown_ids_in_people_owners_and_subjugation():
+    data = broken(
+        people=SMALL["people"] + [{"province": "gallia", "faction": "rome", "count": 3},
+                                  {"province": "italia", "faction": "vandals", "count": 3},
+                                  {"province": "italia", "faction": "goths", "count": 0},
+                                  {"province": "italia", "faction": "rome", "count": 4}],
+        owners={"italia": "rome", "sicilia": "rome", "gallia": "rome", "venetia": "goths", "noricum": "puny"},
+        subjugated={"alans": "goths", "goths": "rome", "vandals": "goths"},
+    )
+    text = "\n".join(problems_of(data))
+    assert "people[5].province: unknown province 'gallia'" in text
+    assert "people[6].faction: unknown faction 'vandals'" in text
+    assert "people[7].count: expected a number of people ≥ 1 (got 0)" in text
+    assert "people[8]: rome in italia is already given by people[0]" in text
+    assert "owners.gallia: unknown province 'gallia'" in text
+    assert "owners.venetia: 'goths' is a tribe (only states own provinces)" in text
+    assert "owners.noricum: 'puny' is captured (a captured state owns no province)" in text
+    assert "subjugated.goths: only a tribe subjugates a tribe" in text
+    assert "subjugated.vandals: unknown faction 'vandals'" in text
+
+
+def test_missing_and_mistyped_keys_say_what_is_expected():
+    provinces = copy.deepcopy(SMALL["provinces"])
+    del provinces[1]["x"]
+    provinces[2]["civilized"] = "нет"
+    provinces[3]["region"] = "africa"
+    provinces[0]["authority"] = True
+    provinces[0]["capital"] = "x"
+    data = broken(provinces=provinces, year="370", regions=[{"id": "italia", "name": "Италия", "upkeep": -1},
+                                                           {"id": "North", "name": "Север", "upkeep": 1}])
+    data["turns"] = 3
+    text = "\n".join(problems_of(data))
+    assert "turns: unknown key" in text
+    assert "year: expected the first turn's year, an integer (got '370')" in text
+    assert "regions[0] (italia).upkeep: expected a number ≥ 0 (got -1)" in text
+    assert "regions[1] (North).id: expected lowercase latin letters, digits and _ (got 'North')" in text
+    assert "provinces[1] (venetia).x: missing (expected the map's x (longitude))" in text
+    assert "provinces[2] (noricum).civilized: expected true or false (got 'нет')" in text
+    assert "provinces[3] (sicilia).region: unknown region 'africa'" in text
+    assert "provinces[0] (italia).authority: expected an integer ≥ 0 (got True)" in text
+    assert "provinces[0] (italia).capital: unknown key" in text
+
+
+def test_a_name_shared_by_two_provinces_is_refused():
+    provinces = copy.deepcopy(SMALL["provinces"])
+    provinces[1]["aliases"] = ["рим"]
+    assert "my.toml: provinces: the name 'рим' belongs to italia, venetia (expected each name once)" in problems_of(
+        broken(provinces=provinces))
+
+
+def test_a_link_to_itself_and_a_master_that_is_subjugated_are_refused():
+    data = broken(links=SMALL["links"] + [{"a": "italia", "b": "italia", "kind": "land"}],
+                  factions=SMALL["factions"] + [{"id": "huns", "name": "Гунны", "kind": "tribe", "color": "#252525"}],
+                  people=SMALL["people"] + [{"province": "noricum", "faction": "huns", "count": 1}],
+                  subjugated={"alans": "goths", "goths": "huns"})
+    text = "\n".join(problems_of(data))
+    assert "links[4]: a link from 'italia' to itself" in text
+    assert "subjugated.alans: its master 'goths' is itself subjugated" in text
+
+
+def test_a_file_is_read_by_path_and_bad_toml_names_the_file(tmp_path):
+    path = tmp_path / "mine.toml"
+    path.write_text('name = "x"\nyear = [', encoding="utf-8")
+    with pytest.raises(ScenarioError) as caught:
+        load_scenario(str(path))
+    assert caught.value.problems[0].startswith(f"{path}: (file): not valid TOML")
+    with pytest.raises(ScenarioError) as caught:
+        load_scenario(tmp_path / "missing.toml")
+    assert "cannot read it" in caught.value.problems[0]
+
+
+# ---------------------------------------------------------------- the shipped 370 AD scenario
+
+@pytest.fixture(scope="module")
+def s370():
+    return load_scenario("370")
+
+
+def test_370_has_every_faction_of_the_rules_list(s370):
+    by_name = {faction.name.casefold(): faction for faction in s370.factions.values()}
+    assert len(s370.factions) == len(RULES_STATES) + len(RULES_TRIBES) == 58
+    for name in RULES_STATES:
+        assert by_name[name.casefold()].kind == "state", name
+        assert by_name[name.casefold()].captured == (name in CAPTURED), name
+    for name in RULES_TRIBES:
+        assert by_name[name.casefold()].kind == "tribe", name
+
+
+def test_370_states_hold_their_capitals_and_the_captured_hold_nothing(s370):
+    owned = set(s370.owners.values())
+    assert owned == {"zap_rim", "vost_rim", "sassanidy"}
+    assert s370.factions["zap_rim"].capital == "italiya" and s370.owners["italiya"] == "zap_rim"
+    assert s370.factions["vost_rim"].capital == "frakiya" and s370.owners["frakiya"] == "vost_rim"
+    assert s370.factions["sassanidy"].capital == "asorestan" and s370.owners["asorestan"] == "sassanidy"
+    people = {(stack.province, stack.faction): stack.count for stack in s370.people}
+    for fid in ("armyane", "assiriytsy", "evrei", "kopty", "puny"):
+        capital = s370.factions[fid].capital
+        assert (capital, fid) in people, fid          # a captured people still lives in its capital
+        assert s370.provinces[capital].civilized
+
+
+def test_370_authority_values_are_the_rules(s370):
+    by_name = {province.name: province for province in s370.provinces.values()}
+    assert {name: by_name[name].authority for name in ("Египет", "Палестина", "Сирия", "Фракия", "Асорестан", "Италия")} == {
+        "Египет": 2, "Палестина": 2, "Сирия": 2, "Фракия": 2, "Асорестан": 2, "Италия": 3}
+    values = Counter(p.authority for p in s370.provinces.values())
+    assert values == {1: len(s370.provinces) - 6, 2: 5, 3: 1}
+
+
+def test_370_spans_britain_to_persia_and_the_steppe(s370):
+    assert 80 <= len(s370.provinces) <= 150
+    xs = [p.x for p in s370.provinces.values()]
+    ys = [p.y for p in s370.provinces.values()]
+    assert min(xs) < -7 and max(xs) > 60          # Ireland .. Bactria
+    assert min(ys) < 20 and max(ys) > 55          # Aksum, Yemen .. the Urals, Scotland
+    names = {p.name for p in s370.provinces.values()}
+    assert {"Британия", "Тингитанская Мавретания", "Парс", "Причерноморье", "Италия"} <= names
+
+
+def test_370_links_connect_the_whole_map_and_islands_only_by_sea(s370):
+    start = "italiya"
+    seen, queue = {start}, deque([start])
+    while queue:
+        for other in s370.neighbours(queue.popleft()):
+            if other not in seen:
+                seen.add(other)
+                queue.append(other)
+    assert seen == set(s370.provinces)
+    for island in ("sitsiliya", "sardiniya", "korsika", "krit", "kipr", "gibernia"):
+        assert s370.neighbours(island, ["land"]) == (), island
+        assert s370.neighbours(island, ["blue", "purple"]), island
+    assert s370.link("frakiya", "vifiniya").kind == "blue"          # the Bosporus
+    assert s370.link("betika", "tingitana").kind == "blue"          # Gibraltar
+    assert s370.link("italiya", "afrika").kind == "purple"          # open sea: states only
+
+
+def test_370_a_tribe_can_reach_every_province_without_purple_links(s370):
+    seen, queue = {"moldaviya"}, deque(["moldaviya"])
+    while queue:
+        for other in s370.neighbours(queue.popleft(), ["land", "blue"]):
+            if other not in seen:
+                seen.add(other)
+                queue.append(other)
+    assert seen == set(s370.provinces)          # every island has a blue strait somewhere
+
+
+def test_370_every_tribe_has_a_home_where_it_holds_the_majority(s370):
+    in_province = {}
+    for stack in s370.people:
+        in_province.setdefault(stack.province, {})[stack.faction] = stack.count
+    main = {}
+    for province, counts in in_province.items():
+        for fid, count in counts.items():
+            if count > main.get(fid, (0, None))[0]:
+                main[fid] = (count, province)
+    home = {fid: province for fid, (_, province) in main.items()}
+    assert home["vestgoty"] == "moldaviya" and home["ostgoty"] == "prichernomorye"
+    assert home["gunny"] == "nizh_volga" and home["alany"] == "alaniya" and home["pikty"] == "piktavia"
+    assert home["khimyarity"] == "himyar" and home["afrigidy"] == "khorezm" and home["ebdany"] == "gibernia"
+    for fid, province in home.items():      # every tribe holds the strict majority of its home
+        if s370.factions[fid].kind == "tribe":
+            others = [count for other, count in in_province[province].items() if other != fid]
+            assert all(count < main[fid][0] for count in others), fid
+
+
+def test_370_names_carry_the_case_forms_players_write(s370):
+    def find(text):
+        return [p.id for p in s370.provinces.values() if text.casefold() in
+                {p.name.casefold(), *(a.casefold() for a in p.aliases)}]
+    assert find("Паннонии") == ["pannoniya"]
+    assert find("Нижнюю Германию") == ["nizh_germania"]
+    assert find("Константинополь") == ["frakiya"]
+    assert find("Ахайю") == ["akhayya"]
+    factions = {a.casefold(): f.id for f in s370.factions.values() for a in (f.name, *f.aliases)}
+    assert factions["вестготов"] == "vestgoty"
+    assert factions["восточную римскую империю"] == "vost_rim"
+    assert factions["армян"] == "armyane"
