@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from forumgm.config import load_texts
-from forumgm.daemon.simulate import run_scenario
 from forumgm.engines.base import OrderPm, Phase, PhaseInputs
 from forumgm.engines.bellum import RULES
 from tests.bellum_helpers import SMALL_MAP
