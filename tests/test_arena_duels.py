@@ -80,7 +80,7 @@ def test_the_same_seed_replays_the_same_fight_and_another_seed_differs():
 
 def test_random_stacks_replacements_and_junk_never_break_a_fight():
     """Seeded random PMs (valid stacks, replacements, junk) every step, for random cards and
-    weapons: every step resolves, dice stay non-negative and a finished fight stays finished."""
+    weapons: every step resolves, dice stay non-negative, and a fight the rules end has a result."""
     import random
     rng = random.Random(5)
     items = ["Выпад(голова)", "Рубка(тело)", "Яростная рубка(левая рука)", "Удар(правая нога)", "Бросок(тело)",
