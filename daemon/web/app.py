@@ -87,6 +87,7 @@ KIND_LABELS = {
     "summary_report": "состояние бойцов",
     "refill": "запрос пополнения стопок",
     "reveal": "открытые карты соперника",
+    "turn_pm": "итоги хода игроку",
 }
 
 web = Blueprint("web", __name__)
