@@ -25,6 +25,7 @@ COMMANDS = (
     "web",
     "votes",
     "finish",
+    "map",
 )
 
 
