@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from importlib.metadata import version
 
 COMMANDS = (
     "run",
@@ -25,12 +26,17 @@ COMMANDS = (
     "web",
     "votes",
     "finish",
+    "correct",
+    "deadline",
+    "pause",
+    "replace",
     "map",
 )
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="forumgm", description="Hosts play-by-post forum games for a human host.")
+    parser.add_argument("--version", action="version", version=f"forumgm {version('forumgm')}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         module = importlib.import_module(f"forumgm.daemon.commands.{name}")

@@ -34,8 +34,8 @@ COMMON_DRAFT_KINDS = ("receipt", "vote_count", "vote_count_final", "final_announ
 GAME_DRAFT_KINDS = {
     "legends": ("technical_report", "literary_report", "lynch_report", "role_reveal", "spy_result", "spell"),
     "mafia": ("role", "round_report", "check_result", "warning", "reminder", "discipline"),
-    "bellum": (),
-    "arena": (),
+    "bellum": ("technical_report", "literary_report", "turn_pm"),
+    "arena": ("technical_report", "literary_report", "summary_report", "refill", "reveal"),
 }
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 ROLE_DELIVERY = ("pm", "link")
@@ -43,7 +43,7 @@ VOTE_POLICIES = ("last", "first")
 
 INSTALLATION_KEYS = {"forum", "storage", "daemon", "web", "games"}
 FORUM_KEYS = {"id", "engine", "base_url", "account", "password_env", "password_file", "selectors", "time_zone",
-              "min_interval", "timeout", "retries", "posts_per_page"}
+              "min_interval", "timeout", "retries", "posts_per_page", "post_interval"}
 STORAGE_KEYS = {"path"}
 DAEMON_KEYS = {"poll_interval", "poll_near", "near_deadline", "deadline_grace", "log_level"}
 WEB_KEYS = {"host", "port", "password_env", "password_file", "public_url"}
@@ -77,6 +77,7 @@ class ForumConfig:
     timeout: float | None = None
     retries: int | None = None
     posts_per_page: int | None = None
+    post_interval: float | None = None    # the board's flood interval for the account: seconds between posts
 
 
 @dataclass(frozen=True)
@@ -382,6 +383,7 @@ def _forum(check: Checker, table: Mapping) -> ForumConfig | None:
         timeout=check.get(table, "timeout", SECONDS, "forum", default=None),
         retries=check.get(table, "retries", COUNT, "forum", default=None),
         posts_per_page=check.get(table, "posts_per_page", POSITIVE, "forum", default=None),
+        post_interval=check.get(table, "post_interval", SECONDS, "forum", default=None),
     )
     if "password_env" not in table and "password_file" not in table:
         check.problem("forum.password_env", "a variable name, or password_file = a chmod 600 file (one required)")
@@ -495,20 +497,40 @@ def _players(check: Checker, players: Any, prefix: str) -> tuple[PlayerConfig, .
                            "(players = [] while the sign-up is open)",
                       None if players is MISSING else players)
         return ()
-    out, seen = [], set()
+    out, names = [], {}      # casefolded nick or alias -> whose it is (forum names ignore case)
     for index, player in enumerate(players):
-        where = f"{key}[{index}]"
+        where = player_key(key, index, player.get("nick") if isinstance(player, dict) else None)
         if not isinstance(player, dict):
             check.problem(where, "a table with nick, aliases, role", player)
             continue
         check.known_keys(player, PLAYER_KEYS, where)
         nick = check.get(player, "nick", TEXT, where)
-        if nick in seen:
-            check.problem(f"{where}.nick", "a nick not listed before", nick)
-        seen.add(nick)
-        out.append(PlayerConfig(nick=nick, aliases=check.get(player, "aliases", STRINGS, where, default=()),
-                                role=check.get(player, "role", TEXT, where, default=None)))
+        aliases = check.get(player, "aliases", STRINGS, where, default=())
+        if isinstance(nick, str):
+            _name_taken(check, names, f"{where}.nick", nick, (index, nick), "a nick")
+            for alias in aliases:
+                _name_taken(check, names, f"{where}.aliases", alias, (index, nick), "aliases")
+        out.append(PlayerConfig(nick=nick, aliases=aliases, role=check.get(player, "role", TEXT, where, default=None)))
     return tuple(out)
+
+
+def _name_taken(check: Checker, names: dict[str, tuple[int, str]], key: str, name: str, player: tuple[int, str],
+                what: str) -> None:
+    """A nick or alias names one player only, whatever its letter case («хан» is «Хан»)."""
+    index, owner = names.setdefault(name.casefold(), player)
+    if index == player[0]:
+        return
+    if name == owner and what == "a nick":
+        check.problem(key, "a nick not listed before", name)
+    else:
+        check.problem(key, f"{what} no other player has, whatever the letter case: {name!r} is {owner}'s "
+                           "nick or alias (forum accounts are told apart without regard to case)", name)
+
+
+def player_key(key: str, index: int, nick: Any = None) -> str:
+    """How a problem names the player at `index` of [[players]]: counted from 1, with his nick
+    ("players #6 (Лиса)"), as the host reads his file."""
+    return f"{key} #{index + 1}" + (f" ({nick})" if isinstance(nick, str) and nick else "")
 
 
 def _with_roles(check: Checker, players: tuple[PlayerConfig, ...], table: Mapping,

@@ -1,22 +1,17 @@
 """Which engine plays which game, with its shipped rule table and the host's overrides."""
 from __future__ import annotations
 
+import functools
 import importlib
-import tomllib
 from typing import Any, Mapping
 
-from forumgm.config import data_path
+from forumgm.config import read_rule_table
 from forumgm.engines.base import Rules
 
 
 def rule_table(game_type: str, overrides: Mapping[str, Any] | None = None) -> dict:
     """The game's shipped rule table (config/<game>/rules.toml), overridden key by key."""
-    path = data_path(game_type, "rules.toml")
-    table: dict = {}
-    if path.is_file():
-        with open(path, "rb") as handle:
-            table = tomllib.load(handle)
-    return merge(table, overrides or {})
+    return merge(read_rule_table(game_type), overrides or {})
 
 
 def merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict:
@@ -35,3 +30,13 @@ def rules_for(game_type: str, overrides: Mapping[str, Any] | None = None) -> Rul
     if make_rules is not None:
         return make_rules(rule_table(game_type, overrides))
     return module.RULES
+
+
+@functools.cache
+def game_title(game_type: str) -> str:
+    """The game's name as hosts and players call it («Мафия»); the type code for a game whose engine
+    is missing or names no title."""
+    try:
+        return getattr(rules_for(game_type), "title", game_type)
+    except ModuleNotFoundError:
+        return game_type

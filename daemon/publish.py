@@ -1,11 +1,17 @@
-"""Publish approved drafts to the forum, each at most once.
+"""Publish approved drafts to the forum, each at most once, with nothing hidden in the text.
 
-Every text carries an invisible marker naming its draft (zero-width characters after the
-body). A draft is marked "sending" before the forum request and "sent" with the forum's id after
-it. A draft found still "sending" (the daemon died, or the forum's answer was lost) is first
-looked for on the forum by its marker; it is sent again only when it is not there. A draft the
-forum refuses for good (ForumRefused: unknown recipient, too long, a validation error) goes back
-to the host with the forum's message instead of being tried again on every tick.
+Before a draft is sent, the newest id the board is known to show is kept with it (the thread's
+last post, or the newest PM in the sent folders) and the draft is marked "sending"; after the
+forum's answer it is "sent" with the forum's id. A draft found still "sending" (the daemon died,
+the answer was lost, or the board answered 5xx after posting) is first looked for among what the
+host's account posted after that id, by recipient, subject and text as the board shows them
+(daemon/forum/sent_text.py); it is sent again only when it is not there. A board that took a
+text without naming it (SMF) gets the same search at once, and the text is never sent twice.
+
+Each draft is published on its own: a draft the forum refuses for good (ForumRefused) goes back
+to the host with the forum's message, and a draft that fails otherwise keeps its problem where
+the host looks (`forumgm drafts`, status, the web page) while the other drafts go on. Only a
+forum that does not answer at all ends publishing for the tick.
 """
 from __future__ import annotations
 
@@ -13,22 +19,11 @@ import logging
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from forumgm.daemon.forum.errors import ForumError, ForumRefused
+from forumgm.daemon.forum.errors import Accepted, ForumError, ForumRefused, Unreachable
 
 log = logging.getLogger(__name__)
 
-_START, _ZERO, _ONE = "\u200b", "\u200c", "\u200d"
 DEFAULT_PM_SUBJECT = "Сообщение ведущего"
-
-
-def draft_marker(draft_id: int) -> str:
-    """Invisible in the rendered post and neutral to BBCode: the id in binary, zero-width."""
-    bits = format(int(draft_id), "b")
-    return _START + "".join(_ONE if bit == "1" else _ZERO for bit in bits) + _START
-
-
-def with_marker(body: str, draft_id: int) -> str:
-    return body.rstrip() + draft_marker(draft_id)
 
 
 @dataclass
@@ -36,53 +31,90 @@ class PublishReport:
     sent: dict[int, str] = field(default_factory=dict)          # draft id -> forum post/PM id
     reconciled: dict[int, str] = field(default_factory=dict)    # found on the forum, not re-sent
     refused: dict[int, str] = field(default_factory=dict)       # draft id -> the forum's message
-    error: str | None = None                                    # the first failure; the rest waits
+    failed: dict[int, str] = field(default_factory=dict)        # draft id -> what went wrong; it waits
+    error: str | None = None                                    # the forum did not answer: the rest waits
 
     @property
     def ok(self) -> bool:
-        return self.error is None
+        return self.error is None and not self.failed
 
 
 def publish_approved(forum, store, now: datetime, forum_id: str | None = None) -> PublishReport:
     report = PublishReport()
-    try:
-        for draft in _of_forum(store, store.sending_drafts(), forum_id):
-            found = _find(forum, store, draft)
-            if found:
-                store.mark_sent(draft["id"], found, now)
-                report.reconciled[draft["id"]] = found
-            else:
-                _send(forum, store, draft, now, report)
-        for draft in _of_forum(store, store.approved_drafts(), forum_id):
-            store.mark_sending(draft["id"], now)
-            _send(forum, store, draft, now, report)
-    except ForumError as error:
-        report.error = str(error)
-        log.warning("publishing stopped: %s", error)
+    sending = _of_forum(store, store.sending_drafts(), forum_id)
+    approved = _of_forum(store, store.approved_drafts(), forum_id)
+    baselines = _Baselines(forum, store)
+    for draft in sending + approved:
+        try:
+            _publish(forum, store, draft, now, report, baselines)
+        except Unreachable as error:
+            report.error = str(error)
+            report.failed[draft["id"]] = str(error)
+            log.warning("publishing stopped for this tick: %s", error)
+            break
+        except Exception as error:  # one draft's failure, whatever it is, stops only that draft
+            reason = f"{type(error).__name__}: {error}" if not str(error) else str(error)
+            report.failed[draft["id"]] = reason
+            store.note_send_problem(draft["id"], reason, now)
+            log.warning("draft %s not published: %s", draft["id"], reason, exc_info=not isinstance(error, ForumError))
     return report
 
 
-def _send(forum, store, draft: dict, now: datetime, report: PublishReport) -> None:
-    body = with_marker(draft["body"], draft["id"])
+def _publish(forum, store, draft: dict, now: datetime, report: PublishReport, baselines: "_Baselines") -> None:
+    if draft["status"] == "sending":
+        found = _find(forum, store, draft)
+        if found is not None:
+            store.mark_sent(draft["id"], found, now)
+            report.reconciled[draft["id"]] = found
+            return
+    else:
+        store.mark_sending(draft["id"], now, after=baselines.of(draft))
+        draft = store.draft(draft["id"])
     try:
         if draft["target"] == "thread":
-            ref = forum.reply(_thread_url(store, draft), body)
+            ref = forum.reply(_thread_url(store, draft), draft["body"])
         else:
-            ref = forum.send_pm(draft["target"], _subject(draft), body)
+            ref = forum.send_pm(draft["target"], _subject(draft), draft["body"])
     except ForumRefused as refused:
         store.mark_refused(draft["id"], str(refused), now)
         report.refused[draft["id"]] = str(refused)
         log.warning("draft %s refused by the forum: %s", draft["id"], refused)
         return
+    except Accepted as accepted:
+        ref = _find(forum, store, draft)
+        if ref is None:   # the board said it took it: never sent again, even when it cannot be found
+            log.warning("draft %s: %s, but it is not found among the account's texts; recorded as sent "
+                        "without the forum's id", draft["id"], accepted)
+            ref = ""
     store.mark_sent(draft["id"], ref, now)
     report.sent[draft["id"]] = ref
 
 
 def _find(forum, store, draft: dict) -> str | None:
-    marker = draft_marker(draft["id"])
+    """The draft among what the account posted or sent after the draft's baseline, not already
+    recorded as another draft's."""
+    claimed = store.sent_refs()
     if draft["target"] == "thread":
-        return forum.find_own_post(_thread_url(store, draft), marker, since=draft["sending_at"])
-    return forum.find_sent_pm(draft["target"], _subject(draft), marker)
+        return forum.find_own_post(_thread_url(store, draft), draft["body"], after=draft["sent_after"],
+                                   since=draft["sending_at"], claimed=claimed)
+    return forum.find_sent_pm(draft["target"], _subject(draft), draft["body"], after=draft["sent_after"],
+                              claimed=claimed)
+
+
+class _Baselines:
+    """The newest id shown before sending: a thread's from the store (the sync just read it), the
+    sent folders' read once per publishing run (any id from before the send will do)."""
+
+    def __init__(self, forum, store):
+        self.forum, self.store = forum, store
+        self._sent: list[str | None] = []
+
+    def of(self, draft: dict) -> str | None:
+        if draft["target"] == "thread":
+            return self.store.thread_cursor(draft["game_id"])["last_post_id"]
+        if not self._sent:
+            self._sent.append(self.forum.newest_sent_pm())
+        return self._sent[0]
 
 
 def _subject(draft: dict) -> str:

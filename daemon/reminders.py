@@ -56,7 +56,15 @@ def draft_digest(game: Any, store, state: Any, phase: Phase, phase_row: dict, en
     if functions is None or not host:
         return
     digest, digest_text = functions
-    result = digest(state, stored_posts(store, game.id), phase_row["opens_at"], end, host)
-    store.add_draft(game.id, DIGEST_KIND, host, digest_text(result, game.texts), phase.key,
+    body = digest_text(digest(state, stored_posts(store, game.id), phase_row["opens_at"], end, host), game.texts)
+    if when == "deadline" and _drafted_before(store, game.id, phase.key, body):
+        return      # nothing changed since the digest before the deadline: the host has read it
+    store.add_draft(game.id, DIGEST_KIND, host, body, phase.key,
                     game.config.needs_approval(DIGEST_KIND), ref=f"{DIGEST_KIND}:{phase.key}:{when}",
                     subject=f"Дисциплина в теме, игровой день {phase.number}")
+
+
+def _drafted_before(store, game_id: str, phase_key: str, body: str) -> bool:
+    ref = f"{DIGEST_KIND}:{phase_key}:before"
+    return any(d["ref"] == ref and d["status"] != "superseded" and d["body"] == body
+               for d in store.drafts(game_id=game_id))

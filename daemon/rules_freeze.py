@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from typing import Any, Sequence
 
+from forumgm.daemon.stops import RULES_CHANGED
 from forumgm.engines.mafia.freeze import RulesFrozen
 
 log = logging.getLogger(__name__)
@@ -33,14 +34,17 @@ def refusal(game: Any, store) -> str | None:
 
 
 def runnable(games: Sequence[Any], store) -> list[Any]:
-    """The games that may run; each refused one is logged and audited for the host."""
+    """The games that may run; each refused one is logged, audited and held for the host to see
+    (`forumgm status`, the page); a game whose table was restored is released."""
     kept = []
     for game in games:
         problem = refusal(game, store)
         if problem is None:
+            store.release_game(game.id, RULES_CHANGED)
             kept.append(game)
             continue
         log.error("%s", problem)
+        store.hold_game(game.id, RULES_CHANGED, problem, store.now())
         store.audit("daemon", "rules.refused", {"game": game.id, "message": problem})
     return kept
 
@@ -53,5 +57,6 @@ def accept_change(game: Any, store) -> bool:
     state = game.rules.freeze_rules(game.rules.load(snapshot["state"]), force=True)
     with store.transaction():
         store.add_snapshot(game.id, ACCEPTED, game.rules.dump(state))
+        store.release_game(game.id, RULES_CHANGED, by="host")
         store.audit("host", "rules.accept_change", {"game": game.id})
     return True

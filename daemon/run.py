@@ -17,6 +17,7 @@ from forumgm.daemon.clock import Clock
 from forumgm.daemon.config import Installation
 from forumgm.daemon.forum.permalink import post_url_builder
 from forumgm.daemon.games import rules_for
+from forumgm.daemon.host_actions.replace import current_players, with_replacements
 from forumgm.daemon.rules_freeze import runnable
 from forumgm.daemon.store import Store
 from forumgm.daemon.finish import is_finished
@@ -37,8 +38,8 @@ class Daemon:
 
     def __post_init__(self) -> None:
         self.polling = Polling.of(self.installation)
-        self.games = runnable(game_runs(self.installation, self.polling.grace), self.store)   # a frozen-rules refusal stops a game
         register(self.store, self.installation)
+        self.games = runnable(game_runs(self.installation, self.store, self.polling.grace), self.store)   # a frozen-rules refusal stops a game
 
     def tick(self) -> TickReport:
         return tick(self.clock.now(), self.forum, self.store, self.games, self.edges)
@@ -50,12 +51,13 @@ class Daemon:
         return wake
 
 
-def game_runs(installation: Installation, grace: timedelta = timedelta(0)) -> list[GameRun]:
+def game_runs(installation: Installation, store: Store, grace: timedelta = timedelta(0)) -> list[GameRun]:
+    """The configured games with the players the host has replaced since (forumgm replace)."""
     forum = installation.forum
-    return [GameRun(game, rules_for(game.type, game.rules), forum.id, load_texts(game.templates),
-                    account=forum.account, post_url=post_url_builder(forum, game.thread_url),
-                    web_url=installation.web_public_url, grace=grace)
-            for game in installation.games]
+    return with_replacements([GameRun(game, rules_for(game.type, game.rules), forum.id, load_texts(game.templates),
+                                      account=forum.account, post_url=post_url_builder(forum, game.thread_url),
+                                      web_url=installation.web_public_url, grace=grace)
+                              for game in installation.games], store)
 
 
 def open_phases(store: Store, games: list[GameRun]) -> list[OpenPhase]:
@@ -76,7 +78,7 @@ def register(store: Store, installation: Installation) -> None:
     store.register_forum(forum.id, forum.engine, forum.base_url, forum.account)
     for game in installation.games:
         store.register_game(game.id, game.type, forum.id, game.thread_url, game.time_zone.key, game.seed,
-                            {p.nick: p.aliases for p in game.players})
+                            {p.nick: p.aliases for p in current_players(game, store)})
 
 
 class StopFlag:

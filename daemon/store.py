@@ -28,7 +28,7 @@ DRAFT_STATUSES = ("pending", "approved", "sending", "sent", "rejected", "superse
 OPEN_DRAFT_STATUSES = ("pending", "approved")
 
 JSON_COLUMNS = frozenset({"aliases", "colored", "flagged", "verdicts", "data", "state", "detail", "settings"})
-TIME_COLUMNS = frozenset({"deadline", "at", "problem_since"})
+TIME_COLUMNS = frozenset({"deadline", "at", "problem_since", "since"})
 
 
 class StoreError(Exception):
@@ -274,6 +274,37 @@ MIGRATIONS: tuple[str, ...] = (
         next_reason TEXT NOT NULL
     );
     """,
+    # host actions: a correction the host entered replaces a player's orders of a phase (the player's
+    # PMs stay, marked superseded); a paused game; a player's account replaced by another
+    """
+    ALTER TABLE orders ADD COLUMN superseded_by INTEGER REFERENCES orders(id);
+    ALTER TABLE orders ADD COLUMN entered_by TEXT;
+    ALTER TABLE games ADD COLUMN paused_at TEXT;
+    ALTER TABLE games ADD COLUMN paused_by TEXT;
+    CREATE TABLE replacements (
+        id INTEGER PRIMARY KEY,
+        game_id TEXT NOT NULL REFERENCES games(id),
+        old_nick TEXT NOT NULL,
+        new_nick TEXT NOT NULL,
+        replaced_by TEXT NOT NULL,
+        at TEXT NOT NULL
+    );
+    """,
+    # other reasons a game is held, one row per cause ('rules_changed', ...); see daemon/stops.py
+    """
+    CREATE TABLE game_stops (
+        game_id TEXT NOT NULL REFERENCES games(id),
+        cause TEXT NOT NULL,
+        message TEXT NOT NULL,
+        since TEXT NOT NULL,
+        PRIMARY KEY (game_id, cause)
+    );
+    """,
+    # the newest post or sent-PM id the board showed before a draft was sent: a draft whose
+    # answer was lost is looked for only among the account's texts after it (publish.py)
+    """
+    ALTER TABLE drafts ADD COLUMN sent_after TEXT;
+    """,
 )
 
 
@@ -421,10 +452,12 @@ class Store:
     def game(self, game_id: str) -> dict | None:
         return self._one("SELECT * FROM games WHERE id = ?", [game_id])
 
-    def finish_game(self, game_id: str, winner: str, by: str, at: datetime) -> bool:
-        """The host ends the game naming the winner; False when it was already finished."""
+    def finish_game(self, game_id: str, winner: str, by: str, at: datetime, replacing: str | None = None) -> bool:
+        """The game ends with `winner`; False when it was already finished (unless by `replacing`,
+        whose end this one replaces)."""
         cursor = self.db.execute("UPDATE games SET finished_at = ?, winner = ?, finished_by = ? "
-                                 "WHERE id = ? AND finished_at IS NULL", [to_text(at), winner, by, game_id])
+                                 "WHERE id = ? AND (finished_at IS NULL OR finished_by = ?)",
+                                 [to_text(at), winner, by, game_id, replacing])
         if cursor.rowcount == 1:
             self.audit(by, "game.finish", {"game": game_id, "winner": winner})
         return cursor.rowcount == 1
@@ -449,6 +482,32 @@ class Store:
             self.db.execute("UPDATE games SET problem = NULL, problem_since = NULL WHERE id = ?", [game_id])
             self.audit("daemon", "game.resumed", {"game": game_id, "problem": row["problem"]})
         return row["problem"]
+
+    def hold_game(self, game_id: str, cause: str, message: str, at: datetime, by: str = "daemon") -> bool:
+        """Hold the game for `cause` (it is not run while held); True when it was not held for it yet.
+        A held cause keeps its `since` and takes the newest message."""
+        with self.transaction():
+            started = self.db.execute("INSERT INTO game_stops (game_id, cause, message, since) VALUES (?, ?, ?, ?) "
+                                      "ON CONFLICT(game_id, cause) DO NOTHING",
+                                      [game_id, cause, message, to_text(at)]).rowcount == 1
+            self.db.execute("UPDATE game_stops SET message = ? WHERE game_id = ? AND cause = ?",
+                            [message, game_id, cause])
+            if started:
+                self.audit(by, "game.held", {"game": game_id, "cause": cause, "message": message})
+        return started
+
+    def release_game(self, game_id: str, cause: str, by: str = "daemon") -> bool:
+        """The game is no longer held for `cause`; False when it was not."""
+        with self.transaction():
+            released = self.db.execute("DELETE FROM game_stops WHERE game_id = ? AND cause = ?",
+                                       [game_id, cause]).rowcount == 1
+            if released:
+                self.audit(by, "game.released", {"game": game_id, "cause": cause})
+        return released
+
+    def holds(self, game_id: str) -> list[dict]:
+        """Why the game is held (see hold_game), oldest first."""
+        return self._rows("SELECT * FROM game_stops WHERE game_id = ? ORDER BY since, cause", [game_id])
 
     def players(self, game_id: str) -> list[dict]:
         return self._rows("SELECT * FROM players WHERE game_id = ? ORDER BY rowid", [game_id])
@@ -493,6 +552,21 @@ class Store:
 
     def posts(self, game_id: str) -> list[dict]:
         return self._rows("SELECT * FROM posts WHERE game_id = ? ORDER BY first_seen_at, rowid", [game_id])
+
+    def live_post_pages(self, game_id: str, from_page: int, to_page: int | None = None) -> dict[str, int | None]:
+        """{post id: page} of the posts with a numeric id, not deleted, last seen on these pages
+        (or on no known page): those a sync reading the pages must see again."""
+        return {row[0]: row[1] for row in self.db.execute(
+            "SELECT post_id, page_no FROM posts WHERE game_id = ? AND deleted_at IS NULL "
+            "AND post_id != '' AND post_id NOT GLOB '*[^0-9]*' "
+            "AND (page_no IS NULL OR (page_no >= ? AND (? IS NULL OR page_no <= ?)))",
+            [game_id, from_page, to_page, to_page])}
+
+    def first_page_posted_since(self, game_id: str, since: datetime) -> int | None:
+        """The first page holding a post (not deleted) written at or after `since`; None if there is none."""
+        row = self.db.execute("SELECT MIN(page_no) FROM posts WHERE game_id = ? AND deleted_at IS NULL "
+                              "AND posted_at >= ?", [game_id, to_text(since)]).fetchone()
+        return row[0] if row else None
 
     def post_versions(self, game_id: str, post_id: str | None = None) -> list[dict]:
         """Versions of one post, or of every post of the game when post_id is None; oldest first."""
@@ -589,11 +663,31 @@ class Store:
         )
         return cursor.rowcount == 1
 
-    def orders(self, game_id: str, phase_key: str | None = None) -> list[dict]:
+    def orders(self, game_id: str, phase_key: str | None = None, superseded: bool = False) -> list[dict]:
+        """The orders in force (a player's PMs the host corrected are left out unless `superseded`)."""
+        where = "" if superseded else " AND superseded_by IS NULL"
         if phase_key is None:
-            return self._rows("SELECT * FROM orders WHERE game_id = ? ORDER BY sent_at, id", [game_id])
-        return self._rows("SELECT * FROM orders WHERE game_id = ? AND phase_key = ? ORDER BY sent_at, id",
+            return self._rows(f"SELECT * FROM orders WHERE game_id = ?{where} ORDER BY sent_at, id", [game_id])
+        return self._rows(f"SELECT * FROM orders WHERE game_id = ? AND phase_key = ?{where} ORDER BY sent_at, id",
                           [game_id, phase_key])
+
+    def record_correction(self, game_id: str, phase_key: str, sender: str, at: datetime, text: str,
+                          verdicts: list[dict], by: str) -> tuple[dict, list[dict]]:
+        """Inside a transaction: the host's text becomes the sender's orders of the phase; the orders
+        it replaces stay, pointing at it. (the new order row, the rows it replaced)"""
+        if not self.db.conn.in_transaction:
+            raise StoreError("record_correction must run inside Store.transaction()")
+        replaced = [row for row in self.orders(game_id, phase_key) if row["sender"] == sender]
+        number = self.db.execute("SELECT COUNT(*) FROM orders WHERE game_id = ? AND entered_by IS NOT NULL",
+                                 [game_id]).fetchone()[0] + 1
+        order_id = self._insert("orders", {
+            "game_id": game_id, "phase_key": phase_key, "pm_id": f"host-{number}", "sender": sender,
+            "sent_at": to_text(at), "raw_text": text, "verdicts": json.dumps(verdicts, ensure_ascii=False),
+            "recorded_at": to_text(self.now()), "entered_by": by,
+        })
+        for row in replaced:
+            self.db.execute("UPDATE orders SET superseded_by = ? WHERE id = ?", [order_id, row["id"]])
+        return self._one("SELECT * FROM orders WHERE id = ?", [order_id]), replaced
 
     def order_pm_ids(self, game_id: str) -> set[str]:
         return {row[0] for row in self.db.execute("SELECT pm_id FROM orders WHERE game_id = ?", [game_id])}
@@ -775,14 +869,15 @@ class Store:
         self.db.execute("UPDATE drafts SET status = 'superseded', updated_at = ? WHERE id = ?",
                         [to_text(self.now()), draft_id])
 
-    def mark_sending(self, draft_id: int, at: datetime) -> None:
-        """Before the forum request: a crash after this is reconciled, never blindly re-sent."""
+    def mark_sending(self, draft_id: int, at: datetime, after: str | None = None) -> None:
+        """Before the forum request: a crash after this is reconciled, never blindly re-sent.
+        `after`: the newest post or sent-PM id the board showed before (None: not known)."""
         with self.transaction():
             row = self.draft(draft_id)
             if row["status"] != "approved":
                 raise StoreError(f"draft {draft_id} is {row['status']}, not approved")
-            self.db.execute("UPDATE drafts SET status = 'sending', sending_at = ?, updated_at = ? WHERE id = ?",
-                            [to_text(at), to_text(at), draft_id])
+            self.db.execute("UPDATE drafts SET status = 'sending', sending_at = ?, sent_after = ?, updated_at = ? "
+                            "WHERE id = ?", [to_text(at), after, to_text(at), draft_id])
 
     def mark_sent(self, draft_id: int, forum_ref: str, at: datetime) -> None:
         with self.transaction():
@@ -798,11 +893,64 @@ class Store:
                             "WHERE id = ?", [error, to_text(at), draft_id])
             self.audit("daemon", "draft.refused", {"draft": draft_id, "error": error})
 
+    def note_send_problem(self, draft_id: int, error: str, at: datetime) -> None:
+        """Publishing this draft failed (not a refusal): it keeps its status and is tried again on
+        the next tick; the host sees why meanwhile."""
+        with self.transaction():
+            changed = self.db.execute("UPDATE drafts SET send_error = ?, updated_at = ? WHERE id = ? "
+                                      "AND send_error IS NOT ?", [error, to_text(at), draft_id, error]).rowcount
+            if changed:    # once per problem, not once per tick
+                self.audit("daemon", "draft.send_failed", {"draft": draft_id, "error": error})
+
+    def sent_refs(self) -> set[str]:
+        """The forum ids of every sent draft: a text already recorded as one draft's is no other's."""
+        rows = self.db.execute("SELECT forum_ref FROM drafts WHERE status = 'sent' AND forum_ref IS NOT NULL "
+                               "AND forum_ref <> ''")
+        return {row[0] for row in rows}
+
     def sending_drafts(self) -> list[dict]:
         return self.drafts(status="sending")
 
     def approved_drafts(self) -> list[dict]:
         return self.drafts(status="approved")
+
+    # ------------------------------------------------------------ host actions (forumgm.daemon.host_actions)
+
+    def set_paused(self, game_id: str, by: str | None, at: datetime | None) -> bool:
+        """Pause (by, at) or resume (None, None) a game; False when it already was so."""
+        condition = "paused_at IS NULL" if at is not None else "paused_at IS NOT NULL"
+        cursor = self.db.execute(f"UPDATE games SET paused_at = ?, paused_by = ? WHERE id = ? AND {condition}",
+                                 [to_text(at), by, game_id])
+        return cursor.rowcount == 1
+
+    def move_deadline(self, game_id: str, key: str, opens_at: datetime | None, deadline: datetime) -> None:
+        self.db.execute("UPDATE phases SET opens_at = ?, deadline = ? WHERE game_id = ? AND key = ? "
+                        "AND status = 'pending'", [to_text(opens_at), to_text(deadline), game_id, key])
+
+    def current_resolution(self, game_id: str, phase_key: str) -> dict | None:
+        return self._one("SELECT * FROM resolutions WHERE game_id = ? AND phase_key = ? AND current = 1",
+                         [game_id, phase_key])
+
+    def resolution_outcome(self, resolution_id: int) -> tuple[dict | None, list[dict], list[dict]]:
+        """(snapshot, eliminations, drafts) a resolution produced, whatever became of them since."""
+        snapshot = self._one("SELECT * FROM snapshots WHERE resolution_id = ? ORDER BY id LIMIT 1", [resolution_id])
+        eliminations = self._rows("SELECT * FROM eliminations WHERE resolution_id = ? ORDER BY id", [resolution_id])
+        drafts = self._rows("SELECT * FROM drafts WHERE resolution_id = ? ORDER BY id", [resolution_id])
+        return snapshot, eliminations, drafts
+
+    def set_draft_body(self, draft_id: int, body: str) -> None:
+        """The daemon's own rewrite of a draft it just made (not a host edit: no edit history)."""
+        self.db.execute("UPDATE drafts SET body = ?, updated_at = ? WHERE id = ?",
+                        [body, to_text(self.now()), draft_id])
+
+    def add_replacement(self, game_id: str, old_nick: str, new_nick: str, by: str, at: datetime) -> None:
+        self._insert("replacements", {"game_id": game_id, "old_nick": old_nick, "new_nick": new_nick,
+                                      "replaced_by": by, "at": to_text(at)})
+
+    def replacements(self, game_id: str | None = None) -> list[dict]:
+        if game_id is None:
+            return self._rows("SELECT * FROM replacements ORDER BY id")
+        return self._rows("SELECT * FROM replacements WHERE game_id = ? ORDER BY id", [game_id])
 
     # ------------------------------------------------------------ audit
 

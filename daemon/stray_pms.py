@@ -3,7 +3,7 @@
 The games of a forum read their orders from one inbox, and each skips a sender who is not its
 player (he may play another game there). A PM whose sender is the player of no game of the forum
 (a guest, a spectator, an account spelt with look-alike letters, a player of a game the host has
-finished) would be read by nobody: the
+finished, a player the host replaced by another account) would be read by nobody: the
 host gets one notice draft for it, addressed to his own account and always waiting for his
 approval. PMs sent before the daemon first watched the forum's games are old mail, not game input.
 """
@@ -37,11 +37,13 @@ def draft_stray_pms(games: Sequence[Any], store: Store) -> list[int]:
     running = [game for game in games if not is_finished(store, game.id)]
     rosters = [game.roster() for game in running]
     drafted = store.live_refs(stray_ref(forum_id, ""))
+    # read while the game ran, or before a replacement: a finished game's players are nobody's now
+    taken = {pm_id for game in games for pm_id in store.order_pm_ids(game.id)}
     made = []
     for pm in store.pms(forum_id):
         at = pm["sent_at"] or pm["seen_at"]
         ref = stray_ref(forum_id, pm["pm_id"])
-        if ref in drafted or since is None or at < since:
+        if ref in drafted or pm["pm_id"] in taken or since is None or at < since:
             continue
         if any(account_player(pm["sender"], roster) for roster in rosters):
             continue
@@ -50,7 +52,8 @@ def draft_stray_pms(games: Sequence[Any], store: Store) -> list[int]:
                           if game not in running and account_player(pm["sender"], game.roster()))
         body = owner.texts.render(TEMPLATE, sender=pm["sender"], subject=pm["subject"], text=pm["text"],
                                   time=f"{at.astimezone(zone):%d.%m.%Y %H:%M} ({zone.key})",
-                                  games=sorted(game.id for game in games), finished=finished)
+                                  games=sorted(game.id for game in games), finished=finished,
+                                  replaced=_replaced(store, games, pm["sender"]))
         made.append(store.add_draft(owner.id, KIND, owner.account, body, None, True, ref=ref, subject=SUBJECT))
         log.info("forum %s: PM %s from %s is no player's; a notice is drafted for the host",
                  forum_id, pm["pm_id"], pm["sender"])
@@ -60,3 +63,9 @@ def draft_stray_pms(games: Sequence[Any], store: Store) -> list[int]:
 def _watched_since(store: Store, games: Sequence[Any]) -> datetime | None:
     registered = [row["registered_at"] for row in map(store.game, (game.id for game in games)) if row]
     return min(registered, default=None)
+
+
+def _replaced(store: Store, games: Sequence[Any], sender: str) -> list[dict]:
+    """The games in which the host gave the sender's place to another account (forumgm replace)."""
+    return [{"game": row["game_id"], "by": row["new_nick"]} for game in games for row in store.replacements(game.id)
+            if row["old_nick"].casefold() == sender.casefold()]

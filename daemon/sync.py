@@ -17,10 +17,11 @@ from forumgm.daemon.forum.errors import ForumError
 from forumgm.parsers.forums.base import PageLayoutError, Post
 
 DEFAULT_EDIT_WINDOW = timedelta(minutes=60)
-PROGRESS_FROM_PAGES = 3      # a progress bar only for a long (first) sync
+PROGRESS_FROM_PAGES = 3      # a progress bar only when this many pages are to be read
 log = logging.getLogger(__name__)
 
 MAX_INBOX_PAGES = 50
+INBOX_NEARLY_FULL = 0.8      # of a folder's limit: the host is warned before new PMs are held back
 _TOLD_NO_PMS: set[str] = set()   # forums this process has logged as having no private messages
 
 
@@ -52,34 +53,42 @@ class InboxReport:
 
 def sync_game(game: Any, forum, store, now: datetime, edit_window: timedelta | None = None,
               progress: TextIO | None = None) -> SyncReport:
+    """Read the thread from the last known page (or an earlier one still inside the edit window) to the end.
+
+    Each page is stored with its posts and the cursor in one transaction as it arrives, and only
+    the ids of posts known before that must show up again are held: memory stays flat however
+    long the thread, and a sync stopped halfway resumes at the page where it stopped.
+    """
     game_id, thread_url = _field(game, "id"), _field(game, "thread_url")
     window = edit_window if edit_window is not None else _edit_window(game)
     report = SyncReport(game_id)
-    cursor = store.thread_cursor(game_id)
-    page_no = _first_page_to_read(store, game_id, cursor["last_page"], now - window)
-    bar = _Progress(progress if progress is not None else sys.stderr, game_id)
-    shown: list[Post] = []
-    first_read = None
+    page_no = _first_page_to_read(store, game_id, store.thread_cursor(game_id)["last_page"], now - window)
+    missing = store.live_post_pages(game_id, from_page=page_no)    # known posts yet to show up again
+    bar = _Progress(progress if progress is not None else sys.stderr, game_id, page_no)
 
-    def read(number: int):
+    def read(number: int, forward: bool = True):
         info, posts, html = forum.thread_page(thread_url, number)
         report.pages_fetched += 1
-        store.record_page(game_id, thread_url, info.page, html, now)
-        _record_page_posts(store, game_id, info.page, posts, now, report)
-        shown.extend(posts)
+        with store.transaction():
+            store.record_page(game_id, thread_url, info.page, html, now)
+            _record_page_posts(store, game_id, info.page, posts, now, report)
+            if forward:
+                last_post_id = posts[-1].id if posts else store.thread_cursor(game_id)["last_post_id"]
+                store.set_thread_cursor(game_id, last_page=info.page, pages=info.pages, last_post_id=last_post_id)
+        for post in posts:
+            missing.pop(post.id, None)
         return info, posts
 
     try:
+        first_read = info_posts = read(page_no)
         while True:
-            info, posts = read(page_no)
-            first_read = first_read or (info.page, posts)
-            bar.show(info.page, info.pages, first=cursor["last_post_id"] is None)
+            info, posts = info_posts
+            bar.show(info.page, info.pages)
             if info.page >= info.pages:
                 break
             page_no = info.page + 1
-        store.set_thread_cursor(game_id, last_page=info.page, pages=info.pages,
-                                last_post_id=posts[-1].id if posts else cursor["last_post_id"])
-        _mark_vanished(store, game_id, first_read, shown, read, now, report)
+            info_posts = read(page_no)
+        _mark_vanished(store, game_id, (first_read[0].page, first_read[1]), missing, read, now, report)
     except PageLayoutError as error:
         report.error = (f"the thread page {page_no} of game {game_id} does not look like a "
                         f"{_field(game, 'engine', 'forum')} page any more ({error}); the game waits for the host")
@@ -91,8 +100,11 @@ def sync_game(game: Any, forum, store, now: datetime, edit_window: timedelta | N
 
 
 def sync_inbox(forum_id: str, forum, store, now: datetime) -> InboxReport:
-    """Newest first, page by page, until a page shows a PM already stored. A forum without private
-    messages (FluxBB) has no inbox: nothing is read and nothing is wrong (thread votes still count)."""
+    """Page by page, newest first as the inbox's own page links lead, until a page shows a PM
+    already stored. An inbox that says it holds more PMs than were ever read, or that is full
+    (new PMs are held back, unseen), is a problem for the host, never silence. A forum without
+    private messages (FluxBB) has no inbox: nothing is read and nothing is wrong (thread votes
+    still count)."""
     report = InboxReport(forum_id)
     if not getattr(forum, "pm_supported", True):
         if forum_id not in _TOLD_NO_PMS:   # said once per run, not every tick
@@ -102,21 +114,40 @@ def sync_inbox(forum_id: str, forum, store, now: datetime) -> InboxReport:
         return report
     known = store.known_pm_ids(forum_id)
     listed: set[str] = set()
+    first = None
     try:
-        for page in range(1, MAX_INBOX_PAGES + 1):
-            headers = [h for h in forum.inbox(page) if h.id not in listed]
+        for headers, listing in forum.inbox_pages():
             report.pages_fetched += 1
-            listed |= {h.id for h in headers}
+            first = first or listing
             for header in headers:
-                if header.id not in known and store.record_pm(forum_id, header, forum.message(header.id), now):
+                if header.id not in known | listed and store.record_pm(forum_id, header, forum.message(header.id),
+                                                                      now):
                     report.new_pms.append(header.id)
-            if not headers or any(h.id in known for h in headers):
+            listed |= {h.id for h in headers}
+            if any(h.id in known for h in headers) or report.pages_fetched >= MAX_INBOX_PAGES:
                 break
+        report.error = _inbox_problem(forum_id, first, len(known | listed))
     except PageLayoutError as error:
         report.error = f"the PM inbox of {forum_id} does not look like the forum's inbox any more ({error})"
     except ForumError as error:
         report.error = f"the forum did not answer while reading the PM inbox of {forum_id}: {error}"
     return report
+
+
+def _inbox_problem(forum_id: str, listing, seen: int) -> str | None:
+    """What the inbox's first page says that the PMs read do not show."""
+    if listing is None:
+        return None
+    if listing.limit and listing.stored is not None and listing.stored >= listing.limit:
+        return (f"the PM inbox of {forum_id} is full ({listing.stored} of {listing.limit}): the forum holds new "
+                "PMs back unseen; delete old PMs on the forum (they are kept in forumgm's store)")
+    if listing.total is not None and listing.total > seen:
+        return (f"the PM inbox of {forum_id} says it holds {listing.total} PMs but only {seen} were read; "
+                "some orders would be missed")
+    if listing.limit and listing.stored is not None and listing.stored >= listing.limit * INBOX_NEARLY_FULL:
+        log.warning("the PM inbox of %s is nearly full (%d of %d): delete old PMs on the forum before it "
+                    "holds new ones back", forum_id, listing.stored, listing.limit)
+    return None
 
 
 def _record_page_posts(store, game_id: str, page_no: int, posts: list[Post], now: datetime,
@@ -129,25 +160,22 @@ def _record_page_posts(store, game_id: str, page_no: int, posts: list[Post], now
             report.edited_posts.append(post.id)
 
 
-def _mark_vanished(store, game_id: str, first_read, shown: list[Post], read, now: datetime,
+def _mark_vanished(store, game_id: str, first_read, missing: dict[str, int | None], read, now: datetime,
                    report: SyncReport) -> None:
-    """Known posts after the first post read that were not shown are gone (everything after it
-    was read). A known post from a page read that sits before it may only have moved back a page
+    """Known posts after the first post read that did not show up are gone (everything after it
+    was read). A known post of a page read that sits before it may only have moved back a page
     when an earlier post was deleted: the previous page is read once to tell."""
     first_page, first_posts = first_read
     numbered = [int(p.id) for p in first_posts if p.id.isdigit()]
     if not numbered:
         return
     low = min(numbered)
-    known = [row for row in store.posts(game_id) if row["post_id"].isdigit() and not row.get("deleted_at")]
-    seen = {p.id for p in shown}
-    moved_or_gone = [r for r in known if int(r["post_id"]) < low and (r.get("page_no") or 0) >= first_page
-                     and r["post_id"] not in seen]
+    moved_or_gone = [pid for pid, page in missing.items() if int(pid) < low and (page or 0) >= first_page]
     if moved_or_gone and first_page > 1:
-        _, earlier = read(first_page - 1)
-        seen |= {p.id for p in earlier}
+        missing.update(store.live_post_pages(game_id, from_page=first_page - 1, to_page=first_page - 1))
+        _, earlier = read(first_page - 1, forward=False)
         low = min([int(p.id) for p in earlier if p.id.isdigit()] or [low])
-    vanished = [r["post_id"] for r in known if int(r["post_id"]) > low and r["post_id"] not in seen]
+    vanished = sorted((pid for pid in missing if int(pid) > low), key=int)
     if vanished:
         store.mark_deleted(game_id, vanished, now)
         report.deleted_posts += vanished
@@ -155,16 +183,8 @@ def _mark_vanished(store, game_id: str, first_read, shown: list[Post], read, now
 
 def _first_page_to_read(store, game_id: str, last_page: int, edits_since: datetime) -> int:
     """The last known page, or an earlier one holding a post still inside the edit window."""
-    recent = [row["page_no"] for row in store.posts(game_id)
-              if row.get("page_no") and not row.get("deleted_at") and _after(row.get("posted_at"), edits_since)]
-    return max(1, min([last_page, *recent]))
-
-
-def _after(posted_at, moment: datetime) -> bool:
-    if not posted_at:
-        return False
-    when = posted_at if isinstance(posted_at, datetime) else datetime.fromisoformat(posted_at)
-    return when >= moment
+    earliest = store.first_page_posted_since(game_id, edits_since)
+    return max(1, min(last_page, earliest or last_page))
 
 
 def _edit_window(game: Any) -> timedelta:
@@ -181,15 +201,16 @@ def _field(game: Any, name: str, default: Any = ...) -> Any:
 
 
 class _Progress:
-    """`sync game: page 7/120` on a terminal's stderr, for a long first sync only."""
+    """`sync game: [###...] page 7/120` on a terminal's stderr, for a long read only (a first sync, a resumed one)."""
 
-    def __init__(self, stream: TextIO, game_id: str):
+    def __init__(self, stream: TextIO, game_id: str, from_page: int):
         self.stream = stream
         self.game_id = game_id
+        self.from_page = from_page
         self.shown = False
 
-    def show(self, page: int, pages: int, first: bool) -> None:
-        if not (first and pages >= PROGRESS_FROM_PAGES and self.stream.isatty()):
+    def show(self, page: int, pages: int) -> None:
+        if not (pages - self.from_page + 1 >= PROGRESS_FROM_PAGES and self.stream.isatty()):
             return
         filled = int(30 * page / pages)
         self.stream.write(f"\rsync {self.game_id}: [{'#' * filled}{'.' * (30 - filled)}] page {page}/{pages}")

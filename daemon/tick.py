@@ -19,12 +19,14 @@ from typing import Any, Callable, Sequence
 
 from forumgm.daemon.clock import due_phases, schedule
 from forumgm.daemon.config import GameConfig
-from forumgm.daemon.finish import is_finished
+from forumgm.daemon.finish import finish_by_engine, is_finished
+from forumgm.daemon.host_actions.pause import is_paused
 from forumgm.daemon.late import late_key, missed_phase
 from forumgm.daemon.reminders import draft_before_deadline
 from forumgm.daemon.role_delivery import role_drafts
 from forumgm.daemon.notices import KIND as NOTICE_KIND, host_notices
 from forumgm.daemon.store import Store, StoreError
+from forumgm.daemon.stops import is_held
 from forumgm.daemon.stray_pms import draft_stray_pms
 from forumgm.daemon.sync_problems import note_sync
 from forumgm.daemon.votes import (
@@ -95,6 +97,8 @@ def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edge
     inbox_errors = {forum_id: _sync_error(edges.sync_inbox, report, forum_id, forum, store, now)
                     for forum_id in sorted({game.forum_id for game in games})}
     for game in games:
+        if is_held(store, game.id):
+            continue        # its rules changed, or another held cause: `forumgm status` says why
         try:
             start_game(game, store)
             # inputs may be missing after a failed sync: never resolve on a partial view of the forum
@@ -111,9 +115,10 @@ def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edge
             log.exception("forum %s: stray PMs not drafted", forum_id)
             report.errors.append(f"{forum_id}: {error}")
     if edges.publish is not None:
-        try:
-            edges.publish(forum, store, now)
-        except Exception as error:   # drafts stay approved: the next tick publishes them
+        try:   # publishing keeps each draft's failure to that draft; anything left must not end the tick
+            failed = getattr(edges.publish(forum, store, now), "failed", None) or {}
+            report.errors += [f"draft {draft_id}: {reason}" for draft_id, reason in failed.items()]
+        except Exception as error:   # drafts stay as they were: the next tick publishes them
             log.exception("publishing failed")
             report.errors.append(f"publishing: {error}")
     return report
@@ -169,6 +174,16 @@ def _schedule(game: GameRun, store: Store, phase: Phase, after: datetime) -> Non
     store.ensure_phase(game.id, phase.key, phase.kind, phase.number, opens, deadline)
 
 
+def next_deadlines(game: GameRun, cutoff: datetime) -> dict[str, str]:
+    """The deadline a phase of each kind would have if it followed this one, as the players read
+    it (local time): texts drafted at a resolution may name it (arena: refill requests)."""
+    out = {}
+    for kind in game.config.calendar:
+        _opens, deadline = schedule(game.config, kind, cutoff)
+        out[kind] = deadline.astimezone(game.config.time_zone).strftime("%d.%m.%Y %H:%M")
+    return out
+
+
 def _state(game: GameRun, snapshot: dict) -> Any:
     return game.rules.load(snapshot["state"])
 
@@ -180,12 +195,15 @@ def catch_up(game: GameRun, store: Store, now: datetime, report: TickReport) -> 
 
     Only the oldest unresolved phase is open at a time: the next one is scheduled by the
     resolution of this one (the engine says which phase follows), so after downtime the
-    deadlines are caught up one by one, each with the inputs timed before it. A game the host
-    finished resolves nothing more.
+    deadlines are caught up one by one, each with the inputs timed before it. A game finished,
+    by the host or by its rules, resolves nothing more; one he paused resolves nothing until he
+    resumes it.
     """
     while not is_finished(store, game.id):
         pending = store.phases(game.id, status="pending")
         if not pending:
+            if finish_by_engine(game, store, now):
+                log.info("game %s: its rules ended it; winner: %s", game.id, store.game(game.id)["winner"])
             return
         phase_row = pending[0]
         state = _state(game, store.latest_snapshot(game.id))
@@ -195,6 +213,8 @@ def catch_up(game: GameRun, store: Store, now: datetime, report: TickReport) -> 
         if tally is not None:
             draft_running_count(game, store, state, phase, phase_row, tally, now)
         draft_before_deadline(game, store, state, phase, phase_row, now)
+        if is_paused(store, game.id):
+            return      # inputs are read and answered; nothing resolves until the host resumes
         if phase.key in {due["key"] for due in due_phases(game.config, now, store, game.grace)}:
             cutoff = phase_row["deadline"]
         elif game.rules.complete_early(state, phase, _order_pms(store.orders(game.id, phase.key))):
@@ -244,7 +264,7 @@ def _order_pms(rows) -> list[OrderPm]:
 # ---------------------------------------------------------------- resolution
 
 def resolve_once(game: GameRun, store: Store, phase_key: str, cutoff: datetime, now: datetime,
-                 rerun: bool = False) -> bool:
+                 rerun: bool = False, by: str = "host") -> bool:
     """Resolve a phase in one transaction; False when it was already resolved (and not a re-run).
 
     A re-run starts again from the snapshot the phase first resolved from and supersedes the
@@ -256,8 +276,10 @@ def resolve_once(game: GameRun, store: Store, phase_key: str, cutoff: datetime, 
             raise StoreError(f"{game.id}: no phase {phase_key}")
         if row["status"] == "resolved" and not rerun:
             return False
+        replaced = None
         if rerun:
             _check_rerun(store, game.id, row)
+            replaced = (store.current_resolution(game.id, phase_key) or {}).get("id")
         snapshot = store.snapshot_before(game.id, phase_key) if rerun else store.latest_snapshot(game.id)
         state = _state(game, snapshot)
         phase = Phase(row["kind"], row["number"])
@@ -265,7 +287,7 @@ def resolve_once(game: GameRun, store: Store, phase_key: str, cutoff: datetime, 
         inputs = PhaseInputs(
             orders=tuple(_order_pms(store.orders(game.id, phase_key))),
             tally=tally,
-            extra={"post_urls": post_urls(game, tally)},
+            extra={"post_urls": post_urls(game, tally), "deadlines": next_deadlines(game, cutoff)},
         )
         outcome = game.rules.resolve(state, phase, inputs, game.config.seed, game.texts)
         resolution = store.begin_resolution(game.id, phase_key, now, rerun=rerun)
@@ -289,8 +311,11 @@ def resolve_once(game: GameRun, store: Store, phase_key: str, cutoff: datetime, 
         following = game.rules.next_phase(outcome.state, phase)
         if following is not None:
             _schedule(game, store, following, cutoff)
-        store.audit("host" if rerun else "daemon", "phase.rerun" if rerun else "phase.resolve",
-                    {"game": game.id, "phase": phase_key, "resolution": resolution})
+        if rerun:
+            store.audit(by, "phase.rerun", {"game": game.id, "phase": phase_key, "resolution": resolution,
+                                            "replaced": replaced})
+        else:
+            store.audit("daemon", "phase.resolve", {"game": game.id, "phase": phase_key, "resolution": resolution})
     log.info("game %s: phase %s resolved%s", game.id, phase_key, " again" if rerun else "")
     return True
 

@@ -1,7 +1,7 @@
 """The answer to an order PM: each line as understood, or refused with the reason."""
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
 from forumgm.engines.base import Verdict
 from forumgm.engines.texts import Texts
@@ -12,9 +12,14 @@ def receipt_template(game: str, texts: Texts) -> str:
     return own if texts.has(own) else "common/receipt.j2"
 
 
-def receipt_text(game: str, sender: str, verdicts: Sequence[Verdict], texts: Texts) -> str:
+def receipt_text(game: str, sender: str, verdicts: Sequence[Verdict], texts: Texts,
+                 template: str | None = None, **context: Any) -> str:
+    """The game's receipt; `template` may extend it (its `base` is the game's receipt template)."""
+    base = receipt_template(game, texts)
     return texts.render(
-        receipt_template(game, texts),
+        template or base,
+        base=base,
+        **context,
         sender=sender,
         verdicts=list(verdicts),
         accepted=[v for v in verdicts if v.ok],

@@ -10,17 +10,21 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+import re
+
 import jinja2
 from markupsafe import Markup
 
-# A zero-width space after "[" keeps the bracket visible but stops every forum engine's BBCode
-# parser from reading a tag there.
-_ZWSP = "\u200b"
+# Invisible characters never reach a post: boards drop them (FluxBB everywhere, MyBB at the end)
+# or show them as U+FFFD (SMF 2.1), and a player could hide text in them.
+INVISIBLE = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffd]")
+# A player's "[" becomes the fullwidth bracket: it reads the same and opens no tag on any board.
+# (An invisible character after "[" does not survive FluxBB, which strips it before parsing.)
+_BRACKET = "\uff3b"
 
 
 def escape_bbcode(value: Any) -> str:
-    text = str(value)
-    return text.replace("[", "[" + _ZWSP)
+    return INVISIBLE.sub("", str(value)).replace("[", _BRACKET)
 
 
 def plural(count: int, one: str, few: str, many: str) -> str:

@@ -89,9 +89,12 @@ class Roster:
     def __post_init__(self) -> None:
         object.__setattr__(self, "players", tuple(self.players))
         object.__setattr__(self, "aliases", MappingProxyType(dict(self.aliases)))
+        # every name lookup hashes the roster to find its index; a roster of a whole map's
+        # provinces and their aliases is too big to hash again each time
+        object.__setattr__(self, "_hash", hash((self.players, frozenset(self.aliases.items()))))
 
     def __hash__(self) -> int:
-        return hash((self.players, frozenset(self.aliases.items())))
+        return self._hash
 
     @property
     def _index(self) -> "_Index":

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from forumgm.parsers.forums.base import PageInfo, PmHeader, PmMessage, Post
+from forumgm.parsers.forums.base import Listing, PageInfo, PmHeader, PmMessage, Post
 
 
 @dataclass
@@ -40,10 +40,9 @@ class MemoryForum:
     def _visible(self) -> list[tuple[str, ScriptedPm]]:
         return [(str(i + 1), pm) for i, pm in enumerate(self.pms) if pm.at <= self.clock.now()]
 
-    def inbox(self, page: int = 1) -> list[PmHeader]:
-        if page > 1:
-            return []
-        return [PmHeader(pm_id, pm.sender, None, pm.subject, pm.at, True) for pm_id, pm in reversed(self._visible())]
+    def inbox_pages(self):
+        yield [PmHeader(pm_id, pm.sender, None, pm.subject, pm.at, True) for pm_id, pm in reversed(self._visible())], \
+            Listing()
 
     def message(self, pm_id: str) -> PmMessage:
         pm = self.pms[int(pm_id) - 1]
@@ -57,14 +56,17 @@ class MemoryForum:
         self.sent.append({"to": to_nick, "subject": subject, "body": bbcode})
         return f"pm-{len(self.sent)}"
 
-    def find_own_post(self, thread_url: str, marker: str, since=None) -> str | None:
-        return self._find("thread", marker)
+    def newest_sent_pm(self) -> str:
+        return str(len(self.sent))
 
-    def find_sent_pm(self, to_nick: str, subject: str, marker: str) -> str | None:
-        return self._find(to_nick, marker)
+    def find_own_post(self, thread_url: str, bbcode: str, after=None, since=None, claimed=()) -> str | None:
+        return self._find("thread", bbcode, claimed)
 
-    def _find(self, to: str, marker: str) -> str | None:
+    def find_sent_pm(self, to_nick: str, subject: str, bbcode: str, after=None, claimed=()) -> str | None:
+        return self._find(to_nick, bbcode, claimed)
+
+    def _find(self, to: str, bbcode: str, claimed) -> str | None:
         for index, item in enumerate(self.sent):
-            if item["to"] == to and marker in item["body"]:
+            if item["to"] == to and item["body"] == bbcode and f"found-{index + 1}" not in claimed:
                 return f"found-{index + 1}"
         return None

@@ -145,7 +145,7 @@ class Table:
     # -- what the forum shows ---------------------------------------------------------------
     def inbox(self, nick: str) -> list:
         forum = self.players[nick]
-        return [forum.message(header.id) for header in forum.inbox()]
+        return [forum.message(header.id) for headers, _ in forum.inbox_pages() for header in headers]
 
     def thread(self) -> list:
         url = f"{self.server.url}viewtopic.php?t=2"

@@ -9,10 +9,9 @@ import pytest
 from forum_http_board import BoardServer, FixtureBoard, Site
 from forum_http_sites import FLUXBB, IPB3, IPB4, MYBB, SMF, VBULLETIN3, VBULLETIN4, XENFORO
 from forumgm.daemon.forum import ForumError, ForumRefused, NoPrivateMessages, open_forum
+from forumgm.daemon.forum.errors import Accepted
 from localforum_support import HOST, FakeClock
 
-MARK = "\u200b\u200d\u200c\u200b"
-OTHER_MARK = "\u200b\u200d\u200d\u200b"
 
 
 @dataclass(frozen=True)
@@ -76,13 +75,19 @@ def test_a_wrong_password_is_the_boards_message(running, case, clock):
         adapter(running, case, clock, password="wrong").login()
 
 
+def inbox(forum) -> list:
+    return [header for headers, _ in forum.inbox_pages() for header in headers]
+
+
 @each(CASES)
-def test_reply_lands_and_is_found_by_its_marker(running, case, clock):
-    forum = adapter(running, case, clock)
-    post_id = forum.reply(running.url + case.thread, "Итоги: [color=blue]Кума[/color]" + MARK)
-    assert [(p.id, p.fields["message"]) for p in running.board.posts] == [(post_id, "Итоги: [color=blue]Кума[/color]" + MARK)]
-    assert forum.find_own_post(running.url + case.thread, MARK) == post_id
-    assert forum.find_own_post(running.url + case.thread, OTHER_MARK) is None
+def test_reply_lands_as_written_and_is_found_by_its_text(running, case, clock):
+    forum, url, text = adapter(running, case, clock), running.url + case.thread, "Итоги: [color=blue]Кума[/color]"
+    post_id = forum.reply(url, text)
+    assert [(p.id, p.fields["message"]) for p in running.board.posts] == [(post_id, text)]
+    assert forum.find_own_post(url, text) == post_id
+    assert forum.find_own_post(url, text, after=post_id) is None            # only what came after the baseline
+    assert forum.find_own_post(url, text, claimed={post_id}) is None        # another draft's already
+    assert forum.find_own_post(url, "Итоги: [color=blue]Аскон[/color]") is None
 
 
 @each(CASES)
@@ -107,22 +112,31 @@ def test_an_expired_session_is_opened_again_once(running, case, clock):
 @each(PM_CASES)
 def test_inbox_and_a_message(running, case, clock):
     forum = adapter(running, case, clock)
-    assert ("Аскон", "Ночной ход") in [(h.sender, h.subject) for h in forum.inbox()]
-    askon = next(h for h in forum.inbox() if h.subject == "Ночной ход")
+    assert ("Аскон", "Ночной ход") in [(h.sender, h.subject) for h in inbox(forum)]
+    askon = next(h for h in inbox(forum) if h.subject == "Ночной ход")
     message = forum.message(askon.id)
     assert message.sender == "Аскон" and "Атака 5 gosha100" in message.text
 
 
 @each(PM_CASES)
-def test_send_pm_and_find_it_in_the_sent_items(running, case, clock):
-    forum = adapter(running, case, clock)
-    pm_id = forum.send_pm("Кума", "Ваша роль", "Вы — [b]Доктор[/b]" + MARK)
+def test_send_pm_and_find_it_in_the_sent_items_by_recipient_subject_and_text(running, case, clock):
+    forum, text = adapter(running, case, clock), "Вы — [b]Доктор[/b]"
+    before = forum.newest_sent_pm()
+    try:
+        named = forum.send_pm("Кума", "Ваша роль", text)
+    except Accepted:     # the board's answer does not name the PM (MyBB, SMF, IPB 3, vBulletin)
+        named = None
     [sent] = running.board.pms
-    assert sent.id == pm_id
-    assert sent.fields == {"to": "Кума", "subject": "Ваша роль", "message": "Вы — [b]Доктор[/b]" + MARK}
-    assert forum.find_sent_pm("Кума", "Ваша роль", MARK) == pm_id
-    assert forum.find_sent_pm("Кума", "Ваша роль", OTHER_MARK) is None
-    assert "Ваша роль" not in [h.subject for h in forum.inbox()]   # the host's own PM is no order
+    assert named in (sent.id, None) and case.site.pm.target.count("{id}") == (named is not None)
+    assert sent.fields == {"to": "Кума", "subject": "Ваша роль", "message": text}
+    assert forum.find_sent_pm("Кума", "Ваша роль", text, after=before) == sent.id
+    # another recipient: told apart where the sent folder names him; a list of conversations
+    # (XenForo, IPB) names who started each, the host, so there subject and text decide
+    other = forum.find_sent_pm("Аскон", "Ваша роль", text, after=before)
+    assert other == (None if forum.spec.pm.lists_recipient else sent.id)
+    assert forum.find_sent_pm("Кума", "Ваша роль", "Вы — [b]Мафия[/b]", after=before) is None
+    assert forum.find_sent_pm("Кума", "Ваша роль", text, after=sent.id) is None     # sent before the baseline
+    assert "Ваша роль" not in [h.subject for h in inbox(forum)]   # the host's own PM is no order
 
 
 @each(PM_CASES)
@@ -136,7 +150,7 @@ def test_a_pm_to_an_unknown_member_is_refused_and_nothing_is_sent(running, case,
 def test_fluxbb_says_it_has_no_private_messages(running, case, clock):
     forum = adapter(running, case, clock)
     assert not forum.pm_supported
-    for call in (forum.inbox, lambda: forum.send_pm("Кума", "Тема", "Текст"), lambda: forum.message("1")):
+    for call in (lambda: inbox(forum), lambda: forum.send_pm("Кума", "Тема", "Текст"), lambda: forum.message("1")):
         with pytest.raises(NoPrivateMessages, match="no private messages"):
             call()
 

@@ -91,26 +91,30 @@ def test_inbox_and_message(server, clock):
     server.board.send_pm("Аскон", HOST, "Ночной ход", "Атака 5 gosha100\nЗащита Кума")
     server.board.send_pm("Кума", HOST, "Ход", "Лечение Аскон")
     forum = host_forum(server, clock)
-    headers = forum.inbox()
+    headers = inbox(forum)
     assert [(h.id, h.sender, h.subject, h.unread) for h in headers] == [
         ("2", "Кума", "Ход", True), ("1", "Аскон", "Ночной ход", True)]
     message = forum.message("1")
     assert message.text == "Атака 5 gosha100\nЗащита Кума" and message.sender == "Аскон"
-    assert [h.unread for h in forum.inbox()] == [True, False]
+    assert [h.unread for h in inbox(forum)] == [True, False]
 
 
 def test_an_expired_session_is_reopened_once(server, clock):
     forum = host_forum(server, clock)
-    forum.inbox()
+    inbox(forum)
     server.board.expire_sessions()
     server.board.send_pm("Аскон", HOST, "Ход", "Атака 5 Кума")
-    assert [h.subject for h in forum.inbox()] == ["Ход"]
+    assert [h.subject for h in inbox(forum)] == ["Ход"]
     assert len(server.board.sessions) == 1
 
 
-def test_find_own_post_by_marker(server, clock):
+def inbox(forum) -> list:
+    return [header for headers, _ in forum.inbox_pages() for header in headers]
+
+
+def test_find_own_post_by_its_text_as_the_board_renders_it(server, clock):
     forum = host_forum(server, clock)
-    forum.reply(thread_url(server), "Итоги дня\u200b\u200c\u200d\u200b")
-    found = forum.find_own_post(thread_url(server), "\u200b\u200c\u200d\u200b")
+    forum.reply(thread_url(server), "Итоги дня:\n[list][*][color=blue]Кума[/color] — 2[/list]")
+    found = forum.find_own_post(thread_url(server), "Итоги дня:\n[list][*][color=blue]Кума[/color] — 2[/list]")
     assert found == str(server.board.visible_posts(2)[-1].id)
-    assert forum.find_own_post(thread_url(server), "\u200b\u200d\u200d\u200b") is None
+    assert forum.find_own_post(thread_url(server), "Итоги дня: Аскон — 2") is None

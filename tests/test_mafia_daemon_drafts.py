@@ -15,12 +15,13 @@ def post(post_id: str, author: str, at) -> Post:
     return Post(id=post_id, author=author, author_id=None, posted_at=at, text="подозреваю всех")
 
 
-def game_day(tmp_path, monkeypatch, ticks, game_text=lambda text: text):
+def game_day(tmp_path, monkeypatch, ticks, game_text=lambda text: text, later_posts=()):
     installation = example_installation(tmp_path, monkeypatch, game_text)
     clock = FixedClock(ticks[0])
     pms = [ScriptedPm(nick, "голос: Лиса", msk(3, 10 + i)) for i, nick in enumerate(VOTERS)]
     posts = [post("11", "Аскон", msk(3, 12)), post("12", "Лиса", msk(3, 13)), post("13", "Ведущий", msk(3, 14)),
-             post("14", "Гость", msk(3, 15)), post("15", "Гость", msk(3, 16)), post("16", "Гость", msk(3, 17))]
+             post("14", "Гость", msk(3, 15)), post("15", "Гость", msk(3, 16)), post("16", "Гость", msk(3, 17)),
+             *later_posts]
     forum = MemoryForum(clock, pms=pms, posts=posts)
     run = daemon(installation, clock, forum)
     for at in ticks:
@@ -67,12 +68,20 @@ def test_the_reminder_tells_the_time_left_before_the_deadline(tmp_path, monkeypa
 
 
 def test_the_discipline_digest_goes_to_the_host_before_and_at_the_deadline(tmp_path, monkeypatch):
-    store = game_day(tmp_path, monkeypatch, [msk(3, 10), msk(3, 21, 50), msk(3, 22, 0), msk(3, 22, 50)])
+    store = game_day(tmp_path, monkeypatch, [msk(3, 10), msk(3, 21, 50), msk(3, 22, 0), msk(3, 22, 50)],
+                     later_posts=[post("17", "Хан", msk(3, 22, 30))])
     digests = {d["ref"]: d for d in drafts_of(store, "discipline")}
     assert set(digests) == {"discipline:round-1:before", "discipline:round-1:deadline"}
     body = digests["discipline:round-1:deadline"]["body"]
     assert digests["discipline:round-1:deadline"]["target"] == "Ведущий"
     assert digests["discipline:round-1:deadline"]["status"] == "pending"
     silent = next(line for line in body.splitlines() if line.startswith("Живые игроки без сообщений"))
-    assert "Аскон" not in silent and "Лиса" not in silent and "Хан" in silent and "Ведущий" not in silent
+    assert "Аскон" not in silent and "Лиса" not in silent and "Хан" not in silent and "Ведущий" not in silent
+    assert "Хан" in digests["discipline:round-1:before"]["body"]      # his post came after it
     assert "Гость (гость) — сообщений: 3" in body
+
+
+def test_a_digest_unchanged_since_the_one_before_the_deadline_is_not_drafted_twice(tmp_path, monkeypatch):
+    store = game_day(tmp_path, monkeypatch, [msk(3, 10), msk(3, 21, 50), msk(3, 22, 0), msk(3, 22, 50), msk(3, 23)])
+    [digest] = drafts_of(store, "discipline")
+    assert digest["ref"] == "discipline:round-1:before" and "Хан" in digest["body"]

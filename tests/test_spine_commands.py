@@ -36,9 +36,14 @@ def test_status_of_a_finished_game_says_so_instead_of_an_open_phase(played, caps
 
 def test_drafts_edit_approve_reject_are_audited(played, capsys, tmp_path):
     config, storage = played
-    assert main(["resolve", "--config", str(config), GAME, "round-2", "--rerun"]) == 0
+    vote = tmp_path / "vote.txt"
+    vote.write_text("голос: Бук", encoding="utf-8")
+    assert main(["correct", "--config", str(config), GAME, "round-2", "Тора", str(vote), "--by", "host"]) == 0
+    assert main(["resolve", "--config", str(config), GAME, "round-2", "--rerun", "--yes", "--by", "host"]) == 0
     store = Store(storage)
-    first, second = [d["id"] for d in store.drafts(status="pending", game_id=GAME)][:2]
+    # the re-run's corrected report waits for the host; the correction's receipt is sent without him (config)
+    [first] = [d["id"] for d in store.drafts(status="pending", game_id=GAME)]
+    [second] = [d["id"] for d in store.drafts(status="approved", game_id=GAME) if d["ref"] == "receipt:host-1"]
     body = tmp_path / "body.txt"
     body.write_text("Исправленный отчёт", encoding="utf-8")
     assert main(["drafts", "--config", str(config), "edit", str(first), "--body-file", str(body), "--by", "host"]) == 0
@@ -57,7 +62,7 @@ def test_drafts_edit_approve_reject_are_audited(played, capsys, tmp_path):
 
 def test_rerun_of_an_older_phase_is_refused(played, capsys):
     config, _ = played
-    assert main(["resolve", "--config", str(config), GAME, "round-1", "--rerun"]) == 1
+    assert main(["resolve", "--config", str(config), GAME, "round-1", "--rerun", "--yes"]) == 1
     assert "re-run the latest resolved phase" in capsys.readouterr().err
 
 

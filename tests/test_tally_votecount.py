@@ -68,7 +68,7 @@ def test_empty_day():
 def test_player_text_cannot_open_a_tag():
     tally = Tally(discarded=(DiscardedVote("Кума", "[url=http://evil]x[/url]", "unknown_name", "7"),))
     text = vote_count_text(TEXTS, tally, [], url)
-    assert "[url=http://evil]" not in text and "\u200b" in text
+    assert "[url=http://evil]" not in text and "\uff3burl=http://evil]" in text and "\u200b" not in text
 
 
 @pytest.mark.parametrize("reason", REASONS)

@@ -1,7 +1,6 @@
 """`forumgm drafts list|show|edit|approve|reject`: the host's review of outgoing texts."""
 from __future__ import annotations
 
-import getpass
 import os
 import shlex
 import subprocess
@@ -9,7 +8,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from forumgm.daemon.commands.common import add_config_argument, open_installation
+from forumgm.daemon.commands.common import actor, add_by_argument, add_config_argument, known_game, open_installation
 
 ACTIONS = ("list", "show", "edit", "approve", "reject")
 STATUSES = ("pending", "approved", "sending", "sent", "rejected", "superseded")   # the store's DRAFT_STATUSES
@@ -24,7 +23,7 @@ def register(subparsers) -> None:
     parser.add_argument("--all", action="store_true", help="list: every status")
     parser.add_argument("--game", help="list: only this game")
     parser.add_argument("--body-file", type=Path, help="edit: the new body from this file instead of $EDITOR")
-    parser.add_argument("--by", default=None, help="who acts (default: the login name); written to the audit log")
+    add_by_argument(parser)
 
 
 def run(args) -> int:
@@ -34,10 +33,10 @@ def run(args) -> int:
         print(f"forumgm drafts {args.action}: a draft id is required", file=sys.stderr)
         return 2
     opened = open_installation(args.config)
-    if opened is None:
+    if opened is None or (args.game is not None and not known_game(opened[0], args.game, "drafts")):
         return 2
     _, store = opened
-    by = args.by or getpass.getuser()
+    by = actor(args)
     try:
         if args.action == "list":
             status = None if args.all else (args.status or "pending")
@@ -57,10 +56,14 @@ def run(args) -> int:
         else:
             getattr(store, args.action)(args.id, by=by)
             print(f"draft {args.id} {store.draft(args.id)['status']}")
-    except StoreError as error:
+    except (StoreError, EditorFailed) as error:
         print(f"forumgm drafts {args.action}: {error}", file=sys.stderr)
         return 1
     return 0
+
+
+class EditorFailed(Exception):
+    """The editor could not be run or exited with an error: the draft stays as it was."""
 
 
 def _line(draft: dict) -> str:
@@ -95,8 +98,18 @@ def _from_editor(draft: dict) -> str | None:
         handle.write(draft["body"])
         path = Path(handle.name)
     try:
-        subprocess.run([*shlex.split(editor), str(path)], check=True)
+        returncode = _edit(editor, path)
+        if returncode != 0:
+            raise EditorFailed(f"the editor ({editor}) exited with status {returncode}; "
+                               f"draft {draft['id']} is unchanged (or use --body-file FILE)")
         body = path.read_text(encoding="utf-8")
     finally:
         path.unlink(missing_ok=True)
     return None if body == draft["body"] else body
+
+
+def _edit(editor: str, path: Path) -> int:
+    try:
+        return subprocess.run([*shlex.split(editor), str(path)]).returncode
+    except FileNotFoundError:
+        raise EditorFailed(f"the editor {editor!r} was not found (set $EDITOR, or use --body-file FILE)") from None

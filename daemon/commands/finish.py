@@ -1,10 +1,10 @@
-"""`forumgm finish --config FILE GAME --winner "<name>"`: the host ends a game and names the winner."""
+"""`forumgm finish --config FILE GAME --winner "<name>" [--force]`: the host ends a game and names the winner
+(--force when the game's rules already found another one)."""
 from __future__ import annotations
 
-import getpass
 import sys
 
-from forumgm.daemon.commands.common import add_config_argument, open_game
+from forumgm.daemon.commands.common import actor, add_by_argument, add_config_argument, open_game
 
 
 def register(subparsers) -> None:
@@ -12,7 +12,9 @@ def register(subparsers) -> None:
     add_config_argument(parser)
     parser.add_argument("game", help="game id")
     parser.add_argument("--winner", required=True, help='the winner as the thread should read it, e.g. "Клан Хаоса"')
-    parser.add_argument("--by", default=None, help="who acts (default: the login name); written to the audit log")
+    parser.add_argument("--force", action="store_true",
+                        help="name this winner even though the game's rules found another one")
+    add_by_argument(parser)
 
 
 def run(args) -> int:
@@ -26,7 +28,7 @@ def run(args) -> int:
     installation, store, game = opened
     register(store, installation)      # a game not started yet can be finished too
     try:
-        draft = finish_game(game, store, args.winner, args.by or getpass.getuser(), store.now())
+        draft = finish_game(game, store, args.winner, actor(args), store.now(), force=args.force)
     except StoreError as error:
         print(f"forumgm finish: {error}", file=sys.stderr)
         return 1

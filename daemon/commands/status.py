@@ -1,11 +1,12 @@
 """`forumgm status --config FILE`: each game's open phase, its deadline, inputs so far, drafts waiting,
-and first of all why a game stopped when its forum pages could not be read."""
+and first of all every reason the game is not being run (daemon/stops.py)."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from forumgm.daemon.commands.common import add_config_argument, open_installation
+from forumgm.daemon.stops import PAUSED, stops
 
 
 OVERDUE = timedelta(minutes=2)    # a tick this late means no daemon is running on this store
@@ -43,20 +44,24 @@ def game_status(store, game) -> list[str]:
     resolved = store.phases(game.id, status="resolved")
     drafts = store.drafts(status="pending", game_id=game.id)
     lines = [f"{game.id} ({game.type}): {len(game.players)} players, {len(resolved)} phase(s) resolved"]
-    row = store.game(game.id) or {}
-    if row.get("problem"):
-        since = row["problem_since"].astimezone(game.time_zone)
-        lines.append(f"  GAME STOPPED since {since:%Y-%m-%d %H:%M}: {row['problem']} "
-                     "(no phase resolves until the forum is read again)")
-    if row.get("finished_at"):
-        lines.append(f"  finished by {row['finished_by']}, winner: {row['winner']} (nothing resolves any more)")
-    elif not pending:
-        lines.append("  no open phase" + (" (the game has not started: run the daemon)" if not resolved else ""))
-    else:
-        phase = pending[0]
-        deadline = phase["deadline"].astimezone(game.time_zone)
-        votes = [v for v in store.votes(game.id, phase["key"]) if v["counted"]]
-        lines.append(f"  open phase {phase['key']}, deadline {deadline:%Y-%m-%d %H:%M} ({game.time_zone.key})")
-        lines.append(f"  thread votes counted: {len(votes)}, order PMs: {len(store.orders(game.id, phase['key']))}")
+    found = stops(store, game.id)
+    for stop in found:
+        since = f"{stop.since.astimezone(game.time_zone):%Y-%m-%d %H:%M}"
+        if stop.finished:
+            lines.append(f"  GAME FINISHED {since}: {stop.message} (nothing resolves any more)")
+        else:
+            lines.append(f"  {'PAUSED' if stop.cause == PAUSED else 'GAME STOPPED'} since {since}: {stop.message}")
+    if not any(stop.finished for stop in found):
+        lines += phase_lines(store, game, pending, resolved)
     lines.append(f"  drafts waiting for approval: {len(drafts)}")
     return lines
+
+
+def phase_lines(store, game, pending: list[dict], resolved: list[dict]) -> list[str]:
+    if not pending:
+        return ["  no open phase" + (" (the game has not started: run the daemon)" if not resolved else "")]
+    phase = pending[0]
+    deadline = phase["deadline"].astimezone(game.time_zone)
+    votes = [v for v in store.votes(game.id, phase["key"]) if v["counted"]]
+    return [f"  open phase {phase['key']}, deadline {deadline:%Y-%m-%d %H:%M} ({game.time_zone.key})",
+            f"  thread votes counted: {len(votes)}, order PMs: {len(store.orders(game.id, phase['key']))}"]

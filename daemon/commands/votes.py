@@ -25,8 +25,7 @@ def run(args) -> int:
     _installation, store, game = opened
     row = store.phase(game.id, args.phase) if args.phase else next(iter(store.phases(game.id, "pending")), None)
     if row is None:
-        print(f"forumgm votes: game {game.id} has no {'phase ' + repr(args.phase) if args.phase else 'open phase'} "
-              "(has the daemon dealt it yet?)", file=sys.stderr)
+        print(f"forumgm votes: {_no_phase(store, game.id, args.phase)}", file=sys.stderr)
         return 1
     phase = Phase(row["kind"], row["number"])
     snapshot = store.snapshot_before(game.id, phase.key)
@@ -43,3 +42,19 @@ def run(args) -> int:
                                 game.config.needs_approval(RUNNING_KIND))
         print(f"\ndraft {draft} added ({store.draft(draft)['status']})")
     return 0
+
+
+def _no_phase(store, game_id: str, asked: str | None) -> str:
+    """Why there is no phase to count, and which phases there are."""
+    from forumgm.daemon.stops import stops
+
+    resolved = [row["key"] for row in store.phases(game_id, status="resolved")]
+    known = f" (resolved: {', '.join(resolved)}; name one with --phase)" if resolved else ""
+    if asked:
+        return f"game {game_id} has no phase {asked!r}{known}"
+    ended = next((stop for stop in stops(store, game_id) if stop.finished), None)
+    if ended is not None:
+        return f"game {game_id} is over ({ended.message}); no phase is open{known}"
+    if not resolved:
+        return f"game {game_id} has no open phase yet: the daemon deals it at its first tick after the start"
+    return f"game {game_id} has no open phase{known}"

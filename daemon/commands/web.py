@@ -12,7 +12,7 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     from forumgm.daemon.config import ConfigError, load_installation
-    from forumgm.daemon.secrets import SecretError, read_password
+    from forumgm.daemon.secrets import SecretError, read_password, web_password_problem
     from forumgm.daemon.store import Store
     from forumgm.daemon.web.server import web_server
 
@@ -29,6 +29,9 @@ def run(args) -> int:
     if not password:
         print(f"forumgm web: {args.config}: web.password_env or web.password_file is required "
               "(the page's login password)", file=sys.stderr)
+        return 2
+    if web_password_problem(password):
+        print(f"forumgm web: the web page's password: expected {web_password_problem(password)}", file=sys.stderr)
         return 2
     store = Store(installation.storage)
     server = web_server(store, password, installation.web_host, installation.web_port)

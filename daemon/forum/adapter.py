@@ -10,15 +10,18 @@ import logging
 import re
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
-from typing import Callable
+from typing import Callable, Collection, Iterator
 from urllib.parse import urljoin
 
-from forumgm.daemon.forum.errors import ForumError, ForumRefused, NoPrivateMessages, SessionLost
-from forumgm.daemon.forum.http import HttpClient, Page
-from forumgm.daemon.forum.page_text import first_text, meta_refresh
+from forumgm.daemon.forum.errors import (
+    Accepted, BoardSaid, ForumError, ForumRefused, NoPrivateMessages, SessionLost,
+)
+from forumgm.daemon.forum.http import HttpClient, HttpError, Page
+from forumgm.daemon.forum.page_text import first_text, flood_wait, meta_refresh
+from forumgm.daemon.forum.sent_text import same_name, same_text, skeleton
 from forumgm.daemon.forum.settings import ForumSettings
-from forumgm.daemon.forum.spec import EngineSpec, PmSpec
-from forumgm.parsers.forums.base import Form, PageInfo, PmHeader, PmMessage, Post
+from forumgm.daemon.forum.spec import EngineSpec, Paged, PmSpec
+from forumgm.parsers.forums.base import Form, Listing, PageInfo, PmHeader, PmMessage, Post
 from forumgm.parsers.forums.reader import read_form
 
 log = logging.getLogger(__name__)
@@ -28,7 +31,9 @@ OWN_POST_PAGES = 2   # how far back from the last page find_own_post looks at le
 # find_own_post reads back through every page holding a post from this long before the send on:
 # the board's clock, or the time zone its dates are read in, may be off by hours
 SENT_CLOCK_MARGIN = timedelta(days=1)
-ANY_TARGET = r"(.+)"
+ANY_TARGET = r"."
+FLOOD_RETRIES = 2     # a flood refusal is waited out this often per text, then it waits for the next tick
+FLOOD_MARGIN = 0.5    # seconds added to the pause the board names (its clock ticks in whole seconds)
 
 
 class ForumAdapter:
@@ -43,6 +48,7 @@ class ForumAdapter:
         self._password = password
         self._logged_in = False
         self._form_at = 0.0
+        self._posted_at = float("-inf")
         self._per_page: dict[str, int] = {}
 
     def __repr__(self) -> str:   # never the password
@@ -77,57 +83,97 @@ class ForumAdapter:
     def thread_page_count(self, thread_url: str) -> int:
         return self.parser.page_info(self.fetch(self.thread_page_url(thread_url, 1)).text).pages
 
-    def inbox(self, page: int = 1) -> list[PmHeader]:
-        """PMs to the account; a conversation it started itself (XenForo lists those too) is no order."""
-        listed = self.parser.inbox(self.fetch(self._listing(self.pms().inbox, page)).text, self.settings.time_zone,
-                                   self.now())
-        return [header for header in listed if header.sender != self.current_user()]
+    def inbox_pages(self) -> Iterator[tuple[list[PmHeader], Listing]]:
+        """The inbox page by page, newest first, as its own page links lead (SMF lists oldest first
+        and opens on the last page), with what each page says of the folder. PMs to the account
+        only: a conversation it started itself (XenForo lists those too) is no order."""
+        for listed, listing in self._folder_pages(self.pms().inbox):
+            yield [header for header in listed if header.sender != self.current_user()], listing
 
     def message(self, pm_id: str) -> PmMessage:
         return self._message(self.pms().message, pm_id)
 
     def reply(self, thread_url: str, bbcode: str) -> str:
-        step = self.spec.reply
-        page, form = self.fetch_form(self.url(step.page.format(thread=self.thread_id(thread_url))), step.form)
-        return self.reply_answer(self.submit(page, form, step.values(form.fields, message=bbcode), follow=False),
-                                 bbcode)
+        """The new post's id; Accepted when the board took it without naming it."""
+        def once() -> str:
+            step = self.spec.reply
+            page, form = self.fetch_form(self.url(step.page.format(thread=self.thread_id(thread_url))), step.form)
+            return self.reply_answer(self.submit(page, form, step.values(form.fields, message=bbcode), follow=False),
+                                     bbcode)
+        return self.posting(once)
 
     def send_pm(self, to_nick: str, subject: str, bbcode: str) -> str:
-        pms = self.pms()
-        page, form = self.fetch_form(self.url(pms.send.page), pms.send.form)
-        page, form = self.add_recipient(page, form, to_nick)
-        result = self.submit(page, form, pms.send.values(form.fields, to=to_nick, subject=subject, message=bbcode),
-                             follow=False)
-        if pms.sent_ref:
-            return self.answer_ref(result, pms.sent_ref, "PM")
-        self.answer_ref(result, ANY_TARGET, "PM")   # a redirect, not the form again with an error
-        newest = [h.id for h in self._sent_headers() if h.subject.strip() == subject.strip()]
-        if not newest:
-            raise ForumError(f"the PM to {to_nick} is not in the sent items after sending")
-        return max(newest, key=_id_order)
+        """The sent PM's id; Accepted when the board took it without naming it (publish.py finds it)."""
+        def once() -> str:
+            pms = self.pms()
+            page, form = self.fetch_form(self.url(pms.send.page), pms.send.form)
+            page, form = self.add_recipient(page, form, to_nick)
+            result = self.submit(page, form, pms.send.values(form.fields, to=to_nick, subject=subject,
+                                                             message=bbcode), follow=False)
+            # a board that never names a sent PM: any redirect that is not a refusal took it
+            accepted = pms.sent_accepted or (None if pms.sent_ref else ANY_TARGET)
+            return self.answer_ref(result, pms.sent_ref or r"(?!)", "PM", accepted=accepted)
+        return self.posting(once)
 
-    def find_own_post(self, thread_url: str, marker: str, since: datetime | None = None) -> str | None:
-        """The account's post carrying `marker`, from the last page back: OWN_POST_PAGES pages, and
-        further while a page holds posts from `since` (when the post was sent) on, so that a
-        thread that grew while the daemon was down is still searched far enough."""
+    def find_own_post(self, thread_url: str, bbcode: str, after: str | None = None, since: datetime | None = None,
+                      claimed: Collection[str] = ()) -> str | None:
+        """The account's first post after the post `after` whose text is `bbcode` as the board shows
+        it, and that is no other draft's (`claimed`). Read from the last page back to the page
+        holding `after`; without it, OWN_POST_PAGES pages and further while a page holds posts
+        from `since` (when the post was sent) on."""
         last = self.thread_page_count(thread_url)
+        found: list[str] = []
         for page in range(last, 0, -1):
             _, posts, _ = self.thread_page(thread_url, page)
-            for post in reversed(posts):
-                if post.author == self.current_user() and marker in post.html + post.text:
-                    return post.id
-            if last - page + 1 >= OWN_POST_PAGES and not _any_since(posts, since):
-                return None
-        return None
+            found += [post.id for post in posts
+                      if post.author == self.current_user() and _newer(post.id, after) and post.id not in claimed
+                      and same_text(bbcode, post.text)]
+            if after is not None and any(not _newer(post.id, after) for post in posts):
+                break
+            if after is None and last - page + 1 >= OWN_POST_PAGES and not _any_since(posts, since):
+                break
+        return min(found, key=_id_order) if found else None
 
-    def find_sent_pm(self, to_nick: str, subject: str, marker: str) -> str | None:
+    def find_sent_pm(self, to_nick: str, subject: str, bbcode: str, after: str | None = None,
+                     claimed: Collection[str] = ()) -> str | None:
+        """The first PM the account sent to `to_nick` after the PM `after` with this subject and text
+        as the board shows them, and that is no other draft's (`claimed`). Every sent folder is
+        read (phpBB keeps a PM in the outbox until it is read), newest page first."""
         pms = self.pms()
-        for header in self._sent_headers():
-            if header.subject.strip() == subject.strip() or marker in header.subject:
-                sent = self._message(pms.sent_message or pms.message, header.id)
-                if marker in sent.html + sent.text + sent.subject:
-                    return header.id
-        return None
+        found: list[str] = []
+        for folder in pms.sent_folders:
+            for headers, _ in self._folder_pages(folder, sent=True):
+                for header in headers:
+                    recipient = to_nick if pms.lists_recipient else self.current_user()
+                    if (_newer(header.id, after) and header.id not in claimed and same_name(header.sender, recipient)
+                            and skeleton(header.subject) == skeleton(subject)):
+                        sent = self._message(pms.sent_message or pms.message, header.id, sent=True)
+                        if same_text(bbcode, sent.text):
+                            found.append(header.id)
+                if after is None or any(not _newer(header.id, after) for header in headers):
+                    break
+        return min(found, key=_id_order) if found else None
+
+    def newest_sent_pm(self) -> str | None:
+        """The newest id in the sent folders ("0" when they are empty): what is sent from now on
+        comes after it."""
+        ids = [header.id for folder in self.pms().sent_folders
+               for header in next(self._folder_pages(folder, sent=True))[0]]
+        return max(ids, key=_id_order) if ids else "0"
+
+    def posting(self, once: Callable[[], str]) -> str:
+        """Run a posting flow, again after the pause a flood refusal names (the board said it did
+        not take it), at most FLOOD_RETRIES times."""
+        for attempt in range(FLOOD_RETRIES + 1):
+            try:
+                return once()
+            except BoardSaid as said:
+                if said.wait is None or attempt == FLOOD_RETRIES:
+                    raise
+                log.info("%s asks to wait %.0f s before posting again (%s)", self.settings.base_url, said.wait,
+                         said.reason)
+                self.client.sleep(said.wait + FLOOD_MARGIN)
+        raise AssertionError("unreachable")
 
     # -- steps an engine may override ------------------------------------------------------------
     def login_values(self, form: Form) -> dict[str, str]:
@@ -150,22 +196,34 @@ class ForumAdapter:
         return self.url(paged.url(page, thread=thread, start=start))
 
     def reply_answer(self, result: Page, bbcode: str) -> str:
-        return self.answer_ref(result, self.spec.reply_ref, "reply")
+        return self.answer_ref(result, self.spec.reply_ref, "reply", accepted=self.spec.reply_accepted)
 
     def add_recipient(self, page: Page, form: Form, to_nick: str) -> tuple[Page, Form]:
         """Boards that take the recipient with the rest of the form need no step of their own."""
         return page, form
 
-    def answer_ref(self, result: Page, pattern: str, what: str) -> str:
-        """The id in where the board sends us after a form; its message when it refused."""
-        for target in (result.location, meta_refresh(result.text)):
-            found = re.search(pattern, target or "")
+    def answer_ref(self, result: Page, pattern: str, what: str, accepted: str | None = None) -> str:
+        """The id in where the board sends us after a form; Accepted when it sends where it goes
+        after taking a text without naming it (`accepted`); its message when it refused."""
+        targets = [target for target in (result.location, meta_refresh(result.text)) if target]
+        for target in targets:
+            found = re.search(pattern, target)
             if found:
                 return found.group(1)
         refusal = first_text(result.text, self.spec.errors)
         if refusal:
+            wait = flood_wait(refusal, self.post_interval())
+            if wait is not None:
+                raise BoardSaid(f"the forum asks to wait before the {what}: {refusal}", result.status, refusal, wait)
             raise ForumRefused(f"the forum refused the {what}: {refusal}")
+        if accepted and any(re.search(accepted, target) for target in targets):
+            raise Accepted(f"the forum took the {what} and sent to {targets[0].split('#')[0]}, which does not name it")
         raise ForumError(f"the forum's answer to the {what} (HTTP {result.status}) neither names it nor says why")
+
+    def post_interval(self) -> float:
+        """Seconds the board wants between two posts, PMs or logins of this account (its flood rule)."""
+        configured = self.settings.post_interval
+        return self.spec.post_interval if configured is None else configured
 
     # -- helpers ---------------------------------------------------------------------------------
     def pms(self) -> PmSpec:
@@ -181,17 +239,29 @@ class ForumAdapter:
         """GET as the logged-in account; a lost session is re-opened once."""
         if not self._logged_in:
             self.login()
-        page = self.client.get(url)
+        page = self.get(url)
         if self.logged_out(page.text):
             log.info("session expired on %s; logging in again", self.settings.base_url)
             self.login()
-            page = self.client.get(url)
+            page = self.get(url)
             if self.logged_out(page.text):
                 raise SessionLost(f"still logged out of {self.settings.base_url} after logging in again")
         return page
 
+    def get(self, url: str) -> Page:
+        try:
+            return self.client.get(url)
+        except HttpError as error:
+            raise self.board_said(error) from error
+
+    def board_said(self, error: HttpError) -> BoardSaid:
+        """An error page with the board's words: a flood refusal says how long to wait."""
+        reason = first_text(error.page.text, self.spec.errors)
+        wait = flood_wait(reason, self.post_interval()) if reason else None
+        return BoardSaid(f"{error}: {reason}" if reason else str(error), error.page.status, reason, wait)
+
     def fetch_form(self, url: str, name: str, login: bool = True) -> tuple[Page, Form]:
-        page = self.fetch(url) if login else self.client.get(url)
+        page = self.fetch(url) if login else self.get(url)
         self._form_at = self.client.clock()
         return page, self.read_form(page, name)
 
@@ -206,23 +276,39 @@ class ForumAdapter:
     def submit(self, page: Page, form: Form, values: dict[str, str], follow: bool = True) -> Page:
         """POST a form read from `page` as a browser does (Referer: the page; FluxBB checks it),
         no sooner than FORM_MIN_AGE after the page was fetched."""
-        self.client.wait_until(self._form_at + FORM_MIN_AGE)
+        self.client.wait_until(max(self._form_at + FORM_MIN_AGE, self._posted_at + self.post_interval()))
         multipart = form.enctype.startswith("multipart/")
-        result = self.client.post(urljoin(page.url, form.action), {**form.fields, **values},
-                                  multipart=multipart, follow=follow, headers={"Referer": page.url})
-        self._form_at = self.client.clock()
+        try:
+            result = self.client.post(urljoin(page.url, form.action), {**form.fields, **values},
+                                      multipart=multipart, follow=follow, headers={"Referer": page.url})
+        except HttpError as error:
+            raise self.board_said(error) from error
+        finally:
+            self._form_at = self._posted_at = self.client.clock()
         return result
 
     def _listing(self, paged, page: int) -> str:
         return self.url(paged.url(page, start=(page - 1) * self.pms().per_page))
 
-    def _message(self, template: str, pm_id: str) -> PmMessage:
-        return self.parser.message(self.fetch(self.url(template.format(pm=pm_id))).text, self.settings.time_zone,
-                                   self.now())
+    def _message(self, template: str, pm_id: str, sent: bool = False) -> PmMessage:
+        html = self.fetch(self.url(template.format(pm=pm_id))).text
+        read = self.parser.sent_message if sent else self.parser.message
+        return read(html, self.settings.time_zone, self.now())
 
-    def _sent_headers(self) -> list[PmHeader]:
-        return self.parser.inbox(self.fetch(self._listing(self.pms().sentbox, 1)).text, self.settings.time_zone,
-                                 self.now())
+    def _folder_pages(self, folder: Paged, sent: bool = False) -> Iterator[tuple[list[PmHeader], Listing]]:
+        """A PM folder's pages, newest first, each as the board lists it: the page the folder
+        opens on, then the page its own links name next (older). A board listing oldest first
+        (SMF) opens on its last page, so "older" is the page before."""
+        read = self.parser.sent if sent else self.parser.inbox
+        url = self._listing(folder, 1)
+        seen: set[str] = set()
+        while url and url not in seen:
+            seen.add(url)
+            html = self.fetch(url).text
+            listing = self.parser.listing(html)
+            yield read(html, self.settings.time_zone, self.now()), listing
+            older = listing.links.get(listing.page - 1 if self.pms().oldest_first else listing.page + 1)
+            url = urljoin(url, older) if older else None
 
     def _posts_per_page(self, thread: str) -> int:
         """From config, else from the smallest `{start}` of the page links on page 1 (learnt once)."""
@@ -243,6 +329,10 @@ def _any_since(posts: list[Post], since: datetime | None) -> bool:
     if since is None:
         return False
     return any(post.posted_at is None or post.posted_at >= since - SENT_CLOCK_MARGIN for post in posts)
+
+
+def _newer(item_id: str, after: str | None) -> bool:
+    return after is None or _id_order(item_id) > _id_order(after)
 
 
 def _id_order(pm_id: str):

@@ -17,3 +17,30 @@ class NoPrivateMessages(ForumError):
 
 class SessionLost(ForumError):
     """Still logged out after logging in again."""
+
+
+class Unreachable(ForumError):
+    """The board did not answer usably after every retry (5xx, timeouts, refused connections):
+    nothing more is asked of it this tick."""
+
+
+class MaybeSent(ForumError):
+    """A POST that may have been carried out: the request went out and no usable answer came back
+    (a 5xx, a lost connection, a timeout while reading). It is never repeated as it is: what the
+    board shows is looked at first (publish.py reconciles)."""
+
+
+class Accepted(ForumError):
+    """The board took the post or PM but its answer does not name it (SMF sends to `topic=N.new`
+    or to the board): it is found among the account's own texts, never sent again."""
+
+
+class BoardSaid(ForumError):
+    """An HTTP error page (4xx) with the board's own explanation in `reason`; `wait` is the pause
+    in seconds the page asks for when it is a flood refusal (post again later), else None."""
+
+    def __init__(self, message: str, status: int, reason: str | None = None, wait: float | None = None):
+        super().__init__(message)
+        self.status = status
+        self.reason = reason
+        self.wait = wait

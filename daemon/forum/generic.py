@@ -32,6 +32,8 @@ def spec_from_config(table: Mapping[str, Any]) -> EngineSpec:
         pm=PmSpec(
             inbox=_paged(pm, "pm.inbox", "inbox"),
             sentbox=_paged(pm, "pm.sentbox", "sentbox"),
+            outbox=_paged(pm, "pm.outbox", "outbox") if "outbox" in pm else None,
+            oldest_first=bool(pm.get("oldest_first", False)),
             message=_text(pm, "message", "pm.message"),
             send=_step(pm, "send", "pm", ("to", "subject", "message"), where="http.pm.send"),
             sent_ref=pm.get("sent_ref"),

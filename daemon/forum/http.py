@@ -14,14 +14,16 @@ from urllib.parse import urlsplit
 import requests
 
 from forumgm.daemon.forum.charset import decode_page
-from forumgm.daemon.forum.errors import ForumError
+from forumgm.daemon.forum.errors import ForumError, MaybeSent, Unreachable
 
 log = logging.getLogger(__name__)
 
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
-# A POST may have been carried out even when the answer was lost: it is retried only when the
-# request cannot have reached the board. Publishing reconciles anything else (publish.py).
-POST_RETRY_STATUSES = frozenset({429, 502, 503})
+# A POST may have been carried out whatever went wrong after it was sent (a proxy answers 502
+# after the board posted): it is repeated only on 429, the one answer that says it was not
+# carried out, and when the connection could not even be opened. Anything else is MaybeSent,
+# which publishing reconciles (publish.py).
+POST_RETRY_STATUSES = frozenset({429})
 MAX_RETRY_AFTER = 300.0   # a board asking for a longer pause gets it across ticks, not inside one
 # A body cut short (Content-Length not reached, a broken chunk, a garbled compression) is a
 # transport failure like a reset: the page read is not the page the board sent.
@@ -92,17 +94,20 @@ class HttpClient:
                                                 allow_redirects=follow, **kwargs)
             except TRANSPORT_ERRORS as error:
                 if method == "POST" and not isinstance(error, requests.ConnectTimeout):
-                    raise ForumError(f"POST {_without_query(url)}: {type(error).__name__}; "
-                                     "not repeated, it may have been carried out") from error
+                    raise MaybeSent(f"POST {_without_query(url)}: {type(error).__name__}; "
+                                    "not repeated, it may have been carried out") from error
                 problem = f"{type(error).__name__}"
             else:
+                if method == "POST" and response.status_code >= 500:
+                    raise MaybeSent(f"POST {_without_query(url)}: HTTP {response.status_code}; "
+                                    "not repeated, it may have been carried out")
                 retry_on = POST_RETRY_STATUSES if method == "POST" else RETRY_STATUSES
                 if response.status_code not in retry_on:
                     return self._page(response)
                 problem = f"HTTP {response.status_code}"
                 asked = _retry_after(response)
             if attempt == self.policy.retries:
-                raise ForumError(f"{method} {_without_query(url)} failed after {attempt + 1} attempts: {problem}")
+                raise Unreachable(f"{method} {_without_query(url)} failed after {attempt + 1} attempts: {problem}")
             wait = delay if asked is None else asked
             log.warning("%s %s: %s; retrying in %.0f s", method, _without_query(url), problem, wait)
             self.sleep(wait)
@@ -120,11 +125,22 @@ class HttpClient:
         self.requests_made += 1
 
     def _page(self, response: requests.Response) -> Page:
-        if response.status_code >= 400 and response.status_code != 404:
-            raise ForumError(f"{response.request.method} {_without_query(response.url)}: HTTP {response.status_code}")
         text = decode_page(response.headers.get("Content-Type"), response.content)
         location = response.headers.get("Location") if response.is_redirect else None
-        return Page(url=response.url, status=response.status_code, text=text, location=location)
+        page = Page(url=response.url, status=response.status_code, text=text, location=location)
+        if response.status_code >= 400 and response.status_code != 404:
+            # the adapter reads the board's own words on the page (a flood refusal, a ban)
+            raise HttpError(f"{response.request.method} {_without_query(response.url)}: HTTP {response.status_code}",
+                            page)
+        return page
+
+
+class HttpError(ForumError):
+    """An error status the board answered with a page: the page is kept for its message."""
+
+    def __init__(self, message: str, page: Page):
+        super().__init__(message)
+        self.page = page
 
 
 def _retry_after(response: requests.Response) -> float | None:

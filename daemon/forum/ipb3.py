@@ -26,6 +26,7 @@ SPEC = EngineSpec(
     pm=PmSpec(
         inbox=_CONVERSATIONS,
         sentbox=_CONVERSATIONS,
+        lists_recipient=False,
         message=f"{_MESSENGER}&section=view&do=showConversation&topicID={{pm}}",
         send=FormStep(f"{_MESSENGER}&section=send&do=form", "pm",
                       {"to": "entered_name", "subject": "msg_title", "message": "Post"},

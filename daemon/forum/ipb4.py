@@ -24,6 +24,7 @@ SPEC = EngineSpec(
     pm=PmSpec(
         inbox=_MESSENGER,
         sentbox=_MESSENGER,
+        lists_recipient=False,
         message="messenger/{pm}/",
         send=FormStep("messenger/compose/", "compose",
                       {"to": "messenger_to", "subject": "messenger_title", "message": "messenger_content"}),

@@ -21,6 +21,7 @@ SPEC = EngineSpec(
         inbox=Paged("private.php?fid=1", "private.php?fid=1&page={page}"),
         sentbox=Paged("private.php?fid=2", "private.php?fid=2&page={page}"),
         message="private.php?action=read&pmid={pm}",
+        sent_accepted=r"private\.php",
         send=FormStep("private.php?action=send", "pm", {"to": "to", "subject": "subject", "message": "message"},
                       {"options[savecopy]": "1", "submit": "Send Message"}),
     ),

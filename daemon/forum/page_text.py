@@ -19,3 +19,18 @@ def first_text(html: str, selectors: str) -> str | None:
 def meta_refresh(html: str) -> str | None:
     found = _REFRESH.search(html)
     return found.group(1).replace("&amp;", "&").strip() if found else None
+
+
+# what boards write when they refuse a post, PM or login for coming too soon after the last one
+_FLOOD = re.compile(r"\bwait\b|too (?:soon|quickly|fast|often)|so soon|\bflood|less than \d+ seconds|"
+                    r"подожд|слишком (?:часто|быстро)", re.IGNORECASE)
+_SECONDS = re.compile(r"(\d+(?:\.\d+)?)\s*(?:seconds?|secs?\b|s\b|сек)", re.IGNORECASE)
+
+
+def flood_wait(message: str, default: float) -> float | None:
+    """The pause a board's flood refusal asks for: the seconds it names, else `default`; None
+    when the message is not a flood refusal."""
+    if not _FLOOD.search(message):
+        return None
+    named = _SECONDS.search(message)
+    return float(named.group(1)) if named else default

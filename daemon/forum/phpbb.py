@@ -27,6 +27,8 @@ SPEC = EngineSpec(
     pm=PmSpec(
         inbox=Paged("ucp.php?i=pm&folder=inbox", "ucp.php?i=pm&folder=inbox&start={start}"),
         sentbox=Paged("ucp.php?i=pm&folder=sentbox", "ucp.php?i=pm&folder=sentbox&start={start}"),
+        # a sent PM waits in the outbox until its recipient opens his PMs
+        outbox=Paged("ucp.php?i=pm&folder=outbox", "ucp.php?i=pm&folder=outbox&start={start}"),
         message="ucp.php?i=pm&mode=view&p={pm}",
         send=FormStep("ucp.php?i=pm&mode=compose", "pm", {"subject": "subject", "message": "message"},
                       {"username_list": "", "post": "Submit"}),

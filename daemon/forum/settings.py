@@ -16,6 +16,8 @@ class ForumSettings:
     timeout: float = 30.0
     retries: int = 4
     posts_per_page: int | None = None   # learnt from the pagination links when not set
+    post_interval: float | None = None  # the board's flood interval (seconds between two posts, PMs or
+                                        # logins); None: the engine's known default (spec.post_interval)
     selectors: Any = None         # the generic engine's config: a table or a TOML file's path
 
     @classmethod

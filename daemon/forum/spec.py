@@ -56,6 +56,15 @@ class PmSpec:
                                   # None: the board does not say, the newest copy in the sent box does
     sent_message: str | None = None   # a sent PM's page when it differs from `message`
     per_page: int = 50            # PMs a listing page shows, for `{start}`
+    sent_accepted: str | None = None  # pattern over where the board sends after taking a PM it does not name
+    outbox: Paged | None = None   # PMs sent but not read yet, when the board keeps them apart (phpBB)
+    oldest_first: bool = False    # folders list the oldest PM first and open on their last page (SMF)
+    lists_recipient: bool = True  # a sent folder's row names the recipient; False: a list of
+                                  # conversations naming who started each (the host, for ours)
+
+    @property
+    def sent_folders(self) -> tuple[Paged, ...]:
+        return (self.sentbox,) if self.outbox is None else (self.sentbox, self.outbox)
 
 
 @dataclass(frozen=True)
@@ -74,3 +83,5 @@ class EngineSpec:
     post_link: str | None = None  # one post's permalink: `{thread}`, `{post}` (the parser's post id)
     forms: Mapping[str, str] = field(default_factory=dict)   # name -> CSS of a form the parser does not
                                                              # know (a PM compose form), for FormStep.form
+    reply_accepted: str | None = None  # pattern over where the board sends after taking a reply it does not name
+    post_interval: float = 0.0    # the board's own flood rule for the host's account, seconds between posts

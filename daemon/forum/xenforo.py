@@ -24,6 +24,7 @@ SPEC = EngineSpec(
     pm=PmSpec(
         inbox=_CONVERSATIONS,
         sentbox=_CONVERSATIONS,
+        lists_recipient=False,
         message="conversations/{pm}/",
         send=FormStep("conversations/add", "pm", {"to": "recipients", "subject": "title", "message": "message"}),
         sent_ref=r"conversations/(?:[^/?#]*\.)?(\d+)/",

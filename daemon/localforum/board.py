@@ -17,6 +17,7 @@ Clock = Callable[[], datetime]
 
 POSTS_PER_PAGE = 5
 PMS_PER_PAGE = 25
+PM_FOLDER_LIMIT = 50      # phpBB's default; new PMs are held back once the inbox holds this many
 FORM_MIN_AGE = 1          # phpBB's check_form_key(): a form submitted in its own second is refused
 FORM_MAX_AGE = 7200
 
@@ -68,12 +69,15 @@ class PrivateMessage:
     bbcode: str
     sent_at: datetime
     unread: bool = True
+    placed: bool = False      # in the recipient's folders: phpBB keeps it in the sender's outbox till then
 
 
 class Board:
-    def __init__(self, clock: Clock = system_clock, title: str = "forumgm local board"):
+    def __init__(self, clock: Clock = system_clock, title: str = "forumgm local board",
+                 posts_per_page: int = POSTS_PER_PAGE):
         self.clock = clock
         self.title = title
+        self.posts_per_page = posts_per_page
         self.users: dict[int, User] = {}
         self.topics: dict[int, Topic] = {}
         self.posts: dict[int, BoardPost] = {}
@@ -166,7 +170,9 @@ class Board:
         return [p for p in (self.posts[i] for i in self.topics[topic_id].post_ids) if not p.deleted]
 
     def _add_post(self, topic: Topic, author: User, subject: str, bbcode: str) -> BoardPost:
-        post = BoardPost(id=max(self.posts, default=1) + 1, topic_id=topic.id, author_id=author.id,
+        # ids only grow and dicts keep insertion order: the last key is the largest (a 20,000-post
+        # thread is built in a blink, not in quadratic time)
+        post = BoardPost(id=next(reversed(self.posts), 1) + 1, topic_id=topic.id, author_id=author.id,
                          subject=subject, bbcode=bbcode, posted_at=self.clock())
         self.posts[post.id] = post
         topic.post_ids.append(post.id)
@@ -182,17 +188,30 @@ class Board:
         if not bbcode.strip():
             raise BoardError("Your message contains too few characters.")
         with self._lock:
-            pm = PrivateMessage(id=max(self.pms, default=0) + 1, sender_id=self._user(sender).id,
+            pm = PrivateMessage(id=next(reversed(self.pms), 0) + 1, sender_id=self._user(sender).id,
                                 recipient_id=recipient.id, subject=subject, bbcode=bbcode,
                                 sent_at=self.clock())
             self.pms[pm.id] = pm
             return pm
 
     def inbox(self, user_id: int) -> list[PrivateMessage]:
-        return sorted((m for m in self.pms.values() if m.recipient_id == user_id), key=lambda m: -m.id)
+        """Newest first; a PM beyond the folder's limit is held back, as phpBB does by default."""
+        received = sorted((m for m in self.pms.values() if m.recipient_id == user_id), key=lambda m: m.id)
+        return received[:PM_FOLDER_LIMIT][::-1]
+
+    def place_pms(self, user_id: int) -> None:
+        """The recipient opened his PMs: phpBB moves what was sent to him from the senders' outboxes
+        to their sent folders."""
+        for pm in self.pms.values():
+            if pm.recipient_id == user_id:
+                pm.placed = True
 
     def sentbox(self, user_id: int) -> list[PrivateMessage]:
-        return sorted((m for m in self.pms.values() if m.sender_id == user_id), key=lambda m: -m.id)
+        return sorted((m for m in self.pms.values() if m.sender_id == user_id and m.placed), key=lambda m: -m.id)
+
+    def outbox(self, user_id: int) -> list[PrivateMessage]:
+        return sorted((m for m in self.pms.values() if m.sender_id == user_id and not m.placed),
+                      key=lambda m: -m.id)
 
     def _user(self, name: str) -> User:
         user = self.user_named(name)

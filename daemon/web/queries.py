@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from forumgm.daemon.games import game_title
+from forumgm.daemon.stops import Stop, stops
 from forumgm.daemon.store import Store
 from forumgm.parsers.orders.mafia import CANONICAL_VERB, NO_TRIAL
 
@@ -28,8 +30,9 @@ class GameView:
     phase_key: str | None
     deadline: datetime | None
     alive: tuple[str, ...]
-    problem: str | None                   # why the game stopped (its forum pages could not be read)
-    problem_since: datetime | None
+    title: str                            # the game's name, e.g. «Мафия»
+    stops: tuple[Stop, ...]               # every reason the game is not being run
+    winner: str | None                    # once it is finished
 
 
 @dataclass(frozen=True)
@@ -95,8 +98,9 @@ def game_view(store: Store, game: dict) -> GameView:
         phase_key=phase["key"] if phase else None,
         deadline=phase["deadline"] if phase else None,
         alive=alive_players(store, game["id"]),
-        problem=game.get("problem"),
-        problem_since=game.get("problem_since"),
+        title=game_title(game["type"]),
+        stops=tuple(stops(store, game["id"])),
+        winner=game.get("winner") if game.get("finished_at") else None,
     )
 
 

@@ -1,5 +1,98 @@
 """Bellum 2.0: the migration-age strategy game of provinces, tribes and states.
 
 `scenario` holds the map and start position every game begins from (the shipped 370 AD
-scenario or a host's own file).
+scenario or a host's own file). `RULES` (or `make_rules(rule_table)`) is the engine the daemon
+and `forumgm simulate` drive: one phase a turn («turn»), resolved by the step table in
+`turn.TURN`. Beyond the Rules protocol it gives `summary(state)`, the position keys a
+simulation prints at its end.
 """
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from forumgm.engines.base import OrderPm, Outcome, Phase, PhaseInputs, Verdict, phase_rng
+from forumgm.engines.bellum import orders as _orders
+from forumgm.engines.bellum.authority import authority_table
+from forumgm.engines.bellum.politics import summary_factions
+from forumgm.engines.bellum.report import TurnTexts, player_pms, turn_reports
+from forumgm.engines.bellum.setup import start_state
+from forumgm.engines.bellum.state import BellumState, RuleConfig, dump_state, load_state, rule_config
+from forumgm.engines.bellum.turn import resolve_turn
+from forumgm.engines.bellum.work import TurnOrders
+from forumgm.engines.texts import Texts
+
+TURN = "turn"
+
+
+def summary(state: BellumState) -> dict[str, Any]:
+    """The position keys of spec bellum.md «Output»: people, owners, battles, authority, …"""
+    return {
+        "people": {p: dict(here) for p, here in state.people.items()},
+        "owners": dict(state.owners),
+        "battles": [dict(b) for b in state.last_battles],
+        "authority": authority_table(state),
+        "subjugated": {f.id: f.master for f in state.factions.values() if f.master is not None},
+        "captured": sorted(f.id for f in state.factions.values() if f.captured),
+        "factions": summary_factions(state),
+    }
+
+
+@dataclass(frozen=True)
+class BellumRules:
+    config: RuleConfig = RuleConfig()
+    name: str = "bellum"
+
+    def setup(self, setup: Mapping[str, Any], seed: int) -> BellumState:
+        return start_state(setup, seed, self.config)
+
+    def first_phase(self, state: BellumState) -> Phase:
+        return Phase(TURN, state.turn + 1)
+
+    def next_phase(self, state: BellumState, phase: Phase) -> Phase | None:
+        return Phase(TURN, phase.number + 1)     # the host ends the game (forumgm finish)
+
+    def read_orders(self, state: BellumState, phase: Phase, pm: OrderPm, earlier: Sequence[OrderPm]) -> list[Verdict]:
+        return _orders.read_orders(state, phase, pm, earlier)
+
+    def vote_rules(self, state: BellumState, phase: Phase) -> None:
+        return None
+
+    def complete_early(self, state: BellumState, phase: Phase, orders: Sequence[OrderPm]) -> bool:
+        """The turn ends early once every player has sent «ход готов» (in any of his PMs)."""
+        ready = _orders.ready_players(state, phase, orders)
+        return set(state.players()) <= ready
+
+    def resolve(self, state: BellumState, phase: Phase, inputs: PhaseInputs, seed: int, texts: Texts) -> Outcome:
+        collected = TurnOrders(_orders.collect(state, phase, inputs.orders))
+        new_state, events = resolve_turn(state, phase.number, collected, phase_rng(seed, phase))
+        rendered = TurnTexts(new_state, events, phase.number, texts)
+        return Outcome(
+            state=new_state,
+            events=tuple(events),
+            pms=tuple(player_pms(rendered)),
+            reports=turn_reports(rendered),
+            extra=summary(new_state),
+        )
+
+    def alive(self, state: BellumState) -> list[str]:
+        return state.players()
+
+    def winner(self, state: BellumState) -> str | None:
+        return None
+
+    def dump(self, state: BellumState) -> dict:
+        return dump_state(state)
+
+    def load(self, data: Mapping[str, Any]) -> BellumState:
+        return load_state(data)
+
+    def summary(self, state: BellumState) -> dict[str, Any]:
+        return summary(state)
+
+
+def make_rules(rule_table: Mapping[str, Any]) -> BellumRules:
+    return BellumRules(rule_config(rule_table))
+
+
+RULES = BellumRules()

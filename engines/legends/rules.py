@@ -20,6 +20,7 @@ class LegendsRules:
     nights follow one another with no day between them."""
 
     name = "legends"
+    title = "Легенды меча и магии"
 
     def __init__(self, table: RuleTable | None = None) -> None:
         self.table = table
@@ -74,6 +75,9 @@ class LegendsRules:
 
     def winner(self, state: LegendsState) -> str | None:
         return winner(state)
+
+    def winner_name(self, state: LegendsState) -> str | None:
+        return winner(state)     # the winning clan's name
 
     def dump(self, state: LegendsState) -> dict:
         return dump_state(state)

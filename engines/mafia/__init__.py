@@ -21,6 +21,7 @@ from forumgm.engines.mafia.report import round_pms, round_report
 from forumgm.engines.mafia.round import OUT_EVENTS, resolve_round
 from forumgm.engines.mafia.setup import start_state
 from forumgm.engines.mafia.state import MafiaState, RuleConfig, dump_state, load_state, rule_config
+from forumgm.engines.mafia.win import WINNER_NAMES
 from forumgm.engines.texts import Texts
 
 ROUND = "round"
@@ -36,6 +37,7 @@ def _eliminations(events) -> tuple[Elimination, ...]:
 class MafiaRules:
     config: RuleConfig = RuleConfig()
     name: str = "mafia"
+    title: str = "Мафия"
 
     def setup(self, setup: Mapping[str, Any], seed: int) -> MafiaState:
         return start_state(setup, seed, self.config)
@@ -80,6 +82,9 @@ class MafiaRules:
 
     def winner(self, state: MafiaState) -> str | None:
         return state.winner
+
+    def winner_name(self, state: MafiaState) -> str | None:
+        return WINNER_NAMES.get(state.winner)
 
     def dump(self, state: MafiaState) -> dict:
         return dump_state(state)

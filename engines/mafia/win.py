@@ -5,6 +5,8 @@ from forumgm.engines.mafia.roles import MAFIA, NEUTRAL
 from forumgm.engines.mafia.state import MafiaState
 
 TOWN_WINS, MAFIA_WINS, MANIAC_WINS, DRAW = "town", "mafia", "maniac", "draw"
+# the winning side as the host's status and page name it (a draw has no winner)
+WINNER_NAMES = {TOWN_WINS: "мирные жители", MAFIA_WINS: "мафия", MANIAC_WINS: "маньяк"}
 
 
 def winner_of(state: MafiaState) -> str | None:

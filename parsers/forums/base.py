@@ -46,6 +46,17 @@ class PageInfo:
 
 
 @dataclass(frozen=True)
+class Listing:
+    """A PM folder page: where it is among the folder's pages and what the page says of the folder."""
+    page: int = 1
+    pages: int = 1
+    links: dict[int, str] = field(default_factory=dict)   # page number -> its link, as the page gives it
+    total: int | None = None      # PMs in the folder, when the page says
+    stored: int | None = None     # PMs held and the most the folder may hold (phpBB's "27 out of 50")
+    limit: int | None = None
+
+
+@dataclass(frozen=True)
 class PmHeader:
     id: str
     sender: str

@@ -26,6 +26,19 @@ class GenericConfigError(ValueError):
     """The selector config is incomplete or malformed; the message names the key."""
 
 
+def _folder(folder: Mapping[str, Any], name: str) -> InboxLayout:
+    """[inbox], or [sent] where the sent folders' rows differ (the recipient and date elsewhere)."""
+    return InboxLayout(
+        page=_text(folder, f"{name}.page"), row=_text(folder, f"{name}.row"),
+        id=_field(folder, f"{name}.id"), subject=_field(folder, f"{name}.subject"),
+        sender=_field(folder, f"{name}.sender"), sender_id=_field(folder, f"{name}.sender_id", required=False),
+        sent_at=_fields(folder, f"{name}.sent_at"), unread=_text(folder, f"{name}.unread"),
+        pagination=Pagination(container=folder.get("pagination"), current=folder.get("current_page")),
+        total=_field(folder, f"{name}.total", required=False),
+        fill=_field(folder, f"{name}.fill", required=False),
+    )
+
+
 def load_layout(config: Config) -> EngineLayout:
     table = _table(config)
     thread = _section(table, "thread", required=True)
@@ -55,12 +68,8 @@ def load_layout(config: Config) -> EngineLayout:
             quote=thread.get("quote", "blockquote"), spoiler=thread.get("spoiler"),
             code=thread.get("code"), ignore=thread.get("ignore"),
         ),
-        inbox=InboxLayout(
-            page=_text(inbox, "inbox.page"), row=_text(inbox, "inbox.row"),
-            id=_field(inbox, "inbox.id"), subject=_field(inbox, "inbox.subject"),
-            sender=_field(inbox, "inbox.sender"), sender_id=_field(inbox, "inbox.sender_id", required=False),
-            sent_at=_fields(inbox, "inbox.sent_at"), unread=_text(inbox, "inbox.unread"),
-        ) if inbox else None,
+        inbox=_folder(inbox, "inbox") if inbox else None,
+        sent=_folder(sent, "sent") if (sent := _section(table, "sent")) else None,
         message=MessageLayout(
             container=_text(message, "message.container"), id=_field(message, "message.id"),
             subject=_field(message, "message.subject"), sender=_field(message, "message.sender"),

@@ -78,6 +78,9 @@ class InboxLayout:
     sender_id: Field | None
     sent_at: Fields
     unread: str                # CSS matching an unread row itself or an element inside it
+    pagination: Pagination | None = None   # its page links (numbered links are followed page by page)
+    total: Field | None = None     # how many PMs the folder holds, as the page states it
+    fill: Field | None = None      # "N out of M" stored PMs when the board limits a folder (phpBB)
 
 
 @dataclass(frozen=True)
@@ -99,3 +102,5 @@ class EngineLayout:
     inbox: InboxLayout | None          # None: the engine has no private messages
     message: MessageLayout | None
     forms: Mapping[str, str] = field(default_factory=dict)   # "login"/"reply"/"pm" -> CSS of the form
+    sent: InboxLayout | None = None    # the sent folders' rows, where they differ from the inbox's
+    sent_message: MessageLayout | None = None   # the sender's copy of a PM, where it differs

@@ -41,6 +41,8 @@ LAYOUT = EngineLayout(
         sent_at=(Field("span.smalltext > span[title]", "title", _TIMED_TITLE),
                  Field("td:nth-child(5)", pattern=_DATE_TEXT)),
         unread="a.new_pm",
+        pagination=Pagination(container="div.pagination", current="span.pagination_current",
+                              total=Field("span.pages", pattern=r"\((\d+)\)")),
     ),
     message=MessageLayout(
         container="html:has(div#post_0 div.post_body)",
@@ -52,10 +54,22 @@ LAYOUT = EngineLayout(
                  Field("div#post_0 span.post_date", pattern=_DATE_TEXT)),
         body="div#post_0 div.post_body",
     ),
+    # the sender's copy of a PM: the same page with empty ids (id="post_", id="pid_")
+    sent_message=MessageLayout(
+        container="html:has(div#post_0 div.post_body, div.post[id='post_'] div.post_body)",
+        id=Field("a.postbit_reply_pm, input[name='pmid'], a[href*='action=delete'][href*='pmid=']", "href",
+                 r"pmid=(\d+)"),
+        subject=Field("title", pattern=r"Viewing PM:\s*(.+)$"),
+        sender=Field("div.post[id^='post_'] div.author_information .largetext"),
+        sender_id=Field("div.post[id^='post_'] div.author_information .largetext a", "href", _PROFILE),
+        sent_at=(Field("div.post[id^='post_'] span.post_date > span[title]", "title", _TIMED_TITLE),
+                 Field("div.post[id^='post_'] span.post_date", pattern=_DATE_TEXT)),
+        body="div.post[id^='post_'] div.post_body",
+    ),
     forms={"login": "form:has(input[name='action'][value='do_login']):has(input[name='username'])",
            "reply": "form[name='input'][action*='newreply.php']",
            "quickreply": "form#quick_reply_form",
            "pm": "form:has(input[name='action'][value='do_send'])"},
 )
 
-posts, page_info, inbox, message, form = bind(LAYOUT)
+posts, page_info, inbox, message, form, sent, sent_message, listing = bind(LAYOUT)

@@ -11,6 +11,7 @@ from forumgm.parsers.forums.layout import (
 from forumgm.parsers.forums.reader import bind
 
 _PROFILE = r"[?&]u=(\d+)"
+_PM_PAGES = Pagination(container="div.pagination", current="li.active span")
 
 LAYOUT = EngineLayout(
     name="phpbb",
@@ -39,6 +40,21 @@ LAYOUT = EngineLayout(
         sender_id=Field("div.list-inner a[href*='mode=viewprofile']", "href", _PROFILE),
         sent_at=(Field("div.list-inner", pattern=r"»\s*(.+?)(?:\s+Attachments?\b.*)?$"),),
         unread="dl.pm_unread",
+        pagination=_PM_PAGES,
+        total=Field("div.pagination", pattern=r"(\d+) messages?\b"),
+        fill=Field("form#viewfolder div.panel p", pattern=r"\((\d+ out of \d+) messages stored\)"),
+    ),
+    # Sent messages and the outbox: "To <recipient>" and "Sent: <date>" in a column of its own
+    sent=InboxLayout(
+        page="form#viewfolder",
+        row="ul.pmlist li.row",
+        id=Field("a.topictitle", "href", r"[?&]p=(\d+)"),
+        subject=Field("a.topictitle"),
+        sender=Field("div.list-inner a.username, div.list-inner a.username-coloured"),
+        sender_id=Field("div.list-inner a[href*='mode=viewprofile']", "href", _PROFILE),
+        sent_at=(Field("dd.info", pattern=r"Sent:\s*(.+)$"),),
+        unread="dl.pm_unread",
+        pagination=_PM_PAGES,
     ),
     message=MessageLayout(
         container="div.post.pm",
@@ -53,7 +69,7 @@ LAYOUT = EngineLayout(
            "quickreply": "form#qr_postform"},
 )
 
-posts, page_info, inbox, message, form = bind(LAYOUT)
+posts, page_info, inbox, message, form, sent, sent_message, listing = bind(LAYOUT)
 
 
 def post_body(body_html: str) -> tuple[str, str, tuple[ColoredFragment, ...], tuple[ColoredFragment, ...]]:

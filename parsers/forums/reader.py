@@ -13,9 +13,9 @@ from zoneinfo import ZoneInfo
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from forumgm.parsers.dates import parse_forum_date
-from forumgm.parsers.forums.base import Form, PageInfo, PageLayoutError, PmHeader, PmMessage, Post
+from forumgm.parsers.forums.base import Form, Listing, PageInfo, PageLayoutError, PmHeader, PmMessage, Post
 from forumgm.parsers.forums.body import read_body
-from forumgm.parsers.forums.layout import EngineLayout, Field, Fields, Pagination
+from forumgm.parsers.forums.layout import EngineLayout, Field, Fields, InboxLayout, MessageLayout, Pagination
 
 Zone = tzinfo | str
 T = TypeVar("T")
@@ -92,7 +92,35 @@ def read_page_info(html: str, layout: EngineLayout) -> PageInfo:
 
 
 def read_inbox(html: str, layout: EngineLayout, tz: Zone, now: datetime | None = None) -> list[PmHeader]:
+    return _read_folder(html, layout, layout.inbox, tz, now)
+
+
+def read_sent(html: str, layout: EngineLayout, tz: Zone, now: datetime | None = None) -> list[PmHeader]:
+    """A sent folder's rows; `sender` is whom the PM went to."""
+    return _read_folder(html, layout, layout.sent or layout.inbox, tz, now)
+
+
+def read_listing(html: str, layout: EngineLayout) -> Listing:
+    """Where a PM folder page is among the folder's pages, its page links, what it says of the folder."""
     inbox = layout.inbox
+    if inbox is None:
+        raise PageLayoutError(f"{layout.name} has no private messages")
+    tree = LexborHTMLParser(html)
+    info = _page_info(tree, inbox.pagination) if inbox.pagination else PageInfo(1, 1)
+    links: dict[int, str] = {}
+    container = tree.css_first(inbox.pagination.container) if inbox.pagination and inbox.pagination.container else None
+    for link in container.css("a[href]") if container is not None else ():
+        number = _number(link.text(strip=True))
+        if number is not None:
+            links.setdefault(number, link.attributes["href"].replace("&amp;", "&"))
+    page = tree.root
+    fill = [int(n) for n in re.findall(r"\d+", read_field(page, inbox.fill) or "")] if inbox.fill else []
+    return Listing(page=info.page, pages=info.pages, links=links, total=_number(read_field(page, inbox.total)),
+                   stored=fill[0] if len(fill) == 2 else None, limit=fill[1] if len(fill) == 2 else None)
+
+
+def _read_folder(html: str, layout: EngineLayout, inbox: InboxLayout | None, tz: Zone,
+                 now: datetime | None) -> list[PmHeader]:
     if inbox is None:
         raise PageLayoutError(f"{layout.name} has no private messages")
     tree = LexborHTMLParser(html)
@@ -117,7 +145,16 @@ def read_inbox(html: str, layout: EngineLayout, tz: Zone, now: datetime | None =
 
 
 def read_message(html: str, layout: EngineLayout, tz: Zone, now: datetime | None = None) -> PmMessage:
-    spec = layout.message
+    return _read_message(html, layout, layout.message, tz, now)
+
+
+def read_sent_message(html: str, layout: EngineLayout, tz: Zone, now: datetime | None = None) -> PmMessage:
+    """The sender's copy of a PM (MyBB renders it with empty ids)."""
+    return _read_message(html, layout, layout.sent_message or layout.message, tz, now)
+
+
+def _read_message(html: str, layout: EngineLayout, spec: MessageLayout | None, tz: Zone,
+                  now: datetime | None) -> PmMessage:
     if spec is None:
         raise PageLayoutError(f"{layout.name} has no private messages")
     container = LexborHTMLParser(html).css_first(spec.container)
@@ -163,6 +200,9 @@ class EngineFunctions(NamedTuple):
     inbox: Callable[..., list[PmHeader]]
     message: Callable[..., PmMessage]
     form: Callable[[str, str], Form]
+    sent: Callable[..., list[PmHeader]]
+    sent_message: Callable[..., PmMessage]
+    listing: Callable[[str], Listing]
 
 
 def bind(layout: EngineLayout) -> EngineFunctions:
@@ -182,7 +222,16 @@ def bind(layout: EngineLayout) -> EngineFunctions:
     def form(html: str, name: str) -> Form:
         return read_form(html, layout, name)
 
-    return EngineFunctions(posts, page_info, inbox, message, form)
+    def sent(html: str, tz: Zone, now: datetime | None = None) -> list[PmHeader]:
+        return read_sent(html, layout, tz, now)
+
+    def sent_message(html: str, tz: Zone, now: datetime | None = None) -> PmMessage:
+        return read_sent_message(html, layout, tz, now)
+
+    def listing(html: str) -> Listing:
+        return read_listing(html, layout)
+
+    return EngineFunctions(posts, page_info, inbox, message, form, sent, sent_message, listing)
 
 
 def _post(container: LexborNode, layout: EngineLayout, tz: tzinfo, now: datetime | None, page: int) -> Post:

@@ -34,6 +34,8 @@ LAYOUT = EngineLayout(
         sender_id=Field("td.pm_from_to a", "href", _PROFILE),
         sent_at=(Field("td.pm_time"),),
         unread="tr.unread_pm",
+        # oldest first; without `start` a folder opens on its last page (daemon/forum/smf.py)
+        pagination=Pagination(container="div.pagelinks", current="span.current_page"),
     ),
     message=MessageLayout(
         container="#personal_messages div.windowbg[id^='msg']",
@@ -47,4 +49,4 @@ LAYOUT = EngineLayout(
     forms={"login": "form#frmLogin", "reply": "form#postmodify", "pm": "form#postmodify"},
 )
 
-posts, page_info, inbox, message, form = bind(LAYOUT)
+posts, page_info, inbox, message, form, sent, sent_message, listing = bind(LAYOUT)

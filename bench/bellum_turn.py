@@ -1,0 +1,66 @@
+"""Bellum turn speed, run by hand: `python bench/bellum_turn.py [runs]`.
+
+One turn of the shipped 370 AD scenario, every faction played, with 300 order lines (the
+scripted orders of the 10-turn test, cut at 300). Prints the median time of: the turn's phases
+alone; Rules.resolve (collecting the orders, the phases, reports and every player's PM); the
+receipts of all order PMs. The first run (dictionaries, name indexes) is left out.
+"""
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from forumgm.config import load_texts                                         # noqa: E402
+from forumgm.engines.base import OrderPm, Phase, PhaseInputs, phase_rng       # noqa: E402
+from forumgm.engines.bellum import RULES                                      # noqa: E402
+from forumgm.engines.bellum.orders import collect                             # noqa: E402
+from forumgm.engines.bellum.scenario import load_scenario                     # noqa: E402
+from forumgm.engines.bellum.turn import resolve_turn                          # noqa: E402
+from forumgm.engines.bellum.work import TurnOrders                            # noqa: E402
+from tests.bellum_script import every_faction_played, scripted_orders        # noqa: E402
+
+ORDERS = 300
+SEED = 370
+
+
+def three_hundred_orders(state) -> list[OrderPm]:
+    pms, left = [], ORDERS
+    for nick, text in scripted_orders(state, 1).items():
+        lines = text.splitlines()[:left]
+        left -= len(lines)
+        if lines:
+            pms.append(OrderPm(nick, "\n".join(lines)))
+    assert left == 0, "the script gave fewer than 300 orders"
+    return pms
+
+
+def median_ms(run, runs: int) -> float:
+    run()
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        run()
+        times.append((time.perf_counter() - started) * 1000)
+    return statistics.median(times)
+
+
+def main(runs: int = 20) -> None:
+    texts = load_texts()
+    state = RULES.setup({"scenario": "370", "players": every_faction_played(load_scenario("370").factions)}, SEED)
+    pms = three_hundred_orders(state)
+    phase = Phase("turn", 1)
+    orders = TurnOrders(collect(state, phase, pms))
+    print(f"{len(state.world.provinces)} provinces, {len(state.factions)} factions, {len(pms)} PMs, "
+          f"{sum(len(pm.text.splitlines()) for pm in pms)} order lines")
+    phases = median_ms(lambda: resolve_turn(state, 1, orders, phase_rng(SEED, phase)), runs)
+    whole = median_ms(lambda: RULES.resolve(state, phase, PhaseInputs(orders=tuple(pms)), SEED, texts), runs)
+    receipts = median_ms(lambda: [RULES.read_orders(state, phase, pm, []) for pm in pms], runs)
+    print(f"turn phases (resolve_turn)            {phases:7.1f} ms")
+    print(f"Rules.resolve (orders, phases, texts) {whole:7.1f} ms")
+    print(f"receipts of all {len(pms)} PMs             {receipts:7.1f} ms")
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 20)

@@ -1,0 +1,39 @@
+"""Is a text the board shows the one we sent? Matching what survives every board's handling.
+
+Boards change what they are given: MyBB and FluxBB trim trailing invisible characters, SMF 2.1
+turns some into U+FFFD, BBCode becomes markup (a colour, a link's words without its address,
+a quote's "X wrote:"), whitespace is collapsed, `<` comes back as `&lt;`. What every board keeps
+is the sequence of letters and digits, so two texts are compared on that (their skeleton).
+"""
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+
+_BBCODE_TAG = re.compile(r"\[/?[a-z*][a-z0-9*]*(?:=[^\]\n]*)?\]", re.IGNORECASE)
+_NOT_WORD = re.compile(r"[\W_]+")
+# what a board adds around the sent words when rendering them: "Кума wrote:", "Spoiler", "Code: Select all"
+RENDERING_SLACK = 40
+
+
+def skeleton(text: str) -> str:
+    """The letters and digits of a text or of a BBCode source, case-folded, in order."""
+    plain = html.unescape(_BBCODE_TAG.sub(" ", text))
+    return _NOT_WORD.sub("", unicodedata.normalize("NFKC", plain).casefold())
+
+
+def same_text(sent_bbcode: str, shown_text: str) -> bool:
+    """Whether `shown_text` (what the board shows: a post's or a PM's text) is `sent_bbcode`
+    as the board rendered it: the same words, give or take what rendering adds."""
+    ours, shown = skeleton(sent_bbcode), skeleton(shown_text)
+    if not ours:
+        return not shown
+    return ours in shown and len(shown) - len(ours) <= max(RENDERING_SLACK, len(ours) // 10)
+
+
+def same_name(one: str, other: str) -> bool:
+    """A recipient or subject as the board shows it: spacing and case may differ, nothing else."""
+    def folded(value: str) -> str:
+        return " ".join(unicodedata.normalize("NFC", value).split()).casefold()
+    return folded(one) == folded(other)

@@ -1,0 +1,80 @@
+"""The host corrects, or adds, a player's orders (or PM vote) of a phase, open or resolved.
+
+The correction is read by the game's own grammar (`Rules.read_orders`) as if the player had sent it
+alone, and it replaces everything he sent for that phase. His PMs stay as they were, marked as
+replaced, so the page shows them beside the correction. The receipt is redone: the receipts not
+sent yet are superseded and a new one answers the correction. A resolved phase takes the
+correction when the host re-runs it (`forumgm resolve GAME PHASE --rerun`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from forumgm.daemon.finish import is_finished
+from forumgm.daemon.phase_names import phase_label
+from forumgm.daemon.store import OPEN_DRAFT_STATUSES, Store, StoreError
+from forumgm.engines.base import OrderPm, Phase, Verdict
+from forumgm.engines.receipts import receipt_text
+from forumgm.parsers.names import account_player
+
+TEMPLATE = "common/receipt_corrected.j2"
+SUBJECT = "Ведущий исправил ваши приказы"
+
+
+@dataclass(frozen=True)
+class Correction:
+    order: str                     # its id among the game's orders ("host-1", beside the players' PM ids)
+    player: str
+    verdicts: tuple[Verdict, ...]
+    replaced: tuple[dict, ...]     # the order rows it replaced (the player's PMs, or an earlier correction)
+    receipt: int                   # the new receipt draft
+    phase_resolved: bool           # a re-run is needed for the correction to count
+
+
+def correct_order(game, store: Store, phase_key: str, nick: str, text: str, by: str, now: datetime) -> Correction:
+    """Record the host's text as `nick`'s orders of the phase, with a new receipt, in one transaction."""
+    text = text.replace("\r\n", "\n").strip()
+    if not text:
+        raise StoreError("the correction is empty: give the order or vote text as the player would write it")
+    player = account_player(nick, game.roster())
+    if player is None:
+        raise StoreError(f"{nick!r} is not a player of {game.id} "
+                         f"(players: {', '.join(p.nick for p in game.config.players)})")
+    if is_finished(store, game.id):
+        raise StoreError(f"{game.id} is finished; its orders can no longer change")
+    with store.transaction():
+        row = store.phase(game.id, phase_key)
+        if row is None:
+            raise StoreError(f"{game.id}: no phase {phase_key!r}")
+        resolved = row["status"] == "resolved"
+        snapshot = store.snapshot_before(game.id, phase_key) if resolved else store.latest_snapshot(game.id)
+        state = game.rules.load(snapshot["state"])
+        # timed inside the phase, so that every rule reading times sees an order sent before the deadline
+        at = min(now, row["deadline"] - timedelta(seconds=1))
+        verdicts = tuple(game.rules.read_orders(state, Phase(row["kind"], row["number"]),
+                                                OrderPm(player, text, None, at), []))
+        order, replaced = store.record_correction(game.id, phase_key, player, at, text,
+                                                     [v.as_json() for v in verdicts], by)
+        superseded = _supersede_open_receipts(store, game.id, replaced)
+        body = receipt_text(game.config.type, player, verdicts, game.texts, template=TEMPLATE,
+                            phase=phase_label(phase_key))
+        receipt = store.add_draft(game.id, "receipt", player, body, phase_key, game.config.needs_approval("receipt"),
+                                  ref=f"receipt:{order['pm_id']}", subject=SUBJECT)
+        store.audit(by, "order.correct", {
+            "game": game.id, "phase": phase_key, "player": player, "text": text, "order": order["pm_id"],
+            "replaced": [{"pm_id": r["pm_id"], "text": r["raw_text"], "entered_by": r["entered_by"]} for r in replaced],
+            "receipt": receipt, "superseded_receipts": superseded,
+        })
+    return Correction(order["pm_id"], player, verdicts, tuple(replaced), receipt, resolved)
+
+
+def _supersede_open_receipts(store: Store, game_id: str, replaced: list[dict]) -> list[int]:
+    """Receipts of the replaced orders that were not sent: the new receipt says what counts instead."""
+    refs = {f"receipt:{row['pm_id']}" for row in replaced}
+    done = []
+    for draft in store.drafts(game_id=game_id):
+        if draft["ref"] in refs and draft["status"] in OPEN_DRAFT_STATUSES:
+            store.supersede(draft["id"])
+            done.append(draft["id"])
+    return done

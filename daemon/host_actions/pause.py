@@ -1,0 +1,35 @@
+"""The host pauses a game (nothing resolves, the page and status say so) and resumes it.
+
+A paused game still reads its thread and PMs and answers order PMs with receipts; a deadline that
+passes while it is paused is resolved at the first tick after the host resumes, from the inputs
+timed before it (move the deadline first, `forumgm deadline`, to give the players the time back).
+"""
+from __future__ import annotations
+
+from datetime import datetime
+
+from forumgm.daemon.finish import is_finished
+from forumgm.daemon.store import Store, StoreError
+
+
+def is_paused(store: Store, game_id: str) -> bool:
+    row = store.game(game_id)
+    return bool(row and row.get("paused_at"))
+
+
+def pause_game(store: Store, game_id: str, by: str, now: datetime) -> None:
+    if is_finished(store, game_id):
+        raise StoreError(f"{game_id} is finished; there is nothing to pause")
+    with store.transaction():
+        if not store.set_paused(game_id, by, now):
+            raise StoreError(f"{game_id} is already paused")
+        store.audit(by, "game.pause", {"game": game_id})
+
+
+def resume_game(store: Store, game_id: str, by: str) -> None:
+    with store.transaction():
+        paused = store.game(game_id) or {}
+        if not store.set_paused(game_id, None, None):
+            raise StoreError(f"{game_id} is not paused")
+        store.audit(by, "game.resume", {"game": game_id, "paused_at": paused.get("paused_at"),
+                                        "paused_by": paused.get("paused_by")})

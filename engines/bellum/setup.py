@@ -1,0 +1,133 @@
+"""The start of a Bellum game: the scenario's map and positions, the players' factions, the
+host's events and overrides (setup keys: docs/bellum.md)."""
+from __future__ import annotations
+
+import tomllib
+from typing import Any, Mapping
+
+from forumgm.engines.base import SetupError, player_tables, reject_unknown_keys
+from forumgm.engines.bellum.events import check_events
+from forumgm.engines.bellum.state import STATE, BellumState, Faction, RuleConfig, freeze_people
+from forumgm.engines.bellum.world import frozen, world_from_scenario
+from forumgm.parsers.orders.bellum import OrderError, names_of
+
+SETUP_KEYS = {"scenario", "players", "rolls", "people", "owners", "events"}
+PLAYER_KEYS = {"nick", "faction", "role", "aliases"}
+
+
+def _scenario(name: Any) -> Any:
+    from forumgm.engines.bellum.scenario import ScenarioError, load_scenario
+
+    if not isinstance(name, str) or not name:
+        raise SetupError("setup.scenario", 'expected a shipped scenario name ("370") or a scenario file path')
+    try:
+        return load_scenario(name)
+    except ScenarioError as error:
+        raise SetupError("setup.scenario", str(error)) from None
+
+
+def _factions(scenario: Any) -> dict[str, Faction]:
+    return {f.id: Faction(id=f.id, name=f.name, aliases=tuple(f.aliases), kind=f.kind, color=f.color,
+                          capital=f.capital if f.kind == STATE else None, captured=bool(f.captured),
+                          ever_state=bool(f.ever_state) or f.kind == STATE,
+                          master=scenario.subjugated.get(f.id))
+            for f in scenario.factions.values()}
+
+
+def _players(entries: Any, factions: dict[str, Faction]) -> dict[str, Faction]:
+    names = names_of("народ", [(f.id, f.name, f.aliases) for f in factions.values()], plural=True)
+    taken: dict[str, str] = {}
+    for index, entry in enumerate(player_tables(entries, PLAYER_KEYS)):
+        key = f"setup.players[{index}]"
+        # a game file gives every player a `role`: in Bellum that is his faction
+        field = "faction" if "faction" in entry or "role" not in entry else "role"
+        written = entry.get(field)
+        if not isinstance(written, str):
+            raise SetupError(f"{key}.{field}", "expected the player's faction, its id or Russian name "
+                                               "(role = … in a game file, faction = … in a simulation)")
+        try:
+            faction = names.find(written)
+        except OrderError as error:
+            raise SetupError(f"{key}.{field}", str(error)) from None
+        if faction in taken:
+            raise SetupError(f"{key}.faction", f"{factions[faction].name} is already played by {taken[faction]}")
+        taken[faction] = entry["nick"]
+        factions[faction] = Faction(**{**factions[faction].__dict__, "player": entry["nick"]})
+    return factions
+
+
+def _people(base: Mapping, override: Any, provinces: Mapping, factions: Mapping) -> dict:
+    people = {p: dict(here) for p, here in base.items()}
+    if not isinstance(override, Mapping):
+        raise SetupError("setup.people", "expected a table: province = { faction = count }")
+    for province, here in override.items():
+        if province not in provinces:
+            raise SetupError(f"setup.people.{province}", "unknown province id")
+        if not isinstance(here, Mapping):
+            raise SetupError(f"setup.people.{province}", "expected a table: faction = count")
+        for faction, count in here.items():
+            if faction not in factions:
+                raise SetupError(f"setup.people.{province}.{faction}", "unknown faction id")
+            if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+                raise SetupError(f"setup.people.{province}.{faction}", "expected a whole number, 0 or more")
+        people[province] = dict(here)
+    return people
+
+
+def _owners(base: Mapping, override: Any, provinces: Mapping, factions: Mapping) -> dict:
+    owners = dict(base)
+    if not isinstance(override, Mapping):
+        raise SetupError("setup.owners", "expected a table: province = state")
+    for province, state in override.items():
+        if province not in provinces:
+            raise SetupError(f"setup.owners.{province}", "unknown province id")
+        if state == "":
+            owners.pop(province, None)
+        elif state not in factions or factions[state].kind != STATE:
+            raise SetupError(f"setup.owners.{province}", f"expected a state id or \"\" (got {state!r})")
+        else:
+            owners[province] = state
+    return owners
+
+
+def _events(value: Any, provinces: Mapping, factions: Mapping) -> tuple[dict, ...]:
+    if isinstance(value, str):
+        try:
+            with open(value, "rb") as handle:
+                value = tomllib.load(handle).get("events", [])
+        except OSError as error:
+            raise SetupError("setup.events", f"cannot read {value}: {error.strerror}") from None
+        except tomllib.TOMLDecodeError as error:
+            raise SetupError("setup.events", f"{value}: not valid TOML: {error}") from None
+    return check_events(value, provinces, factions)
+
+
+def _rolls(value: Any) -> int | None:
+    if value is None:
+        return None
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 < value <= 10:
+        raise SetupError("setup.rolls", f"expected a battle coefficient such as 1.0 (got {value!r})")
+    return round(value * 100)
+
+
+def start_state(setup: Mapping[str, Any], seed: int, rules: RuleConfig) -> BellumState:
+    reject_unknown_keys(setup, SETUP_KEYS, "setup")
+    scenario = _scenario(setup.get("scenario"))
+    world = world_from_scenario(scenario)
+    factions = _players(setup.get("players"), _factions(scenario))
+    base_people: dict[str, dict[str, int]] = {}
+    for stack in scenario.people:
+        here = base_people.setdefault(stack.province, {})
+        here[stack.faction] = here.get(stack.faction, 0) + stack.count
+    people = _people(base_people, setup.get("people", {}), world.provinces, factions)
+    owners = _owners(scenario.owners, setup.get("owners", {}), world.provinces, factions)
+    state = BellumState(
+        world=world, rules=rules, factions=frozen(factions), people=freeze_people(people), owners=frozen(owners),
+        fixed_roll=_rolls(setup.get("rolls")),
+        host_events=_events(setup.get("events", []), world.provinces, factions),
+    )
+    if state.kingdom_province() is None:
+        raise SetupError("rules.kingdom_province", f"no province with the id or name {rules.kingdom_province!r} "
+                                                   "in this scenario")
+    return state
+

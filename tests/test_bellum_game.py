@@ -1,0 +1,125 @@
+"""Whole Bellum turns: hashed battle rolls, re-running a turn after a correction, the state's
+JSON form, and a 10-turn game of the shipped 370 AD scenario with scripted orders."""
+from __future__ import annotations
+
+import pytest
+
+from forumgm.config import load_texts
+from forumgm.daemon.simulate import run_scenario
+from forumgm.engines.base import OrderPm, Phase, PhaseInputs
+from forumgm.engines.bellum import RULES
+from tests.bellum_helpers import SMALL_MAP
+
+PLAYERS = [{"nick": "Аскон", "faction": "zapadnaya_rim"}, {"nick": "Хан", "faction": "vestgoty"},
+           {"nick": "Зорро", "faction": "gunny"}, {"nick": "Бук", "faction": "ostgoty"}]
+TURN = Phase("turn", 1)
+
+
+@pytest.fixture(scope="module")
+def texts():
+    return load_texts()
+
+
+def turn(texts, orders: dict[str, str], seed: int = 9):
+    state = RULES.setup({"scenario": str(SMALL_MAP), "players": PLAYERS}, seed)
+    pms = tuple(OrderPm(nick, text) for nick, text in orders.items())
+    return RULES.resolve(state, TURN, PhaseInputs(orders=pms), seed, texts)
+
+
+ORDERS = {
+    "Хан": "3 из Паннонии в Норик, атакуя ЗРИ",
+    "Зорро": "8 из Сарматии в Дакию, атакуя остготов",
+    "Бук": "Дакия: встретить боем всех",
+}
+
+
+def test_rolls_are_hashed_per_faction_per_battle_within_the_rules_range(texts):
+    outcome = turn(texts, ORDERS)
+    rolls = [r for b in outcome.extra["battles"] for r in b["rolls"].values()]
+    assert len(rolls) == 4 and all(0.8 <= r <= 1.2 for r in rolls)
+    assert turn(texts, ORDERS).extra == outcome.extra              # deterministic
+    other_seed = turn(texts, ORDERS, seed=10).extra["battles"]
+    assert [b["rolls"] for b in other_seed] != [b["rolls"] for b in outcome.extra["battles"]]
+
+
+def test_correcting_one_order_changes_only_what_it_touches(texts):
+    before = turn(texts, ORDERS).extra
+    after = turn(texts, {**ORDERS, "Хан": "5 из Паннонии в Норик, атакуя ЗРИ"}).extra
+    dacia = [[b for b in result["battles"] if b["province"] == "dacia"] for result in (before, after)]
+    assert dacia[0] == dacia[1]
+    noricum = [next(b for b in result["battles"] if b["province"] == "noricum") for result in (before, after)]
+    assert noricum[0]["rolls"] == noricum[1]["rolls"]                # same battle, same participants
+    assert noricum[0]["people"]["vestgoty"] == 3 and noricum[1]["people"]["vestgoty"] == 5
+    untouched = set(before["people"]) - {"noricum", "pannonia"}
+    assert {p: before["people"][p] for p in untouched} == {p: after["people"][p] for p in untouched}
+    assert before["subjugated"] == after["subjugated"]
+
+
+def test_the_state_survives_its_json_form(texts):
+    outcome = turn(texts, ORDERS)
+    again = RULES.load(RULES.dump(outcome.state))
+    assert RULES.dump(again) == RULES.dump(outcome.state)
+    second = [RULES.resolve(s, Phase("turn", 2), PhaseInputs(orders=(OrderPm("Зорро", "Сарматия: атаковать всех"),)),
+                            9, texts).extra for s in (outcome.state, again)]
+    assert second[0] == second[1]
+
+
+def test_every_player_gets_his_own_situation(texts):
+    outcome = turn(texts, ORDERS)
+    pms = {pm.to: pm for pm in outcome.pms}
+    assert set(pms) == {"Аскон", "Хан", "Зорро", "Бук"}
+    assert all(pm.kind == "turn_pm" for pm in pms.values())
+    assert "[b]Гунны[/b]" in pms["Зорро"].text and "[b]Аланы[/b]" in pms["Зорро"].text   # his subjugated tribe too
+    assert "Дакия (бой)" in pms["Бук"].text and "Норик (бой)" not in pms["Бук"].text
+    assert "Авторитет: доход" in pms["Аскон"].text
+    report = outcome.reports
+    assert "Норик (бой)" in report["technical"] and "Дакия (бой)" in report["technical"]
+    assert report["literary"].startswith("[b]370 год[/b]")
+
+
+def test_ten_turns_of_the_370_scenario_stay_consistent(texts):
+    """Every faction of the shipped scenario has a player who orders every group each turn."""
+    from forumgm.engines.bellum.scenario import load_scenario
+    from tests.bellum_script import every_faction_played, scripted_orders
+
+    players = every_faction_played(load_scenario("370").factions)
+    state = RULES.setup({"scenario": "370", "players": players}, 370)
+    total = sum(n for here in state.people.values() for n in here.values())
+    battles = subjugations = 0
+    for number in range(1, 11):
+        phase = Phase("turn", number)
+        pms = [OrderPm(nick, text) for nick, text in scripted_orders(state, number).items()]
+        for pm in pms:
+            refused = [v for v in RULES.read_orders(state, phase, pm, []) if not v.ok]
+            assert refused == [], refused
+        assert RULES.complete_early(state, phase, pms)
+        outcome = RULES.resolve(state, phase, PhaseInputs(orders=tuple(pms)), 370, texts)
+        state = outcome.state
+        lost = sum(e.data["count"] for e in outcome.events if e.type == "retreat_lost")
+        now = sum(n for here in state.people.values() for n in here.values())
+        assert now == total - lost, f"turn {number}: people not conserved"
+        total = now
+        assert all(n > 0 for here in state.people.values() for n in here.values())
+        assert all(state.factions[o].is_state and not state.factions[o].captured for o in state.owners.values())
+        assert all(not state.factions[m].is_state for m in outcome.extra["subjugated"].values())
+        assert set(p for p in state.people) <= set(state.world.provinces)
+        assert outcome.reports["technical"].startswith(f"[b]Ход {number} ({370 + 5 * (number - 1)} г.)")
+        battles += len(outcome.extra["battles"])
+        subjugations += sum(e.type == "subjugated" for e in outcome.events)
+    assert state.turn == 10
+    assert battles > 50 and subjugations > 0     # the script does make war
+
+
+def test_the_shipped_example_game_starts_and_a_missing_faction_is_named():
+    from forumgm.config import data_path
+    from forumgm.daemon.commands.common import setup_problems
+    from forumgm.daemon.config import load_game
+
+    game = load_game(data_path("games", "bellum.example.toml"))
+    assert setup_problems(game) == []
+    state = RULES.setup(game.setup_table(), game.seed)
+    assert state.own_faction("Хан") == "vestgoty" and state.factions["zap_rim"].player == "Аскон"
+    with pytest.raises(Exception) as caught:
+        RULES.setup({"scenario": "370", "players": [{"nick": "Хан", "role": "Марсиане"}]}, 1)
+    assert caught.value.key == "setup.players[0].role"
+    assert "неизвестный народ «Марсиане»" in caught.value.message

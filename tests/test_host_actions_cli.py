@@ -1,0 +1,258 @@
+"""The host's actions on the command line after two game days of the example mafia game:
+correct, resolve --rerun (dry run, question, --yes), deadline, pause/resume, replace."""
+from __future__ import annotations
+
+import io
+import sys
+
+import pytest
+
+from forumgm.daemon.cli import main
+from forumgm.daemon.clock import FixedClock
+from forumgm.daemon.store import Store, to_text
+from spine_fakes import MemoryForum, ScriptedPm
+from test_spine_tick import GAME, PMS, installation, msk, start, walk  # noqa: F401  (the fixture is reused)
+
+
+@pytest.fixture
+def played(installation, tmp_path):  # noqa: F811
+    store, _forum = walk(installation)
+    store.close()
+    return installation, tmp_path / "forumgm.toml"
+
+
+def cli(config, *args, stdin: str | None = None, monkeypatch=None) -> int:
+    if stdin is not None:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    return main([args[0], "--config", str(config), *args[1:], "--by", "ведущий"])
+
+
+def host_audit(store: Store) -> list[tuple[str, dict]]:
+    return [(row["action"], row["detail"]) for row in store.audit_log()[::-1] if row["actor"] == "ведущий"]
+
+
+def vote_for_buk(config, monkeypatch, phase="round-2") -> None:
+    """Three players who sent nothing on day 2 now vote for Бук: he is jailed and the town wins."""
+    for nick in ("Тора", "Эф", "Гор"):
+        assert cli(config, "correct", GAME, phase, nick, stdin="голос: Бук\n", monkeypatch=monkeypatch) == 0
+
+
+def test_a_correction_replaces_the_players_pm_which_stays_beside_it(played, monkeypatch, capsys):
+    installation, config = played
+    assert cli(config, "correct", GAME, "round-2", "Бук", stdin="голос: Хан\nлечить Бука\n",
+               monkeypatch=monkeypatch) == 0
+    out = capsys.readouterr().out
+    assert "Бук's orders are now host-1 (replacing 10)" in out
+    assert "accepted: голос: Хан" in out and "refused: «лечить Бука» — это не действие вашей роли" in out
+    assert "--rerun --dry-run" in out
+
+    store = Store(installation.storage)
+    rows = {row["pm_id"]: row for row in store.orders(GAME, "round-2", superseded=True)}
+    assert rows["10"]["raw_text"] == "голос: Аскон" and rows["10"]["superseded_by"] == rows["host-1"]["id"]
+    assert rows["host-1"]["entered_by"] == "ведущий" and rows["host-1"]["sender"] == "Бук"
+    assert [row["pm_id"] for row in store.orders(GAME, "round-2")] == ["9", "host-1"]
+    receipt = [d for d in store.drafts(game_id=GAME) if d["ref"] == "receipt:host-1"][0]
+    assert receipt["target"] == "Бук" and receipt["subject"] == "Ведущий исправил ваши приказы"
+    assert receipt["body"].startswith("Бук, ведущий исправил ваши приказы (круг 2).")
+    assert "• голос: Хан" in receipt["body"] and "«лечить Бука» — это не действие вашей роли" in receipt["body"]
+    [(action, detail)] = host_audit(store)
+    assert action == "order.correct"
+    assert detail["replaced"] == [{"pm_id": "10", "text": "голос: Аскон", "entered_by": None}]
+    assert (detail["player"], detail["text"], detail["order"]) == ("Бук", "голос: Хан\nлечить Бука", "host-1")
+
+
+def test_a_second_correction_replaces_the_first_and_supersedes_its_unsent_receipt(played, monkeypatch):
+    installation, config = played
+    assert cli(config, "correct", GAME, "round-3", "Аскон", stdin="голос: Хан", monkeypatch=monkeypatch) == 0
+    assert cli(config, "correct", GAME, "round-3", "Аскон", stdin="голос: Бук", monkeypatch=monkeypatch) == 0
+    store = Store(installation.storage)
+    assert [(o["pm_id"], o["raw_text"]) for o in store.orders(GAME, "round-3")] == [("host-2", "голос: Бук")]
+    receipts = {d["ref"]: d["status"] for d in store.drafts(game_id=GAME) if d["kind"] == "receipt"}
+    # the installation sends receipts without approval: the first was approved, not yet sent
+    assert receipts["receipt:host-1"] == "superseded" and receipts["receipt:host-2"] == "approved"
+
+
+def test_a_correction_is_refused_for_a_stranger_an_unknown_phase_or_an_empty_text(played, monkeypatch, capsys):
+    installation, config = played
+    assert cli(config, "correct", GAME, "round-2", "Незнакомец", stdin="голос: Бук", monkeypatch=monkeypatch) == 1
+    assert "'Незнакомец' is not a player of mafia-example" in capsys.readouterr().err
+    assert cli(config, "correct", GAME, "round-9", "Бук", stdin="голос: Хан", monkeypatch=monkeypatch) == 1
+    assert "no phase 'round-9'" in capsys.readouterr().err
+    assert cli(config, "correct", GAME, "round-2", "Бук", stdin="  \n", monkeypatch=monkeypatch) == 1
+    assert "the correction is empty" in capsys.readouterr().err
+    assert host_audit(Store(installation.storage)) == []
+
+
+def test_the_rerun_diff_is_shown_and_nothing_changes_until_confirmed(played, monkeypatch, capsys):
+    installation, config = played
+    vote_for_buk(config, monkeypatch)
+    store = Store(installation.storage)
+    drafts_before = store.drafts(game_id=GAME)
+    capsys.readouterr()
+
+    assert cli(config, "resolve", GAME, "round-2", "--rerun", "--dry-run") == 0
+    out = capsys.readouterr().out
+    assert "eliminated: Ива (missed_votes) -> Бук (jail), Ива (missed_votes)" in out
+    assert "state winner: None -> 'town'" in out
+    assert "draft round_report to thread: changed (was sent; goes out as a correction)" in out
+    assert "  -[b]Тюрьма:[/b] никто не посажен: равенство голосов" in out
+    assert "  +[b]Тюрьма:[/b] посажен(а) Бук — Мафиози" in out
+    assert "draft warning to Тора: no longer drafted (was sent)" in out
+    assert store.drafts(game_id=GAME) == drafts_before
+    assert [r["rerun"] for r in store.resolutions(GAME, "round-2")] == [0]
+
+    assert cli(config, "resolve", GAME, "round-2", "--rerun", stdin="n\n", monkeypatch=monkeypatch) == 1
+    assert "nothing changed" in capsys.readouterr().out
+    assert store.drafts(game_id=GAME) == drafts_before
+
+    assert cli(config, "resolve", GAME, "round-2", "--rerun", stdin="y\n", monkeypatch=monkeypatch) == 0
+    assert [(r["rerun"], r["current"]) for r in store.resolutions(GAME, "round-2")] == [(0, 0), (1, 1)]
+    assert [e["nick"] for e in store.eliminations(GAME) if e["phase_key"] == "round-2"] == ["Бук", "Ива"]
+    new = [d for d in store.drafts(game_id=GAME) if d["resolution_id"] == store.resolutions(GAME, "round-2")[1]["id"]]
+    live = [d for d in new if d["status"] != "superseded"]
+    # the report was sent: its new text is a correction; the receipts of the day, identical, are not sent twice
+    assert [d["kind"] for d in live] == ["round_report"]
+    assert live[0]["body"].startswith("[b]Исправление.[/b] Ведущий пересчитал итоги (круг 2)")
+    assert "посажен(а) Бук — Мафиози" in live[0]["body"]
+    assert [store.draft(d["id"])["status"] for d in drafts_before] == [d["status"] for d in drafts_before]
+    action, detail = host_audit(store)[-1]
+    assert action == "phase.rerun" and detail["replaced"] == store.resolutions(GAME, "round-2")[0]["id"]
+
+
+def test_the_rerun_with_yes_is_the_outcome_the_dry_run_showed(played, monkeypatch, capsys):
+    installation, config = played
+    vote_for_buk(config, monkeypatch)
+    capsys.readouterr()
+    assert cli(config, "resolve", GAME, "round-2", "--rerun", "--dry-run") == 0
+    shown = capsys.readouterr().out
+    assert cli(config, "resolve", GAME, "round-2", "--rerun", "--yes") == 0
+    capsys.readouterr()
+    # run again, the phase's outcome is the confirmed one: nothing more would change
+    assert cli(config, "resolve", GAME, "round-2", "--rerun", "--dry-run") == 0
+    assert capsys.readouterr().out.strip() == "the re-run gives the same outcome: nothing changes"
+    assert "Бук (jail)" in shown
+
+
+def test_the_deadline_moves_and_the_tick_honours_it(played, monkeypatch, capsys):
+    installation, config = played
+    clock = FixedClock(msk(5, 12))
+    monkeypatch.setattr(Store, "now", lambda self: clock.now())
+    assert cli(config, "deadline", GAME, "--extend", "2h") == 0
+    assert "round-3: deadline 2026-03-05 22:45 -> 2026-03-06 00:45 (Europe/Moscow)" in capsys.readouterr().out
+    assert cli(config, "deadline", GAME, "--shorten", "45m") == 0
+    assert cli(config, "deadline", GAME, "--set", "2026-03-05 12:00") == 1
+    assert "has passed" in capsys.readouterr().err
+    assert cli(config, "deadline", GAME, "--extend", "two hours") == 2
+    assert "not a span of time" in capsys.readouterr().err
+    store = Store(installation.storage)
+    assert store.phase(GAME, "round-3")["deadline"] == msk(6, 0)
+    assert [(a, d["old"], d["new"]) for a, d in host_audit(store)] == [
+        ("deadline.move", "2026-03-05 19:45:00+00:00", "2026-03-05 21:45:00+00:00"),
+        ("deadline.move", "2026-03-05 21:45:00+00:00", "2026-03-05 21:00:00+00:00")]
+    monkeypatch.undo()
+
+    clock.set(msk(5, 23, 30))      # past the calendar's deadline, before the moved one
+    votes = [ScriptedPm(nick, f"голос: {target}", msk(5, 10)) for nick, target in
+             (("Аскон", "Бук"), ("Бук", "Аскон"), ("Хан", "Бук"), ("Тора", "Аскон"), ("Эф", "Гор"), ("Гор", "Эф"))]
+    daemon = start(installation, clock, MemoryForum(clock, pms=list(PMS) + votes))
+    assert daemon.tick().resolved == []
+    clock.set(msk(6, 0, 1))
+    assert daemon.tick().resolved == [f"{GAME}/round-3"]
+    # the next round is scheduled from the moved deadline by the calendar (opens at 23:00, closes 22:45)
+    assert (store.phase(GAME, "round-4")["opens_at"], store.phase(GAME, "round-4")["deadline"]) == \
+           (msk(6, 23), msk(7, 22, 45))
+
+
+def test_a_paused_game_resolves_nothing_until_resumed(played, capsys):
+    installation, config = played
+    assert cli(config, "pause", GAME) == 0
+    assert cli(config, "pause", GAME) == 1
+    assert "already paused" in capsys.readouterr().err
+    assert main(["status", "--config", str(config)]) == 0
+    assert "PAUSED since" in (out := capsys.readouterr().out) and ": paused by ведущий (no phase resolves" in out
+
+    clock = FixedClock(msk(5, 22, 50))
+    forum = MemoryForum(clock, pms=list(PMS) + [ScriptedPm("Аскон", "голос: Хан", msk(5, 10))])
+    daemon = start(installation, clock, forum)
+    assert daemon.tick().resolved == []
+    store = daemon.store
+    assert [o["raw_text"] for o in store.orders(GAME, "round-3")] == ["голос: Хан"]   # read and answered
+    assert store.phase(GAME, "round-3")["status"] == "pending"
+
+    assert cli(config, "resume", GAME) == 0
+    assert cli(config, "resume", GAME) == 1
+    assert daemon.tick().resolved == [f"{GAME}/round-3"]
+    assert [action for action, _ in host_audit(store)] == ["game.pause", "game.resume"]
+
+
+def test_a_replaced_player_plays_on_under_the_new_account(played, capsys):
+    installation, config = played
+    assert cli(config, "replace", GAME, "Аскон", "Новичок") == 0
+    assert "Новичок plays for Аскон from now on" in capsys.readouterr().out
+    assert cli(config, "replace", GAME, "Аскон", "Другой") == 1
+    assert "'Аскон' is not a player" in capsys.readouterr().err
+    assert cli(config, "replace", GAME, "Хан", "Новичок") == 1
+
+    store = Store(installation.storage)
+    state = store.latest_snapshot(GAME)["state"]
+    assert "Новичок" in str(state) and "Аскон" not in str(state)
+    assert {o["sender"] for o in store.orders(GAME, "round-1")} >= {"Новичок"}
+    [(action, detail)] = host_audit(store)
+    assert action == "player.replace" and (detail["old"], detail["new"]) == ("Аскон", "Новичок")
+
+    # the walk's store registered the game at the wall clock's time: PMs before it would be old mail
+    store.db.execute("UPDATE games SET registered_at = ?", [to_text(msk(2, 12))])
+    clock = FixedClock(msk(5, 12))
+    forum = MemoryForum(clock, pms=list(PMS) + [ScriptedPm("Аскон", "голос: Хан", msk(5, 10)),
+                                                ScriptedPm("Новичок", "голос: Бук", msk(5, 11))])
+    daemon = start(installation, clock, forum)
+    daemon.tick()
+    assert [(o["sender"], o["raw_text"]) for o in store.orders(GAME, "round-3")] == [("Новичок", "голос: Бук")]
+    notices = [d for d in store.drafts(game_id=GAME) if d["kind"] == "host_notice"]
+    assert len(notices) == 1 and "От: Аскон" in notices[0]["body"]
+    assert "Отправитель Аскон больше не играет: в игре mafia-example его место занял Новичок." in notices[0]["body"]
+    assert [p["nick"] for p in store.players(GAME)][0] == "Новичок"
+    assert daemon.games[0].rules.alive(daemon.games[0].rules.load(store.latest_snapshot(GAME)["state"]))[0] == "Новичок"
+
+
+def test_a_confirmation_for_an_outcome_no_longer_current_is_refused(played, monkeypatch):
+    from forumgm.daemon.host_actions.rerun import confirm_rerun, preview_rerun
+    from forumgm.daemon.run import game_runs
+    from forumgm.daemon.store import StoreError
+
+    installation, config = played
+    store = Store(installation.storage)
+    game = game_runs(installation, store)[0]
+    seen = preview_rerun(game, store, "round-2", store.now())
+    assert not seen.changed
+    vote_for_buk(config, monkeypatch)      # the orders change after the host looked
+    with pytest.raises(StoreError, match="no longer the one shown"):
+        confirm_rerun(game, store, "round-2", "ведущий", store.now(), expected=seen.digest())
+    assert [r["rerun"] for r in store.resolutions(GAME, "round-2")] == [0]
+    assert "phase.rerun" not in [action for action, _ in host_audit(store)]
+
+
+@pytest.mark.parametrize("text, minutes", [("2h", 120), ("90m", 90), ("1d 6h", 1800), ("-30m", -30), ("+1h30m", 90)])
+def test_spans_of_time(text, minutes):
+    from datetime import timedelta
+
+    from forumgm.daemon.host_actions.deadline import parse_span
+
+    assert parse_span(text) == timedelta(minutes=minutes)
+
+
+@pytest.mark.parametrize("text", ["", "2", "2x", "h", "2h и ещё", "two hours"])
+def test_what_is_no_span_of_time(text):
+    from forumgm.daemon.host_actions.deadline import parse_span
+
+    with pytest.raises(ValueError, match="not a span of time"):
+        parse_span(text)
+
+
+def test_state_changes_name_every_changed_leaf_by_its_path():
+    from forumgm.daemon.host_actions.outcome_diff import StateChange, state_changes
+
+    old = {"players": [{"nick": "Бук", "alive": True}], "winner": None, "gone": 1}
+    new = {"players": [{"nick": "Бук", "alive": False}], "winner": "town", "night": 2}
+    assert state_changes(old, new) == [StateChange("players.0.alive", True, False), StateChange("winner", None, "town"),
+                                       StateChange("gone", 1, None), StateChange("night", None, 2)]
