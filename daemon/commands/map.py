@@ -7,7 +7,6 @@ itself (its start position).
 from __future__ import annotations
 
 import sys
-import tomllib
 from pathlib import Path
 
 YEARS_PER_TURN = 5
