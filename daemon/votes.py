@@ -66,6 +66,7 @@ def vote_versions(store: Store, game_id: str, since: datetime | None, cutoff: da
     expects; versions timed before `since` belong to an earlier phase. The host's own posts (the
     daemon's account) are no votes."""
     deleted = {row["post_id"] for row in store.posts(game_id) if row["deleted_at"] and row["deleted_at"] <= cutoff}
+    hidden = {row["post_id"] for row in store.posts(game_id) if row.get("hidden")}
     by_post: dict[str, list[dict]] = {}
     for row in store.post_versions(game_id):
         if row["post_id"] not in deleted and row["author"].casefold() != own_account.casefold():
@@ -78,6 +79,7 @@ def vote_versions(store: Store, game_id: str, since: datetime | None, cutoff: da
                     post_id=row["post_id"], author=row["author"], posted_at=row["posted_at"], version_at=at,
                     colored=tuple(ColoredFragment(**f) for f in row["colored"]),
                     flagged=tuple(ColoredFragment(**f) for f in row["flagged"]),
+                    hidden=row["post_id"] in hidden,
                 ))
     return versions
 
