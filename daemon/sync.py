@@ -23,6 +23,7 @@ log = logging.getLogger(__name__)
 MAX_INBOX_PAGES = 50
 INBOX_NEARLY_FULL = 0.8      # of a folder's limit: the host is warned before new PMs are held back
 _TOLD_NO_PMS: set[str] = set()   # forums this process has logged as having no private messages
+_TOLD_NEARLY_FULL: set[str] = set()
 
 
 @dataclass
@@ -136,7 +137,9 @@ def _inbox_problem(forum_id: str, listing, seen: int) -> str | None:
     if listing.total is not None and listing.total > seen:
         return (f"the PM inbox of {forum_id} says it holds {listing.total} PMs but only {seen} were read; "
                 "some orders would be missed")
-    if listing.limit and listing.stored is not None and listing.stored >= listing.limit * INBOX_NEARLY_FULL:
+    nearly = listing.limit and listing.stored is not None and listing.stored >= listing.limit * INBOX_NEARLY_FULL
+    if nearly and forum_id not in _TOLD_NEARLY_FULL:    # once per run, not every tick
+        _TOLD_NEARLY_FULL.add(forum_id)
         log.warning("the PM inbox of %s is nearly full (%d of %d): delete old PMs on the forum before it "
                     "holds new ones back", forum_id, listing.stored, listing.limit)
     return None

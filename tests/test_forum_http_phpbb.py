@@ -135,9 +135,12 @@ def test_a_sent_pm_waits_in_the_outbox_until_read_and_is_found_in_either_folder(
     assert forum.find_sent_pm("Аскон", "Ваша роль", "Вы — [b]Доктор[/b]", after=before) is None
 
 
-def test_a_full_inbox_is_a_problem_for_the_host_and_a_nearly_full_one_a_warning(tmp_path, server, clock, caplog):
+def test_a_full_inbox_is_a_problem_for_the_host_and_a_nearly_full_one_a_warning(tmp_path, server, clock, caplog,
+                                                                                 monkeypatch):
+    from forumgm.daemon import sync
     from forumgm.daemon.sync import sync_inbox
     from localforum_support import game_store
+    monkeypatch.setattr(sync, "_TOLD_NEARLY_FULL", set())      # said once per run: this run starts here
     store = game_store(tmp_path, server, clock)
     for n in range(41):
         server.board.send_pm("Аскон", HOST, f"Ход {n}", "Атака 1 Кума")
