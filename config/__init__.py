@@ -35,6 +35,17 @@ def load_texts(override: Path | None = None) -> Texts:
 
 
 def read_rule_table(game: str) -> dict:
-    """The parsed config/<game>/rules.toml shipped with the package (validated by the engine)."""
-    with data_path(game, "rules.toml").open("rb") as handle:
-        return tomllib.load(handle)
+    """The parsed config/<game>/rules.toml shipped with the package (validated by the engine).
+
+    A game whose numbers fill several tables lists them in `tables = ["weapons", …]`: each
+    names a file beside rules.toml (weapons.toml) read in under that key.
+    """
+    path = data_path(game, "rules.toml")
+    if not path.is_file():
+        return {}
+    with path.open("rb") as handle:
+        table = tomllib.load(handle)
+    for name in table.get("tables", []):
+        with data_path(game, f"{name}.toml").open("rb") as handle:
+            table[name] = tomllib.load(handle)
+    return table

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from forumgm.daemon.notify.config import read_notify
 from forumgm.daemon.secrets import file_permission_problem
 from forumgm.parsers.colors import normalize_color
 
@@ -35,13 +36,13 @@ GAME_DRAFT_KINDS = {
     "legends": ("technical_report", "literary_report", "lynch_report", "role_reveal", "spy_result", "spell"),
     "mafia": ("role", "round_report", "check_result", "warning", "reminder", "discipline"),
     "bellum": ("technical_report", "literary_report", "turn_pm"),
-    "arena": (),
+    "arena": ("technical_report", "literary_report", "summary_report", "refill", "reveal"),
 }
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 ROLE_DELIVERY = ("pm", "link")
 VOTE_POLICIES = ("last", "first")
 
-INSTALLATION_KEYS = {"forum", "storage", "daemon", "web", "games"}
+INSTALLATION_KEYS = {"forum", "storage", "daemon", "web", "games", "notify"}
 FORUM_KEYS = {"id", "engine", "base_url", "account", "password_env", "password_file", "selectors", "time_zone",
               "min_interval", "timeout", "retries", "posts_per_page", "post_interval"}
 STORAGE_KEYS = {"path"}
@@ -156,6 +157,7 @@ class Installation:
     poll_near: int = 30          # seconds between two ticks within `near_deadline` of a deadline
     near_deadline: int = 3600    # seconds before a deadline when polling turns to `poll_near`
     deadline_grace: int = 30     # seconds after a deadline before it resolves (PMs still in flight)
+    notify: Any = None           # forumgm.daemon.notify.config.NotifyConfig, or None: nobody is told
 
 
 # ---------------------------------------------------------------- value kinds
@@ -359,6 +361,7 @@ def load_installation(path: str | Path) -> Installation:
         web_password_env=check.get(web, "password_env", TEXT, "web", default=None),
         web_password_file=_password_file(check, web, "web"),
         web_public_url=check.get(web, "public_url", URL, "web", default=None),
+        notify=read_notify(check, check.table(data, "notify", None), forum.account if forum else None),
     )
     for game in installation["games"]:
         if game.role_delivery == "link" and not installation["web_public_url"]:
@@ -497,20 +500,40 @@ def _players(check: Checker, players: Any, prefix: str) -> tuple[PlayerConfig, .
                            "(players = [] while the sign-up is open)",
                       None if players is MISSING else players)
         return ()
-    out, seen = [], set()
+    out, names = [], {}      # casefolded nick or alias -> whose it is (forum names ignore case)
     for index, player in enumerate(players):
-        where = f"{key}[{index}]"
+        where = player_key(key, index, player.get("nick") if isinstance(player, dict) else None)
         if not isinstance(player, dict):
             check.problem(where, "a table with nick, aliases, role", player)
             continue
         check.known_keys(player, PLAYER_KEYS, where)
         nick = check.get(player, "nick", TEXT, where)
-        if nick in seen:
-            check.problem(f"{where}.nick", "a nick not listed before", nick)
-        seen.add(nick)
-        out.append(PlayerConfig(nick=nick, aliases=check.get(player, "aliases", STRINGS, where, default=()),
-                                role=check.get(player, "role", TEXT, where, default=None)))
+        aliases = check.get(player, "aliases", STRINGS, where, default=())
+        if isinstance(nick, str):
+            _name_taken(check, names, f"{where}.nick", nick, (index, nick), "a nick")
+            for alias in aliases:
+                _name_taken(check, names, f"{where}.aliases", alias, (index, nick), "aliases")
+        out.append(PlayerConfig(nick=nick, aliases=aliases, role=check.get(player, "role", TEXT, where, default=None)))
     return tuple(out)
+
+
+def _name_taken(check: Checker, names: dict[str, tuple[int, str]], key: str, name: str, player: tuple[int, str],
+                what: str) -> None:
+    """A nick or alias names one player only, whatever its letter case («хан» is «Хан»)."""
+    index, owner = names.setdefault(name.casefold(), player)
+    if index == player[0]:
+        return
+    if name == owner and what == "a nick":
+        check.problem(key, "a nick not listed before", name)
+    else:
+        check.problem(key, f"{what} no other player has, whatever the letter case: {name!r} is {owner}'s "
+                           "nick or alias (forum accounts are told apart without regard to case)", name)
+
+
+def player_key(key: str, index: int, nick: Any = None) -> str:
+    """How a problem names the player at `index` of [[players]]: counted from 1, with his nick
+    ("players #6 (Лиса)"), as the host reads his file."""
+    return f"{key} #{index + 1}" + (f" ({nick})" if isinstance(nick, str) and nick else "")
 
 
 def _with_roles(check: Checker, players: tuple[PlayerConfig, ...], table: Mapping,

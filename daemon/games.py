@@ -3,21 +3,15 @@ from __future__ import annotations
 
 import functools
 import importlib
-import tomllib
 from typing import Any, Mapping
 
-from forumgm.config import data_path
+from forumgm.config import read_rule_table
 from forumgm.engines.base import Rules
 
 
 def rule_table(game_type: str, overrides: Mapping[str, Any] | None = None) -> dict:
     """The game's shipped rule table (config/<game>/rules.toml), overridden key by key."""
-    path = data_path(game_type, "rules.toml")
-    table: dict = {}
-    if path.is_file():
-        with open(path, "rb") as handle:
-            table = tomllib.load(handle)
-    return merge(table, overrides or {})
+    return merge(read_rule_table(game_type), overrides or {})
 
 
 def merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict:

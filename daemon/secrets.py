@@ -1,18 +1,26 @@
 """The forum password: read from an environment variable or an owner-only file, never logged.
 
 Config files name where the secret lives, never the secret itself. `RedactingFilter` is
-installed on the root handlers so that a password that slips into a log line (an exception
-text quoting a form, a URL) is printed as `***`.
+installed on the root handlers so that a password that slips into a log line where it is a secret
+(an exception text quoting a form body, a URL, a header) is printed as `***`. Elsewhere the same
+letters are left alone: masking every substring mangled logs (`inbo***` for a one-letter password)
+and told where the password's letters were.
 """
 from __future__ import annotations
 
 import logging
 import os
+import re
 import stat
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote, quote_plus
 
 REDACTED = "***"
+# The host's page guards his drafts and the players' roles: a password a guess away is refused.
+WEB_PASSWORD_MIN = 8
+# Header values that are secrets whatever they hold (session cookies included).
+SECRET_HEADERS = re.compile(r"(?im)^(\s*(?:authorization|proxy-authorization|cookie|set-cookie)\s*:\s*).+$")
 
 
 class SecretError(Exception):
@@ -68,24 +76,44 @@ def load_secrets(forum) -> Secrets:
     return Secrets(password=read_password(forum.password_env, forum.password_file))
 
 
+def web_password_problem(password: str) -> str | None:
+    """Why `password` may not guard the host's page (None when it may); never shows the password."""
+    if len(password) < WEB_PASSWORD_MIN:
+        return f"a password of at least {WEB_PASSWORD_MIN} characters (the one given is shorter)"
+    return None
+
+
+def secret_pattern(value: str) -> re.Pattern:
+    """Where `value` is a secret in a text: a whole value after `=` (URL queries, form bodies,
+    cookies), a whole quoted value (a form's dict or JSON), or the password of a URL
+    (`//user:value@`); as written or URL-encoded."""
+    forms = "|".join(re.escape(form) for form in sorted({value, quote_plus(value), quote(value, safe="")},
+                                                       key=len, reverse=True))
+    return re.compile(rf"(?<==)(?:{forms})(?=[&;,\s'\"]|$)|(?<=(?P<q>['\"]))(?:{forms})(?=(?P=q))"
+                      rf"|(?<=:)(?:{forms})(?=@)")
+
+
+def redact(text: str, patterns: tuple[re.Pattern, ...]) -> str:
+    text = SECRET_HEADERS.sub(lambda match: match.group(1) + REDACTED, text)
+    for pattern in patterns:
+        text = pattern.sub(REDACTED, text)
+    return text
+
+
 class RedactingFilter(logging.Filter):
-    """Replaces every secret value in a log record's final message with `***`."""
+    """Masks the secrets in a log record's final message (and its traceback) where they are secrets."""
 
     def __init__(self, secrets: Secrets) -> None:
         super().__init__()
-        self._values = secrets.values()
+        self._patterns = tuple(secret_pattern(value) for value in secrets.values())
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if not self._values:
-            return True
         message = record.getMessage()
         if record.exc_info and not record.exc_text:
             record.exc_text = logging.Formatter().formatException(record.exc_info)
-        for value in self._values:
-            message = message.replace(value, REDACTED)
-            if record.exc_text:
-                record.exc_text = record.exc_text.replace(value, REDACTED)
-        record.msg, record.args = message, None
+        if record.exc_text:
+            record.exc_text = redact(record.exc_text, self._patterns)
+        record.msg, record.args = redact(message, self._patterns), None
         return True
 
 

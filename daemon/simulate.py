@@ -134,6 +134,8 @@ def _start(game: str, setup: Any, seed: Any) -> tuple[Rules, Any]:
         rules = rules_for(game)
     except ModuleNotFoundError:
         raise ScenarioError("game", f"the {game} engine is not part of this forumgm yet") from None
+    except SetupError as error:   # the shipped rule tables themselves are malformed
+        raise ScenarioError(error.key, error.message) from None
     try:
         return rules, rules.setup(setup, seed)
     except SetupError as error:
@@ -248,7 +250,8 @@ class _Ticker:
 
 
 def _roster(setup: Mapping) -> Roster:
-    players = setup.get("players", [])
+    """The scenario's people: `players` (arena: `fighters`), with their aliases."""
+    players = setup.get("players") or setup.get("fighters", [])
     nicks, aliases = [], {}
     if isinstance(players, list):
         for player in players:

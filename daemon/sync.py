@@ -3,7 +3,9 @@
 A poll with nothing new costs one request per thread (the last known page). Pages that hold
 posts younger than the edit window are read again so that edits are noticed; the store keeps
 every version. Posts gone from a page are marked deleted, never erased. A page the parser does
-not understand ends the sync with a message for the host — it is never taken for "no posts".
+not understand ends the sync with a message for the host — it is never taken for "no posts" —
+and so does a page that contradicts the store (another page than asked for, fewer pages than
+before, posts gone en masse): the game waits until the forum agrees again or the host accepts.
 """
 from __future__ import annotations
 
@@ -17,11 +19,13 @@ from forumgm.daemon.forum.errors import ForumError
 from forumgm.parsers.forums.base import PageLayoutError, Post
 
 DEFAULT_EDIT_WINDOW = timedelta(minutes=60)
-PROGRESS_FROM_PAGES = 3      # a progress bar only for a long (first) sync
+PROGRESS_FROM_PAGES = 3      # a progress bar only when this many pages are to be read
 log = logging.getLogger(__name__)
 
 MAX_INBOX_PAGES = 50
 INBOX_NEARLY_FULL = 0.8      # of a folder's limit: the host is warned before new PMs are held back
+MASS_DELETION = 5    # more posts gone in one sync than a player or a moderator removes by hand
+ACCEPTING = 0        # thread_cursors.pages after `forumgm accept-thread`, until the next full read
 _TOLD_NO_PMS: set[str] = set()   # forums this process has logged as having no private messages
 _TOLD_NEARLY_FULL: set[str] = set()
 
@@ -54,34 +58,51 @@ class InboxReport:
 
 def sync_game(game: Any, forum, store, now: datetime, edit_window: timedelta | None = None,
               progress: TextIO | None = None) -> SyncReport:
+    """Read the thread from the last known page (or an earlier one still inside the edit window) to the end.
+
+    Each page is stored with its posts and the cursor in one transaction as it arrives, and only
+    the ids of posts known before that must show up again are held: memory stays flat however
+    long the thread, and a sync stopped halfway resumes at the page where it stopped.
+    """
     game_id, thread_url = _field(game, "id"), _field(game, "thread_url")
     window = edit_window if edit_window is not None else _edit_window(game)
     report = SyncReport(game_id)
     cursor = store.thread_cursor(game_id)
+    accepting = cursor["pages"] == ACCEPTING   # the host said the thread is as the forum shows it
     page_no = _first_page_to_read(store, game_id, cursor["last_page"], now - window)
-    bar = _Progress(progress if progress is not None else sys.stderr, game_id)
-    shown: list[Post] = []
-    first_read = None
+    missing = store.live_post_pages(game_id, from_page=page_no)    # known posts yet to show up again
+    known = dict(missing)
+    bar = _Progress(progress if progress is not None else sys.stderr, game_id, page_no)
 
-    def read(number: int):
+    def read(number: int, forward: bool = True):
         info, posts, html = forum.thread_page(thread_url, number)
         report.pages_fetched += 1
-        store.record_page(game_id, thread_url, info.page, html, now)
-        _record_page_posts(store, game_id, info.page, posts, now, report)
-        shown.extend(posts)
+        _check_page(number, info, cursor["pages"])
+        with store.transaction():
+            store.record_page(game_id, thread_url, info.page, html, now)
+            _record_page_posts(store, game_id, info.page, posts, now, report)
+            if forward:
+                last_post_id = posts[-1].id if posts else store.thread_cursor(game_id)["last_post_id"]
+                store.set_thread_cursor(game_id, last_page=info.page, pages=info.pages, last_post_id=last_post_id)
+        for post in posts:
+            missing.pop(post.id, None)
         return info, posts
 
     try:
+        first_read = info_posts = read(page_no)
         while True:
-            info, posts = read(page_no)
-            first_read = first_read or (info.page, posts)
-            bar.show(info.page, info.pages, first=cursor["last_post_id"] is None)
+            info, posts = info_posts
+            bar.show(info.page, info.pages)
             if info.page >= info.pages:
                 break
             page_no = info.page + 1
-        store.set_thread_cursor(game_id, last_page=info.page, pages=info.pages,
-                                last_post_id=posts[-1].id if posts else cursor["last_post_id"])
-        _mark_vanished(store, game_id, first_read, shown, read, now, report)
+            info_posts = read(page_no)
+        _mark_vanished(store, game_id, (first_read[0].page, first_read[1]), missing, read, now, report,
+                       known=None if accepting else known)
+    except ThreadDisagrees as error:
+        report.error = (f"the thread of game {game_id} disagrees with what was read before: {error}; "
+                        "nothing of it is taken as fact, the game waits for the host (if the thread "
+                        f"really is so: forumgm accept-thread {game_id})")
     except PageLayoutError as error:
         report.error = (f"the thread page {page_no} of game {game_id} does not look like a "
                         f"{_field(game, 'engine', 'forum')} page any more ({error}); the game waits for the host")
@@ -155,42 +176,75 @@ def _record_page_posts(store, game_id: str, page_no: int, posts: list[Post], now
             report.edited_posts.append(post.id)
 
 
-def _mark_vanished(store, game_id: str, first_read, shown: list[Post], read, now: datetime,
-                   report: SyncReport) -> None:
-    """Known posts after the first post read that were not shown are gone (everything after it
-    was read). A known post from a page read that sits before it may only have moved back a page
-    when an earlier post was deleted: the previous page is read once to tell."""
+def _mark_vanished(store, game_id: str, first_read, missing: dict[str, int | None], read, now: datetime,
+                   report: SyncReport, known: dict[str, int | None] | None) -> None:
+    """Known posts after the first post read that did not show up are gone (everything after it
+    was read). A known post of a page read that sits before it may only have moved back a page
+    when an earlier post was deleted: the previous page is read once to tell. Deletions that
+    look like a page read wrong are checked against `known` (the posts known before, by page)
+    unless the host has accepted the thread as it is (None)."""
     first_page, first_posts = first_read
     numbered = [int(p.id) for p in first_posts if p.id.isdigit()]
     if not numbered:
         return
     low = min(numbered)
-    known = [row for row in store.posts(game_id) if row["post_id"].isdigit() and not row.get("deleted_at")]
-    seen = {p.id for p in shown}
-    moved_or_gone = [r for r in known if int(r["post_id"]) < low and (r.get("page_no") or 0) >= first_page
-                     and r["post_id"] not in seen]
+    moved_or_gone = [pid for pid, page in missing.items() if int(pid) < low and (page or 0) >= first_page]
     if moved_or_gone and first_page > 1:
-        _, earlier = read(first_page - 1)
-        seen |= {p.id for p in earlier}
+        earlier_known = store.live_post_pages(game_id, from_page=first_page - 1, to_page=first_page - 1)
+        missing.update(earlier_known)
+        if known is not None:
+            known.update(earlier_known)
+        _, earlier = read(first_page - 1, forward=False)
         low = min([int(p.id) for p in earlier if p.id.isdigit()] or [low])
-    vanished = [r["post_id"] for r in known if int(r["post_id"]) > low and r["post_id"] not in seen]
+    vanished = sorted((pid for pid in missing if int(pid) > low), key=int)
+    if known is not None:
+        _check_vanished(vanished, known)
     if vanished:
         store.mark_deleted(game_id, vanished, now)
         report.deleted_posts += vanished
 
 
+def accept_thread(store, game_id: str, by: str) -> None:
+    """The host has looked: the thread really is as the forum shows it now (a moderator removed
+    posts). The next sync reads it from page 1 and takes it as it is, deletions included."""
+    with store.transaction():
+        store.set_thread_cursor(game_id, last_page=1, pages=ACCEPTING)
+        store.audit(by, "thread.accept", {"game": game_id})
+
+
+class ThreadDisagrees(Exception):
+    """What the forum shows contradicts what the store knows of the thread: more likely a page
+    read wrong (a theme without its page list, a proxy's error page) than the thread itself."""
+
+
+def _check_page(asked: int, info, known_pages: int) -> None:
+    """A page must be the one asked for, of a thread at least as long as it was: a page read as
+    "page 1 of 1" when its page list is missing would otherwise mark every later post deleted."""
+    if info.page != asked:
+        raise ThreadDisagrees(f"page {asked} was asked for and the forum showed page {info.page} of {info.pages}")
+    if info.pages < known_pages:
+        raise ThreadDisagrees(f"the forum shows {info.pages} {'page' if info.pages == 1 else 'pages'} "
+                              f"where {known_pages} pages were read before")
+
+
+def _check_vanished(vanished: list[str], known: dict[str, int | None]) -> None:
+    """Posts are deleted one or two at a time; many at once, or every post the store had on a
+    page, is a page read wrong until the host has looked."""
+    if len(vanished) > MASS_DELETION:
+        raise ThreadDisagrees(f"{len(vanished)} posts are gone at once ({', '.join(vanished)})")
+    gone = set(vanished)
+    by_page: dict[int, list[str]] = {}
+    for post_id, page in known.items():
+        by_page.setdefault(page or 0, []).append(post_id)
+    for page, ids in sorted(by_page.items()):
+        if len(ids) >= 2 and gone.issuperset(ids):
+            raise ThreadDisagrees(f"all {len(ids)} posts known on page {page} are gone ({', '.join(sorted(ids, key=lambda i: (len(i), i)))})")
+
+
 def _first_page_to_read(store, game_id: str, last_page: int, edits_since: datetime) -> int:
     """The last known page, or an earlier one holding a post still inside the edit window."""
-    recent = [row["page_no"] for row in store.posts(game_id)
-              if row.get("page_no") and not row.get("deleted_at") and _after(row.get("posted_at"), edits_since)]
-    return max(1, min([last_page, *recent]))
-
-
-def _after(posted_at, moment: datetime) -> bool:
-    if not posted_at:
-        return False
-    when = posted_at if isinstance(posted_at, datetime) else datetime.fromisoformat(posted_at)
-    return when >= moment
+    earliest = store.first_page_posted_since(game_id, edits_since)
+    return max(1, min(last_page, earliest or last_page))
 
 
 def _edit_window(game: Any) -> timedelta:
@@ -207,15 +261,16 @@ def _field(game: Any, name: str, default: Any = ...) -> Any:
 
 
 class _Progress:
-    """`sync game: page 7/120` on a terminal's stderr, for a long first sync only."""
+    """`sync game: [###...] page 7/120` on a terminal's stderr, for a long read only (a first sync, a resumed one)."""
 
-    def __init__(self, stream: TextIO, game_id: str):
+    def __init__(self, stream: TextIO, game_id: str, from_page: int):
         self.stream = stream
         self.game_id = game_id
+        self.from_page = from_page
         self.shown = False
 
-    def show(self, page: int, pages: int, first: bool) -> None:
-        if not (first and pages >= PROGRESS_FROM_PAGES and self.stream.isatty()):
+    def show(self, page: int, pages: int) -> None:
+        if not (pages - self.from_page + 1 >= PROGRESS_FROM_PAGES and self.stream.isatty()):
             return
         filled = int(30 * page / pages)
         self.stream.write(f"\rsync {self.game_id}: [{'#' * filled}{'.' * (30 - filled)}] page {page}/{pages}")

@@ -27,6 +27,7 @@ from forumgm.daemon.role_delivery import role_drafts
 from forumgm.daemon.notices import KIND as NOTICE_KIND, host_notices
 from forumgm.daemon.store import Store, StoreError
 from forumgm.daemon.stops import is_held
+from forumgm.daemon.stored_posts import CLOCK_SKEW
 from forumgm.daemon.stray_pms import draft_stray_pms
 from forumgm.daemon.sync_problems import note_sync
 from forumgm.daemon.votes import (
@@ -174,6 +175,16 @@ def _schedule(game: GameRun, store: Store, phase: Phase, after: datetime) -> Non
     store.ensure_phase(game.id, phase.key, phase.kind, phase.number, opens, deadline)
 
 
+def next_deadlines(game: GameRun, cutoff: datetime) -> dict[str, str]:
+    """The deadline a phase of each kind would have if it followed this one, as the players read
+    it (local time): texts drafted at a resolution may name it (arena: refill requests)."""
+    out = {}
+    for kind in game.config.calendar:
+        _opens, deadline = schedule(game.config, kind, cutoff)
+        out[kind] = deadline.astimezone(game.config.time_zone).strftime("%d.%m.%Y %H:%M")
+    return out
+
+
 def _state(game: GameRun, snapshot: dict) -> Any:
     return game.rules.load(snapshot["state"])
 
@@ -222,7 +233,7 @@ def record_orders(game: GameRun, store: Store, state: Any, phase: Phase, deadlin
     roster = game.roster()
     done = store.order_pm_ids(game.id)
     began = _began(store, game.id)
-    for pm in store.pms(game.forum_id):
+    for pm in store.pms(game.forum_id, since=_inputs_since(store, game.id)):
         at = pm["sent_at"] or pm["seen_at"]
         if pm["pm_id"] in done or at >= deadline or (began is not None and at < began):
             continue      # read already, after this phase, or old mail from before the game (another game's)
@@ -252,6 +263,14 @@ def _began(store: Store, game_id: str) -> datetime | None:
     """When forumgm dealt the game (its sign-up closed, its roles went out): a PM sent before it
     was written for something else (another game on the same account) and is no order of this one."""
     return store.dealt_at(game_id)
+
+
+def _inputs_since(store: Store, game_id: str) -> datetime | None:
+    """A PM seen before the last resolved deadline was read while that phase was open (or the
+    game could not be read, and then that phase is still the open one): a tick reads only the PMs
+    seen since, not every PM of the forum. The margin covers a board's clock running ahead."""
+    resolved = store.phases(game_id, status="resolved")
+    return max(p["deadline"] for p in resolved) - CLOCK_SKEW if resolved else None
 
 
 def _order_pms(rows) -> list[OrderPm]:
@@ -284,7 +303,7 @@ def resolve_once(game: GameRun, store: Store, phase_key: str, cutoff: datetime, 
         inputs = PhaseInputs(
             orders=tuple(_order_pms(store.orders(game.id, phase_key))),
             tally=tally,
-            extra={"post_urls": post_urls(game, tally)},
+            extra={"post_urls": post_urls(game, tally), "deadlines": next_deadlines(game, cutoff)},
         )
         outcome = game.rules.resolve(state, phase, inputs, game.config.seed, game.texts)
         resolution = store.begin_resolution(game.id, phase_key, now, rerun=rerun)

@@ -20,8 +20,12 @@ WEB_PASSWORD = "host web password"
 TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
 
 
-def both_mafiosi_dead(text: str) -> str:
-    return text.replace("[setup]", '[setup]\ndead = ["Лиса", "Бук"]')
+def mafioso_dead(text: str) -> str:
+    return text.replace("[setup]", '[setup]\ndead = ["Бук"]')
+
+
+# round 1: the town jails the boss, the last of the mafia
+JAIL_THE_BOSS = [ScriptedPm(nick, "голос: Лиса", msk(3, 11)) for nick in ("Аскон", "Хан", "Тора", "Эф", "Гор", "Ива")]
 
 
 def status(tmp_path, capsys) -> str:
@@ -40,9 +44,10 @@ def game_page(store) -> tuple[str, str]:
 
 @pytest.fixture
 def ended(tmp_path, monkeypatch):
-    """A Mafia game whose mafia is all dead: round 1 ends it with the town's win."""
+    """A Mafia game whose last mafia member is jailed in round 1: the town wins."""
     clock = FixedClock(msk(3, 10))
-    running = daemon(example_installation(tmp_path, monkeypatch, both_mafiosi_dead), clock, MemoryForum(clock))
+    running = daemon(example_installation(tmp_path, monkeypatch, mafioso_dead), clock,
+                     MemoryForum(clock, pms=JAIL_THE_BOSS))
     running.tick()
     clock.set(msk(3, 22, 50))
     assert running.tick().resolved == [f"{GAME}/round-1"]

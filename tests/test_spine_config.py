@@ -126,13 +126,15 @@ def test_roles_file_names_only_listed_players(tmp_path):
                         f"[[players]] (got 'Незнакомец')"]
 
 
-def test_check_config_command_prints_every_problem(tmp_path, capsys):
+def test_check_config_command_prints_every_problem(tmp_path, capsys, monkeypatch):
     path = write(tmp_path, "game.toml", "extra = true\n" + GAME.replace("seed = 1", "seed = 1.5"))
     assert main(["check-config", str(path)]) == 1
     err = capsys.readouterr().err
     assert f"{path}: seed: expected an integer (got 1.5)" in err
     assert f"{path}: extra: unknown key" in err
     assert "2 problem(s)" in err
+    monkeypatch.setenv("FORUMGM_PASSWORD", "forum secret")
+    monkeypatch.setenv("FORUMGM_WEB_PASSWORD", "page secret")
     assert main(["check-config", str(data_path("forumgm.example.toml"))]) == 0
 
 

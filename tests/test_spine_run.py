@@ -87,7 +87,7 @@ def test_run_refuses_a_game_its_engine_cannot_deal_naming_file_and_key(config, c
     monkeypatch.setenv("FORUMGM_PASSWORD", "secret-password-value")
     assert main(["run", "--config", str(config), "--once"]) == 2
     err = capsys.readouterr().err
-    assert f"{game}: players[1].role: unknown role 'Доктр'" in err
+    assert f"{game}: players #2 (Хан).role: unknown role 'Доктр'" in err
     assert not (config.parent / "forumgm.sqlite").exists()
 
 

@@ -25,22 +25,47 @@ def test_password_file_must_be_owner_only(tmp_path):
     assert read_password(None, path) == "hunter2"
 
 
-def test_log_lines_never_show_the_password(caplog):
+def logged_through_the_filter(caplog, password: str, *lines: str, error: str | None = None) -> str:
     logger = logging.getLogger("forumgm.test.secrets")
-    secret_filter = RedactingFilter(Secrets(password="hunter2"))
+    secret_filter = RedactingFilter(Secrets(password=password))
     caplog.handler.addFilter(secret_filter)
     try:
-        logger.warning("login failed for %s with %s", "host", "hunter2")
-        try:
-            raise RuntimeError("form said password=hunter2")
-        except RuntimeError:
-            logger.exception("post failed")
+        for line in lines:
+            logger.warning("%s", line)
+        if error:
+            try:
+                raise RuntimeError(error)
+            except RuntimeError:
+                logger.exception("post failed")
     finally:
         caplog.handler.removeFilter(secret_filter)
-    assert "hunter2" not in caplog.text
-    assert "login failed for host with ***" in caplog.text
-    assert "password=***" in caplog.text
+    return caplog.text
+
+
+def test_log_lines_never_show_the_password_where_it_is_a_secret(caplog):
+    text = logged_through_the_filter(
+        caplog, "hunter2",
+        "POST https://forum.example.org/ucp.php?mode=login body: username=host&password=hunter2&login=1",
+        "form: {'username': 'host', 'password': 'hunter2'}",
+        "GET https://host:hunter2@forum.example.org/index.php",
+        "Authorization: Basic aG9zdDpodW50ZXIy",
+        error="form said password=hunter2")
+    assert "hunter2" not in text and "aG9zdDpodW50ZXIy" not in text
+    assert "password=***&login=1" in text and "'password': '***'" in text and "//host:***@forum" in text
+    assert "Authorization: ***" in text and "RuntimeError: form said password=***" in text
     assert "***" in repr(Secrets(password="hunter2")) and "hunter2" not in repr(Secrets(password="hunter2"))
+
+
+def test_a_short_password_is_not_masked_inside_other_words(caplog):
+    text = logged_through_the_filter(caplog, "x", "the PM inbox of local has 2 new messages",
+                                     "body: username=host&password=x&login=1")
+    assert "the PM inbox of local has 2 new messages" in text and "***" not in text.split("\n")[0]
+    assert "password=***&login=1" in text
+
+
+def test_an_url_encoded_password_is_masked_in_a_form_body(caplog):
+    text = logged_through_the_filter(caplog, "p&ss wörd", "body: username=h&password=p%26ss+w%C3%B6rd&login=1")
+    assert "password=***&login=1" in text and "p%26ss" not in text
 
 
 def test_debug_logging_leaves_out_urllib3s_request_lines_with_the_session_id():

@@ -47,3 +47,11 @@ def test_refuses_a_password_file_others_can_read(tmp_path, capsys):
     assert main(["web", "--config", str(config)]) == 2
     err = capsys.readouterr().err
     assert "chmod 600" in err and "s3cret-value" not in err
+
+
+def test_refuses_a_password_shorter_than_eight_characters(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("FORUMGM_TEST_WEB_PASSWORD", "seven77")
+    config = write_config(tmp_path, 'password_env = "FORUMGM_TEST_WEB_PASSWORD"')
+    assert main(["web", "--config", str(config)]) == 2
+    err = capsys.readouterr().err
+    assert "the web page's password: expected a password of at least 8 characters" in err and "seven77" not in err

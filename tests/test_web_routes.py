@@ -211,9 +211,10 @@ def test_pages_forbid_scripts_and_framing(client):
     assert headers["X-Frame-Options"] == "DENY"
 
 
-def test_empty_password_is_refused(seeded):
-    with pytest.raises(ValueError):
-        create_app(seeded.store, "")
+@pytest.mark.parametrize("password", ["", "seven77"])
+def test_an_empty_or_short_password_is_refused(seeded, password):
+    with pytest.raises(ValueError, match="at least 8 characters"):
+        create_app(seeded.store, password)
 
 
 def test_a_draft_the_forum_refused_shows_the_forums_message_escaped(host, seeded):

@@ -13,6 +13,7 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     from forumgm.daemon.commands.common import setup_problems
+    from forumgm.daemon.nick_checks import mixed_script_warnings
     from forumgm.daemon.config import ConfigError, load_game, load_installation
 
     load = load_game if _is_game_file(args.file) else load_installation
@@ -24,7 +25,10 @@ def run(args) -> int:
         print(f"{len(error.problems)} problem(s)", file=sys.stderr)
         return 1
     games = loaded.games if hasattr(loaded, "games") else (loaded,)
-    problems = [problem for game in games for problem in setup_problems(game)]
+    problems = secret_problems(loaded) + store_problems(loaded) if hasattr(loaded, "games") else []
+    problems += [problem for game in games for problem in setup_problems(game)]
+    for warning in (warning for game in games for warning in mixed_script_warnings(game)):
+        print(f"warning: {warning}", file=sys.stderr)
     for problem in problems:
         print(problem, file=sys.stderr)
     if problems:
@@ -34,6 +38,41 @@ def run(args) -> int:
         print(f"{game.id}: {game.type}, {len(game.players)} players, zone {game.time_zone.key}")
     print("ok")
     return 0
+
+
+def secret_problems(installation) -> list[str]:
+    """The passwords `run` and `web` will need, read now (never shown): a variable that is not
+    set, a web password too short. A password file's problems are the loader's."""
+    from forumgm.daemon.secrets import SecretError, read_password, web_password_problem
+
+    sources = [("forum", installation.forum.password_env, installation.forum.password_file, "the forum password"),
+               ("web", installation.web_password_env, installation.web_password_file, "the web page's password")]
+    problems = []
+    for table, env, file, what in sources:
+        try:
+            password = read_password(env, file, what)
+        except SecretError as error:
+            key = "password_env" if env else "password_file"
+            problems.append(f"{installation.source}: {table}.{key}: {error} (where forumgm runs)")
+            continue
+        if table == "web" and password and web_password_problem(password):
+            key = "password_env" if env else "password_file"
+            problems.append(f"{installation.source}: web.{key}: expected {web_password_problem(password)}")
+    return problems
+
+
+def store_problems(installation) -> list[str]:
+    """What the installation's store says of the config: nicks changed since the roles were dealt."""
+    from forumgm.daemon.commands.common import played_nick_problems
+    from forumgm.daemon.store import Store
+
+    if not installation.storage.exists():
+        return []      # nothing dealt yet (and check-config creates no store)
+    store = Store(installation.storage)
+    try:
+        return played_nick_problems(installation, store)
+    finally:
+        store.close()
 
 
 def _is_game_file(path: Path) -> bool:

@@ -1,11 +1,15 @@
 """What several spine commands share: loading the installation and opening its store."""
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
-from forumgm.daemon.config import ConfigError, Installation, load_installation
+from forumgm.daemon.config import ConfigError, Installation, load_installation, player_key
 from forumgm.daemon.store import Store
+
+
+ENGINE_PLAYER = re.compile(r"setup\.players\[(?P<index>\d+)\](?P<rest>.*)")
 
 
 def add_config_argument(parser) -> None:
@@ -36,7 +40,21 @@ def open_installation(path: Path, check_engines: bool = False) -> tuple[Installa
     if problems:
         print("\n".join(problems), file=sys.stderr)
         return None
-    return installation, Store(installation.storage)
+    store = Store(installation.storage)
+    problems = played_nick_problems(installation, store) if check_engines else []
+    if problems:
+        print("\n".join(problems), file=sys.stderr)
+        store.close()
+        return None
+    return installation, store
+
+
+def played_nick_problems(installation: Installation, store: Store) -> list[str]:
+    """Players renamed in the config after their game dealt the roles (see nick_checks)."""
+    from forumgm.daemon.nick_checks import dealt_nick_problems
+    from forumgm.daemon.run import game_runs
+
+    return [problem for game in game_runs(installation, store) for problem in dealt_nick_problems(game, store)]
 
 
 def setup_problems(game) -> list[str]:
@@ -51,13 +69,19 @@ def setup_problems(game) -> list[str]:
     except ModuleNotFoundError:
         return [f"{game.source}: type: the {game.type} engine is not part of this forumgm yet"]
     except SetupError as error:
-        return [f"{game.source}: {_file_key(error.key)}: {error.message}"]
+        return [f"{game.source}: {_file_key(error.key, game)}: {error.message}"]
     return []
 
 
-def _file_key(key: str) -> str:
-    """The engine sees [[players]] inside its setup table; the host wrote them at the top of the file."""
-    return key.removeprefix("setup.") if key == "setup.players" or key.startswith("setup.players[") else key
+def _file_key(key: str, game) -> str:
+    """The engine sees [[players]] inside its setup table; the host wrote them at the top of the file,
+    and counts them from 1 by nick."""
+    numbered = ENGINE_PLAYER.fullmatch(key)
+    if numbered:
+        index = int(numbered["index"])
+        nick = game.players[index].nick if index < len(game.players) else None
+        return player_key("players", index, nick) + numbered["rest"]
+    return key.removeprefix("setup.") if key == "setup.players" else key
 
 
 def open_game(path: Path, game_id: str, command: str):

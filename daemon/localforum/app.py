@@ -10,7 +10,7 @@ from flask import Flask, Response, redirect, render_template, request
 from markupsafe import Markup, escape
 
 from forumgm.daemon.localforum.board import (
-    PM_FOLDER_LIMIT, PMS_PER_PAGE, POSTS_PER_PAGE, Board, BoardError, BoardPost, PrivateMessage, User,
+    PMS_PER_PAGE, Board, BoardError, BoardPost, PrivateMessage, User,
 )
 from forumgm.parsers.bbcode import phpbb_date, to_phpbb_html
 
@@ -58,7 +58,7 @@ def create_app(board: Board) -> Flask:
             if post is None or post.deleted:
                 return message("Information", "The requested post does not exist.", 404)
             index = [p.id for p in board.visible_posts(post.topic_id)].index(post.id)
-            start = index // POSTS_PER_PAGE * POSTS_PER_PAGE
+            start = index // board.posts_per_page * board.posts_per_page
             return redirect(f"./viewtopic.php?t={post.topic_id}&start={start}#p{post.id}")
         topic = board.topics.get(_int(request.args.get("t")))
         if topic is None:
@@ -67,12 +67,12 @@ def create_app(board: Board) -> Flask:
             return message(topic.title, "This topic is shown by a theme without post markup.")
         _, me = _session(board)
         posts = board.visible_posts(topic.id, moderator=bool(me and me.admin))
-        pages = max(1, math.ceil(len(posts) / POSTS_PER_PAGE))
-        page_no = min(pages, _int(request.args.get("start")) // POSTS_PER_PAGE + 1)
-        shown = posts[(page_no - 1) * POSTS_PER_PAGE: page_no * POSTS_PER_PAGE]
+        pages = max(1, math.ceil(len(posts) / board.posts_per_page))
+        page_no = min(pages, _int(request.args.get("start")) // board.posts_per_page + 1)
+        shown = posts[(page_no - 1) * board.posts_per_page: page_no * board.posts_per_page]
 
         def page_url(n: int) -> str:
-            return f"./viewtopic.php?t={topic.id}" + (f"&start={(n - 1) * POSTS_PER_PAGE}" if n > 1 else "")
+            return f"./viewtopic.php?t={topic.id}" + (f"&start={(n - 1) * board.posts_per_page}" if n > 1 else "")
 
         return page("viewtopic.html", page_title=topic.title, section="viewtopic", topic=topic,
                     posts=[_post_view(board, p, first=p.id == posts[0].id) for p in shown],
@@ -158,7 +158,7 @@ def create_app(board: Board) -> Flask:
         return page("pm_folder.html", page_title="Private messages", section="ucp", rows=rows, sent=sent,
                     folder_id={"sentbox": -1, "outbox": -2}.get(name, 0), page=page_no, pages=pages,
                     page_url=page_url, total_label=f"{len(messages)} message{'s' if len(messages) != 1 else ''}",
-                    stored=len(messages), limit=PM_FOLDER_LIMIT)
+                    stored=len(messages), limit=board.pm_folder_limit)
 
     def view_pm(me: User, pm_id: int) -> Response:
         pm = board.pms.get(pm_id)

@@ -74,9 +74,12 @@ class PrivateMessage:
 
 
 class Board:
-    def __init__(self, clock: Clock = system_clock, title: str = "forumgm local board"):
+    def __init__(self, clock: Clock = system_clock, title: str = "forumgm local board",
+                 posts_per_page: int = POSTS_PER_PAGE, pm_folder_limit: int = PM_FOLDER_LIMIT):
         self.clock = clock
         self.title = title
+        self.posts_per_page = posts_per_page
+        self.pm_folder_limit = pm_folder_limit     # an admin's setting on a real board
         self.users: dict[int, User] = {}
         self.topics: dict[int, Topic] = {}
         self.posts: dict[int, BoardPost] = {}
@@ -175,7 +178,9 @@ class Board:
                 if not p.deleted and (moderator or not p.soft_deleted)]
 
     def _add_post(self, topic: Topic, author: User, subject: str, bbcode: str) -> BoardPost:
-        post = BoardPost(id=max(self.posts, default=1) + 1, topic_id=topic.id, author_id=author.id,
+        # ids only grow and dicts keep insertion order: the last key is the largest (a 20,000-post
+        # thread is built in a blink, not in quadratic time)
+        post = BoardPost(id=next(reversed(self.posts), 1) + 1, topic_id=topic.id, author_id=author.id,
                          subject=subject, bbcode=bbcode, posted_at=self.clock())
         self.posts[post.id] = post
         topic.post_ids.append(post.id)
@@ -191,7 +196,7 @@ class Board:
         if not bbcode.strip():
             raise BoardError("Your message contains too few characters.")
         with self._lock:
-            pm = PrivateMessage(id=max(self.pms, default=0) + 1, sender_id=self._user(sender).id,
+            pm = PrivateMessage(id=next(reversed(self.pms), 0) + 1, sender_id=self._user(sender).id,
                                 recipient_id=recipient.id, subject=subject, bbcode=bbcode,
                                 sent_at=self.clock())
             self.pms[pm.id] = pm
@@ -200,7 +205,7 @@ class Board:
     def inbox(self, user_id: int) -> list[PrivateMessage]:
         """Newest first; a PM beyond the folder's limit is held back, as phpBB does by default."""
         received = sorted((m for m in self.pms.values() if m.recipient_id == user_id), key=lambda m: m.id)
-        return received[:PM_FOLDER_LIMIT][::-1]
+        return received[:self.pm_folder_limit][::-1]
 
     def place_pms(self, user_id: int) -> None:
         """The recipient opened his PMs: phpBB moves what was sent to him from the senders' outboxes

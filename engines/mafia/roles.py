@@ -35,6 +35,8 @@ ACTIONS = {
 }
 
 MIN_PLAYERS = 8
+# The rules speak of the commissar, the doctor, the boss and the maniac: one each at most.
+SINGLE_ROLES = (COMMISSAR, DOCTOR, BOSS, MANIAC)
 
 
 def status(role: str) -> str:
@@ -73,7 +75,20 @@ def role_counts(players: int, configured: Mapping[str, int] | None, key: str) ->
         counts[canonical_role(name, f"{key}.{name}")] += count
     if sum(counts.values()) != players:
         raise SetupError(key, f"role counts add up to {sum(counts.values())}, players: {players}")
+    check_counts(counts, key)
     return counts
+
+
+def check_counts(counts: Mapping[str, int], key: str, holders: Mapping[str, Sequence[str]] | None = None) -> None:
+    """A cast the rules allow: one commissar, doctor, boss and maniac at most, and a mafia team.
+    `holders` (role -> nicks) names the players when the roles were written per player."""
+    for role in SINGLE_ROLES:
+        if counts.get(role, 0) > 1:
+            who = f" ({', '.join(holders[role])})" if holders else ""
+            raise SetupError(key, f"{counts[role]} × {role}{who}: the rules have one {role} at most")
+    if not any(counts.get(role, 0) for role in ROLES if is_mafia(role)):
+        raise SetupError(key, f"no {BOSS} and no {MAFIOSO}: the rules need a mafia team "
+                              "(the town would win before the first night)")
 
 
 def deal(nicks: Sequence[str], seed: int | str, counts: Mapping[str, int]) -> dict[str, str]:

@@ -5,8 +5,9 @@ from typing import Any, Mapping
 
 from forumgm.engines.base import SetupError, player_tables, reject_unknown_keys
 from forumgm.engines.mafia.freeze import rules_hash
-from forumgm.engines.mafia.roles import MIN_PLAYERS, canonical_role, deal, role_counts
+from forumgm.engines.mafia.roles import MIN_PLAYERS, canonical_role, check_counts, deal, role_counts
 from forumgm.engines.mafia.state import MafiaState, Player, RuleConfig
+from forumgm.engines.mafia.win import WINNER_NAMES, winner_of
 
 SETUP_KEYS = ("players", "dead")
 PLAYER_KEYS = ("nick", "role", "aliases")
@@ -30,7 +31,12 @@ def _roles(tables: list[Mapping[str, Any]], rules: RuleConfig, seed: int) -> dic
     if len(given) != len(tables):
         missing = next(i for i, t in enumerate(tables) if "role" not in t)
         raise SetupError(f"setup.players[{missing}].role", "give every player a role, or none (dealt by the seed)")
-    return {t["nick"]: canonical_role(str(t["role"]), f"setup.players[{i}].role") for i, t in enumerate(tables)}
+    roles = {t["nick"]: canonical_role(str(t["role"]), f"setup.players[{i}].role") for i, t in enumerate(tables)}
+    holders: dict[str, list[str]] = {}
+    for nick, role in roles.items():
+        holders.setdefault(role, []).append(nick)
+    check_counts({role: len(nicks) for role, nicks in holders.items()}, "setup.players", holders)
+    return roles
 
 
 def start_state(setup: Mapping[str, Any], seed: int, rules: RuleConfig) -> MafiaState:
@@ -42,4 +48,11 @@ def start_state(setup: Mapping[str, Any], seed: int, rules: RuleConfig) -> Mafia
         raise SetupError("setup.dead", f"not players: {', '.join(map(str, unknown))}")
     players = tuple(Player(t["nick"], roles[t["nick"]], alive=t["nick"] not in dead,
                            aliases=tuple(t.get("aliases", ()))) for t in tables)
-    return MafiaState(players=players, rules=rules, rules_hash=rules_hash(rules))
+    state = MafiaState(players=players, rules=rules, rules_hash=rules_hash(rules))
+    over = winner_of(state)
+    if over is not None:
+        won = f"{WINNER_NAMES[over]} would win" if over in WINNER_NAMES else "it would be a draw"
+        raise SetupError("setup.players", f"the game would be over before it starts: {won} by the win conditions "
+                                          "(town: no mafia and no maniac alive; mafia: no maniac and at least as "
+                                          "many mafia as others; maniac: at most one other player alive)")
+    return state

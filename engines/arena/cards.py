@@ -1,0 +1,277 @@
+"""Stacks of action cards: items of a PM line into cards grouped in sequences, the rests the
+rules add between sequences, and the validation that turns an invalid card and the rest of its
+stack into rests (rules: «Все некорректные действия будут заменены на отдых…»)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from forumgm.engines.arena.state import Card, Fighter
+from forumgm.engines.arena.table import HANDS, ArenaTable
+from forumgm.parsers.orders.arena import Item, Vocabulary, arg_text
+
+REST = "X"
+HAND_NAMES = {"right": "Правая рука", "left": "Левая рука", "legs": "Ноги"}
+
+
+@dataclass(frozen=True)
+class Note:
+    """What the program did to a stack, for the receipt and the log."""
+
+    hand: str
+    index: int | None             # 1-based position in the stack, None for the stack as a whole
+    card: str
+    reason: str
+    kind: str = "info"            # rest: a card and the rest of its stack became rests; refused; info
+
+    def as_json(self) -> dict:
+        return {"hand": self.hand, "index": self.index, "card": self.card, "reason": self.reason}
+
+    @property
+    def refused(self) -> bool:
+        return self.kind != "info"
+
+
+def vocabulary(table: ArenaTable) -> Vocabulary:
+    zones = {zone.lower(): zone for zone in table.zones}
+    zones.update(table.zone_aliases)
+    return Vocabulary(
+        codes={code: kind for code, (_, kind) in table.actions.items()},
+        sequences={s.name.lower(): s.number for s in table.sequences.values()},
+        sequence_codes={s.number: s.cards for s in table.sequences.values()},
+        zones=zones,
+        directions=dict(table.directions),
+    )
+
+
+def card_text(card: Card, table: ArenaTable) -> str:
+    if card.arg is None:
+        return card.code
+    return f"{card.code}({arg_text(card.arg, vocabulary(table))})"
+
+
+def stack_text(cards: Iterable[Card], table: ArenaTable) -> str:
+    return " ".join(card_text(card, table) for card in cards) or "—"
+
+
+def rest(added: str) -> Card:
+    return Card(REST, added=added)
+
+
+# ---------------------------------------------------------------- items -> cards
+
+@dataclass(frozen=True)
+class _Raw:
+    code: str
+    arg: str | None
+    seq: int | None               # a sequence written by name: its number
+    group: int                    # cards of one named sequence share a group
+
+
+def _raw(items: Sequence[Item], table: ArenaTable, replacing: bool) -> list[_Raw]:
+    out: list[_Raw] = []
+    group = 0
+    for item in items:
+        for _ in range(item.count):
+            group += 1
+            if item.code is not None:
+                out.append(_Raw(item.code, item.arg if table.kind(item.code) != "rest" else None, None, group))
+                continue
+            sequence = table.sequences[item.sequence]
+            for code in sequence.variants(after_rest=False, replacing=replacing)[0]:
+                kind = table.kind(code)
+                out.append(_Raw(code, item.arg if kind not in ("rest", "surrender") else None, item.sequence, group))
+    return out
+
+
+def _name(table: ArenaTable, number: int) -> str:
+    return table.sequences[number].name
+
+
+def _segment(raw: list[_Raw], table: ArenaTable, carry: Card | None, after_rest: bool,
+             replacing: bool) -> tuple[list[Card], tuple[int, str] | None]:
+    """Cards grouped into sequences; the first problem as (0-based index, reason)."""
+    cards: list[Card] = []
+    at = 0
+    if carry is not None and carry.ahead:
+        for offset, code in enumerate(carry.ahead):
+            if at >= len(raw):
+                return cards, None
+            if raw[at].code != code:
+                return cards, (at, f"начатая последовательность «{_name(table, carry.seq)}» должна быть "
+                                   f"завершена: ожидается {code}")
+            cards.append(Card(code, raw[at].arg, carry.seq, False, carry.ahead[offset + 1:]))
+            at += 1
+        after_rest = cards[-1].code == REST
+    while at < len(raw):
+        if raw[at].seq is not None:
+            group = [r for r in raw[at:] if r.group == raw[at].group]
+            sequence = table.sequences[raw[at].seq]
+            codes = sequence.variants(after_rest=False, replacing=replacing)[0]   # as _raw laid it out
+            if sequence.replacement == "only" and not replacing:
+                return cards, (at, f"«{sequence.name}» играется только на замену другой последовательности")
+            cards += [Card(r.code, r.arg, sequence.number, i == 0, codes[i + 1:]) for i, r in enumerate(group)]
+            at += len(group)
+        else:
+            end = at
+            while end < len(raw) and raw[end].seq is None:
+                end += 1
+            chosen, problem = _match([r.code for r in raw[at:end]], table, after_rest, replacing, end == len(raw))
+            if problem:
+                return cards, (at, problem)
+            number, codes = chosen
+            taken = raw[at:min(end, at + len(codes))]
+            cards += [Card(r.code, r.arg, number, i == 0, tuple(codes[i + 1:])) for i, r in enumerate(taken)]
+            at += len(taken)
+        after_rest = cards[-1].code == REST and not cards[-1].ahead
+    return cards, None
+
+
+def _match(codes: list[str], table: ArenaTable, after_rest: bool, replacing: bool,
+           at_end: bool) -> tuple[tuple[int, tuple[str, ...]] | None, str | None]:
+    """The longest sequence the codes open with, as (number, its codes); at the end of the input
+    a sequence may be unfinished (the refill completes it)."""
+    best: tuple[int, tuple[str, ...]] | None = None
+    partial: tuple[int, tuple[str, ...]] | None = None
+    for sequence in table.sequences.values():
+        for variant in sequence.variants(after_rest, replacing):
+            if tuple(codes[:len(variant)]) == variant and (best is None or len(variant) > len(best[1])):
+                best = (sequence.number, variant)
+            elif at_end and len(codes) < len(variant) and tuple(codes) == variant[:len(codes)] and partial is None:
+                partial = (sequence.number, variant)
+    # "X L" closing a stack opens a lunge (finished by the refill) rather than a rest and a stray L;
+    # trailing rests alone stay rests
+    if partial and any(code != REST for code in codes) and len(codes) > len(best[1] if best else ()):
+        best = None
+    chosen = best or partial
+    if chosen is None:
+        shown = " ".join(codes[:7]) + (" …" if len(codes) > 7 else "")
+        return None, f"«{shown}» не складывается ни в одну последовательность"
+    if table.sequences[chosen[0]].replacement == "only" and not replacing:
+        return None, f"«{_name(table, chosen[0])}» играется только на замену другой последовательности"
+    return chosen, None
+
+
+def build(items: Sequence[Item], size: int | None, table: ArenaTable, hand: str, carry: Card | None,
+          after_rest: bool, replacing: bool = False) -> tuple[list[Card], list[Note]]:
+    """The cards of one stack line: at most `size` cards (padded with rests up to it), grouped
+    into sequences; a card that does not fit and the rest of the line become rests."""
+    raw = _raw(items, table, replacing)
+    notes: list[Note] = []
+    if size is not None and len(raw) > size:
+        notes.append(Note(hand, None, "", f"лишние карты ({len(raw) - size}) не приняты: в стопку идёт {size}"))
+        raw = raw[:size]
+    if size is not None and len(raw) < size:
+        notes.append(Note(hand, None, "", f"дополнено отдыхом: {size - len(raw)}"))
+        raw += [_Raw(REST, None, None, -1 - i) for i in range(size - len(raw))]
+    cards, problem = _segment(raw, table, carry, after_rest, replacing)
+    if problem:
+        index, reason = problem
+        shown = raw[index]
+        notes.append(Note(hand, index + 1, card_text(Card(shown.code, shown.arg), table),
+                          f"{reason}; отдыхом стали эта и следующие карты, всего {len(raw) - index}", "rest"))
+        cards = cards[:index] + [rest("invalid") for _ in raw[index:]]
+    return cards, notes
+
+
+# ---------------------------------------------------------------- rests between sequences
+
+def insert_rests(cards: Sequence[Card], count_after) -> tuple[list[Card], int]:
+    """After each finished sequence other than a rest, `count_after(card)` rests (rules:
+    ratings and light wounds), each marked with why."""
+    out: list[Card] = []
+    added = 0
+    for card in cards:
+        out.append(card)
+        if card.ahead or card.added:
+            continue
+        for reason in count_after(card):
+            out.append(rest(reason))
+            added += 1
+    return out, added
+
+
+def rests_after(fighter: Fighter, opponents: Sequence[Fighter], hand: str, table: ArenaTable):
+    """The reasons for the rests this fighter must put after a sequence in this stack."""
+    zones = _zones_of(hand, table)
+    light = sum(1 for w in fighter.wounds if w.level == 1 and w.zone in zones)
+    best = {name: max((getattr(o, name) for o in opponents), default=0)
+            for name in ("attack_rating", "defense_rating", "speed_rating")}
+    rating_of = {"attack": "attack_rating", "defense": "defense_rating", "move": "speed_rating"}
+
+    def reasons(card: Card) -> list[str]:
+        sequence = table.sequences[card.seq]
+        if all(table.kind(code.strip("()")) == "rest" for code in sequence.cards):
+            return []
+        out = ["wound"] * light
+        rating = rating_of.get(sequence.kind)
+        if rating and getattr(fighter, rating) < best[rating]:
+            out.append("rating")
+        return out
+    return reasons
+
+
+def _zones_of(hand: str, table: ArenaTable) -> tuple[str, ...]:
+    """The zones whose light wounds slow this stack: its own limb(s), the head and the body."""
+    body = table.body
+    own = {"right": (body["right_arm"],), "left": (body["left_arm"],),
+           "legs": (body["left_leg"], body["right_leg"])}[hand]
+    return own + (body["head"], body["body"])
+
+
+# ---------------------------------------------------------------- validation
+
+def _stack_problem(fighter: Fighter, hand: str, cards: Sequence[Card], table: ArenaTable) -> tuple[int, str] | None:
+    weapon = table.weapons[fighter.weapon_of(hand)]
+    other_arm = table.body["right_arm"] if hand == "left" else table.body["left_arm"]
+    for index, card in enumerate(cards):
+        kind = table.kind(card.code)
+        sequence = table.sequences[card.seq]
+        if kind == "rest" and card.first and not card.ahead:
+            continue
+        if kind in ("move", "turn") and hand != "legs":
+            return index, "перемещение можно играть только на ноги"
+        if not sequence.every_weapon and sequence.number not in weapon.sequences:
+            return index, f"оружие «{weapon.name}» не позволяет последовательность «{sequence.name}»"
+        if weapon.shield and kind == "defense" and card.arg == other_arm:
+            return index, "щит не может защищать вторую руку"
+    return None
+
+
+def _acts(card: Card | None, table: ArenaTable) -> bool:
+    return card is not None and table.kind(card.code) in ("attack", "defense")
+
+
+def _clash(fighter: Fighter, table: ArenaTable) -> tuple[str, int, str] | None:
+    """The first step where legs and a hand both attack or defend (the legs give way), or both
+    hands aim at opposite zones (the left hand gives way)."""
+    stacks = {hand: fighter.stack(hand) for hand in HANDS}
+    for index in range(max(len(s) for s in stacks.values())):
+        top = {hand: cards[index] if index < len(cards) else None for hand, cards in stacks.items()}
+        if _acts(top["legs"], table) and (_acts(top["right"], table) or _acts(top["left"], table)):
+            return "legs", index, "нельзя атаковать или защищаться одновременно ногами и руками"
+        if (_acts(top["right"], table) and _acts(top["left"], table)
+                and table.is_opposite(top["right"].arg, top["left"].arg)):
+            return "left", index, "две руки не могут быть направлены на противоположные части тела"
+    return None
+
+
+def validate(fighter: Fighter, table: ArenaTable) -> tuple[Fighter, list[Note]]:
+    """The fighter with every invalid card (and the rest of its stack) turned into rests; a
+    note's position counts from the top of the stack."""
+    notes: list[Note] = []
+    while True:
+        found = None
+        for hand in HANDS:
+            problem = _stack_problem(fighter, hand, fighter.stack(hand), table)
+            if problem:
+                found = (hand, *problem)
+                break
+        found = found or _clash(fighter, table)
+        if found is None:
+            return fighter, notes
+        hand, index, reason = found
+        cards = fighter.stack(hand)
+        notes.append(Note(hand, index + 1, card_text(cards[index], table),
+                          f"{reason}; отдыхом стали эта и следующие карты, всего {len(cards) - index}", "rest"))
+        fighter = fighter.with_stack(hand, list(cards[:index]) + [rest("invalid") for _ in cards[index:]])

@@ -1,0 +1,64 @@
+"""Arena behind the daemon's `Rules` protocol: one phase ("step-N") is one step of the fight."""
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from forumgm.engines.arena.orders import read_pm
+from forumgm.engines.arena.reports import outcome
+from forumgm.engines.arena.resolve import resolve_step
+from forumgm.engines.arena.setup import start_state
+from forumgm.engines.arena.state import ArenaState, dump_state, load_state
+from forumgm.engines.arena.table import ArenaTable
+from forumgm.engines.base import OrderPm, Outcome, Phase, PhaseInputs, SetupError, Verdict, phase_rng
+
+STEP = "step"
+
+
+class ArenaRules:
+    name = "arena"
+
+    def __init__(self, table: ArenaTable | None = None) -> None:
+        self.table = table
+
+    def setup(self, setup: Mapping[str, Any], seed: int) -> ArenaState:
+        if self.table is None:
+            raise SetupError("rules", "the arena tables (config/arena/*.toml) were not passed in")
+        return start_state(self.table, setup)
+
+    def first_phase(self, state: ArenaState) -> Phase:
+        return Phase(STEP, state.step + 1)
+
+    def next_phase(self, state: ArenaState, phase: Phase) -> Phase | None:
+        return None if state.result is not None else Phase(STEP, phase.number + 1)
+
+    def read_orders(self, state: ArenaState, phase: Phase, pm: OrderPm, earlier: Sequence[OrderPm]) -> list[Verdict]:
+        return read_pm(state, pm, earlier)
+
+    def vote_rules(self, state: ArenaState, phase: Phase) -> None:
+        return None
+
+    def complete_early(self, state: ArenaState, phase: Phase, orders: Sequence[OrderPm]) -> bool:
+        return False   # a stack may be corrected and a replacement sent until the deadline
+
+    def resolve(self, state: ArenaState, phase: Phase, inputs: PhaseInputs, seed: int, texts: Any) -> Outcome:
+        game, events, rows = resolve_step(state, phase.number, inputs.orders, phase_rng(seed, phase))
+        return outcome(state, game, phase.number, events, rows, texts, inputs.extra.get("deadlines", {}).get(STEP))
+
+    def alive(self, state: ArenaState) -> list[str]:
+        loser = (state.result or {}).get("loser")
+        return [f.nick for f in state.fighters if f.nick != loser]
+
+    def winner(self, state: ArenaState) -> str | None:
+        if state.result is None:
+            return None
+        return state.result["winner"] or state.result["kind"]
+
+    def dump(self, state: ArenaState) -> dict:
+        return dump_state(state)
+
+    def load(self, data: Mapping[str, Any]) -> ArenaState:
+        return load_state(data)
+
+    def summary(self, state: ArenaState) -> dict:
+        """`forumgm simulate`'s top-level keys beyond the common ones."""
+        return {"result": state.result}

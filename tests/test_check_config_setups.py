@@ -1,0 +1,112 @@
+"""`check-config` catches what a new host gets wrong before the game starts: casts the game's rules do
+not allow (named with the rule), nicks that collide or mix alphabets, a nick changed after the deal,
+a password variable that is not set; problems name a player by number and nick."""
+from __future__ import annotations
+
+import pytest
+
+from forumgm.config import data_path
+from forumgm.daemon.cli import main
+from forumgm.daemon.clock import FixedClock
+from forumgm.daemon.nick_checks import mixed_script
+from mafia_daemon_support import daemon, example_installation, msk
+from spine_fakes import MemoryForum
+
+EXAMPLE = data_path("games", "mafia.example.toml").read_text(encoding="utf-8")
+
+
+def check(tmp_path, capsys, text: str) -> tuple[int, str, str]:
+    path = tmp_path / "game.toml"
+    path.write_text(text, encoding="utf-8")
+    code = main(["check-config", str(path)])
+    out = capsys.readouterr()
+    return code, out.out, out.err.replace(f"{path}: ", "")
+
+
+@pytest.mark.parametrize("edit, said", [
+    (lambda t: t.replace('role = "Доктор"', 'role = "Комиссар"'),
+     "players: 2 × Комиссар (Аскон, Хан): the rules have one Комиссар at most"),
+    (lambda t: t.replace('role = "Босс мафии"', 'role = "Маньяк"').replace('role = "Мафиози"', 'role = "Маньяк"'),
+     "players: 2 × Маньяк (Лиса, Бук): the rules have one Маньяк at most"),
+    (lambda t: t.replace('role = "Босс мафии"', 'role = "Мирный житель"').replace('role = "Мафиози"', 'role = "Маньяк"'),
+     "players: no Босс мафии and no Мафиози: the rules need a mafia team"),
+    (lambda t: t.replace('role = "Доктор"', 'role = "Мафиози"').replace('"Тора"\nrole = "Мирный житель"',
+                                                                         '"Тора"\nrole = "Мафиози"'),
+     "players: the game would be over before it starts: мафия would win by the win conditions"),
+    (lambda t: t.replace('role = "Доктор"', 'role = "Доктр"'), "players #2 (Хан).role: unknown role 'Доктр'"),
+])
+def test_a_cast_the_rules_do_not_allow_is_refused_naming_the_rule(tmp_path, capsys, edit, said):
+    code, _, err = check(tmp_path, capsys, edit(EXAMPLE))
+    assert code == 1 and said in err
+
+
+def test_dealt_role_counts_are_checked_too(tmp_path, capsys):
+    dealt = EXAMPLE.replace('\nrole = "', '\n# role = "').replace(
+        "first_night_armour = true", 'first_night_armour = true\nroles = { "Доктор" = 2, "Босс мафии" = 1, '
+                                     '"Мафиози" = 1, "Мирный житель" = 4 }')
+    code, _, err = check(tmp_path, capsys, dealt)
+    assert code == 1 and "rules.roles: 2 × Доктор: the rules have one Доктор at most" in err
+
+
+@pytest.mark.parametrize("edit, said", [
+    (lambda t: t.replace('nick = "Хан"', 'nick = "аскон"'),
+     "players #2 (аскон).nick: expected a nick no other player has, whatever the letter case: 'аскон' is "
+     "Аскон's nick"),
+    (lambda t: t.replace('nick = "Хан"', 'nick = "Хан"\naliases = ["аск"]'),
+     "players #2 (Хан).aliases: expected aliases no other player has, whatever the letter case: 'аск' is "
+     "Аскон's nick"),
+    (lambda t: t.replace('nick = "Хан"', 'nick = "Хан"\naliases = ["лиса"]'),
+     "players #3 (Лиса).nick: expected a nick no other player has, whatever the letter case: 'Лиса' is Хан's "
+     "nick or alias"),
+    (lambda t: t.replace('nick = "Хан"', 'nick = "Аскон"'),
+     "players #2 (Аскон).nick: expected a nick not listed before"),
+])
+def test_nicks_and_aliases_name_one_player_whatever_the_case(tmp_path, capsys, edit, said):
+    code, _, err = check(tmp_path, capsys, edit(EXAMPLE))
+    assert code == 1 and said in err
+
+
+def test_a_nick_mixing_alphabets_is_a_warning_naming_the_letters(tmp_path, capsys):
+    code, out, err = check(tmp_path, capsys, EXAMPLE.replace('nick = "Тора"', 'nick = "Тoрa"'))   # Latin o, a
+    assert code == 0 and "ok" in out
+    assert ("warning: players #5 (Тoрa).nick: mixes Latin and Cyrillic letters: Latin o (letter 2), a (letter 4) "
+            "among Cyrillic ones") in err
+    assert mixed_script("Rоbоzik") == "Cyrillic о (letter 2), о (letter 4) among Latin ones"
+    assert mixed_script("gosha100") is None and mixed_script("Аскон") is None
+
+
+def test_a_nick_changed_after_the_deal_is_refused_by_check_config_and_run(tmp_path, monkeypatch, capsys):
+    clock = FixedClock(msk(3, 10))
+    running = daemon(example_installation(tmp_path, monkeypatch), clock, MemoryForum(clock))
+    running.tick()
+    running.store.close()
+    monkeypatch.setenv("FORUMGM_WEB_PASSWORD", "page secret")
+    example_installation(tmp_path, monkeypatch, lambda t: t.replace('nick = "Хан"', 'nick = "Хaн"'))
+    config = str(tmp_path / "forumgm.toml")
+    capsys.readouterr()
+    assert main(["check-config", config]) == 1
+    said = ("games/mafia.example.toml: players #2 (Хaн).nick: the roles were dealt to Хан, not to Хaн: write the "
+            "nick back, or let a new account take a role over with `forumgm replace --config … mafia-example "
+            "OLD_NICK Хaн`")
+    assert said in capsys.readouterr().err
+    assert main(["run", "--config", config, "--once"]) == 2
+    assert said in capsys.readouterr().err
+
+
+def test_check_config_reads_the_passwords_without_showing_them(tmp_path, monkeypatch, capsys):
+    example_installation(tmp_path, monkeypatch)          # sets FORUMGM_PASSWORD
+    config = str(tmp_path / "forumgm.toml")
+    monkeypatch.delenv("FORUMGM_WEB_PASSWORD", raising=False)
+    capsys.readouterr()
+    assert main(["check-config", config]) == 1
+    err = capsys.readouterr().err
+    assert (f"{config}: web.password_env: the environment variable FORUMGM_WEB_PASSWORD that should hold the web "
+            "page's password is not set (where forumgm runs)") in err
+    assert "forum.password_env" not in err
+    monkeypatch.setenv("FORUMGM_WEB_PASSWORD", "hunter2")
+    assert main(["check-config", config]) == 1
+    err = capsys.readouterr().err
+    assert f"{config}: web.password_env: expected a password of at least 8 characters" in err and "hunter2" not in err
+    monkeypatch.setenv("FORUMGM_WEB_PASSWORD", "long enough")
+    assert main(["check-config", config]) == 0
+    assert "long enough" not in capsys.readouterr().out

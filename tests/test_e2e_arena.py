@@ -1,0 +1,203 @@
+"""An Arena duel on the local forum over real HTTP, hosted by the daemon: stacks sent by PM,
+receipts at once, a refill requested by PM and answered (and one missed), step reports approved
+by the host and posted once, the fight ending in a knock-out.
+
+The game's [setup] scripts the only dice of the fight (the lunge at step 6), so the outcome is
+known; every other number is the engine's own.
+"""
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from forumgm.daemon.config import Installation, load_installation
+from forumgm.daemon.forum import open_forum
+from forumgm.daemon.localforum import Board, LocalForum
+from forumgm.daemon.publish import publish_approved
+from forumgm.daemon.run import Daemon
+from forumgm.daemon.store import Store
+from forumgm.daemon.sync import sync_game, sync_inbox
+from forumgm.daemon.tick import Edges
+from localforum_support import FakeClock
+
+MSK = ZoneInfo("Europe/Moscow")
+HOST, HOST_PASSWORD = "Ведущий", "host-secret"
+GAME = "arena-e2e"
+PLAYERS = ("Аскон", "Хан")
+
+
+def msk(day: int, hour: int, minute: int = 0) -> datetime:
+    return datetime(2026, 3, day, hour, minute, tzinfo=MSK)
+
+
+def write_installation(folder, forum_url: str) -> Installation:
+    (folder / "arena.toml").write_text(f'''id = "{GAME}"
+type = "arena"
+thread_url = "{forum_url}viewtopic.php?t=2"
+seed = 3
+time_zone = "Europe/Moscow"
+start = 2026-03-02T12:00:00
+
+[[players]]
+nick = "Аскон"
+
+[[players]]
+nick = "Хан"
+
+[calendar.step]
+duration = "1d"
+
+[approval]
+receipt = false
+
+[setup]
+distance = 1
+dice = [6, 6, 1, 1]
+
+[[setup.fighters]]
+nick = "Аскон"
+defense_dice = 1
+
+[[setup.fighters]]
+nick = "Хан"
+weapon = "гладий"
+''', encoding="utf-8")
+    (folder / "forumgm.toml").write_text(f'''games = ["arena.toml"]
+
+[forum]
+id = "local"
+engine = "phpbb"
+base_url = "{forum_url}"
+account = "{HOST}"
+time_zone = "UTC"
+password_env = "FORUMGM_E2E_PASSWORD"
+min_interval = 0
+posts_per_page = 5
+
+[storage]
+path = "forumgm.sqlite"
+''', encoding="utf-8")
+    return load_installation(folder / "forumgm.toml")
+
+
+class Arena:
+    """The board, the daemon and one HTTP session per player, on one clock."""
+
+    def __init__(self, folder, monkeypatch):
+        self.clock = FakeClock(msk(2, 11))
+        board = Board(clock=self.clock.now)
+        board.add_user(HOST, HOST_PASSWORD, admin=True)
+        for nick in PLAYERS:
+            board.add_user(nick, f"{nick}-pw")
+        board.add_topic(HOST, "Арена: Аскон против Хана", "Бой начинается. Стопки действий — в личку.")
+        self.server = LocalForum(board).start()
+        monkeypatch.setenv("FORUMGM_E2E_PASSWORD", HOST_PASSWORD)
+        installation = write_installation(folder, self.server.url)
+        self.store = Store(installation.storage, now=self.clock.now)
+        self.host = self.session(HOST, HOST_PASSWORD)
+        self.daemon = Daemon(installation, self.store, self.host, self.clock,
+                             Edges(sync_game=sync_game, sync_inbox=sync_inbox, publish=publish_approved))
+        self.players = {nick: self.session(nick, f"{nick}-pw") for nick in PLAYERS}
+
+    def session(self, nick: str, password: str):
+        config = {"engine": "phpbb", "base_url": self.server.url, "username": nick, "min_interval": 0,
+                  "posts_per_page": 5, "time_zone": "UTC"}
+        return open_forum(config, password, clock=self.clock.monotonic, sleep=self.clock.sleep, now=self.clock.now)
+
+    def tick(self, moment: datetime) -> None:
+        assert moment >= self.clock.now()
+        self.clock.moment = moment
+        report = self.daemon.tick()
+        assert not report.errors, report.errors
+
+    def send(self, moment: datetime, nick: str, text: str) -> None:
+        self.clock.moment = moment
+        self.players[nick].send_pm(HOST, "Стопки", text)
+
+    def approve(self) -> list[str]:
+        drafts = self.store.drafts(status="pending")
+        for draft in drafts:
+            self.store.approve(draft["id"], by="host")
+        return [d["kind"] for d in drafts]
+
+    def inbox(self, nick: str) -> list:
+        forum = self.players[nick]
+        return [forum.message(header.id) for headers, _ in forum.inbox_pages() for header in headers]
+
+    def received(self, nick: str, subject_part: str) -> list[str]:
+        return [m.text for m in self.inbox(nick) if subject_part in m.subject and m.sender == HOST]
+
+    def host_posts(self, marker: str) -> list:
+        url = f"{self.server.url}viewtopic.php?t=2"
+        pages = self.host.thread_page_count(url)
+        posts = [post for page in range(1, pages + 1) for post in self.host.thread_page(url, page)[1]]
+        return [p for p in posts if p.author == HOST and marker in p.text]
+
+
+@pytest.fixture
+def arena(tmp_path, monkeypatch):
+    arena = Arena(tmp_path, monkeypatch)
+    yield arena
+    arena.store.close()
+    arena.server.stop()
+
+
+def resolve_step(arena: Arena, number: int) -> list[str]:
+    """The step's deadline passes (12:00 the next day), the host approves, the reports go out once."""
+    day = 2 + number
+    arena.tick(msk(day, 12, 1))
+    kinds = arena.approve()
+    arena.tick(msk(day, 12, 10))
+    arena.tick(msk(day, 12, 20))
+    assert len(arena.host_posts(f"Арена. Шаг {number}")) == 1
+    assert len(arena.host_posts(f"Арена — шаг {number}, технический отчёт")) == 1
+    return kinds
+
+
+def test_a_duel_played_through_the_forum(arena):
+    arena.tick(msk(2, 12))
+    arena.send(msk(2, 13), "Хан", "ПР: Отдых ×4, X L(голова)\nНоги: Шаг вперёд")
+    arena.send(msk(2, 13, 5), "Аскон", "Правая рука: Выпад(голова)\nЛР: Блок(тело)")
+    arena.tick(msk(2, 13, 30))                     # receipts go out without approval
+    [receipt_khan] = arena.received("Хан", "Re: Стопки")
+    assert "Правая рука: Отдых ×4, X, L(голова) → стопка: X X X X X L(голова)" in receipt_khan
+    assert "Ноги: Шаг(вперёд) → стопка: W(вперёд) X X X X X" in receipt_khan
+    [receipt_askon] = arena.received("Аскон", "Re: Стопки")
+    assert "«Правая рука, карта 1 (X)» — оружие «меч» не позволяет последовательность «Выпад»" in receipt_askon
+
+    kinds = resolve_step(arena, 1)
+    assert sorted(kinds) == ["literary_report", "summary_report", "technical_report"]
+    assert "Хан: W вперёд — не выполнено (сектор занят)" in arena.host_posts("технический отчёт")[0].text
+    for number in (2, 3):
+        resolve_step(arena, number)
+    kinds = resolve_step(arena, 4)                 # 6 − speed 2 = 4 cards played: refills asked
+    assert kinds.count("refill") == 2
+    [refill] = arena.received("Хан", "пополните стопки")
+    assert "по 4 карты" in refill and "до 07.03.2026 12:00" in refill
+
+    arena.send(msk(6, 13), "Хан", "ПР: X, Отдых ×3")
+    arena.tick(msk(6, 13, 30))
+    assert any("Правая рука: X, Отдых ×3 → стопка: X L(голова) X X X X" in text
+               for text in arena.received("Хан", "Re: Стопки"))
+    resolve_step(arena, 5)
+    resolve_step(arena, 6)
+
+    technical = arena.host_posts("Арена — шаг 6, технический отчёт")[0].text
+    assert "Хан, атака L: 6, 6, 1, 1" in technical
+    assert "Рана: Аскон, голова — тяжёлое ранение (нокаут)" in technical
+    assert "Бой окончен: победа Хан (нокаут)" in technical
+    assert "Итог: победа Хан (нокаут)" in arena.host_posts("состояние после шага 6")[0].text
+    missed = [e["data"] for e in arena.store.events(GAME, "step-5")
+              if e["type"] == "stack" and e["data"]["nick"] == "Аскон"]
+    assert [e["kind"] for e in missed] == ["missed"] * 3
+
+    # the fight is over: no further step is scheduled, later ticks post nothing again
+    assert [p["status"] for p in arena.store.phases(GAME)] == ["resolved"] * 6
+    assert arena.store.latest_snapshot(GAME)["state"]["result"]["winner"] == "Хан"
+    assert arena.store.game(GAME)["winner"] == "Хан"          # the daemon finished the game by itself
+    arena.tick(msk(9, 12))
+    assert len(arena.host_posts("Арена. Шаг 6")) == 1
+    sent = [d for d in arena.store.drafts(game_id=GAME) if d["status"] == "sent" and d["target"] != "thread"]
+    assert sum(len(arena.inbox(n)) for n in PLAYERS) == len(sent)
