@@ -40,6 +40,9 @@ from forumgm.parsers.names import Roster, account_player
 log = logging.getLogger(__name__)
 
 SETUP = "setup"
+# boards show a PM's time to the minute, and their clock may run a little behind the daemon's:
+# a PM shown this close to the deal may have been sent after it
+DEALT_MARGIN = timedelta(minutes=2)
 
 
 def no_link(post_id: str) -> str | None:
@@ -235,7 +238,7 @@ def record_orders(game: GameRun, store: Store, state: Any, phase: Phase, deadlin
     began = _began(store, game.id)
     for pm in store.pms(game.forum_id, since=_inputs_since(store, game.id)):
         at = pm["sent_at"] or pm["seen_at"]
-        if pm["pm_id"] in done or at >= deadline or (began is not None and at < began):
+        if pm["pm_id"] in done or at >= deadline or (began is not None and at < began - DEALT_MARGIN):
             continue      # read already, after this phase, or old mail from before the game (another game's)
         # an account spelt like a player with look-alike letters is someone else: only case is forgiven
         nick = account_player(pm["sender"], roster)
