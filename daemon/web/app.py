@@ -19,6 +19,8 @@ from jinja2 import ChoiceLoader, FileSystemLoader, PrefixLoader
 
 from forumgm.config import data_path
 from forumgm.daemon.phase_names import phase_label
+from forumgm.daemon.pictures import RELEASED
+from forumgm.daemon.signup_choices import KIND as ASSIGNMENT, AssignmentError, approve_assignment
 from forumgm.daemon.secrets import web_password_problem
 from forumgm.daemon.store import Store, StoreError
 from forumgm.daemon.web import game_queries, queries
@@ -75,6 +77,8 @@ KIND_LABELS = {
     "final_announcement": "объявление об итогах игры",
     "host_notice": "сообщение ведущему",
     "signup": "список записавшихся",
+    "signup_assignment": "распределение фракций",
+    "signup_reply": "ответ на запись",
     "map": "карта",
     "map_image": "карта",
     "technical_report": "технический отчёт",
@@ -92,6 +96,7 @@ KIND_LABELS = {
     "summary_report": "состояние бойцов",
     "refill": "запрос пополнения стопок",
     "reveal": "открытые карты соперника",
+    "turn_pm": "итоги хода игроку",
 }
 
 web = Blueprint("web", __name__)
@@ -236,6 +241,16 @@ def map_file(game_id: str, draft_id: int, index: int):
     return send_file(image.path, mimetype=image.media_type)
 
 
+@web.get("/maps/<game_id>/<int:draft_id>/<int:index>")
+def public_map(game_id: str, draft_id: int, index: int):
+    """A turn map as the forum's readers load it (the posted report links here): without a
+    password, and only once the host has approved its draft."""
+    image = queries.map_image(store(), game_id, draft_id, index)
+    if image is None or store().draft(draft_id)["status"] not in RELEASED:
+        abort(404)
+    return send_file(image.path, mimetype=image.media_type)
+
+
 # ---------------------------------------------------------------- drafts
 
 @web.get("/drafts")
@@ -266,12 +281,17 @@ def decide_draft(draft_id: int):
         with store().transaction():
             if action != "reject" and body is not None and body != store().draft(draft_id)["body"]:
                 store().edit_draft(draft_id, body, by=HOST_ACTOR)
-            if action == "approve":
+            if action == "approve" and store().draft(draft_id)["kind"] == ASSIGNMENT:
+                game = current_app.extensions["forumgm"]["games"]()[store().draft(draft_id)["game_id"]]
+                approve_assignment(store(), game.config, game.rules, draft_id, by=HOST_ACTOR)
+            elif action == "approve":
                 store().approve(draft_id, by=HOST_ACTOR)
             elif action == "reject":
                 store().reject(draft_id, by=HOST_ACTOR)
     except StoreError:
         flash(f"Черновик №{draft_id} не изменён: он уже не ожидает решения или не существует.", "error")
+    except AssignmentError as error:
+        flash(f"Черновик №{draft_id} не одобрен, игроки не записаны: {error}.", "error")
     else:
         flash(DONE[action].format(id=draft_id), "ok")
     return redirect(url_for("web.drafts"))
