@@ -2,8 +2,8 @@
 
     python bench/resolve.py
 
-Prints phases/second for the shipped 30-player Legends scenario and the full Mafia scenario
-(both through `simulate`, so order parsing and report rendering are included), votes/second
+Prints phases/second for the shipped 30-player Legends scenario, the full Mafia scenario and a
+six-step Arena duel (all through `simulate`, so order parsing and report rendering are included), votes/second
 for counting a day of thread votes, and names/second for nickname resolution.
 """
 from __future__ import annotations
@@ -62,5 +62,6 @@ def names() -> None:
 if __name__ == "__main__":
     scenario(SCENARIOS / "legends" / "game30.toml")
     scenario(SCENARIOS / "mafia" / "full_game.toml")
+    scenario(SCENARIOS / "arena" / "heavy_arms_end.toml")
     votes()
     names()

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from forumgm.daemon.notify.config import read_notify
 from forumgm.daemon.secrets import file_permission_problem
 from forumgm.parsers.colors import normalize_color
 
@@ -41,7 +42,7 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 ROLE_DELIVERY = ("pm", "link")
 VOTE_POLICIES = ("last", "first")
 
-INSTALLATION_KEYS = {"forum", "storage", "daemon", "web", "games"}
+INSTALLATION_KEYS = {"forum", "storage", "daemon", "web", "games", "notify"}
 FORUM_KEYS = {"id", "engine", "base_url", "account", "password_env", "password_file", "selectors", "time_zone",
               "min_interval", "timeout", "retries", "posts_per_page", "post_interval"}
 STORAGE_KEYS = {"path"}
@@ -156,6 +157,7 @@ class Installation:
     poll_near: int = 30          # seconds between two ticks within `near_deadline` of a deadline
     near_deadline: int = 3600    # seconds before a deadline when polling turns to `poll_near`
     deadline_grace: int = 30     # seconds after a deadline before it resolves (PMs still in flight)
+    notify: Any = None           # forumgm.daemon.notify.config.NotifyConfig, or None: nobody is told
 
 
 # ---------------------------------------------------------------- value kinds
@@ -359,6 +361,7 @@ def load_installation(path: str | Path) -> Installation:
         web_password_env=check.get(web, "password_env", TEXT, "web", default=None),
         web_password_file=_password_file(check, web, "web"),
         web_public_url=check.get(web, "public_url", URL, "web", default=None),
+        notify=read_notify(check, check.table(data, "notify", None), forum.account if forum else None),
     )
     for game in installation["games"]:
         if game.role_delivery == "link" and not installation["web_public_url"]:

@@ -18,6 +18,7 @@ from forumgm.daemon.config import Installation
 from forumgm.daemon.forum.permalink import post_url_builder
 from forumgm.daemon.games import rules_for
 from forumgm.daemon.host_actions.replace import current_players, with_replacements
+from forumgm.daemon.notify.notifier import notifier_for
 from forumgm.daemon.rules_freeze import runnable
 from forumgm.daemon.store import Store
 from forumgm.daemon.finish import is_finished
@@ -40,9 +41,17 @@ class Daemon:
         self.polling = Polling.of(self.installation)
         register(self.store, self.installation)
         self.games = runnable(game_runs(self.installation, self.store, self.polling.grace), self.store)   # a frozen-rules refusal stops a game
+        self.notifier = notifier_for(self.installation)
 
     def tick(self) -> TickReport:
-        return tick(self.clock.now(), self.forum, self.store, self.games, self.edges)
+        now = self.clock.now()
+        report = tick(now, self.forum, self.store, self.games, self.edges)
+        if self.notifier is not None:
+            try:
+                self.notifier.run(self.store, self.forum, self.games, now)
+            except Exception:   # telling the host must never stop the game
+                log.exception("notify: the host could not be told")
+        return report
 
     def plan(self, last_tick: datetime) -> Wake:
         """The next tick after one at `last_tick`, from the open phases in the store now; kept for `status`."""

@@ -74,6 +74,7 @@ def test_garbage_never_crashes_the_reader():
 def test_the_receipt_lists_the_stack_and_what_became_a_rest():
     verdicts = RULES.read_orders(STATE, Phase("step", 1), OrderPm("Хан", "ПР: Выпад(голова)\nНоги: X Блок(тело)"), [])
     text = receipt_text("arena", "Хан", verdicts, load_texts())
+    assert text.startswith("Хан, ваши карты получены.")
     assert "Правая рука: Выпад(голова) → стопка: X L(голова) X X X X" in text
     assert "«Ноги, карта 2 (B(тело))» — нельзя атаковать или защищаться одновременно ногами и руками" in text
 
@@ -116,3 +117,53 @@ def test_a_bad_setup_names_the_key(setup, key):
     with pytest.raises(SetupError) as error:
         RULES.setup(setup, 1)
     assert error.value.key == key
+
+
+def test_a_stack_when_no_refill_is_due_is_refused_and_a_replacement_is_not():
+    from forumgm.engines.base import PhaseInputs
+    first = RULES.resolve(STATE, Phase("step", 1), PhaseInputs(orders=(OrderPm("Хан", "ПР: Выпад(голова)"),)),
+                          1, load_texts()).state
+    (verdict,) = RULES.read_orders(first, Phase("step", 2), OrderPm("Хан", "ПР: Блок(тело)"), [])
+    assert not verdict.ok and verdict.reason == "стопки уже выложены, а пополнение не запрошено"
+    verdicts = RULES.read_orders(first, Phase("step", 2), OrderPm("Аскон", "замена ПР: Быстрый блок(голова)"), [])
+    assert verdicts[0].ok and "заменено на «OB1(голова) OB2(голова)»" in verdicts[1].canonical
+
+
+def test_random_lines_from_the_grammars_own_words_never_crash_and_always_answer():
+    """Seeded fuzzing: lines built from the grammar's words, brackets, numbers and junk."""
+    import random
+    pieces = ["ПР:", "ЛР:", "Ноги:", "замена ПР:", "Правая рука:", "Выпад", "Рубка", "Яростный выпад",
+              "Блок", "Быстрый блок", "Прыжок", "Шаг", "Сдача", "Отдых", "X", "L", "S", "C", "K", "T", "P",
+              "R", "B", "OB1", "OP2", "E", "W", "J", "F", "SUR", "(голова)", "(тело)", "(левая рука)",
+              "вперёд", "назад", "влево", "(", ")", ",", "×", "×3", "×" + "9" * 60, "в", "голову", ":",
+              "\u200b", "[b]", "ё", "-", "1.", "99999999999999999999"]
+    heads = ["ПР:", "ЛР:", "Ноги:", "Н:", "замена ПР:", "замена Ноги:"]
+    items = ["Выпад(голова)", "Рубка(тело)", "Блок(левая рука)", "Шаг вперёд", "Прыжок(назад)", "Отдых ×2",
+             "X", "L(т)", "X S(голова)", "Сдача", "Быстрый блок(тело)", "Парирование(тело)", "E(тело) X"]
+    rng = random.Random(13)
+    seen = {True: 0, False: 0}
+
+    def line() -> str:
+        if rng.random() < 0.5:
+            return rng.choice(heads) + " " + ", ".join(rng.choice(items) for _ in range(rng.randint(1, 4)))
+        return " ".join(rng.choice(pieces) for _ in range(rng.randint(1, 12)))
+
+    for _ in range(1500):
+        text = "\n".join(line() for _ in range(rng.randint(1, 4)))
+        for verdict in RULES.read_orders(STATE, Phase("step", 1), OrderPm("Аскон", text), []):
+            assert verdict.ok or verdict.reason
+            seen[verdict.ok] += 1
+    assert seen[True] > 100 and seen[False] > 100      # both paths were exercised
+
+
+def test_a_hosts_rules_table_overrides_the_shipped_numbers_key_by_key():
+    from forumgm.daemon.games import rules_for
+    rules = rules_for("arena", {"weapons": {"меч": {"breakage": 3, "range": [1, 3]}},
+                                "multipliers": {"action": {"L": {"B": 0.25}}}, "wounds": {"severing_by": ["S"]}})
+    assert rules.table.weapons["меч"].breakage == 3 and rules.table.weapons["меч"].range == (1, 3)
+    assert rules.table.weapons["меч"].sequences == RULES.table.weapons["меч"].sequences
+    assert rules.table.action_multiplier["L"]["B"] == 0.25 and rules.table.action_multiplier["L"]["P"] == 0
+    assert rules.table.severing_by == frozenset({"S"})
+    with pytest.raises(SetupError) as error:
+        rules_for("arena", {"weapons": {"меч": {"breakage": "много"}}})
+    assert error.value.key == "rules.weapons.меч.breakage"

@@ -224,6 +224,9 @@ def test_surrender_ends_the_fight_and_the_winners_sequence_is_played_out(play):
     assert [s.get("playout", False) for s in steps] == [False, True, True]
     assert attack(out, 1)["code"] == "L" and wounds(out, "Аскон") == [("голова", "лёгкое ранение")]
     assert all(a["card"] == "X" for s in steps[1:] for a in s["actions"] if a["nick"] == "Аскон")
+    literary = out["phases"][0]["reports"]["literary"]
+    assert literary.index("Аскон бросает оружие и сдаётся.") < literary.index("Хан проводит выпад в голову")
+    assert literary.count("победитель доводит начатое до конца") == 1
 
 
 def test_a_furious_lunge_counts_one_wound_from_both_attacks(play):
@@ -273,7 +276,7 @@ def test_light_wounds_add_rests_between_sequences_of_their_stack(play):
 
 def test_a_replacement_before_any_action_and_a_refused_one(play):
     out = play("replacement")
-    assert events(out, "replacement", 2)[0]["reason"] == "Правая рука: «X» заменено на «OB1(голова) OB2(голова)»"
+    assert events(out, "replacement", 2)[0]["reason"] == "«X» заменено на «OB1(голова) OB2(голова)»"
     hit = attack(out, 2)
     assert (hit["defense"], hit["multiplier"], hit["cancels"], hit["damage"]) == ("OB1", 0.5, 2, 1)
     assert fighter(out, "Аскон")["stacks"]["right"] == "X X S(тело) X"   # the cut waits for OB2
@@ -312,10 +315,12 @@ def test_malformed_lines_are_refused_with_the_reason(play):
 def test_the_reports_are_rendered_from_the_events(play):
     phase = play("heavy_arms_end")["phases"][5]
     technical, literary, summary = (phase["reports"][k] for k in ("technical", "literary", "summary"))
-    assert "Хан (правая рука, топор): S в «левая рука»" in technical
+    assert ("Хан (правая рука, топор): S в «левая рука»; защита: нет; множитель действия 1 (против отдыха: 1); "
+            "попаданий 2, отбито 0, множитель оружия 1.5; урон 3") in technical
     assert "Хан, атака S: 6, 6, 1, 1" in technical
     assert "Рана: Аскон, левая рука — тяжёлое ранение (стопка «левая рука» убрана)" in technical
     assert "Бой окончен: победа Хан (ранение)" in technical and "Бой окончен" in literary
+    assert "Хан проводит рубку в левую руку — Аскон получает урон." in literary
     assert "Аскон: тяжёлое ранение (левая рука)" in literary
     assert "Раны: правая рука — тяжёлое ранение; левая рука — тяжёлое ранение" in summary
 
@@ -339,7 +344,7 @@ def test_a_heavy_wound_to_the_body_immobilises(play):
 
 def test_a_jump_as_a_replacement_moves_its_rest_to_the_end(play):
     out = play("jump_replacement")
-    assert events(out, "replacement", 2)[0]["reason"] == "Ноги: «W(вперёд) X» заменено на «J(назад) X X»"
+    assert events(out, "replacement", 2)[0]["reason"] == "«W(вперёд) X» заменено на «J(назад) X X»"
     assert events(out, "distance", 2)[0]["movement"] == "retreat"
     hit = attack(out, 2)
     assert (hit["outcome"], hit["distance"]) == ("out_of_range", 2)

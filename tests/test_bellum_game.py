@@ -123,3 +123,28 @@ def test_the_shipped_example_game_starts_and_a_missing_faction_is_named():
         RULES.setup({"scenario": "370", "players": [{"nick": "Хан", "role": "Марсиане"}]}, 1)
     assert caught.value.key == "setup.players[0].role"
     assert "неизвестный народ «Марсиане»" in caught.value.message
+
+
+def test_a_subjugated_tribe_fights_on_its_masters_side(texts):
+    outcome = turn(texts, {"Зорро": "4 аланов из Сарматии в Дакию, атакуя остготов\n2 из Сарматии в Дакию",
+                           "Бук": "Дакия: атаковать всех"})
+    (battle,) = outcome.extra["battles"]
+    assert sorted(side["members"] for side in battle["sides"]) == [["alany", "gunny"], ["ostgoty"]]
+
+
+def test_host_events_from_a_file_and_a_malformed_one_named_by_key(tmp_path):
+    from forumgm.engines.base import SetupError
+
+    events = tmp_path / "events.toml"
+    events.write_text('[[events]]\nnumber = 1\nturn = 1\ntext = "Чума"\ndefault = "а"\n'
+                      '[[events.options]]\nletter = "а"\n'
+                      'effects = [ { kind = "people", province = "italia", faction = "zapadnaya_rim", count = -5 } ]\n',
+                      encoding="utf-8")
+    state = RULES.setup({"scenario": str(SMALL_MAP), "players": PLAYERS, "events": str(events)}, 9)
+    outcome = RULES.resolve(state, TURN, PhaseInputs(), 9, load_texts())
+    assert outcome.state.count("italia", "zapadnaya_rim") == 7
+    events.write_text(events.read_text(encoding="utf-8").replace('province = "italia"', 'province = "atlantis"'),
+                      encoding="utf-8")
+    with pytest.raises(SetupError) as caught:
+        RULES.setup({"scenario": str(SMALL_MAP), "players": PLAYERS, "events": str(events)}, 9)
+    assert caught.value.key == "setup.events[0].options[0].effects[0].province"

@@ -166,3 +166,49 @@ def test_stay_and_retreat_orders_for_a_commanded_tribe_start_with_its_name(state
     assert stay.order == Stay("sarmatia", "alany", ATTACK_ALL) and stay.canonical == "Аланы: Сарматия: атаковать всех"
     assert retreat.order == Retreat("sarmatia", "dacia", "alany")
     assert one(state, "Хан", "Аланы: Сарматия: бездействовать").reason == "Аланы — не ваш народ"
+
+
+TOKENS = ("3", "0", "-1", "99999999999", "из", "в", "во", "на", ",", ":", "Паннонии", "Норик", "Дакию",
+          "атакуя", "всех", "мирно", "вестготов", "аланов", "и", "встретить", "боем", "приходящих",
+          "атаковать", "бездействовать", "отступать", "присоединить", "оставить", "регион", "Иллирик",
+          "ассимилировать", "сделать", "государством", "столица", "событие", "вариант", "а", "ход", "готов",
+          "объявить", "независимость", "[b]", "ё", "\u200b", "(", ")", "«", "»", "Аланы:")
+SHAPES = ("{n} из {p} в {p}", "{n} из {p} в {p}, атакуя {f}", "{n} {f} из {p} в {p} атакуя всех",
+          "{p}: встретить боем {f} и {f}", "{p}: атаковать всех", "отступать из {p} в {p}", "присоединить {p}",
+          "оставить {p}", "ассимилировать {f} в {p}", "сделать государством {f}, столица {p}",
+          "объявить независимость в {p}", "{f}: {p}: бездействовать")
+PLACES = ("Паннонии", "Норик", "Дакию", "Италия", "в Сарматии", "Рим", "Мордор", "Далмацией")
+PEOPLES = ("вестготов", "Аланы", "гуннам", "ЗРИ", "Византию", "марсиан", "готов-тервингов")
+
+
+def _line(rng) -> str:
+    if rng.random() < 0.5:
+        return " ".join(rng.choice(TOKENS) for _ in range(rng.randint(1, 9)))
+    shape = rng.choice(SHAPES)
+    while "{" in shape:
+        slot = shape[shape.index("{"):shape.index("}") + 1]
+        value = {"{n}": str(rng.choice((1, 2, 3, 7, 0))), "{p}": rng.choice(PLACES), "{f}": rng.choice(PEOPLES)}[slot]
+        shape = shape.replace(slot, value, 1)
+    return shape
+
+
+def test_no_line_of_order_words_breaks_the_reader(state):
+    """Seeded random lines, half of them shaped like orders: each is understood or refused with
+    a reason, and what is understood reads back the same from its canonical form."""
+    import random
+
+    from forumgm.engines.bellum.orders import book_of
+    from forumgm.parsers.orders.bellum import parse_line
+
+    book = book_of(state, 1)
+    rng = random.Random(11)
+    understood = 0
+    for _ in range(1500):
+        line = _line(rng)
+        assert all(v.ok or v.reason for v in read(state, rng.choice(("Хан", "Аскон", "Зорро")), line))
+        verdict = parse_line(line, book)
+        if verdict.ok:
+            understood += 1
+            again = parse_line(verdict.canonical, book)
+            assert again.ok and again.order == verdict.order, (line, verdict.canonical)
+    assert understood > 300

@@ -120,6 +120,8 @@ def test_the_least_stable_region_secedes_until_the_state_is_balanced(texts):
     assert events_of(phase, "secession") == [{"state": "zapadnaya_rim", "region": "eritrea",
                                               "new": "zapadnaya_rim_eritrea", "reason": "authority",
                                               "income": 3, "upkeep": 3.33}]
+    assert phase["secessions"] == [{"state": "zapadnaya_rim", "region": "eritrea", "new": "zapadnaya_rim_eritrea",
+                                    "reason": "authority"}]
     assert phase["owners"]["aksum"] == phase["owners"]["matara"] == "zapadnaya_rim_eritrea"
     assert phase["factions"]["zapadnaya_rim_eritrea"]["capital"] == "aksum"
     assert phase["authority"]["zapadnaya_rim"] == {"income": 3, "upkeep": 1.33, "balance": 1.67}
@@ -185,3 +187,23 @@ def test_people_are_conserved_except_where_a_rule_removes_or_adds_them(texts, na
     assert sum(e["count"] for p in end["phases"] for e in events_of(p, "retreat_lost")) == lost
     assert total_people(end["people"]) == total_people(start["people"]) - lost + added
     assert end["people"] == end["phases"][-1]["people"]
+
+
+def test_the_cli_reads_the_map_relative_to_the_simulation_file(tmp_path, capsys, monkeypatch):
+    """`forumgm simulate` from any folder: `scenario = "small_map.toml"` is beside the file."""
+    import json
+
+    from forumgm.daemon.cli import main
+    from tests.bellum_helpers import SCENARIOS
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["simulate", str(SCENARIOS / "state_double.toml")]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["people"]["noricum"] == {"zapadnaya_rim": 3}
+    assert result["phases"][0]["battles"][0]["winners"] == ["zapadnaya_rim"]
+    pm = tmp_path / "pm.txt"
+    pm.write_text("4 из Паннонии в Норик\n1 из Паннонии в Норик", encoding="utf-8")
+    assert main(["check-orders", "--game", "bellum", "--scenario", str(SCENARIOS / "draw.toml"),
+                 "--from", "Хан", str(pm)]) == 0
+    receipt = json.loads(capsys.readouterr().out)["receipt"]
+    assert [r["ok"] for r in receipt] == [True, False]

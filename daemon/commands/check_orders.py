@@ -1,6 +1,7 @@
 """`forumgm check-orders`: the receipt a player would get for an order text, as JSON."""
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -23,7 +24,9 @@ def run(args) -> int:
 
     text = args.file.read_text(encoding="utf-8") if args.file else sys.stdin.read()
     try:
-        result = check_orders(load_scenario(args.scenario), args.game, args.sender, text, args.phase, load_texts())
+        # paths inside a scenario (a Bellum map, an events file) are relative to the scenario file
+        with contextlib.chdir(args.scenario.resolve().parent):
+            result = check_orders(load_scenario(args.scenario), args.game, args.sender, text, args.phase, load_texts())
     except ScenarioError as error:
         print(f"forumgm check-orders: {error}", file=sys.stderr)
         return 2

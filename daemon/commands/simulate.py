@@ -1,6 +1,7 @@
 """`forumgm simulate SCENARIO.toml`: offline play of a scenario, JSON on stdout."""
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -17,7 +18,9 @@ def run(args) -> int:
     from forumgm.daemon.simulate import ScenarioError, load_scenario, run_scenario
 
     try:
-        result = run_scenario(load_scenario(args.scenario), load_texts(args.templates))
+        # paths inside a scenario (a Bellum map, an events file) are relative to the scenario file
+        with contextlib.chdir(args.scenario.resolve().parent):
+            result = run_scenario(load_scenario(args.scenario), load_texts(args.templates))
     except ScenarioError as error:
         print(f"forumgm simulate: {args.scenario}: {error}", file=sys.stderr)
         return 2

@@ -12,6 +12,7 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     from forumgm.daemon.config import ConfigError, load_installation
+    from forumgm.daemon.run import game_runs
     from forumgm.daemon.secrets import SecretError, read_password, web_password_problem
     from forumgm.daemon.store import Store
     from forumgm.daemon.web.server import web_server
@@ -34,7 +35,8 @@ def run(args) -> int:
         print(f"forumgm web: the web page's password: expected {web_password_problem(password)}", file=sys.stderr)
         return 2
     store = Store(installation.storage)
-    server = web_server(store, password, installation.web_host, installation.web_port)
+    server = web_server(store, password, installation.web_host, installation.web_port,
+                        games=lambda: {game.id: game for game in game_runs(installation, store)})
     print(f"forumgm web: http://{installation.web_host}:{server.server_port}/", file=sys.stderr)
     try:
         server.serve_forever()

@@ -110,7 +110,8 @@ def draft_changes(old: tuple[DraftText, ...], new: tuple[DraftText, ...]) -> lis
     changes = []
     for key in list(olds) + [k for k in news if k not in olds]:
         a, b = olds.get(key), news.get(key)
+        # without the two file-name lines: the heading says what was and what will be
         lines = tuple(difflib.unified_diff((a.body if a else "").splitlines(), (b.body if b else "").splitlines(),
-                                           "было", "будет", lineterm="", n=1))
+                                           lineterm="", n=1))[2:]
         changes.append(DraftChange(key[0], key[1], a, b, lines))
     return changes

@@ -9,6 +9,7 @@ from __future__ import annotations
 import secrets
 from datetime import datetime
 from pathlib import Path
+from typing import Any, Callable, Mapping
 from zoneinfo import ZoneInfo
 
 from flask import Blueprint, Flask, abort, current_app, flash, redirect, render_template, request, send_file, url_for
@@ -18,7 +19,8 @@ from forumgm.config import data_path
 from forumgm.daemon.phase_names import phase_label
 from forumgm.daemon.secrets import web_password_problem
 from forumgm.daemon.store import Store, StoreError
-from forumgm.daemon.web import queries
+from forumgm.daemon.web import game_queries, queries
+from forumgm.daemon.web.host_routes import host
 from forumgm.daemon.web.role_links import LinkUsed, RoleShown, open_role_link
 from forumgm.daemon.web.security import (HOST_ACTOR, check_csrf, csrf_token, log_in, log_out, login_required,
                                          same_secret)
@@ -90,7 +92,8 @@ KIND_LABELS = {
 web = Blueprint("web", __name__)
 
 
-def create_app(store: Store, password: str) -> Flask:
+def create_app(store: Store, password: str, games: Callable[[], Mapping[str, Any]] | None = None) -> Flask:
+    """`games`: the installation's games by id (tick.GameRun), for the host's actions (host_routes)."""
     problem = web_password_problem(password)
     if problem:
         raise ValueError(f"the web page needs {problem}")
@@ -108,7 +111,7 @@ def create_app(store: Store, password: str) -> Flask:
         SESSION_COOKIE_NAME="forumgm_session",
         MAX_CONTENT_LENGTH=1024 * 1024,
     )
-    app.extensions["forumgm"] = {"store": store, "password": password}
+    app.extensions["forumgm"] = {"store": store, "password": password, "games": games or dict}
     app.jinja_env.globals["csrf_token"] = csrf_token
     app.jinja_env.filters["moscow"] = moscow_time
     app.jinja_env.filters["status"] = status_label
@@ -117,6 +120,7 @@ def create_app(store: Store, password: str) -> Flask:
     app.before_request(check_csrf)
     app.after_request(add_security_headers)
     app.register_blueprint(web)
+    app.register_blueprint(host)
     for code in ERRORS:
         app.register_error_handler(code, show_error)
     return app
@@ -190,6 +194,11 @@ def game(game_id: str):
         tally=queries.running_tally(store(), game_id),
         orders=queries.orders_with_receipts(store(), game_id),
         maps=queries.map_images(store(), game_id),
+        players=game_queries.players(store(), game_id),
+        phases=game_queries.phases(store(), game_id),
+        audit=game_queries.audit(store(), game_id),
+        row=row,
+        actions=game_id in current_app.extensions["forumgm"]["games"](),
     )
 
 

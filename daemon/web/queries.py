@@ -65,6 +65,8 @@ class OrderView:
     raw_text: str
     verdicts: tuple[dict, ...]            # {"line", "ok", "canonical" | "reason"}
     receipt: dict | None                  # the receipt draft, when one was drafted
+    entered_by: str | None = None         # the host who entered this order for the player (a correction)
+    replaced_by: str | None = None        # the correction that replaced this PM (its id among the orders)
 
 
 @dataclass(frozen=True)
@@ -142,14 +144,18 @@ def pm_votes(store: Store, game_id: str, phase_key: str) -> dict[str, str]:
 
 
 def orders_with_receipts(store: Store, game_id: str) -> list[OrderView]:
-    """Every order PM of the game, newest first, beside the receipt drafted for it."""
+    """Every order PM of the game, newest first, beside the receipt drafted for it; the host's corrections
+    and the PMs they replaced among them."""
     receipts = {row["ref"]: row for row in store.drafts(game_id=game_id)
                 if row["ref"] and row["status"] != "superseded"}
+    rows = store.orders(game_id, superseded=True)
+    pm_ids = {row["id"]: row["pm_id"] for row in rows}
     views = [OrderView(
         pm_id=row["pm_id"], phase_key=row["phase_key"], sender=row["sender"], sent_at=row["sent_at"],
         raw_text=row["raw_text"], verdicts=tuple(row["verdicts"]),
         receipt=receipts.get(RECEIPT_REF.format(pm_id=row["pm_id"])),
-    ) for row in store.orders(game_id)]
+        entered_by=row["entered_by"], replaced_by=pm_ids.get(row["superseded_by"]),
+    ) for row in rows]
     return views[::-1]
 
 

@@ -6,6 +6,7 @@ connection to one thread at a time.
 from __future__ import annotations
 
 import re
+from typing import Any, Callable, Mapping
 
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
@@ -23,7 +24,8 @@ class RedactingRequestHandler(WSGIRequestHandler):
         self.log("info", '"%s %s" %s %s', getattr(self, "command", "-"), path, code, size)
 
 
-def web_server(store: Store, password: str, host: str, port: int) -> BaseWSGIServer:
+def web_server(store: Store, password: str, host: str, port: int,
+               games: Callable[[], Mapping[str, Any]] | None = None) -> BaseWSGIServer:
     """A server ready for serve_forever(); port 0 picks a free port (see server.server_port)."""
-    return make_server(host, port, create_app(store, password), threaded=False,
+    return make_server(host, port, create_app(store, password, games), threaded=False,
                        request_handler=RedactingRequestHandler)

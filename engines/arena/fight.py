@@ -97,7 +97,8 @@ def reveal(ss: StepState, orders: Any, rng: PhaseRng):
             ss = replace(ss, surrendered=ss.surrendered + (fighter.nick,))
     rows = [{"nick": n, "hand": h, "card": card_text(c, table), "code": c.code,
              **({_ARG[table.kind(c.code)]: c.arg} if c.arg else {})} for n, h, c in cards]
-    return replace(ss, cards=tuple(cards)), events + [Event("reveal", {"step": ss.number, "cards": rows})]
+    reveal_data = {"step": ss.number, "cards": rows, "playout": bool(ss.forced_rest)}
+    return replace(ss, cards=tuple(cards)), events + [Event("reveal", reveal_data)]
 
 
 # ---------------------------------------------------------------- moves
@@ -182,7 +183,43 @@ def _armour_hit(ss: StepState, nick: str, piece: str, level: int, events: list, 
     return ss.with_fighter(fighter)
 
 
+def _multiplier(table: ArenaTable, code: str, column: str, half: bool, shield: bool,
+                movement: str) -> tuple[float, list]:
+    """The action multiplier and how it came about: the table, half effect on an adjacent zone,
+    a shield next to the zone, approach or retreat."""
+    multiplier = table.action_multiplier[code][column]
+    parts = [[column, multiplier]]
+    if half:
+        multiplier = (multiplier + 1) / 2
+        parts.append(["adjacent", multiplier])
+    if shield and half:
+        multiplier += table.shield.neighbour_multiplier
+        parts.append(["shield", table.shield.neighbour_multiplier])
+    if movement:
+        change = table.approach if movement == "approach" else table.retreat
+        multiplier += change
+        parts.append([movement, change])
+    return max(0.0, multiplier), parts
+
+
+def _protected(ss: StepState, defender: Fighter, zone: str, level: int, shield_hand: str | None,
+               worn: list) -> tuple[StepState, int, list[str]]:
+    """The wound level after the helmet (on its zones) and the shield (on the zone it defended)."""
+    table, reduced = ss.table, []
+    if level and defender.helmet and zone in table.helmet.zones:
+        ss = _armour_hit(ss, defender.nick, "helmet", level, worn)
+        level = max(0, level - table.helmet.reduces)
+        reduced.append(table.helmet.name)
+    if level and shield_hand:
+        ss = _armour_hit(ss, defender.nick, "shield", level, worn, shield_hand)
+        level = max(0, level - table.shield.reduces)
+        reduced.append(table.shield.name)
+    return ss, level, reduced
+
+
 def _attack(ss: StepState, attacker: Fighter, hand: str, card: Card, events: list) -> StepState:
+    """One attack card: the target zone (shifted by a sidestep), range, a throw's own roll, the
+    defense it meets, the multiplier, dice, damage, armour, and the wound it leaves."""
     table = ss.table
     defender = ss.game.opponent(attacker.nick)
     sequence = table.sequences[card.seq]
@@ -212,21 +249,8 @@ def _attack(ss: StepState, attacker: Fighter, hand: str, card: Card, events: lis
     def_hand, defense, half = _defense(ss, defender, zone)
     defender_attacks = any(table.kind(c.code) == "attack" for n, _, c in ss.cards if n == defender.nick)
     column = defense.code if defense else "attack" if defender_attacks else "rest"
-    multiplier = table.action_multiplier[card.code][column]
-    parts = [f"{column}: {multiplier:g}"]
-    if half:
-        multiplier = (multiplier + 1) / 2
-        parts.append(f"соседняя зона: {multiplier:g}")
     shield = defense is not None and table.weapons[defender.weapon_of(def_hand)].shield
-    if shield and half:
-        multiplier += table.shield.neighbour_multiplier
-        parts.append(f"щит рядом: {table.shield.neighbour_multiplier:+g}")
-    movement = ss.movement()
-    if movement:
-        multiplier += table.approach if movement == "approach" else table.retreat
-        parts.append(f"{'сближение' if movement == 'approach' else 'отдаление'}: "
-                     f"{table.approach if movement == 'approach' else table.retreat:+g}")
-    multiplier = max(0.0, multiplier)
+    multiplier, parts = _multiplier(table, card.code, column, half, shield, ss.movement())
     detail = {**base, "defense": defense.code if defense else None, "defense_hand": def_hand, "half": half,
               "multiplier": multiplier, "multiplier_parts": parts}
     stopped = defense is not None and defense.code == table.riposte_after and card.code in table.riposte_stops
@@ -260,19 +284,13 @@ def _attack(ss: StepState, attacker: Fighter, hand: str, card: Card, events: lis
     if stopped and damage == 0:
         ss = replace(ss, ripostes=ss.ripostes + ((defender.nick, def_hand),))
     level = _level(table, damage, defender.defense_dice, severing)
-    reduced = []
-    if level and defender.helmet and zone in table.helmet.zones:
-        ss = _armour_hit(ss, defender.nick, "helmet", level, events)
-        level = max(0, level - table.helmet.reduces)
-        reduced.append(table.helmet.name)
-    if level and shield and not half:
-        ss = _armour_hit(ss, defender.nick, "shield", level, events, def_hand)
-        level = max(0, level - table.shield.reduces)
-        reduced.append(table.shield.name)
+    worn: list[Event] = []
+    ss, level, reduced = _protected(ss, defender, zone, level, def_hand if shield and not half else None, worn)
     hit = {"attacker": attacker.nick, "defender": defender.nick, "zone": zone, "damage": damage, "level": level}
     events.append(Event("attack", {**detail, "outcome": "hit" if damage else "no_damage", "hits": hits,
                                    "cancels": cancels, "weapon_multiplier": weapon_multiplier,
                                    "damage": damage, "level": level, "armour": reduced}))
+    events += worn
     ss = replace(ss, hits=ss.hits + (hit,))
     if level:
         ss = replace(ss, blows=ss.blows + (Blow(attacker.nick, defender.nick, zone, level, card.code),))

@@ -84,7 +84,6 @@ def _replace(state: ArenaState, fighter: Fighter, hand: str, line: StackLine) ->
     way to a quick parry, quick block, surrender or jump; a shorter one is padded with rests."""
     table = state.table
     stack = fighter.stack(hand)
-    name = HAND_NAMES[hand]
     if not stack:
         return fighter, [Note(hand, None, "", "замена невозможна: стопка пуста", "refused")]
     if hand in fighter.acted and not stack[0].first:
@@ -99,7 +98,7 @@ def _replace(state: ArenaState, fighter: Fighter, hand: str, line: StackLine) ->
     while current < len(stack) and not stack[current].first:
         current += 1
     cards += [rest("replacement") for _ in range(current - len(cards))]
-    note = Note(hand, 1, "", f"{name}: «{stack_text(stack[:current], table)}» заменено на «{stack_text(cards, table)}»")
+    note = Note(hand, None, "", f"«{stack_text(stack[:current], table)}» заменено на «{stack_text(cards, table)}»")
     return fighter.with_stack(hand, tuple(cards) + stack[current:]), [note]
 
 

@@ -20,6 +20,7 @@ def _of(events: Sequence[Event], kind: str) -> list[dict]:
 
 
 def context(events: Sequence[Event], number: int, rows: list[dict], game: ArenaState) -> dict[str, Any]:
+    """What the templates see: the step's events (and the table's names of the actions)."""
     summary = _of(events, "summary")[-1]
     return {
         "step": number,
@@ -30,7 +31,7 @@ def context(events: Sequence[Event], number: int, rows: list[dict], game: ArenaS
         "replacements": _of(events, "replacement"),
         "fighters": summary["fighters"],
         "distance": summary["distance"],
-        "result": game.result,
+        "result": summary["result"],
         "actions": {code: name for code, (name, _) in game.table.actions.items()},
     }
 

@@ -72,7 +72,9 @@ class BellumRules:
             events=tuple(events),
             pms=tuple(player_pms(rendered)),
             reports=turn_reports(rendered),
-            extra=summary(new_state),
+            extra={**summary(new_state),
+                   "secessions": [{k: e.data[k] for k in ("state", "region", "new", "reason")}
+                                  for e in events if e.type == "secession"]},
         )
 
     def alive(self, state: BellumState) -> list[str]:

@@ -384,7 +384,7 @@ def canonical(order: Order, book: Book) -> str:
         case AbandonRegion():
             return f"оставить регион {book.regions.names[order.region]}"
         case Assimilate():
-            return f"ассимилировать 1 человека ({f.names[order.target]}) в {inflect(p[order.province], 'loct')}"
+            return f"ассимилировать {inflect(f.names[order.target], 'accs', place=False)} в {inflect(p[order.province], 'loct')}"
         case MakeState():
             return f"сделать государством {inflect(f.names[order.tribe], 'accs', place=False)}, столица {p[order.capital]}"
         case Consent():

@@ -1,0 +1,34 @@
+"""The two ways a notice reaches the host: a PM to his personal forum account, and e-mail over SMTP
+with TLS (STARTTLS on the submission port, or TLS from the first byte)."""
+from __future__ import annotations
+
+import smtplib
+import ssl
+from email.message import EmailMessage
+
+from forumgm.daemon.notify.config import NotifyConfig
+
+SMTP_TIMEOUT = 30
+
+
+def send_pm(forum, config: NotifyConfig, subject: str, body: str) -> None:
+    forum.send_pm(config.pm_to, subject, body)
+
+
+def send_email(config: NotifyConfig, password: str, subject: str, body: str) -> None:
+    message = EmailMessage()
+    message["From"] = config.email_from
+    message["To"] = ", ".join(config.email_to)
+    message["Subject"] = subject
+    message.set_content(body)
+    context = ssl.create_default_context(cafile=str(config.smtp_ca_file) if config.smtp_ca_file else None)
+    if config.smtp_tls == "ssl":
+        client = smtplib.SMTP_SSL(config.smtp_host, config.smtp_port, timeout=SMTP_TIMEOUT, context=context)
+    else:
+        client = smtplib.SMTP(config.smtp_host, config.smtp_port, timeout=SMTP_TIMEOUT)
+    with client:
+        if config.smtp_tls == "starttls":
+            client.starttls(context=context)     # refuses to go on in clear text when the server cannot
+        if config.smtp_user:
+            client.login(config.smtp_user, password)
+        client.send_message(message)

@@ -1,0 +1,82 @@
+"""What the game page shows besides the tally and the orders: the players and what each sent this
+phase, the phases with their events, eliminations and snapshots, and the game's audit log.
+
+Read-only views over `Store`, like forumgm.daemon.web.queries.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+
+from forumgm.daemon.store import Store
+from forumgm.daemon.web.queries import current_phase
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    nick: str
+    out: str | None                       # how he left the game (the cause), None while he plays
+    orders: tuple[str, ...]               # the texts in force he sent for the open phase (PMs, corrections)
+    votes: tuple[str, ...]                # whom his counted thread votes of the open phase name
+
+
+@dataclass(frozen=True)
+class PhaseView:
+    key: str
+    status: str
+    deadline: datetime
+    rerun: bool                           # the phase's outcome is a re-run's
+    eliminations: tuple[tuple[str, str], ...]
+    events: tuple[dict, ...]
+    snapshot: str                         # the state after the phase, as indented JSON
+
+
+@dataclass(frozen=True)
+class AuditLine:
+    at: datetime
+    actor: str
+    action: str
+    detail: str
+
+
+def players(store: Store, game_id: str) -> list[PlayerView]:
+    out = {row["nick"]: row["cause"] for row in store.eliminations(game_id)}
+    phase = current_phase(store, game_id)
+    orders = store.orders(game_id, phase["key"]) if phase else []
+    votes = [v for v in store.votes(game_id, phase["key"]) if v["counted"]] if phase else []
+    return [PlayerView(row["nick"], out.get(row["nick"]),
+                       tuple(o["raw_text"] for o in orders if o["sender"] == row["nick"]),
+                       tuple(v["target"] for v in votes if v["voter"] == row["nick"]))
+            for row in store.players(game_id)]
+
+
+def phases(store: Store, game_id: str) -> list[PhaseView]:
+    """Resolved phases newest first, each with what its current resolution produced."""
+    views = []
+    for row in reversed(store.phases(game_id, status="resolved")):
+        resolution = store.current_resolution(game_id, row["key"])
+        if resolution is None:
+            continue
+        snapshot, eliminations, _drafts = store.resolution_outcome(resolution["id"])
+        views.append(PhaseView(
+            row["key"], row["status"], row["deadline"], bool(resolution["rerun"]),
+            tuple((e["nick"], e["cause"]) for e in eliminations),
+            tuple({"type": e["type"], **e["data"]} for e in store.events(game_id, row["key"])),
+            json.dumps(snapshot["state"], ensure_ascii=False, indent=1) if snapshot else "",
+        ))
+    return views
+
+
+def audit(store: Store, game_id: str, limit: int = 200) -> list[AuditLine]:
+    """The host's and the daemon's actions on this game (and on its drafts), newest first."""
+    drafts = {row["id"] for row in store.drafts(game_id=game_id)}
+    lines = []
+    for row in store.audit_log():
+        detail = row["detail"] if isinstance(row["detail"], dict) else {}
+        if detail.get("game") == game_id or detail.get("draft") in drafts:
+            lines.append(AuditLine(row["at"], row["actor"], row["action"],
+                                   json.dumps(detail, ensure_ascii=False, default=str)))
+            if len(lines) == limit:
+                break
+    return lines

@@ -1,0 +1,137 @@
+"""The host's actions on the web page: the same functions as the `forumgm` sub-commands
+(forumgm.daemon.host_actions), behind the login and the CSRF token every POST carries.
+
+The app knows the installation's games through `games()` (id -> tick.GameRun, built afresh per
+request so that a replaced player is seen at once); a page served without an installation shows
+the games but offers no actions.
+"""
+from __future__ import annotations
+
+from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
+
+from forumgm.daemon.finish import finish_game
+from forumgm.daemon.host_actions.correct import correct_order
+from forumgm.daemon.host_actions.deadline import move_deadline, parse_local, parse_span
+from forumgm.daemon.host_actions.pause import pause_game, resume_game
+from forumgm.daemon.host_actions.replace import replace_player
+from forumgm.daemon.host_actions.rerun import confirm_rerun, preview_rerun
+from forumgm.daemon.phase_names import phase_label
+from forumgm.daemon.store import Store, StoreError
+from forumgm.daemon.web.security import HOST_ACTOR, login_required
+
+host = Blueprint("host", __name__)
+
+
+def store() -> Store:
+    return current_app.extensions["forumgm"]["store"]
+
+
+def game_run(game_id: str):
+    game = current_app.extensions["forumgm"]["games"]().get(game_id)
+    if game is None:
+        abort(404)
+    return game
+
+
+def back(game_id: str, anchor: str = "actions"):
+    return redirect(url_for("web.game", game_id=game_id, _anchor=anchor))
+
+
+def field(name: str) -> str:
+    value = request.form.get(name)
+    if value is None:
+        abort(400)
+    return value.replace("\r\n", "\n")
+
+
+def _done(game_id: str, action, message: str, anchor: str = "actions"):
+    """Run one host action; its refusal is shown to the host as it is, nothing half done."""
+    try:
+        action()
+    except (StoreError, ValueError) as error:
+        flash(f"Не сделано: {error}", "error")
+    else:
+        flash(message, "ok")
+    return back(game_id, anchor)
+
+
+@host.post("/games/<game_id>/correct")
+@login_required
+def correct(game_id: str):
+    game = game_run(game_id)
+    phase, nick, text = field("phase"), field("nick"), field("text")
+    return _done(game_id, lambda: correct_order(game, store(), phase, nick, text, HOST_ACTOR, store().now()),
+                 f"Приказы игрока {nick} ({phase_label(phase)}) исправлены; новая квитанция в черновиках.", "orders")
+
+
+@host.get("/games/<game_id>/phases/<phase_key>/rerun")
+@login_required
+def rerun_preview(game_id: str, phase_key: str):
+    game = game_run(game_id)
+    try:
+        diff = preview_rerun(game, store(), phase_key, store().now())
+    except StoreError as error:
+        flash(f"Пересчёт невозможен: {error}", "error")
+        return back(game_id, "phases")
+    return render_template("rerun.html", game_id=game_id, phase_key=phase_key, diff=diff)
+
+
+@host.post("/games/<game_id>/phases/<phase_key>/rerun")
+@login_required
+def rerun_confirm(game_id: str, phase_key: str):
+    game = game_run(game_id)
+    try:
+        confirm_rerun(game, store(), phase_key, HOST_ACTOR, store().now(), expected=field("digest"))
+    except StoreError as error:
+        flash(f"Пересчёт не сделан: {error}", "error")
+        return redirect(url_for("host.rerun_preview", game_id=game_id, phase_key=phase_key))
+    flash(f"{phase_label(phase_key)} пересчитан(а); новые черновики ждут решения.", "ok")
+    return redirect(url_for("web.drafts"))
+
+
+@host.post("/games/<game_id>/deadline")
+@login_required
+def deadline(game_id: str):
+    game = game_run(game_id)
+    extend, moment = request.form.get("extend", "").strip(), request.form.get("set", "").strip()
+
+    def move():
+        if bool(extend) == bool(moment):
+            raise ValueError("укажите либо на сколько сдвинуть (2h, -30m), либо новое время")
+        move_deadline(store(), game_id, HOST_ACTOR, store().now(),
+                      extend=parse_span(extend) if extend else None,
+                      to=parse_local(moment.replace("T", " "), game.config.time_zone) if moment else None)
+
+    return _done(game_id, move, "Дедлайн перенесён.")
+
+
+@host.post("/games/<game_id>/pause")
+@login_required
+def pause(game_id: str):
+    game_run(game_id)
+    return _done(game_id, lambda: pause_game(store(), game_id, HOST_ACTOR, store().now()), "Игра на паузе.")
+
+
+@host.post("/games/<game_id>/resume")
+@login_required
+def resume(game_id: str):
+    game_run(game_id)
+    return _done(game_id, lambda: resume_game(store(), game_id, HOST_ACTOR), "Игра продолжается.")
+
+
+@host.post("/games/<game_id>/replace")
+@login_required
+def replace(game_id: str):
+    game = game_run(game_id)
+    old, new = field("old"), field("new")
+    return _done(game_id, lambda: replace_player(game, store(), old, new, HOST_ACTOR, store().now()),
+                 f"{new.strip()} играет вместо {old}.")
+
+
+@host.post("/games/<game_id>/finish")
+@login_required
+def finish(game_id: str):
+    game = game_run(game_id)
+    winner = field("winner")
+    return _done(game_id, lambda: finish_game(game, store(), winner, HOST_ACTOR, store().now()),
+                 "Игра окончена; объявление об итогах в черновиках.")

@@ -1,0 +1,142 @@
+"""The host's actions on his page in a real browser (Debian's Chromium via Playwright), on a Mafia game
+played through the local forum over HTTP: correct an order, see the re-run's difference, confirm,
+approve, and the corrected report reaches the forum once; deadline, pause, replace and finish from
+the page; no action without the session and its CSRF token."""
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+
+import pytest
+from playwright.sync_api import expect
+
+from forumgm.daemon.run import game_runs
+from forumgm.daemon.store import Store
+from forumgm.daemon.web.server import web_server
+from test_e2e_mafia import GAME, HOST, ROUND_1, Table, host_posts, msk, play_round
+from test_web_browser import log_in, page  # noqa: F401  (the browser fixture is reused)
+
+PASSWORD = "длинный пароль ведущего"
+
+
+@pytest.fixture
+def hosted(tmp_path, monkeypatch):
+    """Round 1 played and its report on the forum; the host's page served on the same store file."""
+    table = Table(tmp_path, monkeypatch)
+    table.tick(msk(2, 22))
+    table.approve()
+    table.tick(msk(2, 22, 10))
+    play_round(table, 1, ROUND_1, 3)
+    table.at(msk(4, 9))
+    installation = table.daemon.installation
+    store = Store(installation.storage, now=table.clock.now)
+    server = web_server(store, PASSWORD, "127.0.0.1", 0,
+                        games=lambda: {game.id: game for game in game_runs(installation, store)})
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield table, store, f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join()
+    server.server_close()
+    store.close()
+    table.store.close()
+    table.server.stop()
+
+
+def corrections(table: Table) -> list:
+    return host_posts(table, "Исправление.")
+
+
+def test_a_corrected_vote_rerun_from_the_page_reaches_the_forum_once(hosted, page):  # noqa: F811
+    table, store, base = hosted
+    log_in(page, base, PASSWORD)
+    page.goto(f"{base}/games/{GAME}")
+    form = page.locator("form#correct")
+    form.locator("select[name=phase]").select_option("round-1")
+    form.locator("select[name=nick]").select_option("Гор")
+    form.locator("textarea[name=text]").fill("голос: Тора")
+    form.get_by_role("button", name="Исправить").click()
+    expect(page.locator(".flash.ok")).to_contain_text("Приказы игрока Гор (круг 1) исправлены")
+    expect(page.locator(".order.correction")).to_contain_text("исправление host-1: ввёл host")
+    expect(page.locator(".order.replaced")).to_contain_text("Заменено исправлением ведущего host-1")
+
+    page.get_by_role("link", name="Пересчитать круг 1…").click()
+    expect(page.locator("h1")).to_have_text(f"Пересчёт: {GAME}, круг 1")
+    report = page.locator(".draft.change", has_text="итоги дня")
+    expect(report.locator("h3")).to_contain_text("уже отправлен, поэтому уйдёт как исправление")
+    expect(report.locator("pre.diff .add").first).to_contain_text("Исправление.")
+    expect(page.locator("table.eliminated td").first).to_contain_text("Лиса (jail)")
+    assert [r["rerun"] for r in store.resolutions(GAME, "round-1")] == [0]     # nothing changed yet
+
+    page.get_by_role("button", name="Подтвердить пересчёт").click()
+    expect(page.locator(".flash.ok")).to_contain_text("круг 1 пересчитан(а)")
+    [draft] = [d for d in store.drafts(status="pending", game_id=GAME) if d["kind"] == "round_report"]
+    assert draft["body"].startswith("[b]Исправление.[/b] Ведущий пересчитал итоги (круг 1)")
+    page.locator(f"#draft-{draft['id']}").get_by_role("button", name="Одобрить").click()
+    expect(page.locator(".flash.ok")).to_contain_text(f"№{draft['id']}")
+
+    table.tick(msk(4, 9, 5))
+    table.tick(msk(4, 9, 10))
+    [posted] = corrections(table)
+    assert posted.author == HOST and "Итоги игрового дня 1" in posted.text
+    assert len(host_posts(table, "Итоги игрового дня 1")) == 2      # the report, then its correction
+    actions = [row["action"] for row in store.audit_log()[::-1] if row["actor"] == "host"]
+    assert actions[-4:] == ["web.login", "order.correct", "phase.rerun", "draft.approved"]
+
+
+def test_deadline_pause_replace_and_finish_from_the_page(hosted, page):  # noqa: F811
+    table, store, base = hosted
+    log_in(page, base, PASSWORD)
+    page.goto(f"{base}/games/{GAME}")
+    deadline = store.phase(GAME, "round-2")["deadline"]
+    page.locator("form#deadline input[name=extend]").fill("2h")
+    page.get_by_role("button", name="Перенести дедлайн").click()
+    expect(page.locator(".flash.ok")).to_have_text("Дедлайн перенесён.")
+    assert store.phase(GAME, "round-2")["deadline"] - deadline == timedelta(hours=2)
+    page.locator("form#deadline input[name=extend]").fill("через часик")
+    page.get_by_role("button", name="Перенести дедлайн").click()
+    expect(page.locator(".flash.error")).to_contain_text("not a span of time")
+
+    page.get_by_role("button", name="Поставить на паузу").click()
+    expect(page.locator(".flash.paused")).to_contain_text("Игра на паузе")
+    table.tick(msk(4, 23, 30))                 # past the moved deadline: nothing resolves while paused
+    assert store.phase(GAME, "round-2")["status"] == "pending"
+    page.get_by_role("button", name="Продолжить игру").click()
+    expect(page.locator(".flash.paused")).to_have_count(0)
+
+    form = page.locator("form#replace")
+    form.locator("select[name=old]").select_option("Ива")
+    form.locator("input[name=new]").fill("Новенький")
+    form.get_by_role("button", name="Заменить").click()
+    expect(page.locator(".flash.ok")).to_have_text("Новенький играет вместо Ива.")
+    expect(page.locator("table.players")).to_contain_text("Новенький")
+    assert "Ива" not in str(store.latest_snapshot(GAME)["state"])
+
+    page.locator("form#finish input[name=winner]").fill("Мирные жители")
+    page.get_by_role("button", name="Закончить игру").click()
+    expect(page.locator(".flash.ok:not(.stopped)")).to_have_text("Игра окончена; объявление об итогах в черновиках.")
+    expect(page.locator(".flash.stopped.finished")).to_contain_text("Победитель: Мирные жители")
+    expect(page.locator("form#correct")).to_have_count(0)
+    expect(page.locator("table.audit")).to_contain_text("game.finish")
+    assert [row["action"] for row in store.audit_log()[::-1] if row["actor"] == "host"][-6:] == ["web.login",
+        "deadline.move", "game.pause", "game.resume", "player.replace", "game.finish"]
+
+
+def test_host_actions_need_the_session_and_its_csrf_token(hosted, page):  # noqa: F811
+    table, store, base = hosted
+    target = f"{base}/games/{GAME}/pause"
+    anonymous = page.request.post(target, form={"csrf_token": "x"}, max_redirects=0)
+    assert anonymous.status == 403
+    preview = page.request.get(f"{base}/games/{GAME}/phases/round-1/rerun", max_redirects=0)
+    assert preview.status == 302 and preview.headers["location"].endswith("/login")
+    log_in(page, base, PASSWORD)
+    page.goto(f"{base}/games/{GAME}")
+    refused = page.request.post(target, form={}, max_redirects=0)
+    assert refused.status == 403
+    forged = page.request.post(f"{base}/games/{GAME}/phases/round-1/rerun", form={"csrf_token": "forged", "digest": "x"},
+                               max_redirects=0)
+    assert forged.status == 403
+    assert store.game(GAME)["paused_at"] is None and len(store.resolutions(GAME, "round-1")) == 1
+    token = page.locator("form#pause input[name=csrf_token]").get_attribute("value")
+    accepted = page.request.post(target, form={"csrf_token": token}, max_redirects=0)
+    assert accepted.status == 302 and store.game(GAME)["paused_at"] is not None
