@@ -6,16 +6,17 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SKIPPED = {".git", ".venv", "__pycache__", "build", "dist"}
+SKIPPED = {"__pycache__", "build", "dist"}      # and every hidden folder but .ci (.git, .venv, caches)
 TEXT = {".py", ".md", ".toml", ".j2", ".html", ".txt", ".cfg", ".service", ""}
 OUTSIDE = re.compile(r"shared/|\.\./shared|\bspec/|\bseeds/|/work/")
 
 
 def repository_texts():
     for path in ROOT.rglob("*"):
-        parts = set(path.relative_to(ROOT).parts)
-        if path.is_file() and not parts & SKIPPED and not any(p.endswith(".egg-info") for p in parts) \
-                and path.suffix in TEXT and path != Path(__file__).resolve():
+        parts = path.relative_to(ROOT).parts
+        generated = set(parts) & SKIPPED or any(p.endswith(".egg-info") or p.startswith(".") and p != ".ci"
+                                                for p in parts)
+        if path.is_file() and not generated and path.suffix in TEXT and path != Path(__file__).resolve():
             yield path
 
 
