@@ -6,6 +6,8 @@ session's CSRF token. Templates are autoescaped: nothing a player wrote is rende
 """
 from __future__ import annotations
 
+import logging
+import math
 import secrets
 from datetime import datetime
 from pathlib import Path
@@ -26,6 +28,7 @@ from forumgm.daemon.web.host_routes import host
 from forumgm.daemon.web.role_links import LinkUsed, RoleShown, open_role_link
 from forumgm.daemon.web.security import (HOST_ACTOR, check_csrf, csrf_token, log_in, log_out, login_required,
                                          same_secret)
+from forumgm.daemon.web.throttle import LoginThrottle
 
 DISPLAY_ZONE = ZoneInfo("Europe/Moscow")
 # Content the page never needs: scripts, frames, other origins.
@@ -37,6 +40,8 @@ SECURITY_HEADERS = {
     "Referrer-Policy": "no-referrer",
     "Cache-Control": "no-store",
 }
+log = logging.getLogger(__name__)
+
 # what the host's buttons do to a draft, and the line shown after it
 DONE = {
     "save": "Черновик №{id} сохранён.",
@@ -91,13 +96,16 @@ KIND_LABELS = {
     "summary_report": "состояние бойцов",
     "refill": "запрос пополнения стопок",
     "reveal": "открытые карты соперника",
+    "turn_pm": "итоги хода игроку",
 }
 
 web = Blueprint("web", __name__)
 
 
-def create_app(store: Store, password: str, games: Callable[[], Mapping[str, Any]] | None = None) -> Flask:
-    """`games`: the installation's games by id (tick.GameRun), for the host's actions (host_routes)."""
+def create_app(store: Store, password: str, games: Callable[[], Mapping[str, Any]] | None = None,
+               public_url: str | None = None) -> Flask:
+    """`games`: the installation's games by id (tick.GameRun), for the host's actions (host_routes);
+    `public_url`: the page's address as its users reach it (an https one makes the cookie Secure)."""
     problem = web_password_problem(password)
     if problem:
         raise ValueError(f"the web page needs {problem}")
@@ -113,9 +121,12 @@ def create_app(store: Store, password: str, games: Callable[[], Mapping[str, Any
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Strict",
         SESSION_COOKIE_NAME="forumgm_session",
+        # behind an https address the cookie must never travel in clear (a proxy may speak http to us)
+        SESSION_COOKIE_SECURE=bool(public_url and public_url.lower().startswith("https://")),
         MAX_CONTENT_LENGTH=1024 * 1024,
     )
-    app.extensions["forumgm"] = {"store": store, "password": password, "games": games or dict}
+    app.extensions["forumgm"] = {"store": store, "password": password, "games": games or dict,
+                                 "throttle": LoginThrottle(store.now)}
     app.jinja_env.globals["csrf_token"] = csrf_token
     app.jinja_env.filters["moscow"] = moscow_time
     app.jinja_env.filters["status"] = status_label
@@ -162,11 +173,26 @@ def add_security_headers(response):
 @web.route("/login", methods=["GET", "POST"])
 def login():
     if request.method == "POST":
+        address = request.remote_addr or "unknown"
+        throttle = current_app.extensions["forumgm"]["throttle"]
+        wait = throttle.wait(address)
+        if wait is not None:      # refused unread: a pause makes guessing slow, whatever is tried
+            seconds = math.ceil(wait.total_seconds())
+            flash(f"Слишком много неверных паролей с этого адреса: попробуйте через {seconds} с.", "error")
+            return render_template("login.html"), 429, {"Retry-After": str(seconds)}
         if same_secret(request.form.get("password", ""), current_app.extensions["forumgm"]["password"]):
+            throttle.succeeded(address)
             log_in()
-            store().audit(HOST_ACTOR, "web.login", {"address": request.remote_addr})
+            store().audit(HOST_ACTOR, "web.login", {"address": address})
             return redirect(url_for("web.games"))
+        failure = throttle.failed(address)
         store().audit("web", "web.login_failed", {"address": request.remote_addr})
+        if failure.locked_out:
+            until = store().now() + failure.wait
+            log.warning("web page: %s is locked out until %s after %d wrong passwords", address,
+                        until.isoformat(timespec="minutes"), failure.failures)
+            store().audit("web", "web.lockout", {"address": address, "until": until.isoformat(),
+                                                  "failures": failure.failures})
         flash("Неверный пароль.", "error")
         return render_template("login.html"), 401
     return render_template("login.html")
