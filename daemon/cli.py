@@ -30,6 +30,8 @@ COMMANDS = (
     "deadline",
     "pause",
     "replace",
+    "accept_thread",
+    "map",
 )
 
 

@@ -25,6 +25,7 @@ from forumgm.daemon.late import late_key, missed_phase
 from forumgm.daemon.reminders import draft_before_deadline
 from forumgm.daemon.role_delivery import role_drafts
 from forumgm.daemon.notices import KIND as NOTICE_KIND, host_notices
+from forumgm.daemon.pictures import MAP_KIND, save_pictures
 from forumgm.daemon.store import Store, StoreError
 from forumgm.daemon.stops import is_held
 from forumgm.daemon.stored_posts import CLOCK_SKEW
@@ -40,6 +41,9 @@ from forumgm.parsers.names import Roster, account_player
 log = logging.getLogger(__name__)
 
 SETUP = "setup"
+# boards show a PM's time to the minute, and their clock may run a little behind the daemon's:
+# a PM shown this close to the deal may have been sent after it
+DEALT_MARGIN = timedelta(minutes=2)
 
 
 def no_link(post_id: str) -> str | None:
@@ -101,7 +105,7 @@ def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edge
         if is_held(store, game.id):
             continue        # its rules changed, or another held cause: `forumgm status` says why
         try:
-            start_game(game, store)
+            start_game(game, store, now)
             # inputs may be missing after a failed sync: never resolve on a partial view of the forum
             error = (inbox_errors[game.forum_id] or _sync_error(edges.sync_game, report, game.config, forum, store, now)
                      or _resolution_error(game, store, now, report))
@@ -151,7 +155,7 @@ def _sync_error(step: Callable | None, report: TickReport, *args) -> str | None:
 
 # ---------------------------------------------------------------- the game's start
 
-def start_game(game: GameRun, store: Store) -> None:
+def start_game(game: GameRun, store: Store, now: datetime | None = None) -> None:
     """Deal the game once: the setup snapshot, the role PMs the engine drafts, the first phase."""
     if store.latest_snapshot(game.id) is not None or game.config.signup_open:
         return      # dealt already, or the sign-up is still open (players = [])
@@ -160,7 +164,7 @@ def start_game(game: GameRun, store: Store) -> None:
             return
         config = game.config
         state = game.rules.setup(config.setup_table(), config.seed)
-        store.add_snapshot(game.id, SETUP, game.rules.dump(state))
+        store.add_snapshot(game.id, SETUP, game.rules.dump(state), at=now)   # when it began: dealt_at
         for pm in role_drafts(game, store, state):
             store.add_draft(game.id, pm.kind, pm.to, pm.text, SETUP, config.needs_approval(pm.kind),
                             ref=f"{pm.kind}:{pm.to}", subject=pm.subject)
@@ -232,10 +236,11 @@ def record_orders(game: GameRun, store: Store, state: Any, phase: Phase, deadlin
     """Every new PM from a player timed before the deadline: its verdicts and a receipt draft."""
     roster = game.roster()
     done = store.order_pm_ids(game.id)
+    began = _began(store, game.id)
     for pm in store.pms(game.forum_id, since=_inputs_since(store, game.id)):
         at = pm["sent_at"] or pm["seen_at"]
-        if pm["pm_id"] in done or at >= deadline:
-            continue
+        if pm["pm_id"] in done or at >= deadline or (began is not None and at < began - DEALT_MARGIN):
+            continue      # read already, after this phase, or old mail from before the game (another game's)
         # an account spelt like a player with look-alike letters is someone else: only case is forgiven
         nick = account_player(pm["sender"], roster)
         if nick is None:
@@ -256,6 +261,12 @@ def record_orders(game: GameRun, store: Store, state: Any, phase: Phase, deadlin
             store.add_draft(game.id, "receipt", nick, receipt_text(game.config.type, nick, verdicts, game.texts),
                             phase_key, game.config.needs_approval("receipt"), ref=f"receipt:{pm['pm_id']}",
                             subject=f"Re: {pm['subject']}" if pm["subject"] else "")
+
+
+def _began(store: Store, game_id: str) -> datetime | None:
+    """When forumgm dealt the game (its sign-up closed, its roles went out): a PM sent before it
+    was written for something else (another game on the same account) and is no order of this one."""
+    return store.dealt_at(game_id)
 
 
 def _inputs_since(store: Store, game_id: str) -> datetime | None:
@@ -312,6 +323,11 @@ def resolve_once(game: GameRun, store: Store, phase_key: str, cutoff: datetime, 
         for pm in outcome.pms:
             store.add_draft(game.id, pm.kind, pm.to, pm.text, phase_key, game.config.needs_approval(pm.kind),
                             subject=pm.subject, resolution_id=resolution)
+        draw = getattr(game.rules, "images", None)      # optional: pictures of the new position
+        if draw is not None:
+            paths = save_pictures(store.path, game.id, phase_key, draw(outcome.state))
+            store.add_draft(game.id, MAP_KIND, "thread", "\n".join(str(path) for path in paths), phase_key,
+                            game.config.needs_approval(MAP_KIND), resolution_id=resolution)
         for body in host_notices(game, outcome.events):     # for the host's eyes first, whatever [approval] says
             store.add_draft(game.id, NOTICE_KIND, "thread", body, phase_key, True, resolution_id=resolution)
         if tally is not None:

@@ -67,6 +67,7 @@ def vote_versions(store: Store, game_id: str, since: datetime | None, cutoff: da
     expects; versions timed before `since` belong to an earlier phase. The host's own posts (the
     daemon's account) are no votes."""
     deleted = store.deleted_post_ids(game_id, cutoff)
+    hidden = store.hidden_post_ids(game_id)    # soft-deleted or unapproved: shown to the host only
     # a version is seen after it was cast: posts last seen well before `since` cannot hold this
     # phase's votes, and a tick need not read the whole thread
     rows = store.post_versions(game_id) if since is None else store.recent_post_versions(game_id, since - CLOCK_SKEW)
@@ -82,6 +83,7 @@ def vote_versions(store: Store, game_id: str, since: datetime | None, cutoff: da
                     post_id=row["post_id"], author=row["author"], posted_at=row["posted_at"], version_at=at,
                     colored=tuple(ColoredFragment(**f) for f in row["colored"]),
                     flagged=tuple(ColoredFragment(**f) for f in row["flagged"]),
+                    hidden=row["post_id"] in hidden,
                 ))
     return versions
 

@@ -14,7 +14,6 @@ from typing import Any, Mapping, Sequence
 from forumgm.engines.base import OrderPm, Outcome, Phase, PhaseInputs, Verdict, phase_rng
 from forumgm.engines.bellum import orders as _orders
 from forumgm.engines.bellum.authority import authority_table
-from forumgm.engines.bellum.politics import summary_factions
 from forumgm.engines.bellum.report import TurnTexts, player_pms, turn_reports
 from forumgm.engines.bellum.setup import start_state
 from forumgm.engines.bellum.state import BellumState, RuleConfig, dump_state, load_state, rule_config
@@ -34,7 +33,8 @@ def summary(state: BellumState) -> dict[str, Any]:
         "authority": authority_table(state),
         "subjugated": {f.id: f.master for f in state.factions.values() if f.master is not None},
         "captured": sorted(f.id for f in state.factions.values() if f.captured),
-        "factions": summary_factions(state),
+        "factions": {f.id: {"name": f.name, "kind": f.kind, "ever_state": f.ever_state, "capital": f.capital,
+                            "player": f.player, "color": f.color} for f in state.factions.values()},
     }
 
 
@@ -91,6 +91,19 @@ class BellumRules:
 
     def summary(self, state: BellumState) -> dict[str, Any]:
         return summary(state)
+
+    def images(self, state: BellumState) -> dict[str, bytes]:
+        """The turn map (map.png, map.svg) of the position; the daemon posts it with the report."""
+        from forumgm.engines.bellum.turnmap import turn_images
+
+        return turn_images(state, summary(state))
+
+    def signup_choices(self, setup: Mapping[str, Any]) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
+        """(id, name, aliases) of every faction of the game's scenario, for the sign-up."""
+        from forumgm.engines.bellum.setup import _scenario
+
+        scenario = _scenario(setup.get("scenario"))
+        return tuple((f.id, f.name, f.aliases) for f in scenario.factions.values())
 
 
 def make_rules(rule_table: Mapping[str, Any]) -> BellumRules:
