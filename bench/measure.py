@@ -6,7 +6,8 @@ import multiprocessing
 import os
 import platform
 import resource
-from typing import Callable
+import threading
+from typing import Any, Callable
 
 from forumgm.daemon.localforum import Board, LocalForum
 
@@ -30,21 +31,32 @@ def machine() -> str:
     return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()} {platform.release()}"
 
 
-def _serve(build: Callable[[], Board], port_out) -> None:
-    server = LocalForum(build())
-    port_out.send(server.url)
+def _serve(build: Callable[[], Board], commands: Callable[[Board, Any], None] | None, channel) -> None:
+    board = build()
+    server = LocalForum(board)
+    channel.send(server.url)
+    if commands is not None:      # the players' acts, done on the board as they come
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        while True:
+            commands(board, channel.recv())
+            channel.send(None)
     server.serve_forever()
 
 
 class ForumProcess:
-    """`build()` makes the board in a child process (fork) that serves it until `stop()`."""
+    """`build()` makes the board in a child process (fork) that serves it until `stop()`;
+    `send(command)` has `commands(board, command)` carried out there (and waits for it)."""
 
-    def __init__(self, build: Callable[[], Board]):
+    def __init__(self, build: Callable[[], Board], commands: Callable[[Board, Any], None] | None = None):
         context = multiprocessing.get_context("fork")
-        receive, send = context.Pipe(duplex=False)
-        self.process = context.Process(target=_serve, args=(build, send), daemon=True)
+        self.channel, child = context.Pipe()
+        self.process = context.Process(target=_serve, args=(build, commands, child), daemon=True)
         self.process.start()
-        self.url = receive.recv()
+        self.url = self.channel.recv()
+
+    def send(self, command: Any) -> None:
+        self.channel.send(command)
+        self.channel.recv()
 
     def stop(self) -> None:
         self.process.terminate()

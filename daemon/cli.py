@@ -30,6 +30,7 @@ COMMANDS = (
     "deadline",
     "pause",
     "replace",
+    "accept_thread",
 )
 
 

@@ -56,7 +56,8 @@ def draft_digest(game: Any, store, state: Any, phase: Phase, phase_row: dict, en
     if functions is None or not host:
         return
     digest, digest_text = functions
-    body = digest_text(digest(state, stored_posts(store, game.id), phase_row["opens_at"], end, host), game.texts)
+    opens = phase_row["opens_at"]
+    body = digest_text(digest(state, stored_posts(store, game.id, opens), opens, end, host), game.texts)
     if when == "deadline" and _drafted_before(store, game.id, phase.key, body):
         return      # nothing changed since the digest before the deadline: the host has read it
     store.add_draft(game.id, DIGEST_KIND, host, body, phase.key,

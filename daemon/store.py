@@ -312,6 +312,13 @@ MIGRATIONS: tuple[str, ...] = (
         sent_at TEXT NOT NULL
     );
     """,
+    # a tick reads the posts and PMs of the open phase, not the whole thread and inbox: through indexes
+    """
+    CREATE INDEX post_versions_seen ON post_versions(game_id, seen_at);
+    CREATE INDEX posts_posted ON posts(game_id, posted_at);
+    CREATE INDEX posts_page ON posts(game_id, page_no);
+    CREATE INDEX pms_seen ON pms(forum_id, seen_at);
+    """,
 )
 
 
@@ -557,17 +564,28 @@ class Store:
             })
             return verdict
 
-    def posts(self, game_id: str) -> list[dict]:
-        return self._rows("SELECT * FROM posts WHERE game_id = ? ORDER BY first_seen_at, rowid", [game_id])
+    def posts(self, game_id: str, posted_since: datetime | None = None) -> list[dict]:
+        """The thread's posts in the order first seen; only those written at or after `posted_since` if given."""
+        if posted_since is None:
+            return self._rows("SELECT * FROM posts WHERE game_id = ? ORDER BY first_seen_at, rowid", [game_id])
+        return self._rows("SELECT * FROM posts WHERE game_id = ? AND posted_at >= ? ORDER BY first_seen_at, rowid",
+                          [game_id, to_text(posted_since)])
+
+    def deleted_post_ids(self, game_id: str, until: datetime) -> set[str]:
+        """Posts marked deleted at or before `until`."""
+        return {row[0] for row in self.db.execute(
+            "SELECT post_id FROM posts WHERE game_id = ? AND deleted_at IS NOT NULL AND deleted_at <= ?",
+            [game_id, to_text(until)])}
 
     def live_post_pages(self, game_id: str, from_page: int, to_page: int | None = None) -> dict[str, int | None]:
         """{post id: page} of the posts with a numeric id, not deleted, last seen on these pages
         (or on no known page): those a sync reading the pages must see again."""
+        live = ("SELECT post_id, page_no FROM posts WHERE game_id = ? AND deleted_at IS NULL "
+                "AND post_id != '' AND post_id NOT GLOB '*[^0-9]*' AND ")
+        # two selects, not one with OR: each reads only its pages through the (game, page) index
         return {row[0]: row[1] for row in self.db.execute(
-            "SELECT post_id, page_no FROM posts WHERE game_id = ? AND deleted_at IS NULL "
-            "AND post_id != '' AND post_id NOT GLOB '*[^0-9]*' "
-            "AND (page_no IS NULL OR (page_no >= ? AND (? IS NULL OR page_no <= ?)))",
-            [game_id, from_page, to_page, to_page])}
+            live + "page_no >= ? AND page_no <= ? UNION ALL " + live + "page_no IS NULL",
+            [game_id, from_page, to_page if to_page is not None else 2**62, game_id])}
 
     def first_page_posted_since(self, game_id: str, since: datetime) -> int | None:
         """The first page holding a post (not deleted) written at or after `since`; None if there is none."""
@@ -581,6 +599,12 @@ class Store:
             return self._rows("SELECT * FROM post_versions WHERE game_id = ? ORDER BY id", [game_id])
         return self._rows("SELECT * FROM post_versions WHERE game_id = ? AND post_id = ? ORDER BY id",
                           [game_id, post_id])
+
+    def recent_post_versions(self, game_id: str, seen_since: datetime) -> list[dict]:
+        """Every version of each post with a version seen at or after `seen_since`, oldest first."""
+        return self._rows("SELECT * FROM post_versions WHERE game_id = ? AND post_id IN "
+                          "(SELECT post_id FROM post_versions WHERE game_id = ? AND seen_at >= ?) ORDER BY id",
+                          [game_id, game_id, to_text(seen_since)])
 
     def mark_deleted(self, game_id: str, post_ids: Iterable[str], seen_at: datetime) -> None:
         """Posts gone from the thread keep their versions; they are only marked."""

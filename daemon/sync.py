@@ -3,7 +3,9 @@
 A poll with nothing new costs one request per thread (the last known page). Pages that hold
 posts younger than the edit window are read again so that edits are noticed; the store keeps
 every version. Posts gone from a page are marked deleted, never erased. A page the parser does
-not understand ends the sync with a message for the host — it is never taken for "no posts".
+not understand ends the sync with a message for the host — it is never taken for "no posts" —
+and so does a page that contradicts the store (another page than asked for, fewer pages than
+before, posts gone en masse): the game waits until the forum agrees again or the host accepts.
 """
 from __future__ import annotations
 
@@ -22,6 +24,8 @@ log = logging.getLogger(__name__)
 
 MAX_INBOX_PAGES = 50
 INBOX_NEARLY_FULL = 0.8      # of a folder's limit: the host is warned before new PMs are held back
+MASS_DELETION = 5    # more posts gone in one sync than a player or a moderator removes by hand
+ACCEPTING = 0        # thread_cursors.pages after `forumgm accept-thread`, until the next full read
 _TOLD_NO_PMS: set[str] = set()   # forums this process has logged as having no private messages
 
 
@@ -62,13 +66,17 @@ def sync_game(game: Any, forum, store, now: datetime, edit_window: timedelta | N
     game_id, thread_url = _field(game, "id"), _field(game, "thread_url")
     window = edit_window if edit_window is not None else _edit_window(game)
     report = SyncReport(game_id)
-    page_no = _first_page_to_read(store, game_id, store.thread_cursor(game_id)["last_page"], now - window)
+    cursor = store.thread_cursor(game_id)
+    accepting = cursor["pages"] == ACCEPTING   # the host said the thread is as the forum shows it
+    page_no = _first_page_to_read(store, game_id, cursor["last_page"], now - window)
     missing = store.live_post_pages(game_id, from_page=page_no)    # known posts yet to show up again
+    known = dict(missing)
     bar = _Progress(progress if progress is not None else sys.stderr, game_id, page_no)
 
     def read(number: int, forward: bool = True):
         info, posts, html = forum.thread_page(thread_url, number)
         report.pages_fetched += 1
+        _check_page(number, info, cursor["pages"])
         with store.transaction():
             store.record_page(game_id, thread_url, info.page, html, now)
             _record_page_posts(store, game_id, info.page, posts, now, report)
@@ -88,7 +96,12 @@ def sync_game(game: Any, forum, store, now: datetime, edit_window: timedelta | N
                 break
             page_no = info.page + 1
             info_posts = read(page_no)
-        _mark_vanished(store, game_id, (first_read[0].page, first_read[1]), missing, read, now, report)
+        _mark_vanished(store, game_id, (first_read[0].page, first_read[1]), missing, read, now, report,
+                       known=None if accepting else known)
+    except ThreadDisagrees as error:
+        report.error = (f"the thread of game {game_id} disagrees with what was read before: {error}; "
+                        "nothing of it is taken as fact, the game waits for the host (if the thread "
+                        f"really is so: forumgm accept-thread {game_id})")
     except PageLayoutError as error:
         report.error = (f"the thread page {page_no} of game {game_id} does not look like a "
                         f"{_field(game, 'engine', 'forum')} page any more ({error}); the game waits for the host")
@@ -161,10 +174,12 @@ def _record_page_posts(store, game_id: str, page_no: int, posts: list[Post], now
 
 
 def _mark_vanished(store, game_id: str, first_read, missing: dict[str, int | None], read, now: datetime,
-                   report: SyncReport) -> None:
+                   report: SyncReport, known: dict[str, int | None] | None) -> None:
     """Known posts after the first post read that did not show up are gone (everything after it
     was read). A known post of a page read that sits before it may only have moved back a page
-    when an earlier post was deleted: the previous page is read once to tell."""
+    when an earlier post was deleted: the previous page is read once to tell. Deletions that
+    look like a page read wrong are checked against `known` (the posts known before, by page)
+    unless the host has accepted the thread as it is (None)."""
     first_page, first_posts = first_read
     numbered = [int(p.id) for p in first_posts if p.id.isdigit()]
     if not numbered:
@@ -172,13 +187,55 @@ def _mark_vanished(store, game_id: str, first_read, missing: dict[str, int | Non
     low = min(numbered)
     moved_or_gone = [pid for pid, page in missing.items() if int(pid) < low and (page or 0) >= first_page]
     if moved_or_gone and first_page > 1:
-        missing.update(store.live_post_pages(game_id, from_page=first_page - 1, to_page=first_page - 1))
+        earlier_known = store.live_post_pages(game_id, from_page=first_page - 1, to_page=first_page - 1)
+        missing.update(earlier_known)
+        if known is not None:
+            known.update(earlier_known)
         _, earlier = read(first_page - 1, forward=False)
         low = min([int(p.id) for p in earlier if p.id.isdigit()] or [low])
     vanished = sorted((pid for pid in missing if int(pid) > low), key=int)
+    if known is not None:
+        _check_vanished(vanished, known)
     if vanished:
         store.mark_deleted(game_id, vanished, now)
         report.deleted_posts += vanished
+
+
+def accept_thread(store, game_id: str, by: str) -> None:
+    """The host has looked: the thread really is as the forum shows it now (a moderator removed
+    posts). The next sync reads it from page 1 and takes it as it is, deletions included."""
+    with store.transaction():
+        store.set_thread_cursor(game_id, last_page=1, pages=ACCEPTING)
+        store.audit(by, "thread.accept", {"game": game_id})
+
+
+class ThreadDisagrees(Exception):
+    """What the forum shows contradicts what the store knows of the thread: more likely a page
+    read wrong (a theme without its page list, a proxy's error page) than the thread itself."""
+
+
+def _check_page(asked: int, info, known_pages: int) -> None:
+    """A page must be the one asked for, of a thread at least as long as it was: a page read as
+    "page 1 of 1" when its page list is missing would otherwise mark every later post deleted."""
+    if info.page != asked:
+        raise ThreadDisagrees(f"page {asked} was asked for and the forum showed page {info.page} of {info.pages}")
+    if info.pages < known_pages:
+        raise ThreadDisagrees(f"the forum shows {info.pages} {'page' if info.pages == 1 else 'pages'} "
+                              f"where {known_pages} pages were read before")
+
+
+def _check_vanished(vanished: list[str], known: dict[str, int | None]) -> None:
+    """Posts are deleted one or two at a time; many at once, or every post the store had on a
+    page, is a page read wrong until the host has looked."""
+    if len(vanished) > MASS_DELETION:
+        raise ThreadDisagrees(f"{len(vanished)} posts are gone at once ({', '.join(vanished)})")
+    gone = set(vanished)
+    by_page: dict[int, list[str]] = {}
+    for post_id, page in known.items():
+        by_page.setdefault(page or 0, []).append(post_id)
+    for page, ids in sorted(by_page.items()):
+        if len(ids) >= 2 and gone.issuperset(ids):
+            raise ThreadDisagrees(f"all {len(ids)} posts known on page {page} are gone ({', '.join(sorted(ids, key=lambda i: (len(i), i)))})")
 
 
 def _first_page_to_read(store, game_id: str, last_page: int, edits_since: datetime) -> int:

@@ -27,6 +27,7 @@ from forumgm.daemon.role_delivery import role_drafts
 from forumgm.daemon.notices import KIND as NOTICE_KIND, host_notices
 from forumgm.daemon.store import Store, StoreError
 from forumgm.daemon.stops import is_held
+from forumgm.daemon.stored_posts import CLOCK_SKEW
 from forumgm.daemon.stray_pms import draft_stray_pms
 from forumgm.daemon.sync_problems import note_sync
 from forumgm.daemon.votes import (
@@ -231,7 +232,7 @@ def record_orders(game: GameRun, store: Store, state: Any, phase: Phase, deadlin
     """Every new PM from a player timed before the deadline: its verdicts and a receipt draft."""
     roster = game.roster()
     done = store.order_pm_ids(game.id)
-    for pm in store.pms(game.forum_id):
+    for pm in store.pms(game.forum_id, since=_inputs_since(store, game.id)):
         at = pm["sent_at"] or pm["seen_at"]
         if pm["pm_id"] in done or at >= deadline:
             continue
@@ -255,6 +256,14 @@ def record_orders(game: GameRun, store: Store, state: Any, phase: Phase, deadlin
             store.add_draft(game.id, "receipt", nick, receipt_text(game.config.type, nick, verdicts, game.texts),
                             phase_key, game.config.needs_approval("receipt"), ref=f"receipt:{pm['pm_id']}",
                             subject=f"Re: {pm['subject']}" if pm["subject"] else "")
+
+
+def _inputs_since(store: Store, game_id: str) -> datetime | None:
+    """A PM seen before the last resolved deadline was read while that phase was open (or the
+    game could not be read, and then that phase is still the open one): a tick reads only the PMs
+    seen since, not every PM of the forum. The margin covers a board's clock running ahead."""
+    resolved = store.phases(game_id, status="resolved")
+    return max(p["deadline"] for p in resolved) - CLOCK_SKEW if resolved else None
 
 
 def _order_pms(rows) -> list[OrderPm]:

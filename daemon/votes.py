@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from forumgm.daemon.store import Store
+from forumgm.daemon.stored_posts import CLOCK_SKEW
 from forumgm.engines.base import Phase, Tally
 from forumgm.engines.tally import VotePostVersion, VoteRules, count_votes
 from forumgm.engines.votecount import vote_count_text
@@ -65,9 +66,12 @@ def vote_versions(store: Store, game_id: str, since: datetime | None, cutoff: da
     """Every stored version of every player's post not deleted before the cutoff, timed as tally.py
     expects; versions timed before `since` belong to an earlier phase. The host's own posts (the
     daemon's account) are no votes."""
-    deleted = {row["post_id"] for row in store.posts(game_id) if row["deleted_at"] and row["deleted_at"] <= cutoff}
+    deleted = store.deleted_post_ids(game_id, cutoff)
+    # a version is seen after it was cast: posts last seen well before `since` cannot hold this
+    # phase's votes, and a tick need not read the whole thread
+    rows = store.post_versions(game_id) if since is None else store.recent_post_versions(game_id, since - CLOCK_SKEW)
     by_post: dict[str, list[dict]] = {}
-    for row in store.post_versions(game_id):
+    for row in rows:
         if row["post_id"] not in deleted and row["author"].casefold() != own_account.casefold():
             by_post.setdefault(row["post_id"], []).append(row)
     versions = []

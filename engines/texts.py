@@ -3,8 +3,9 @@
 The daemon loads the template sources (shipped defaults under config/templates, overridden
 by the host's own folder) and hands a `Texts` to the engines. Every value interpolated into a
 template is BBCode-escaped by default, so a nickname or an order line written by a player can
-never open a tag in a forum post; a template that needs to pass markup through marks it with
-the `raw` filter.
+never open a tag in a forum post, and loses the invisible characters (zero-width, bidi) that
+could hide text; a template that needs to pass markup through marks it with the `raw` filter,
+one that shows the host an account name as it is uses `visible`.
 """
 from __future__ import annotations
 
@@ -17,10 +18,16 @@ from markupsafe import Markup
 
 # Invisible characters never reach a post: boards drop them (FluxBB everywhere, MyBB at the end)
 # or show them as U+FFFD (SMF 2.1), and a player could hide text in them.
-INVISIBLE = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffd]")
+INVISIBLE = re.compile("[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffd]")
 # A player's "[" becomes the fullwidth bracket: it reads the same and opens no tag on any board.
 # (An invisible character after "[" does not survive FluxBB, which strips it before parsing.)
 _BRACKET = "\uff3b"
+
+
+def show_invisible(value: Any) -> str:
+    """For the host's eyes: each invisible character as <U+XXXX>, so that «gosha100<U+200B>» is
+    told apart from the player gosha100."""
+    return INVISIBLE.sub(lambda found: f"<U+{ord(found.group()):04X}>", str(value))
 
 
 def escape_bbcode(value: Any) -> str:
@@ -68,6 +75,7 @@ class Texts:
         self._env.filters["raw"] = Markup
         self._env.filters["bb"] = escape_bbcode
         self._env.filters["plural"] = plural
+        self._env.filters["visible"] = show_invisible
 
     def names(self) -> list[str]:
         return self._env.list_templates()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
@@ -201,10 +202,10 @@ def _group(pairs: Iterable[tuple[str, str]]) -> dict[str, frozenset[str]]:
 @dataclass(frozen=True)
 class _Index:
     players: frozenset[str]
+    by_account: Mapping[str, str]               # NFC account name -> nickname
     by_case: Mapping[str, frozenset[str]]
     by_fold: Mapping[str, frozenset[str]]
     by_alias: Mapping[str, frozenset[str]]
-    by_alias_case: Mapping[str, frozenset[str]]
     by_form: Mapping[str, frozenset[str]]
     by_form_case: Mapping[str, frozenset[str]]
     form_digits: Mapping[str, frozenset[str]]   # folded form -> the digits of the names it is a form of
@@ -217,10 +218,10 @@ class _Index:
         names = [(nick, nick) for nick in players] + list(aliases.items())
         return cls(
             players=players,
+            by_account={unicodedata.normalize("NFC", nick): nick for nick in players},
             by_case=_group((case_key(nick), nick) for nick in players),
             by_fold=_group((fold_key(nick), nick) for nick in players),
             by_alias=_group((fold_key(alias), nick) for alias, nick in aliases.items()),
-            by_alias_case=_group((case_key(alias), nick) for alias, nick in aliases.items()),
             by_form=_group((fold_key(form), nick)
                            for name, nick in names for form in declensions(name)),
             by_form_case=_group((form, nick) for name, nick in names for form in declensions(name)),
@@ -374,12 +375,12 @@ def resolve_name(text: str, roster: Roster) -> Resolution:
 def account_player(account: str, roster: Roster) -> str | None:
     """The player a forum account (a post's author, a PM's sender) belongs to, or None.
 
-    Only letter case is forgiven: an account spelt with look-alike letters is another account,
-    possibly someone posing as a player, and must not vote in his name.
+    Only the exact account name counts, compared after Unicode normalisation (NFC: the same
+    letters however the board stored their accents). Another case, look-alike letters, an
+    invisible character (zero-width, bidi control) or a player's alias is another account,
+    possibly someone posing as the player: aliases are for what players write about others.
     """
-    key = case_key(account)
-    found = roster._index.by_case.get(key) or roster._index.by_alias_case.get(key)
-    return next(iter(found)) if found and len(found) == 1 else None
+    return roster._index.by_account.get(unicodedata.normalize("NFC", account))
 
 
 # ---------------------------------------------------------------- a nickname at the start of a line

@@ -8,6 +8,7 @@ queued per method and path and used up in order:
     reset    close the connection without an answer (a POST is passed on first)
     truncate pass on, then send the board's headers and half its body, and close
     delay    wait `seconds` before passing on (longer than the client's timeout: a timeout)
+    rewrite  pass on, and answer with `edit(html)` instead of the board's page (a changed layout)
 
 Every POST the board really received is counted by its body, so a test can assert that nothing
 was sent twice.
@@ -20,6 +21,7 @@ import threading
 import time
 from collections import Counter
 from dataclasses import dataclass
+from typing import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
 
@@ -34,6 +36,7 @@ class Fault:
     kind: str           # status | reset | truncate | delay
     status: int = 502
     seconds: float = 0.0
+    edit: Callable[[str], str] | None = None
 
 
 class FaultProxy:
@@ -104,7 +107,7 @@ class FaultProxy:
         fault = self._next_fault(request.command, request.path)
         if fault is not None and fault.kind == "delay":
             time.sleep(fault.seconds)
-        passed_on = fault is None or fault.kind in ("truncate", "delay") or request.command == "POST"
+        passed_on = fault is None or fault.kind in ("truncate", "delay", "rewrite") or request.command == "POST"
         answer = self._forward(request, body) if passed_on else None
         if fault is None or fault.kind == "delay":
             self._reply(request, *answer)
@@ -114,6 +117,9 @@ class FaultProxy:
             request.end_headers()
         elif fault.kind == "reset":
             self._reset(request)
+        elif fault.kind == "rewrite":
+            status, headers, content = answer
+            self._reply(request, status, headers, fault.edit(content.decode("utf-8")).encode("utf-8"))
         elif fault.kind == "truncate":
             status, headers, content = answer
             self._reply(request, status, headers, content, truncate=True)

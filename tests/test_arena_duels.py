@@ -76,3 +76,37 @@ def test_every_pair_of_weapons_fights_to_an_end(right, left):
 def test_the_same_seed_replays_the_same_fight_and_another_seed_differs():
     assert duel("меч", "топор", 3) == duel("меч", "топор", 3)
     assert duel("меч", "топор", 3) != duel("меч", "топор", 4)
+
+
+def test_random_stacks_replacements_and_junk_never_break_a_fight():
+    """Seeded random PMs (valid stacks, replacements, junk) every step, for random cards and
+    weapons: every step resolves, dice stay non-negative, and a fight the rules end has a result."""
+    import random
+    rng = random.Random(5)
+    items = ["Выпад(голова)", "Рубка(тело)", "Яростная рубка(левая рука)", "Удар(правая нога)", "Бросок(тело)",
+             "Блок(голова)", "Парирование(тело)", "Уклонение(тело)", "Шаг вперёд", "Бег назад", "Прыжок влево",
+             "Поворот вправо", "Отдых", "X L(т) X", "K(г) X X X", "S(пр) X", "((", "ЛР: ЛР:", "×9"]
+    heads = ["ПР:", "ЛР:", "Ноги:", "замена ПР:", "замена ЛР:", "замена Ноги:"]
+    seen: set[str] = set()
+    for game in range(12):
+        cards = [{"nick": nick, "weapon": rng.choice(WEAPONS), "left": rng.choice(["", "щит", "гладий"]),
+                  "helmet": rng.random() < 0.5, "defense_dice": rng.randint(1, 3),
+                  "attack_rating": rng.randint(0, 5), "speed_rating": rng.randint(0, 5)} for nick in ("Аскон", "Хан")]
+        state = RULES.setup({"fighters": cards, "distance": rng.randint(1, 4)}, game)
+        phase = RULES.first_phase(state)
+        for _ in range(40):
+            pms = tuple(OrderPm(nick, "\n".join(rng.choice(heads) + " " + ", ".join(
+                rng.choice(items) for _ in range(rng.randint(1, 3))) for _ in range(rng.randint(0, 4))))
+                for nick in ("Аскон", "Хан"))
+            for pm in pms:
+                assert all(v.ok or v.reason for v in RULES.read_orders(state, phase, pm, []))
+            outcome = RULES.resolve(state, phase, PhaseInputs(orders=pms), game, TEXTS)
+            state = outcome.state
+            seen.update(e.type for e in outcome.events)
+            assert all(min(f.attack_dice, f.defense_dice, f.move_dice) >= 0 for f in state.fighters)
+            phase = RULES.next_phase(state, phase)
+            if phase is None:
+                assert state.result is not None
+                break
+    # the random play went through the rules, not only through refusals
+    assert {"attack", "wound", "replacement", "card_rest", "refill_request", "move", "turn"} <= seen

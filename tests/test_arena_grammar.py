@@ -106,6 +106,7 @@ def test_a_bad_table_names_the_key(change, key):
 @pytest.mark.parametrize("setup, key", [
     ({"fighters": [{"nick": "А"}]}, "setup.fighters"),
     ({"fighters": [{"nick": "А", "weapon": "лук"}, {"nick": "Б"}]}, "setup.fighters[0].weapon"),
+    ({"fighters": [{"nick": "А"}, {"nick": "Б", "weapon": "щит"}]}, "setup.fighters[1].weapon"),
     ({"fighters": [{"nick": "А", "attack_dice": 99}, {"nick": "Б"}]},
      "setup.fighters[0].attack_dice"),
     ({"fighters": [{"nick": "А", "colour": 1}, {"nick": "Б"}]}, "setup.fighters[0].colour"),

@@ -111,6 +111,8 @@ def test_a_zero_lets_the_heavier_weapon_break_the_defenders(play):
 def test_approach_adds_one_to_the_multiplier(play):
     out = play("approach")
     assert events(out, "distance", 3)[0] == {"type": "distance", "before": 2, "after": 1, "movement": "approach"}
+    assert {"nick": "Аскон", "hand": "legs", "card": "W(вперёд)", "code": "W", "direction": "вперёд"} in \
+        out["phases"][2]["steps"][0]["actions"]
     hit = attack(out, 3)
     assert (hit["multiplier"], hit["hits"], hit["damage"]) == (2, 3, 6)
     assert wounds(out, "Аскон") == [("голова", "ранение")]
@@ -227,6 +229,7 @@ def test_surrender_ends_the_fight_and_the_winners_sequence_is_played_out(play):
     literary = out["phases"][0]["reports"]["literary"]
     assert literary.index("Аскон бросает оружие и сдаётся.") < literary.index("Хан проводит выпад в голову")
     assert literary.count("победитель доводит начатое до конца") == 1
+    assert "На песок арены выходят Аскон (меч) и Хан (гладий)." in literary
 
 
 def test_a_furious_lunge_counts_one_wound_from_both_attacks(play):

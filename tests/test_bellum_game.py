@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from forumgm.config import load_texts
-from forumgm.daemon.simulate import run_scenario
 from forumgm.engines.base import OrderPm, Phase, PhaseInputs
 from forumgm.engines.bellum import RULES
 from tests.bellum_helpers import SMALL_MAP
@@ -148,3 +147,19 @@ def test_host_events_from_a_file_and_a_malformed_one_named_by_key(tmp_path):
     with pytest.raises(SetupError) as caught:
         RULES.setup({"scenario": str(SMALL_MAP), "players": PLAYERS, "events": str(events)}, 9)
     assert caught.value.key == "setup.events[0].options[0].effects[0].province"
+
+
+def test_a_retreat_goes_where_most_of_them_are_then_to_their_state_then_to_the_lowest_id():
+    from forumgm.engines.bellum.war import retreat_to
+
+    def where(people=None, owners=None, driven=(), preferred=None):
+        state = RULES.setup({"scenario": str(SMALL_MAP), "players": PLAYERS,
+                             "people": people or {}, "owners": owners or {}}, 9)
+        return retreat_to(state, "zapadnaya_rim", "noricum", driven, preferred)
+
+    assert where() == "venetia"                                               # 3 Romans there
+    assert where(preferred="germania") == "germania"
+    assert where(preferred="italia") == "venetia"                             # no neighbour: not legal
+    assert where(people={"venetia": {}}, owners={"venetia": "", "pannonia": "zapadnaya_rim"}) == "pannonia"
+    assert where(people={"venetia": {}}, owners={"venetia": ""}) == "germania"  # lowest id
+    assert where(driven=[("zapadnaya_rim", "venetia")]) == "germania"       # never back where it was driven from

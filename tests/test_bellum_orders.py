@@ -8,7 +8,7 @@ from forumgm.engines.base import OrderPm, Phase
 from forumgm.engines.bellum import RULES
 from forumgm.engines.bellum.orders import collect
 from forumgm.parsers.orders.bellum import (
-    ATTACK, ATTACK_ALL, IDLE, MEET, MEET_ALL, PEACE, Abandon, AbandonRegion, Annex, Assimilate, Consent,
+    ATTACK, ATTACK_ALL, IDLE, MEET, MEET_ALL, PEACE, Abandon, AbandonRegion, Annex, Consent,
     EventChoice, Independence, MakeState, Move, Ready, Retreat, Stay,
 )
 from tests.bellum_helpers import SMALL_MAP

@@ -207,3 +207,25 @@ def test_the_cli_reads_the_map_relative_to_the_simulation_file(tmp_path, capsys,
                  "--from", "Хан", str(pm)]) == 0
     receipt = json.loads(capsys.readouterr().out)["receipt"]
     assert [r["ok"] for r in receipt] == [True, False]
+
+
+def test_taking_rome_makes_a_king_only_the_next_turn(texts):
+    first, second = play("kingdom_next_turn", texts)["phases"]
+    assert events_of(first, "kingdom_failed") == [{"tribe": "ostgoty", "by": "Бук", "reason": "no_kingdom_majority"}]
+    assert first["people"]["italia"] == {"ostgoty": 20, "zapadnaya_rim": 12}
+    assert events_of(second, "kingdom") == [{"tribe": "ostgoty", "by": "ostgoty", "capital": "italia",
+                                             "provinces": ["dacia", "italia"]}]
+    assert second["factions"]["ostgoty"]["kind"] == "state"
+    assert second["owners"]["italia"] == "ostgoty"
+
+
+def test_battle_losses_and_event_transfers_of_provinces_and_new_factions(texts):
+    phase = only(play("losses_and_transfers", texts))
+    assert events_of(phase, "battle_losses") == [{"faction": "vestgoty", "province": "dacia", "count": 2}]
+    assert events_of(phase, "fell_back")[0]["count"] == 2
+    assert phase["people"]["pannonia"] == {"vestgoty": 3}               # 1 stayed, 2 of 4 came back
+    assert phase["owners"]["noricum"] == "vostochnaya_rim"
+    assert phase["factions"]["akatsiry"] == {"name": "Акациры", "kind": "tribe", "ever_state": False,
+                                             "capital": None, "player": None, "color": "#445566"}
+    assert phase["people"]["sarmatia"]["akatsiry"] == 5
+    assert "Вестготы: потери в бою (Дакия) — 2 чел." in phase["reports"]["technical"]

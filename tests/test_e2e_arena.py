@@ -196,6 +196,7 @@ def test_a_duel_played_through_the_forum(arena):
     # the fight is over: no further step is scheduled, later ticks post nothing again
     assert [p["status"] for p in arena.store.phases(GAME)] == ["resolved"] * 6
     assert arena.store.latest_snapshot(GAME)["state"]["result"]["winner"] == "Хан"
+    assert arena.store.game(GAME)["winner"] == "Хан"          # the daemon finished the game by itself
     arena.tick(msk(9, 12))
     assert len(arena.host_posts("Арена. Шаг 6")) == 1
     sent = [d for d in arena.store.drafts(game_id=GAME) if d["status"] == "sent" and d["target"] != "thread"]

@@ -4,6 +4,8 @@ GETs: 5xx, resets, truncated bodies and timeouts are retried; past the retries t
 fails with a message (a visible sync problem), never with a traceback out of the tick. POSTs:
 whatever goes wrong, the board never receives the same message twice.
 """
+import re
+
 import pytest
 
 from forumgm.daemon.forum import open_forum
@@ -96,3 +98,76 @@ def test_a_reply_whose_answer_is_lost_is_never_posted_twice(store, forum, proxy,
     assert proxy.injected
     assert max(proxy.posted.values()) == 1
     assert sum(post.bbcode == "Итоги ночи 1" for post in board.posts.values()) == 1
+
+
+# ---------------------------------------------------------------- pages that disagree with the store
+
+def without_pagination(html: str) -> str:
+    """The theme lost its page list: a parser reads any such page as page 1 of 1."""
+    return re.sub(r'<div class="pagination">.*?</div>', "", html, flags=re.S)
+
+
+def test_a_page_without_its_page_list_is_a_sync_problem_not_a_one_page_thread(store, forum, proxy, clock):
+    assert sync_game(store.game("g1"), forum, store, clock.now()).ok
+    before, cursor = live_posts(store), store.thread_cursor("g1")
+    for _ in range(2):      # the last known page, then page 1 on the tick after: neither is taken as fact
+        proxy.inject("GET", "viewtopic.php", "rewrite", times=5, edit=without_pagination)
+        report = sync_game(store.game("g1"), forum, store, clock.now())
+        assert not report.ok and "the game waits for the host" in report.error
+        assert "page 1 of 1" in report.error or "shows 1 page where 3 pages were read before" in report.error
+        assert live_posts(store) == before and store.thread_cursor("g1") == cursor
+        proxy.faults.clear()
+    assert sync_game(store.game("g1"), forum, store, clock.now()).ok
+
+
+def test_fewer_pages_than_the_store_knows_is_a_sync_problem(store, forum, proxy, clock):
+    assert sync_game(store.game("g1"), forum, store, clock.now()).ok
+    before = live_posts(store)
+    page_one = forum.client.get(proxy.url + "viewtopic.php?t=2").text     # page 1 of 3, its page list cut to 1
+    one_page = re.sub(r'<div class="pagination">.*?</div>', '<div class="pagination">12 posts '
+                      '&bull; Page <strong>1</strong> of <strong>1</strong></div>', page_one, flags=re.S)
+    store.set_thread_cursor("g1", last_page=1)
+    proxy.inject("GET", "viewtopic.php", "rewrite", times=5, edit=lambda html: one_page)
+    report = sync_game(store.game("g1"), forum, store, clock.now())
+    assert not report.ok and "the forum shows 1 page where 3 pages were read before" in report.error
+    assert live_posts(store) == before
+
+
+def test_posts_vanishing_en_masse_is_a_sync_problem(store, forum, proxy, board, clock):
+    assert sync_game(store.game("g1"), forum, store, clock.now()).ok
+    before = live_posts(store)
+    for post in board.visible_posts(2)[-7:-1]:
+        board.delete_post(post.id)
+    for n in range(6):              # as many new ones: the thread keeps its three pages
+        board.reply(PLAYERS[n % 4], 2, f"новый пост {n}")
+    report = sync_game(store.game("g1"), forum, store, clock.now())
+    assert not report.ok and "6 posts are gone at once" in report.error
+    assert "the game waits for the host" in report.error
+    assert set(before) <= set(live_posts(store))     # the new posts are read, nothing is marked deleted
+
+
+def test_every_known_post_of_a_page_gone_is_a_sync_problem(store, forum, proxy, board, clock):
+    assert sync_game(store.game("g1"), forum, store, clock.now()).ok
+    before = live_posts(store)
+    last_page = board.visible_posts(2)[-2:]
+    for post in last_page:
+        board.delete_post(post.id)
+    board.reply("Кума", 2, "новый пост")
+    board.reply("Кума", 2, "ещё один")
+    report = sync_game(store.game("g1"), forum, store, clock.now())
+    assert not report.ok and "all 2 posts known on page 3 are gone" in report.error
+    assert set(before) <= set(live_posts(store))
+
+
+def test_the_host_accepts_a_thread_that_really_lost_posts(store, forum, proxy, board, clock):
+    from forumgm.daemon.sync import accept_thread
+    assert sync_game(store.game("g1"), forum, store, clock.now()).ok
+    gone = [str(post.id) for post in board.visible_posts(2)[-7:-1]]
+    for post_id in gone:
+        board.delete_post(int(post_id))
+    assert not sync_game(store.game("g1"), forum, store, clock.now()).ok
+    accept_thread(store, "g1", "host")
+    report = sync_game(store.game("g1"), forum, store, clock.now())
+    assert report.ok and sorted(report.deleted_posts) == sorted(gone)
+    assert len(live_posts(store)) == 6 and store.thread_cursor("g1")["pages"] == 2
+    assert store.audit_log()[0]["action"] == "thread.accept"

@@ -134,11 +134,23 @@ def test_split_name_reports_what_it_could_not_resolve():
     assert split_name("   ", ROSTER)[0].reason == "empty"
 
 
-def test_account_player_forgives_case_only():
-    assert account_player("аскон", ROSTER) == "Аскон"
-    assert account_player("гоша", ROSTER) == "gosha100"          # alias of a renamed account
-    assert account_player("Аскoн", ROSTER) is None               # look-alike account: someone else
-    assert account_player("Аскона", ROSTER) is None
+@pytest.mark.parametrize("account", [
+    "аскон",                 # another account on a board that tells case apart
+    "гоша",                  # a player's alias is how others write about him, never who writes
+    "Аскoн",                 # look-alike letters
+    "Аскона", "gosha100\u200b", "\u200bgosha100", "gosha\u200d100", "gosha100\u2060", "\ufeffgosha100",
+    "gosha100\u00ad",        # zero-width and soft hyphen: invisible, but another account
+    "\u202egosha100", "gosha100\u200e", "\u2066gosha100\u2069", "gosha100\u061c",   # bidi controls
+])
+def test_an_account_is_a_player_only_by_its_exact_name(account):
+    assert account_player(account, ROSTER) is None
+
+
+def test_account_player_is_the_exact_name_after_nfc():
+    assert account_player("Аскон", ROSTER) == "Аскон"
+    assert account_player("gosha100", ROSTER) == "gosha100"
+    decomposed = Roster(("Zoe\u0301",))             # "Zoé" written with a combining accent
+    assert account_player("Zo\u00e9", decomposed) == "Zoe\u0301"
     assert account_player("Гладиатор", Roster(("Аскон", "Кума"))) is None
 
 

@@ -32,3 +32,21 @@ def test_invisible_characters_from_a_player_never_reach_a_text():
 def test_mafia_greets_a_message_the_rest_is_common():
     text = receipt_text("mafia", "Эф", [Accepted("голос: Лиса", None, "голос: Лиса")], TEXTS)
     assert text == "Эф, ваше сообщение получено.\n\nПринято:\n• голос: Лиса"
+
+
+INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff\u00ad\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u061c"
+
+
+def test_invisible_characters_from_a_player_never_reach_the_draft():
+    """Zero-width and bidi characters could hide or reorder text, or forge what publishing looks
+    for in a sent message; the escape removes them from every value a template prints."""
+    line = "Ата\u200bка 5 go\u202esha" + INVISIBLE + "[b]x[/b]"
+    text = receipt_text("legends", "Зорро\u2066", [Rejected(line, "команда не распознана")], TEXTS)
+    assert not any(ch in text for ch in INVISIBLE)
+    assert "«Атака 5 gosha\uff3bb]x\uff3b/b]»" in text and text.startswith("Зорро, ")
+
+
+def test_the_host_notice_shows_an_invisible_character_in_an_account_name():
+    body = TEXTS.render("common/notice_stray_pm.j2", sender="gosha100\u200b", subject="", time="", text="x",
+                        games=["g"], finished=[], replaced=[])
+    assert "gosha100<U+200B>" in body and "gosha100\u200b" not in body

@@ -163,3 +163,14 @@ def test_a_sync_step_that_raises_stops_the_games_but_never_the_tick(game, capsys
     assert "thread parser bug" in daemon.store.game(GAME)["problem"]
     daemon.edges = edges
     assert tick_at(daemon, clock, msk(3, 10, 15)).resolved == [f"{GAME}/night-1"]
+
+
+def test_accept_thread_lets_the_next_sync_take_the_thread_as_it_is(game, capsys):
+    server, clock, config, daemon = game
+    assert tick_at(daemon, clock, msk(2, 20)).errors == []
+    assert main(["accept-thread", "--config", str(config), GAME, "--by", "host"]) == 0
+    assert "reads the thread from page 1" in capsys.readouterr().out
+    assert daemon.store.thread_cursor(GAME)["pages"] == 0
+    assert daemon.store.audit_log()[0]["action"] == "thread.accept"
+    assert tick_at(daemon, clock, msk(2, 21)).errors == []
+    assert daemon.store.thread_cursor(GAME)["pages"] >= 1

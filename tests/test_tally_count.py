@@ -198,3 +198,12 @@ def test_unknown_policy_is_refused():
 def test_look_alike_account_cannot_vote_for_a_player():
     tally = count_votes([post("1", "Кумa", 1, "Тор")], ROSTER, rules(), DEADLINE)   # Latin a
     assert counted(tally) == {} and reasons(tally) == [("Кумa", "Тор", "non_player")]
+
+
+@pytest.mark.parametrize("account", ["Гоша", "гоша", "gosha100\u200b", "\u202egosha100", "GOSHA100"])
+def test_an_account_that_only_looks_like_a_player_votes_for_nobody(account):
+    """The player's vote stands; the look-alike account's vote is a non-player's."""
+    tally = count_votes([post("1", "gosha100", 1, "Аскон"), post("2", account, 2, "Robozik")],
+                        ROSTER, rules(), DEADLINE)
+    assert counted(tally) == {"gosha100": "Аскон"}
+    assert reasons(tally) == [(account, "Robozik", "non_player")]

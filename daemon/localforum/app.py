@@ -10,7 +10,7 @@ from flask import Flask, Response, redirect, render_template, request
 from markupsafe import Markup, escape
 
 from forumgm.daemon.localforum.board import (
-    PM_FOLDER_LIMIT, PMS_PER_PAGE, Board, BoardError, BoardPost, PrivateMessage, User,
+    PMS_PER_PAGE, Board, BoardError, BoardPost, PrivateMessage, User,
 )
 from forumgm.parsers.bbcode import phpbb_date, to_phpbb_html
 
@@ -157,7 +157,7 @@ def create_app(board: Board) -> Flask:
         return page("pm_folder.html", page_title="Private messages", section="ucp", rows=rows, sent=sent,
                     folder_id={"sentbox": -1, "outbox": -2}.get(name, 0), page=page_no, pages=pages,
                     page_url=page_url, total_label=f"{len(messages)} message{'s' if len(messages) != 1 else ''}",
-                    stored=len(messages), limit=PM_FOLDER_LIMIT)
+                    stored=len(messages), limit=board.pm_folder_limit)
 
     def view_pm(me: User, pm_id: int) -> Response:
         pm = board.pms.get(pm_id)

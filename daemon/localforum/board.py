@@ -74,10 +74,11 @@ class PrivateMessage:
 
 class Board:
     def __init__(self, clock: Clock = system_clock, title: str = "forumgm local board",
-                 posts_per_page: int = POSTS_PER_PAGE):
+                 posts_per_page: int = POSTS_PER_PAGE, pm_folder_limit: int = PM_FOLDER_LIMIT):
         self.clock = clock
         self.title = title
         self.posts_per_page = posts_per_page
+        self.pm_folder_limit = pm_folder_limit     # an admin's setting on a real board
         self.users: dict[int, User] = {}
         self.topics: dict[int, Topic] = {}
         self.posts: dict[int, BoardPost] = {}
@@ -197,7 +198,7 @@ class Board:
     def inbox(self, user_id: int) -> list[PrivateMessage]:
         """Newest first; a PM beyond the folder's limit is held back, as phpBB does by default."""
         received = sorted((m for m in self.pms.values() if m.recipient_id == user_id), key=lambda m: m.id)
-        return received[:PM_FOLDER_LIMIT][::-1]
+        return received[:self.pm_folder_limit][::-1]
 
     def place_pms(self, user_id: int) -> None:
         """The recipient opened his PMs: phpBB moves what was sent to him from the senders' outboxes

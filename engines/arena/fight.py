@@ -12,7 +12,8 @@ import math
 from dataclasses import dataclass, replace
 from typing import Any
 
-from forumgm.engines.arena.cards import REST, card_text, rest
+from forumgm.engines.arena.cards import REST, card_text, rest, vocabulary
+from forumgm.parsers.orders.arena import arg_text
 from forumgm.engines.arena.dice import Dice
 from forumgm.engines.arena.state import FACING, ArenaState, Card, Fighter, Wound
 from forumgm.engines.arena.table import ArenaTable
@@ -95,8 +96,9 @@ def reveal(ss: StepState, orders: Any, rng: PhaseRng):
         ss = ss.with_fighter(fighter)
         if surrendered:
             ss = replace(ss, surrendered=ss.surrendered + (fighter.nick,))
+    vocab = vocabulary(table)
     rows = [{"nick": n, "hand": h, "card": card_text(c, table), "code": c.code,
-             **({_ARG[table.kind(c.code)]: c.arg} if c.arg else {})} for n, h, c in cards]
+             **({_ARG[table.kind(c.code)]: arg_text(c.arg, vocab)} if c.arg else {})} for n, h, c in cards]
     reveal_data = {"step": ss.number, "cards": rows, "playout": bool(ss.forced_rest)}
     return replace(ss, cards=tuple(cards)), events + [Event("reveal", reveal_data)]
 

@@ -311,8 +311,9 @@ def fighter_card(check: TableCheck, card: Mapping, key: str, weapons: Mapping, d
     for name in ("weapon", "left"):
         if name in card:
             value = check.get(card, name, key, str)
+            held = [w for w, spec in weapons.items() if w != "нога" and (name == "left" or not spec.shield)]
             if value or name == "weapon":
-                check.one_of(value, [w for w in weapons if w not in ("нога",)], f"{key}.{name}")
+                check.one_of(value, held, f"{key}.{name}")
             out[name] = value
     if "helmet" in card:
         out["helmet"] = check.get(card, "helmet", key, bool)
@@ -325,8 +326,6 @@ def fighter_card(check: TableCheck, card: Mapping, key: str, weapons: Mapping, d
     missing = [name for name in FIGHTER_KEYS if name not in out]
     if missing:
         check.fail(f"{key}.{missing[0]}", "required")
-    if out["weapon"] and weapons[out["weapon"]].shield:
-        check.fail(f"{key}.weapon", "a shield is carried in the left hand (left = \"щит\")")
     return out
 
 

@@ -14,7 +14,6 @@ from typing import Any, Mapping, Sequence
 from forumgm.engines.base import OrderPm, Outcome, Phase, PhaseInputs, Verdict, phase_rng
 from forumgm.engines.bellum import orders as _orders
 from forumgm.engines.bellum.authority import authority_table
-from forumgm.engines.bellum.politics import summary_factions
 from forumgm.engines.bellum.report import TurnTexts, player_pms, turn_reports
 from forumgm.engines.bellum.setup import start_state
 from forumgm.engines.bellum.state import BellumState, RuleConfig, dump_state, load_state, rule_config
@@ -34,7 +33,8 @@ def summary(state: BellumState) -> dict[str, Any]:
         "authority": authority_table(state),
         "subjugated": {f.id: f.master for f in state.factions.values() if f.master is not None},
         "captured": sorted(f.id for f in state.factions.values() if f.captured),
-        "factions": summary_factions(state),
+        "factions": {f.id: {"name": f.name, "kind": f.kind, "ever_state": f.ever_state, "capital": f.capital,
+                            "player": f.player, "color": f.color} for f in state.factions.values()},
     }
 
 

@@ -4,7 +4,6 @@ capital loss (rules «Механика игры за государства», �
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from forumgm.engines.base import Event, PhaseRng
 from forumgm.engines.bellum.state import STATE, TRIBE, BellumState, Faction, thaw_people
@@ -209,7 +208,3 @@ def capital_loss(turn: Turn, orders: TurnOrders, rng: PhaseRng) -> tuple[Turn, l
             events.append(Event("secession", {"state": faction, "region": region, "new": new, "reason": "capital"}))
     return turn.with_state(state), events
 
-
-def summary_factions(state: BellumState) -> dict[str, Any]:
-    return {f.id: {"name": f.name, "kind": f.kind, "ever_state": f.ever_state, "capital": f.capital,
-                   "player": f.player, "color": f.color} for f in state.factions.values()}

@@ -29,7 +29,7 @@ SECTIONS = (
     ("Королевства и провинции", ("kingdom", "kingdom_failed", "independence", "independence_failed", "annexed",
                                  "annex_failed", "abandoned", "abandon_failed")),
     ("Перемещения", ("moved", "move_void")),
-    ("Бои", ("battle",)),
+    ("Бои", ("battle", "battle_losses")),
     ("Отступления", ("fell_back", "retreated", "retreat_lost", "held", "captured")),
     ("Племена", ("subjugated", "not_subjugated", "freed", "split")),
     ("Государства", ("capital_lost", "secession")),

@@ -7,11 +7,11 @@ from typing import Any, Mapping
 
 from forumgm.engines.base import SetupError, player_tables, reject_unknown_keys
 from forumgm.engines.bellum.events import check_events
-from forumgm.engines.bellum.state import STATE, BellumState, Faction, RuleConfig, freeze_people
+from forumgm.engines.bellum.state import STATE, BellumState, Faction, RuleConfig, freeze_people, rule_config
 from forumgm.engines.bellum.world import frozen, world_from_scenario
 from forumgm.parsers.orders.bellum import OrderError, names_of
 
-SETUP_KEYS = {"scenario", "players", "rolls", "people", "owners", "events"}
+SETUP_KEYS = {"scenario", "players", "rolls", "people", "owners", "events", "rules"}
 PLAYER_KEYS = {"nick", "faction", "role", "aliases"}
 
 
@@ -112,6 +112,10 @@ def _rolls(value: Any) -> int | None:
 
 def start_state(setup: Mapping[str, Any], seed: int, rules: RuleConfig) -> BellumState:
     reject_unknown_keys(setup, SETUP_KEYS, "setup")
+    if "rules" in setup:        # a simulation's own rule numbers over the engine's (config/bellum/rules.toml)
+        if not isinstance(setup["rules"], Mapping):
+            raise SetupError("setup.rules", "expected a table of rule numbers")
+        rules = rule_config({**rules.as_json(), **setup["rules"]}, "setup.rules")
     scenario = _scenario(setup.get("scenario"))
     world = world_from_scenario(scenario)
     factions = _players(setup.get("players"), _factions(scenario))

@@ -99,23 +99,36 @@ def _fought(turn: Turn, rng: PhaseRng, phase: int, fights: dict[str, set[tuple[s
             for winner in battle["winners"]:
                 beaten_by.setdefault(loser, {})
                 beaten_by[loser][winner] = beaten_by[loser].get(winner, 0) + battle["strengths"][winner]
-    state = _losses(turn.state, battles)
-    turn = turn.with_state(state).with_work(
+    turn, losses = _losses(turn, battles)
+    turn = turn.with_work(
         lost=frozenset(lost), losers=frozenset(losers), battles=turn.work.battles + tuple(battles),
         beaten_by=frozen({k: frozen(v) for k, v in beaten_by.items()}))
-    return turn, [Event("battle", battle) for battle in battles]
+    return turn, [Event("battle", battle) for battle in battles] + losses
 
 
-def _losses(state: BellumState, battles: list[dict[str, Any]]) -> BellumState:
-    """The host's optional battle losses (config battle_losses, default none: the rules kill nobody)."""
-    if not state.rules.battle_losses:
-        return state
-    people = thaw_people(state)
-    for battle in battles:
-        for loser in battle["losers"]:
-            here = people[battle["province"]]
-            here[loser] -= int(here[loser] * state.rules.battle_losses)
-    return state.with_people(people)
+def _losses(turn: Turn, battles: list[dict[str, Any]]) -> tuple[Turn, list[Event]]:
+    """The host's optional battle losses (config battle_losses, default none: the rules kill
+    nobody): a beaten faction loses that fraction of each of its groups there, once however many
+    battles it lost in the province, so that the groups falling back carry only the survivors."""
+    fraction = turn.state.rules.battle_losses
+    beaten = sorted({(b["province"], loser) for b in battles for loser in b["losers"]})
+    if not fraction or not beaten:
+        return turn, []
+    events = []
+    people = thaw_people(turn.state)
+    arrivals = list(turn.work.arrivals)
+    for province, faction in beaten:
+        for i, a in enumerate(arrivals):
+            if a.dest == province and a.faction == faction and not a.back:
+                arrivals[i] = replace(a, count=a.count - int(a.count * fraction))
+        moved = sum(a.count for a in turn.work.arrived_in(province) if a.faction == faction)
+        stayed = people[province][faction] - moved
+        left = stayed - int(stayed * fraction) + sum(
+            a.count for a in arrivals if a.dest == province and a.faction == faction and not a.back)
+        events.append(Event("battle_losses", {"faction": faction, "province": province,
+                                              "count": people[province][faction] - left}))
+        people[province][faction] = left
+    return turn.with_state(turn.state.with_people(people)).with_work(arrivals=tuple(arrivals)), events
 
 
 def battle(turn: Turn, orders: TurnOrders, rng: PhaseRng) -> tuple[Turn, list[Event]]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Iterable, Mapping
 
@@ -167,7 +167,7 @@ class Book:
     provinces: Names
     factions: Names
     regions: Names
-    events: Mapping[int, tuple[str, ...]] = None   # event number -> its option letters
+    events: Mapping[int, tuple[str, ...]] = field(default_factory=dict)   # event number -> option letters
 
 
 # ---------------------------------------------------------------- the grammar
@@ -215,7 +215,7 @@ def _targets(text: str, book: Book) -> tuple[str, ...]:
     return tuple(dict.fromkeys(book.factions.find(part) for part in parts))
 
 
-def _stance(text: str, book: Book, line: str) -> tuple[str, tuple[str, ...]]:
+def _stance(text: str, book: Book) -> tuple[str, tuple[str, ...]]:
     low = _low(text).strip().rstrip(".")
     if low == "бездействовать":
         return IDLE, ()
@@ -273,13 +273,13 @@ def _read(line: str, book: Book, faction: str | None) -> Order:
     if (m := _ABANDON.match(low)):
         return Abandon(book.provinces.find(line[m.start("p"):m.end("p")]))
     if (m := _STAY.match(line)):
-        stance, targets = _stance(m["what"], book, line)
+        stance, targets = _stance(m["what"], book)
         return Stay(book.provinces.find(m["where"]), faction, stance, targets)
     raise OrderError("непонятная команда")
 
 
 def _event(number: int, option: str, book: Book) -> EventChoice:
-    options = (book.events or {}).get(number)
+    options = book.events.get(number)
     if options is None:
         raise OrderError(f"события {number} в этом ходу нет")
     if option not in options:

@@ -1,0 +1,104 @@
+"""A short soak (bench/soak.py runs the month): the daemon loop on the local forum for a week of
+game time, a Legends and a Mafia game with players posting, voting and sending orders. What an
+idle poll costs the forum and the store, and what the process holds, must not grow with the game."""
+from __future__ import annotations
+
+import gc
+import os
+import re
+import statistics
+import sys
+import threading
+from datetime import timedelta
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from forumgm.daemon.localforum import LocalForum
+from forumgm.parsers import names
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+from soak import OUTSIDERS, START, Pace, Soak, VirtualClock, apply, legends_script, mafia_script, soak_board  # noqa: E402
+
+DAYS = 6
+# one-day phases and sparse polling: six game days in a few seconds, every kind of tick included
+PACE = Pace(legends_night="1d", legends_day="1d", mafia_round="1d", poll_interval=3600, poll_near=600,
+            chatter=0.25)
+
+
+# what the harness itself keeps (the in-process board's posts and PMs, a record of every tick)
+HARNESS = frozenset({"BoardPost", "PrivateMessage", "TickRecord"})
+
+
+def process_holds(ticks: int) -> dict:
+    # caches bounded by design fill up over a game (a roster's name forms, compiled patterns): emptied
+    # here, so that what is counted is what nothing would ever let go
+    names._index_of.cache_clear()
+    names.declensions.cache_clear()
+    re.purge()
+    gc.collect()
+    objects = sum(1 for o in gc.get_objects() if type(o).__name__ not in HARNESS) - ticks   # a tick's list of resolved
+    return {"fds": len(os.listdir("/proc/self/fd")), "threads": threading.active_count(), "objects": objects}
+
+
+@pytest.fixture(scope="module")
+def soak(tmp_path_factory):
+    clock = VirtualClock(SimpleNamespace(value=START.timestamp()))
+    players = legends_script().players + mafia_script().players + list(OUTSIDERS)
+    board = soak_board(clock.now, players)
+    with LocalForum(board) as server:
+        run = Soak(tmp_path_factory.mktemp("soak"), server.url, clock, lambda action: apply(board, action), DAYS, PACE)
+        held = {}
+        real_sample = run.sample
+
+        def sample(day):
+            held[day] = process_holds(len(run.ticks))
+            return real_sample(day)
+        run.sample = sample
+        run.run()
+        run.held = held
+        yield run
+        run.daemon.store.close()
+
+
+def day_of(soak, record) -> int:
+    return int((record.at - START) / timedelta(days=1)) + 1
+
+
+def quiet_ticks(soak, day: int) -> list:
+    return [t for t in soak.ticks if t.quiet and day_of(soak, t) == day]
+
+
+def test_the_games_were_played_and_every_phase_resolved_on_time(soak):
+    store = soak.daemon.store
+    mafia, legends = (next(g for g in soak.daemon.games if g.id == name) for name in ("mafia-soak", "legends-soak"))
+    state = mafia.rules.load(store.latest_snapshot(mafia.id)["state"])
+    assert mafia.rules.winner(state) is not None                       # the Mafia scenario plays to its end
+    assert len(store.phases(legends.id, status="resolved")) >= DAYS - 1
+    assert soak.players.done > 200
+    grace = timedelta(seconds=soak.installation.deadline_grace)
+    for record in soak.ticks:
+        for name in record.resolved:
+            game_id, key = name.split("/", 1)
+            assert record.at == store.phase(game_id, key)["deadline"] + grace, name
+
+
+def test_a_quiet_poll_costs_one_request_per_thread_and_the_inbox_on_the_last_day_as_on_the_first(soak):
+    for day in (2, DAYS):
+        costs = [t.requests for t in quiet_ticks(soak, day)]
+        assert len(costs) >= 10 and statistics.median(costs) == 3, (day, costs)
+
+
+def test_the_store_work_of_a_quiet_poll_does_not_grow_with_the_threads(soak):
+    early, late = (statistics.median(t.sql_steps for t in quiet_ticks(soak, day)) for day in (2, DAYS))
+    posts = [len(soak.daemon.store.posts(g.id)) for g in soak.daemon.games]
+    assert min(posts) > 35           # the threads did grow meanwhile
+    assert late <= early * 1.3 + 5, (early, late)
+
+
+def test_the_process_holds_no_more_files_threads_or_objects_at_the_end_than_on_day_three(soak):
+    first, last = soak.held[3], soak.held[DAYS]
+    assert last["fds"] <= first["fds"] and last["threads"] <= first["threads"], (first, last)
+    # several hundred ticks ran in between: a leak of even one object a tick would show
+    assert last["objects"] - first["objects"] < 300, (first, last)
