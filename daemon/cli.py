@@ -31,6 +31,7 @@ COMMANDS = (
     "pause",
     "replace",
     "accept_thread",
+    "map",
 )
 
 

@@ -319,6 +319,10 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX posts_page ON posts(game_id, page_no);
     CREATE INDEX pms_seen ON pms(forum_id, seen_at);
     """,
+    # the board shows the post to the host only, as soft-deleted or awaiting approval: no vote
+    """
+    ALTER TABLE posts ADD COLUMN hidden INTEGER NOT NULL DEFAULT 0;
+    """,
 )
 
 
@@ -544,11 +548,13 @@ class Store:
             if known is None:
                 self._insert("posts", {"game_id": game_id, "post_id": post.id, "author": post.author,
                                        "author_id": post.author_id, "posted_at": to_text(post.posted_at),
-                                       "page_no": page_no, "first_seen_at": seen, "last_seen_at": seen})
+                                       "page_no": page_no, "first_seen_at": seen, "last_seen_at": seen,
+                                       "hidden": int(post.hidden)})
                 verdict = "new"
             else:
-                self.db.execute("UPDATE posts SET last_seen_at = ?, deleted_at = NULL, page_no = COALESCE(?, page_no) "
-                                "WHERE game_id = ? AND post_id = ?", [seen, page_no, game_id, post.id])
+                self.db.execute("UPDATE posts SET last_seen_at = ?, deleted_at = NULL, page_no = COALESCE(?, page_no), "
+                                "hidden = ? WHERE game_id = ? AND post_id = ?",
+                                [seen, page_no, int(post.hidden), game_id, post.id])
                 latest = self.db.execute("SELECT digest FROM post_versions WHERE game_id = ? AND post_id = ? "
                                          "ORDER BY id DESC LIMIT 1", [game_id, post.id]).fetchone()
                 if latest and latest[0] == digest:
@@ -570,6 +576,11 @@ class Store:
             return self._rows("SELECT * FROM posts WHERE game_id = ? ORDER BY first_seen_at, rowid", [game_id])
         return self._rows("SELECT * FROM posts WHERE game_id = ? AND posted_at >= ? ORDER BY first_seen_at, rowid",
                           [game_id, to_text(posted_since)])
+
+    def hidden_post_ids(self, game_id: str) -> set[str]:
+        """Posts the board shows to the host only (soft-deleted by a moderator, awaiting approval)."""
+        return {row[0] for row in self.db.execute("SELECT post_id FROM posts WHERE game_id = ? AND hidden = 1",
+                                                  [game_id])}
 
     def deleted_post_ids(self, game_id: str, until: datetime) -> set[str]:
         """Posts marked deleted at or before `until`."""
@@ -781,15 +792,22 @@ class Store:
                           [game_id, phase_key])
 
     def add_snapshot(self, game_id: str, phase_key: str, state: Mapping[str, Any],
-                     resolution_id: int | None = None) -> int:
+                     resolution_id: int | None = None, at: datetime | None = None) -> int:
+        """`at`: the daemon's time of the step (its clock), else the store's."""
         return self._insert("snapshots", {"game_id": game_id, "phase_key": phase_key, "resolution_id": resolution_id,
                                           "state": json.dumps(state, ensure_ascii=False),
-                                          "created_at": to_text(self.now()), "current": 1})
+                                          "created_at": to_text(at or self.now()), "current": 1})
 
     def latest_snapshot(self, game_id: str) -> dict | None:
         """The newest current state: the result of the last resolved phase, or the setup."""
         return self._one("SELECT * FROM snapshots WHERE game_id = ? AND current = 1 ORDER BY id DESC LIMIT 1",
                          [game_id])
+
+    def dealt_at(self, game_id: str) -> datetime | None:
+        """When the game's setup was dealt (its first snapshot); None before."""
+        row = self.db.execute("SELECT MIN(created_at) FROM snapshots WHERE game_id = ? AND phase_key = 'setup'",
+                              [game_id]).fetchone()
+        return from_text(row[0]) if row else None
 
     def snapshot_before(self, game_id: str, phase_key: str) -> dict | None:
         """The state a phase resolves from: the newest current snapshot older than the phase's own."""

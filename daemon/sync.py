@@ -27,6 +27,7 @@ INBOX_NEARLY_FULL = 0.8      # of a folder's limit: the host is warned before ne
 MASS_DELETION = 5    # more posts gone in one sync than a player or a moderator removes by hand
 ACCEPTING = 0        # thread_cursors.pages after `forumgm accept-thread`, until the next full read
 _TOLD_NO_PMS: set[str] = set()   # forums this process has logged as having no private messages
+_TOLD_NEARLY_FULL: set[str] = set()
 
 
 @dataclass
@@ -157,7 +158,9 @@ def _inbox_problem(forum_id: str, listing, seen: int) -> str | None:
     if listing.total is not None and listing.total > seen:
         return (f"the PM inbox of {forum_id} says it holds {listing.total} PMs but only {seen} were read; "
                 "some orders would be missed")
-    if listing.limit and listing.stored is not None and listing.stored >= listing.limit * INBOX_NEARLY_FULL:
+    nearly = listing.limit and listing.stored is not None and listing.stored >= listing.limit * INBOX_NEARLY_FULL
+    if nearly and forum_id not in _TOLD_NEARLY_FULL:    # once per run, not every tick
+        _TOLD_NEARLY_FULL.add(forum_id)
         log.warning("the PM inbox of %s is nearly full (%d of %d): delete old PMs on the forum before it "
                     "holds new ones back", forum_id, listing.stored, listing.limit)
     return None

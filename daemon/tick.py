@@ -25,13 +25,15 @@ from forumgm.daemon.late import late_key, missed_phase
 from forumgm.daemon.reminders import draft_before_deadline
 from forumgm.daemon.role_delivery import role_drafts
 from forumgm.daemon.notices import KIND as NOTICE_KIND, host_notices
+from forumgm.daemon.pictures import MAP_KIND, save_pictures
 from forumgm.daemon.store import Store, StoreError
 from forumgm.daemon.stops import is_held
+from forumgm.daemon.stored_orders import order_pms
 from forumgm.daemon.stored_posts import CLOCK_SKEW
 from forumgm.daemon.stray_pms import draft_stray_pms
 from forumgm.daemon.sync_problems import note_sync
 from forumgm.daemon.votes import (
-    FINAL_KIND, draft_running_count, post_urls, record_votes, vote_count_body,
+    FINAL_KIND, draft_running_count, note_thread_votes, post_urls, record_votes, takes_pm_votes, vote_count_body,
 )
 from forumgm.engines.base import OrderPm, Phase, PhaseInputs, Rules
 from forumgm.engines.receipts import receipt_text
@@ -40,6 +42,9 @@ from forumgm.parsers.names import Roster, account_player
 log = logging.getLogger(__name__)
 
 SETUP = "setup"
+# boards show a PM's time to the minute, and their clock may run a little behind the daemon's:
+# a PM shown this close to the deal may have been sent after it
+DEALT_MARGIN = timedelta(minutes=2)
 
 
 def no_link(post_id: str) -> str | None:
@@ -101,7 +106,7 @@ def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edge
         if is_held(store, game.id):
             continue        # its rules changed, or another held cause: `forumgm status` says why
         try:
-            start_game(game, store)
+            start_game(game, store, now)
             # inputs may be missing after a failed sync: never resolve on a partial view of the forum
             error = (inbox_errors[game.forum_id] or _sync_error(edges.sync_game, report, game.config, forum, store, now)
                      or _resolution_error(game, store, now, report))
@@ -151,7 +156,7 @@ def _sync_error(step: Callable | None, report: TickReport, *args) -> str | None:
 
 # ---------------------------------------------------------------- the game's start
 
-def start_game(game: GameRun, store: Store) -> None:
+def start_game(game: GameRun, store: Store, now: datetime | None = None) -> None:
     """Deal the game once: the setup snapshot, the role PMs the engine drafts, the first phase."""
     if store.latest_snapshot(game.id) is not None or game.config.signup_open:
         return      # dealt already, or the sign-up is still open (players = [])
@@ -160,7 +165,7 @@ def start_game(game: GameRun, store: Store) -> None:
             return
         config = game.config
         state = game.rules.setup(config.setup_table(), config.seed)
-        store.add_snapshot(game.id, SETUP, game.rules.dump(state))
+        store.add_snapshot(game.id, SETUP, game.rules.dump(state), at=now)   # when it began: dealt_at
         for pm in role_drafts(game, store, state):
             store.add_draft(game.id, pm.kind, pm.to, pm.text, SETUP, config.needs_approval(pm.kind),
                             ref=f"{pm.kind}:{pm.to}", subject=pm.subject)
@@ -213,12 +218,14 @@ def catch_up(game: GameRun, store: Store, now: datetime, report: TickReport) -> 
         tally = record_votes(game, store, state, phase, phase_row)
         if tally is not None:
             draft_running_count(game, store, state, phase, phase_row, tally, now)
+        elif takes_pm_votes(game):
+            note_thread_votes(game, store, phase, phase_row)    # a blue nick in its thread is no vote
         draft_before_deadline(game, store, state, phase, phase_row, now)
         if is_paused(store, game.id):
             return      # inputs are read and answered; nothing resolves until the host resumes
         if phase.key in {due["key"] for due in due_phases(game.config, now, store, game.grace)}:
             cutoff = phase_row["deadline"]
-        elif game.rules.complete_early(state, phase, _order_pms(store.orders(game.id, phase.key))):
+        elif game.rules.complete_early(state, phase, order_pms(store.orders(game.id, phase.key))):
             cutoff = now
         else:
             return
@@ -232,10 +239,11 @@ def record_orders(game: GameRun, store: Store, state: Any, phase: Phase, deadlin
     """Every new PM from a player timed before the deadline: its verdicts and a receipt draft."""
     roster = game.roster()
     done = store.order_pm_ids(game.id)
+    began = _began(store, game.id)
     for pm in store.pms(game.forum_id, since=_inputs_since(store, game.id)):
         at = pm["sent_at"] or pm["seen_at"]
-        if pm["pm_id"] in done or at >= deadline:
-            continue
+        if pm["pm_id"] in done or at >= deadline or (began is not None and at < began - DEALT_MARGIN):
+            continue      # read already, after this phase, or old mail from before the game (another game's)
         # an account spelt like a player with look-alike letters is someone else: only case is forgiven
         nick = account_player(pm["sender"], roster)
         if nick is None:
@@ -246,7 +254,7 @@ def record_orders(game: GameRun, store: Store, state: Any, phase: Phase, deadlin
         if missed:      # between a deadline and this phase's opening: answered, never carried over
             phase_key, filed_as, verdicts = missed, late_key(missed), game.rules.late_verdicts(order)
         else:
-            earlier = _order_pms(o for o in store.orders(game.id, phase.key) if o["sender"] == nick)
+            earlier = order_pms(o for o in store.orders(game.id, phase.key) if o["sender"] == nick)
             phase_key = filed_as = phase.key
             verdicts = game.rules.read_orders(state, phase, order, earlier)
         with store.transaction():
@@ -258,16 +266,18 @@ def record_orders(game: GameRun, store: Store, state: Any, phase: Phase, deadlin
                             subject=f"Re: {pm['subject']}" if pm["subject"] else "")
 
 
+def _began(store: Store, game_id: str) -> datetime | None:
+    """When forumgm dealt the game (its sign-up closed, its roles went out): a PM sent before it
+    was written for something else (another game on the same account) and is no order of this one."""
+    return store.dealt_at(game_id)
+
+
 def _inputs_since(store: Store, game_id: str) -> datetime | None:
     """A PM seen before the last resolved deadline was read while that phase was open (or the
     game could not be read, and then that phase is still the open one): a tick reads only the PMs
     seen since, not every PM of the forum. The margin covers a board's clock running ahead."""
     resolved = store.phases(game_id, status="resolved")
     return max(p["deadline"] for p in resolved) - CLOCK_SKEW if resolved else None
-
-
-def _order_pms(rows) -> list[OrderPm]:
-    return [OrderPm(row["sender"], row["raw_text"], row["pm_id"], row["sent_at"]) for row in rows]
 
 
 # ---------------------------------------------------------------- resolution
@@ -294,7 +304,7 @@ def resolve_once(game: GameRun, store: Store, phase_key: str, cutoff: datetime, 
         phase = Phase(row["kind"], row["number"])
         tally = record_votes(game, store, state, phase, row, cutoff)
         inputs = PhaseInputs(
-            orders=tuple(_order_pms(store.orders(game.id, phase_key))),
+            orders=tuple(order_pms(store.orders(game.id, phase_key))),
             tally=tally,
             extra={"post_urls": post_urls(game, tally), "deadlines": next_deadlines(game, cutoff)},
         )
@@ -312,6 +322,11 @@ def resolve_once(game: GameRun, store: Store, phase_key: str, cutoff: datetime, 
         for pm in outcome.pms:
             store.add_draft(game.id, pm.kind, pm.to, pm.text, phase_key, game.config.needs_approval(pm.kind),
                             subject=pm.subject, resolution_id=resolution)
+        draw = getattr(game.rules, "images", None)      # optional: pictures of the new position
+        if draw is not None:
+            paths = save_pictures(store.path, game.id, phase_key, draw(outcome.state))
+            store.add_draft(game.id, MAP_KIND, "thread", "\n".join(str(path) for path in paths), phase_key,
+                            game.config.needs_approval(MAP_KIND), resolution_id=resolution)
         for body in host_notices(game, outcome.events):     # for the host's eyes first, whatever [approval] says
             store.add_draft(game.id, NOTICE_KIND, "thread", body, phase_key, True, resolution_id=resolution)
         if tally is not None:

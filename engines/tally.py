@@ -19,6 +19,7 @@ from forumgm.parsers.names import Resolved, Roster, account_player, clean, fold_
 REASONS = (
     "after_deadline", "before_open", "quoted", "spoiler", "code", "non_player", "dead_voter",
     "ambiguous", "ambiguous_name", "unknown_name", "dead_target", "superseded", "changed_not_allowed", "repeated",
+    "hidden_post",
 )
 _WHERE_REASON = {"quote": "quoted", "spoiler": "spoiler", "code": "code"}
 
@@ -33,13 +34,14 @@ class VotePostVersion:
     version_at: datetime        # posted_at for the first version, the edit (or first-seen) time after
     colored: tuple[ColoredFragment, ...] = ()
     flagged: tuple[ColoredFragment, ...] = ()
+    hidden: bool = False        # the board hides the post from members (soft-deleted, unapproved): no vote
 
     @classmethod
     def of_post(cls, post: Post, version_at: datetime | None = None) -> "VotePostVersion":
         """A parsed post as one version, timed at its edit when the forum shows one."""
         if version_at is None:
             version_at = post.edited_at if isinstance(post.edited_at, datetime) else post.posted_at
-        return cls(post.id, post.author, post.posted_at, version_at, post.colored, post.flagged)
+        return cls(post.id, post.author, post.posted_at, version_at, post.colored, post.flagged, post.hidden)
 
 
 @dataclass(frozen=True)
@@ -228,6 +230,12 @@ def count_votes(versions: Iterable[VotePostVersion], roster: Roster, rules: Vote
     valid: list[_Valid] = []
     discarded: list[DiscardedVote] = []
     for post in _posts(versions):
+        if post[-1].hidden:
+            texts = _vote_texts(post[-1], rules)
+            if texts:
+                discarded.append(DiscardedVote(_voter_name(post[-1].author, roster), ", ".join(texts), "hidden_post",
+                                               post[-1].post_id))
+            continue
         ballots, not_counted = _post_ballots(post, deadline, rules, roster)
         discarded += not_counted
         for ballot in ballots:

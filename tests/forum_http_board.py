@@ -15,6 +15,7 @@ import hashlib
 import itertools
 import re
 import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -73,6 +74,12 @@ class Site:
     sent_listed_with_inbox: bool = False  # one list of conversations (XenForo), not a sent-items folder
     password_digest: Callable[[str], str] | None = None   # what the login form carries for the password
                                                           # (vBulletin's script sends an md5 of it)
+    sanitise: Callable[[str], str] = lambda text: text   # what the board does to a posted text (trims,
+                                                          # drops or replaces invisible characters)
+    flood_interval: float = 0.0       # seconds between two POSTs (login, post, PM) before the board refuses
+    flood_page: str | None = None     # the board's 403 page for a POST that came too soon (a fixture)
+    received_view: tuple[str, str, str] | None = None   # any received PM's page: (pattern, group 1 the id;
+                                                        # a saved PM page; that page's PM id, replaced)
 
 
 @dataclass
@@ -91,12 +98,15 @@ class FixtureBoard:
     posts: list[Sent] = field(default_factory=list)
     pms: list[Sent] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)
+    clock: Callable[[], float] = time.monotonic   # for the flood rule
 
     def __post_init__(self):
         self._sids = itertools.count(1)
         self._ids = itertools.count(self.site.first_new_id)
         self._members_in: set[str] = set()
         self._lock = threading.Lock()
+        self._posted_at = float("-inf")
+        self.floods = 0
         self.base_url = ""
 
     # -- what tests do to the board ------------------------------------------------------------
@@ -131,6 +141,9 @@ class FixtureBoard:
             return self._sent_pm_page(sid, found.group(1))
         if site.sentbox and re.fullmatch(site.sentbox, where):
             return self._sentbox(sid)
+        if site.received_view and (found := re.fullmatch(site.received_view[0], where)):
+            _, fixture, own_id = site.received_view
+            return self._text(sid, fixture).replace(f'id="msg{own_id}"', f'id="msg{found.group(1)}"')
         for pattern, fixture in site.pages:
             if re.fullmatch(pattern, where):
                 return self._text(sid, fixture)
@@ -142,6 +155,10 @@ class FixtureBoard:
         if rule is None:
             return Response(f"no form at {where}", status=404)
         self.received.append((where, form))
+        if self.clock() < self._posted_at + site.flood_interval:    # SMF: one POST per 2 s per address
+            self.floods += 1
+            return Response(self._text(sid, site.flood_page), status=403, mimetype="text/html")
+        self._posted_at = self.clock()
         if not self._tokens_ok(sid, rule, form):
             return Response("bad or missing form token", status=403)
         if rule.referer and not re.search(rule.referer, request.headers.get("Referer", "")):
@@ -172,6 +189,7 @@ class FixtureBoard:
 
     def _accept(self, store: list[Sent], rule: FormRule, form: dict[str, str]):
         sent = Sent(str(next(self._ids)), {ours: form.get(name, "") for ours, name in rule.fields.items()})
+        sent.fields["message"] = self.site.sanitise(sent.fields["message"])
         store.append(sent)
         return self._answer(rule.answer, self.base_url + rule.target.format(id=sent.id))
 

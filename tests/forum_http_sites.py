@@ -5,11 +5,32 @@ URLs and fields follow tests/fixtures/forums/<engine>/README.md (the pages were 
 from __future__ import annotations
 
 import hashlib
+import re
+from dataclasses import replace
 
 from forumgm.parsers.forums import fluxbb, ipb3, ipb4, mybb, smf, vbulletin3, vbulletin4, xenforo
 from forum_http_board import FIXTURES, FormRule, Site, Token
 
 FORUMS = FIXTURES / "forums"
+
+# What the real boards do to a posted text (seen on MyBB 1.8.37, FluxBB 1.5.11, SMF 2.1.4):
+# MyBB trims blank and zero-width characters at both ends (trim_blank_chrs); FluxBB drops
+# invisible characters everywhere (remove_bad_characters) and trims; SMF 2.1 turns some of
+# them into U+FFFD (sanitize_chars).
+_INVISIBLE = "\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2060\ufeff"
+
+
+def mybb_trim(text: str) -> str:
+    return text.strip(" \t\r\n\u00a0" + _INVISIBLE)
+
+
+def fluxbb_clean(text: str) -> str:
+    return re.sub(f"[{_INVISIBLE}\ufffd]", "", text).strip()
+
+
+def smf_sanitise(text: str) -> str:
+    return re.sub("[\u200b\u200d\u2060\ufeff]", "\ufffd", text)
+
 
 _MYBB_KEY = (Token("my_post_key", "MYBB_POST_KEY_PLACEHOLDER"),)
 MYBB = Site(
@@ -28,6 +49,7 @@ MYBB = Site(
            (r"private\.php\?action=read&pmid=3", "pm_view_2.html")),
     pm=FormRule(r"private\.php", "pm_compose.html", _MYBB_KEY, {"to": "to", "subject": "subject", "message": "message"},
                 answer="refresh", target="private.php"),
+    sanitise=mybb_trim,
     sentbox=r"private\.php\?fid=2", sent_message=r"private\.php\?action=read&pmid=(\d{3,})",
     pm_row_from="pm_inbox.html", pm_view_from="pm_view_1.html",
     placeholders=("MYBB_POST_KEY_PLACEHOLDER", "MYBB_LOGOUT_KEY_PLACEHOLDER"),
@@ -42,8 +64,9 @@ SMF = Site(
                    {"username": "user", "password": "passwrd"}),
     thread=r"index\.php\?topic=2\.(?P<start>\d+)",
     thread_pages=("thread_page1.html", "thread_page2.html", "thread_page3_last.html"),
+    # SMF 2.1 sends to the topic's new posts, not to the post: the answer does not name it
     reply=FormRule(r"index\.php\?action=post2;start=0;board=2", "newreply_form.html", (_SMF_SESSION,),
-                   {"message": "message"}, target="index.php?topic=2.msg{id}#msg{id}"),
+                   {"message": "message"}, target="index.php?topic=2.new#new"),
     refusal='<div class="errorbox" id="errors"><dl><dt><strong id="error_serious">The following error or errors '
             'occurred while posting this message:</strong></dt><dd class="error" id="error_list">{message}</dd>'
             "</dl></div>",
@@ -57,7 +80,17 @@ SMF = Site(
     pm_row_from="pm_inbox.html", pm_view_from="pm_view_1.html",
     placeholders=("SMF_SESSION_VAR_PLACEHOLDER", "SMF_SESSION_ID_PLACEHOLDER", "SMF_TOKEN_VAR_PLACEHOLDER",
                   "SMF_TOKEN_VALUE_PLACEHOLDER"),
+    sanitise=smf_sanitise, flood_interval=2.0, flood_page="real_flood_403.html",
 )
+
+# SMF's inbox as the real board lists 18 PMs, 5 a page, oldest first: without `start` it opens on
+# its last page (real_pm_inbox_start15.html); every page links the others by `start`
+_SMF_INBOX_PAGE = r"index\.php\?action=pm;f=inbox;sort=date;start={start}"
+SMF_PAGED_INBOX = replace(SMF, pages=(
+    *((_SMF_INBOX_PAGE.format(start=start), f"real_pm_inbox_start{start}.html") for start in (0, 5, 10, 15)),
+    (r"index\.php\?action=pm(?:;f=inbox)?", "real_pm_inbox_start15.html"),
+    *SMF.pages,
+), received_view=(r"index\.php\?action=pm;pmsg=(\d+)", "real_pm_view_19.html", "19"))
 
 FLUXBB = Site(
     engine="fluxbb", layout=fluxbb.LAYOUT, fixtures=FORUMS / "fluxbb", origin="http://127.0.0.1:8082/",
@@ -68,6 +101,7 @@ FLUXBB = Site(
     thread_pages=("thread_page1.html", "thread_page2.html", "thread_page3_last.html"),
     reply=FormRule(r"post\.php\?action=post&tid=2", "newreply_form.html", (), {"message": "req_message"},
                    answer="refresh", target="viewtopic.php?pid={id}#p{id}", referer=r"/(post|viewtopic)\.php"),
+    sanitise=fluxbb_clean,
     refusal='<div id="posterror" class="block"><h2><span>Post errors</span></h2><div class="box">'
             '<div class="inbox error-info"><ul class="error-list"><li><strong>{message}</strong></li></ul>'
             "</div></div></div>",

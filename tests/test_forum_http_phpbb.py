@@ -1,7 +1,7 @@
 """The phpBB adapter against the local forum over real HTTP."""
 import pytest
 
-from forumgm.daemon.forum import ForumError
+from forumgm.daemon.forum import ForumError, open_forum
 from forumgm.daemon.localforum import LocalForum
 from localforum_support import HOST, FakeClock, host_forum, seeded_board, thread_url
 
@@ -118,3 +118,36 @@ def test_find_own_post_by_its_text_as_the_board_renders_it(server, clock):
     found = forum.find_own_post(thread_url(server), "Итоги дня:\n[list][*][color=blue]Кума[/color] — 2[/list]")
     assert found == str(server.board.visible_posts(2)[-1].id)
     assert forum.find_own_post(thread_url(server), "Итоги дня: Аскон — 2") is None
+
+
+def test_a_sent_pm_waits_in_the_outbox_until_read_and_is_found_in_either_folder(server, clock):
+    """phpBB keeps a sent PM in the Outbox until its recipient opens his PMs, then moves it to
+    Sent messages; both folders are read, in their own layout ("To …", "Sent: …")."""
+    forum = host_forum(server, clock)
+    before = forum.newest_sent_pm()
+    pm_id = forum.send_pm("Кума", "Ваша роль", "Вы — [b]Доктор[/b]")
+    assert forum.find_sent_pm("Кума", "Ваша роль", "Вы — [b]Доктор[/b]", after=before) == pm_id    # outbox
+    kuma = open_forum({"engine": "phpbb", "base_url": server.url, "username": "Кума"}, "Кума-pw",
+                      clock=clock.monotonic, sleep=clock.sleep)
+    list(kuma.inbox_pages())                                                       # Кума opens his PMs
+    assert not server.board.outbox(server.board.user_named(HOST).id)
+    assert forum.find_sent_pm("Кума", "Ваша роль", "Вы — [b]Доктор[/b]", after=before) == pm_id    # sent folder
+    assert forum.find_sent_pm("Аскон", "Ваша роль", "Вы — [b]Доктор[/b]", after=before) is None
+
+
+def test_a_full_inbox_is_a_problem_for_the_host_and_a_nearly_full_one_a_warning(tmp_path, server, clock, caplog,
+                                                                                 monkeypatch):
+    from forumgm.daemon import sync
+    from forumgm.daemon.sync import sync_inbox
+    from localforum_support import game_store
+    monkeypatch.setattr(sync, "_TOLD_NEARLY_FULL", set())      # said once per run: this run starts here
+    store = game_store(tmp_path, server, clock)
+    for n in range(41):
+        server.board.send_pm("Аскон", HOST, f"Ход {n}", "Атака 1 Кума")
+    nearly = sync_inbox("local", host_forum(server, clock), store, clock.now())
+    assert nearly.ok and len(nearly.new_pms) == 41 and "nearly full (41 of 50)" in caplog.text
+    for n in range(41, 55):
+        server.board.send_pm("Аскон", HOST, f"Ход {n}", "Атака 1 Кума")
+    full = sync_inbox("local", host_forum(server, clock), store, clock.now())
+    assert "is full (50 of 50)" in full.error and "holds new PMs back" in full.error
+    assert len(store.known_pm_ids("local")) == 50          # the four held back are not shown by the board

@@ -7,7 +7,8 @@ import responses
 
 from forumgm.daemon.forum import ForumError, open_forum
 from forumgm.daemon.forum.charset import decode_page
-from forumgm.daemon.forum.http import MAX_RETRY_AFTER, HttpClient, HttpPolicy, user_agent
+from forumgm.daemon.forum.errors import MaybeSent
+from forumgm.daemon.forum.http import MAX_RETRY_AFTER, HttpClient, HttpError, HttpPolicy, user_agent
 from localforum_support import FakeClock
 
 BASE = "http://board.test/"
@@ -143,3 +144,24 @@ def test_a_post_refused_as_too_many_requests_is_repeated_after_the_pause():
     responses.post(BASE + "posting.php", body="posted")
     assert client(clock).post(BASE + "posting.php", {"message": "x"}).text == "posted"
     assert clock.slept == [5.0] and len(responses.calls) == 2
+
+
+@responses.activate
+@pytest.mark.parametrize("status", [500, 502, 503, 504])
+def test_a_post_answered_with_a_server_error_may_have_been_carried_out_and_is_not_repeated(status):
+    """A proxy may answer 502 after the board posted: the POST is "maybe sent" (publishing looks
+    for it before sending again), never repeated here."""
+    clock = FakeClock()
+    responses.post(BASE + "posting.php", status=status)
+    with pytest.raises(MaybeSent, match=f"HTTP {status}; not repeated"):
+        client(clock).post(BASE + "posting.php", {"message": "x"})
+    assert len(responses.calls) == 1
+
+
+@responses.activate
+def test_an_error_page_keeps_the_boards_own_words():
+    clock = FakeClock()
+    responses.get(THREAD, status=403, body="<div id='message'><p>You are banned.</p></div>")
+    with pytest.raises(HttpError) as raised:
+        client(clock).get(THREAD)
+    assert raised.value.page.status == 403 and "You are banned." in raised.value.page.text

@@ -2,6 +2,8 @@
 import pytest
 
 from forumgm.daemon.forum import ForumError
+from forumgm.daemon.forum.errors import Unreachable
+from forumgm.parsers.forums.base import PageLayoutError
 from forumgm.daemon.localforum import LocalForum
 from forumgm.daemon.publish import publish_approved
 from localforum_support import FakeClock, game_store, host_forum, seeded_board
@@ -171,3 +173,47 @@ def test_an_upgraded_store_keeps_its_drafts_and_gains_the_send_error(tmp_path, c
     upgraded = store_module.Store(path, now=clock.now)
     assert upgraded.schema_version == len(store_module.MIGRATIONS)
     assert upgraded.draft(draft)["body"] == "Отчёт" and upgraded.draft(draft)["send_error"] is None
+
+
+class BrokenFor:
+    """One draft's publishing fails in a way nobody planned for (a page not understood)."""
+
+    def __init__(self, forum, nick):
+        self.forum, self.nick = forum, nick
+
+    def send_pm(self, to, subject, bbcode):
+        if to == self.nick:
+            raise PageLayoutError("phpbb: PM 7: no date found")
+        return self.forum.send_pm(to, subject, bbcode)
+
+    def __getattr__(self, name):
+        return getattr(self.forum, name)
+
+
+def test_one_drafts_failure_stops_that_draft_visibly_and_never_the_others(store, server, clock):
+    broken = store.add_draft("g1", "receipt", "Аскон", "Принято", "n1", False, subject="Квитанция")
+    fine = store.add_draft("g1", "receipt", "Кума", "Принято", "n1", False, subject="Квитанция")
+    thread = store.add_draft("g1", "report", "thread", "Отчёт", "n1", False)
+    forum = host_forum(server, clock)
+    report = publish_approved(BrokenFor(forum, "Аскон"), store, clock.now())
+    assert set(report.failed) == {broken} and set(report.sent) == {fine, thread} and report.error is None
+    assert store.draft(broken)["status"] == "sending" and "no date found" in store.draft(broken)["send_error"]
+    again = publish_approved(forum, store, clock.now())          # the page is read again: sent once
+    assert set(again.sent) == {broken} and store.draft(broken)["send_error"] is None
+    assert sorted(server.board.users[m.recipient_id].name for m in server.board.pms.values()) == ["Аскон", "Кума"]
+
+
+def test_a_forum_that_does_not_answer_ends_publishing_for_the_tick(store, server, clock):
+    first = store.add_draft("g1", "report", "thread", "Отчёт", "n1", False)
+    second = store.add_draft("g1", "report", "thread", "Ещё отчёт", "n1", False)
+
+    class Down:
+        def reply(self, url, bbcode):
+            raise Unreachable("GET viewtopic.php failed after 5 attempts: HTTP 503")
+
+        def __getattr__(self, name):
+            return getattr(host_forum(server, clock), name)
+
+    report = publish_approved(Down(), store, clock.now())
+    assert "503" in report.error and set(report.failed) == {first}       # the second is not even tried
+    assert store.draft(second)["status"] == "approved"

@@ -1,9 +1,12 @@
 """The forum edge: one logged-in HTTP session per forum account behind one interface.
 
     forum = open_forum(forum_config, secrets)
-    forum.thread_page(url, page) -> (PageInfo, [Post], html) ; forum.inbox(page) ; forum.message(id)
+    forum.thread_page(url, page) -> (PageInfo, [Post], html) ; forum.inbox_pages() -> ([PmHeader], Listing)...
+    forum.message(id)
     forum.reply(thread_url, bbcode) -> post id ; forum.send_pm(nick, subject, bbcode) -> PM id
-    forum.find_own_post(thread_url, marker, since) ; forum.find_sent_pm(nick, subject, marker)
+        (Accepted when the board took it without naming it; MaybeSent when the answer was lost)
+    forum.newest_sent_pm() ; forum.find_own_post(thread_url, bbcode, after, since, claimed)
+    forum.find_sent_pm(nick, subject, bbcode, after, claimed)
 """
 from __future__ import annotations
 

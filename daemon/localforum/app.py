@@ -65,7 +65,8 @@ def create_app(board: Board) -> Flask:
             return message("Information", "The requested topic does not exist.", 404)
         if topic.id in board.broken_topics:
             return message(topic.title, "This topic is shown by a theme without post markup.")
-        posts = board.visible_posts(topic.id)
+        _, me = _session(board)
+        posts = board.visible_posts(topic.id, moderator=bool(me and me.admin))
         pages = max(1, math.ceil(len(posts) / board.posts_per_page))
         page_no = min(pages, _int(request.args.get("start")) // board.posts_per_page + 1)
         shown = posts[(page_no - 1) * board.posts_per_page: page_no * board.posts_per_page]
@@ -220,6 +221,7 @@ def _username(user: User, tag: str = "a", link: bool = True) -> Markup:
 
 def _post_view(board: Board, post: BoardPost, first: bool) -> dict:
     return dict(id=post.id, subject=post.subject, first=first, author=board.users[post.author_id],
+                soft_deleted=post.soft_deleted,
                 iso=post.posted_at.astimezone(timezone.utc).isoformat(timespec="seconds"),
                 date=_date(post.posted_at), content=Markup(to_phpbb_html(post.bbcode)),
                 edited=_date(post.edited_at) if post.edited_at else None,

@@ -50,6 +50,7 @@ class BoardPost:
     edited_by: int | None = None
     edit_count: int = 0
     deleted: bool = False
+    soft_deleted: bool = False    # by a moderator: still shown to moderators, marked deleted (phpBB 3.1+)
 
 
 @dataclass
@@ -167,8 +168,14 @@ class Board:
         with self._lock:
             self.posts[post_id].deleted = True
 
-    def visible_posts(self, topic_id: int) -> list[BoardPost]:
-        return [p for p in (self.posts[i] for i in self.topics[topic_id].post_ids) if not p.deleted]
+    def soft_delete_post(self, post_id: int) -> None:
+        with self._lock:
+            self.posts[post_id].soft_deleted = True
+
+    def visible_posts(self, topic_id: int, moderator: bool = False) -> list[BoardPost]:
+        """What a member sees; a moderator also sees soft-deleted posts (marked as such)."""
+        return [p for p in (self.posts[i] for i in self.topics[topic_id].post_ids)
+                if not p.deleted and (moderator or not p.soft_deleted)]
 
     def _add_post(self, topic: Topic, author: User, subject: str, bbcode: str) -> BoardPost:
         # ids only grow and dicts keep insertion order: the last key is the largest (a 20,000-post

@@ -112,9 +112,10 @@ class Scenario:
         return next((link for link in self.links if {link.a, link.b} == {a, b}), None)
 
 
-def load_scenario(name_or_path: str | Path) -> Scenario:
-    """A shipped scenario by name ("370" is config/bellum/scenarios/370.toml) or a TOML file."""
-    path = _scenario_path(name_or_path)
+def load_scenario(name_or_path: str | Path, base: Path | None = None) -> Scenario:
+    """A shipped scenario by name ("370" is config/bellum/scenarios/370.toml) or a TOML file;
+    a relative file path is read from `base` (e.g. the folder of the file that names it)."""
+    path = _scenario_path(name_or_path, base)
     try:
         with open(path, "rb") as handle:
             data = tomllib.load(handle)
@@ -125,10 +126,11 @@ def load_scenario(name_or_path: str | Path) -> Scenario:
     return parse_scenario(data, str(path))
 
 
-def _scenario_path(name_or_path: str | Path) -> Path:
+def _scenario_path(name_or_path: str | Path, base: Path | None) -> Path:
     text = str(name_or_path)
     if isinstance(name_or_path, Path) or "/" in text or text.endswith(".toml"):
-        return Path(name_or_path)
+        path = Path(name_or_path)
+        return base / path if base is not None and not path.is_absolute() else path
     from forumgm.config import data_path
 
     return data_path("bellum", "scenarios", f"{text}.toml")

@@ -37,6 +37,7 @@ class Post:
     colored: tuple[ColoredFragment, ...] = ()    # the author's own coloured text, in page order
     flagged: tuple[ColoredFragment, ...] = ()    # coloured text inside quotes, spoilers and code blocks
     page: int | None = None
+    hidden: bool = False                         # shown to a moderator only: soft-deleted or unapproved
 
 
 @dataclass(frozen=True)

@@ -66,6 +66,8 @@ class ThreadLayout:
     body: str              # CSS of the body inside the container
     edit: EditMarker | None
     pagination: Pagination
+    hidden: str | None = None   # CSS the post container itself matches when the board shows a moderator
+                                # a post it hides from members (soft-deleted, awaiting approval)
 
 
 @dataclass(frozen=True)

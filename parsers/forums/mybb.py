@@ -28,6 +28,7 @@ LAYOUT = EngineLayout(
         ),
         pagination=Pagination(container="div.pagination", current="span.pagination_current",
                               total=Field("span.pages", pattern=r"\((\d+)\)")),
+        hidden=".deleted_post, .unapproved_post",
     ),
     body=BodyMarkup(quote="blockquote.mycode_quote, blockquote", code="div.codeblock",
                     spoiler="details.spoiler, div.spoiler"),

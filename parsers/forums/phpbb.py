@@ -29,6 +29,7 @@ LAYOUT = EngineLayout(
             editor=Field("a.username, a.username-coloured"),
         ),
         pagination=Pagination(container="div.pagination", current="li.active span"),
+        hidden=".deleted, .unapproved",
     ),
     body=BodyMarkup(quote="blockquote", code="div.codebox", spoiler="div.spoiler, details"),
     inbox=InboxLayout(

@@ -241,6 +241,7 @@ def _post(container: LexborNode, layout: EngineLayout, tz: tzinfo, now: datetime
     reading = read_body(body, layout.body)
     edited_at, edited_by = _edit(container, layout, tz, now, post_id)
     return Post(
+        hidden=bool(thread.hidden) and container.css_matches(thread.hidden),
         id=post_id,
         author=_required(container, thread.author, layout, f"author of post {post_id}"),
         author_id=read_field(container, thread.author_id),

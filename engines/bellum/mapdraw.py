@@ -1,0 +1,358 @@
+"""The turn map: provinces as Voronoi cells of their points, owners' colours, links, and every
+faction's people drawn with the rules' symbols, as PNG or SVG bytes.
+
+The position comes as plain mappings in the shapes of `forumgm simulate`'s output (`people`
+province → faction → count, `owners` province → state, `subjugated` tribe → master, and
+optionally `factions` id → {kind, ever_state, …} for factions born during the game), so the
+same function draws the start of a scenario, a simulated turn or a stored game's turn.
+
+Symbols (rules, «Карта»): a square for a civilized people (a state, or a tribe that ever was
+one), a circle for a tribe, a ringed circle for a subjugated tribe (the ring in its master's
+colour), a concave square for a tribe that subjugates another; the area grows with the count.
+In the SVG every province cell, link and symbol is a group whose id says what it is
+(`province:<id>`, `link:<kind>:<a>:<b>`, `stack:<province>:<faction>:<symbol>`) and names stay
+`<text>`, so the picture can be searched and checked.
+
+Rendering is pure: no clock (the SVG carries no date), no files, same bytes for the same input.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import io
+import math
+from types import MappingProxyType
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+import numpy as np
+from matplotlib import rc_context
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.collections import LineCollection, PolyCollection
+from matplotlib.colors import to_rgba
+from matplotlib.path import Path as MplPath
+from scipy.spatial import Voronoi
+
+from forumgm.engines.bellum.scenario import Scenario
+
+FORMATS = ("png", "svg")
+WIDTH_PX = 1200
+DPI = 100
+# An equirectangular projection whose sparse edges are squeezed: east of EAST_FROM and south of
+# SOUTH_FROM (steppe, Persia, Arabia, the Sahara) one degree takes less room, so crowded Europe
+# gets more of the picture's width.
+X_SCALE = 0.85
+EAST_FROM, EAST_SCALE = 38.0, 0.55
+SOUTH_FROM, SOUTH_SCALE = 30.0, 0.6
+CELL_RADIUS = 3.2           # degrees of latitude: a cell ends here, leaving open sea between distant points
+MARGIN = 1.5
+LEGEND_COLUMNS = 5
+
+SQUARE, CIRCLE, RINGED, CONCAVE = "square", "circle", "ringed", "concave"
+SYMBOL_NAMES = {
+    SQUARE: "цивилизованный народ",
+    CIRCLE: "племя",
+    RINGED: "покорённое племя (обводка — цвет хозяина)",
+    CONCAVE: "племя-покоритель",
+}
+LINK_STYLES = {
+    "land": {"color": "#8a8a8a", "linestyle": (0, (1, 2)), "linewidth": 0.6},
+    "blue": {"color": "#1f6fd1", "linestyle": (0, (4, 2)), "linewidth": 1.1},
+    "purple": {"color": "#9b30b0", "linestyle": (0, (4, 2)), "linewidth": 1.1},
+}
+LINK_NAMES = {"land": "сухопутная граница", "blue": "морской путь для всех",
+              "purple": "морской путь для государств"}
+UNOWNED_CIVILIZED = "#efe6cf"
+UNOWNED_WILD = "#dfe8d2"
+CELL_EDGE = "#ffffff"
+OWNER_ALPHA = 0.42
+NAME_SIZE = 6.0
+COUNT_SIZE = 5.0
+
+
+@dataclass(frozen=True)
+class FactionLook:
+    id: str
+    name: str
+    color: str
+    symbol: str
+    master: str | None = None        # a subjugated tribe's master
+
+
+def start_position(scenario: Scenario) -> dict[str, dict]:
+    """The scenario's start in the simulate shapes: people, owners, subjugated."""
+    people: dict[str, dict[str, int]] = {}
+    for stack in scenario.people:
+        people.setdefault(stack.province, {})[stack.faction] = stack.count
+    return {"people": people, "owners": dict(scenario.owners), "subjugated": dict(scenario.subjugated)}
+
+
+def draw_map(scenario: Scenario, people: Mapping[str, Mapping[str, int]], owners: Mapping[str, str],
+             subjugated: Mapping[str, str], fmt: str = "png", factions: Mapping[str, Mapping[str, Any]] | None = None,
+             title: str | None = None) -> bytes:
+    """The map of one position as PNG or SVG bytes, WIDTH_PX wide."""
+    if fmt not in FORMATS:
+        raise ValueError(f"map format must be one of {', '.join(FORMATS)} (got {fmt!r})")
+    looks = faction_looks(scenario, people, subjugated, factions or {})
+    present = [looks[fid] for fid in _present(people, looks)]
+    legend_rows = math.ceil((len(present) + len(SYMBOL_NAMES) + len(LINK_NAMES)) / LEGEND_COLUMNS)
+    x0, x1, y0, y1 = _extent(scenario)
+    map_height_in = WIDTH_PX / DPI * (y1 - y0) / (x1 - x0)
+    legend_height_in = 0.35 + legend_rows * 0.17
+    with rc_context({"svg.fonttype": "none", "svg.hashsalt": "forumgm-bellum", "font.family": "DejaVu Sans"}):
+        figure = Figure(figsize=(WIDTH_PX / DPI, map_height_in + legend_height_in), dpi=DPI)
+        total = map_height_in + legend_height_in
+        axes = figure.add_axes((0, legend_height_in / total, 1, map_height_in / total))
+        axes.set_xlim(x0, x1)
+        axes.set_ylim(y0, y1)
+        axes.set_axis_off()
+        axes.set_facecolor("#f4f8fb")
+        figure.patch.set_facecolor("#f4f8fb")
+        _cells(axes, scenario, owners, looks)
+        _links(axes, scenario)
+        _names(axes, scenario)
+        _people(axes, scenario, people, looks)
+        if title:
+            axes.text(x0 + 0.5, y1 - 0.5, title, fontsize=11, fontweight="bold", va="top", ha="left",
+                      gid="title", bbox={"facecolor": "white", "edgecolor": "#888888", "alpha": 0.85})
+        legend_axes = figure.add_axes((0, 0, 1, legend_height_in / total))
+        legend_axes.set_axis_off()
+        _legend(legend_axes, present)
+        buffer = io.BytesIO()
+        metadata = {"Date": None} if fmt == "svg" else None
+        # a light PNG compression: the encoder took a tenth of the drawing at the default level
+        extra = {"pil_kwargs": {"compress_level": 3}} if fmt == "png" else {}
+        figure.savefig(buffer, format=fmt, dpi=DPI, metadata=metadata, facecolor=figure.get_facecolor(), **extra)
+    return buffer.getvalue()
+
+
+# ---------------------------------------------------------------- factions
+
+def faction_looks(scenario: Scenario, people: Mapping[str, Mapping[str, int]], subjugated: Mapping[str, str],
+                  factions: Mapping[str, Mapping[str, Any]]) -> dict[str, FactionLook]:
+    """Name, colour and symbol of every faction of the scenario and of the position."""
+    ids = set(scenario.factions) | set(factions) | {f for counts in people.values() for f in counts}
+    masters = set(subjugated.values())
+    looks = {}
+    for fid in sorted(ids):
+        known = scenario.factions.get(fid)
+        extra = factions.get(fid, {})
+        kind = extra.get("kind", known.kind if known else "tribe")
+        ever_state = extra.get("ever_state", known.ever_state if known else False) or kind == "state"
+        if ever_state:
+            symbol = SQUARE
+        elif fid in subjugated:
+            symbol = RINGED
+        elif fid in masters:
+            symbol = CONCAVE
+        else:
+            symbol = CIRCLE
+        name = extra.get("name") or (known.name if known else fid)
+        color = extra.get("color") or (known.color if known else _derived_color(fid))
+        looks[fid] = FactionLook(fid, name, color, symbol, subjugated.get(fid))
+    return looks
+
+
+def _derived_color(fid: str) -> str:
+    """A stable colour for a faction born during the game (a seceded region, a split tribe)."""
+    digest = hashlib.sha256(fid.encode("utf-8")).digest()
+    hue, value = digest[0] / 255, 0.55 + digest[1] / 255 * 0.3
+    sector, fraction = int(hue * 6) % 6, hue * 6 - int(hue * 6)
+    low, falling, rising = value * 0.3, value * (1 - 0.7 * fraction), value * (0.3 + 0.7 * fraction)
+    r, g, b = [(value, rising, low), (falling, value, low), (low, value, rising),
+               (low, falling, value), (rising, low, value), (value, low, falling)][sector]
+    return "#{:02x}{:02x}{:02x}".format(*(round(c * 255) for c in (r, g, b)))
+
+
+def _present(people: Mapping[str, Mapping[str, int]], looks: Mapping[str, FactionLook]) -> list[str]:
+    counts: dict[str, int] = {}
+    for stacks in people.values():
+        for fid, count in stacks.items():
+            if count > 0:
+                counts[fid] = counts.get(fid, 0) + count
+    return sorted(counts, key=lambda fid: looks[fid].name)
+
+
+# ---------------------------------------------------------------- geometry
+
+def _project(x: float, y: float) -> tuple[float, float]:
+    if x > EAST_FROM:
+        x = EAST_FROM + (x - EAST_FROM) * EAST_SCALE
+    if y < SOUTH_FROM:
+        y = SOUTH_FROM + (y - SOUTH_FROM) * SOUTH_SCALE
+    return x * X_SCALE, y
+
+
+def _extent(scenario: Scenario) -> tuple[float, float, float, float]:
+    points = [_project(p.x, p.y) for p in scenario.provinces.values()]
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return min(xs) - MARGIN - 1, max(xs) + MARGIN + 1, min(ys) - MARGIN - 1, max(ys) + MARGIN + 1
+
+
+def province_cells(scenario: Scenario) -> Mapping[str, tuple[tuple[float, float], ...]]:
+    """Each province's Voronoi cell (projected), cut to a disc around its point."""
+    return _cells_of(tuple(sorted((p.id, p.x, p.y) for p in scenario.provinces.values())))
+
+
+@functools.lru_cache(maxsize=8)
+def _cells_of(points_by_id: tuple[tuple[str, float, float], ...]) -> Mapping[str, tuple[tuple[float, float], ...]]:
+    """The cells of one map's points; a game draws the same map every turn, so they are kept."""
+    ids = [pid for pid, _, _ in points_by_id]
+    points = np.array([_project(x, y) for _, x, y in points_by_id])
+    # far points close every real cell, so no region of a province is unbounded
+    xs, ys = points[:, 0], points[:, 1]
+    x0, x1, y0, y1 = xs.min() - MARGIN - 1, xs.max() + MARGIN + 1, ys.min() - MARGIN - 1, ys.max() + MARGIN + 1
+    span = 10 * max(x1 - x0, y1 - y0)
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    guards = np.array([(cx - span, cy - span), (cx + span, cy - span), (cx - span, cy + span), (cx + span, cy + span)])
+    diagram = Voronoi(np.vstack([points, guards]))
+    cells = {}
+    for index, pid in enumerate(ids):
+        region = diagram.regions[diagram.point_region[index]]
+        polygon = [tuple(diagram.vertices[v]) for v in region]
+        disc = _disc(points[index], CELL_RADIUS)
+        cells[pid] = tuple(_clip(_counterclockwise(polygon), disc))
+    return MappingProxyType(cells)
+
+
+def _disc(centre, radius: float, sides: int = 28) -> list[tuple[float, float]]:
+    return [(centre[0] + radius * math.cos(2 * math.pi * k / sides), centre[1] + radius * math.sin(2 * math.pi * k / sides))
+            for k in range(sides)]
+
+
+def _counterclockwise(polygon: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    area = sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(polygon, polygon[1:] + polygon[:1]))
+    return polygon if area > 0 else polygon[::-1]
+
+
+def _clip(subject: list[tuple[float, float]], clip: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Sutherland–Hodgman: a convex polygon cut by a convex counter-clockwise one."""
+    output = subject
+    for (ax, ay), (bx, by) in zip(clip, clip[1:] + clip[:1]):
+        if not output:
+            break
+        inside = lambda p: (bx - ax) * (p[1] - ay) - (by - ay) * (p[0] - ax) >= 0  # noqa: E731
+        points, output = output, []
+        for current, previous in zip(points, points[-1:] + points[:-1]):
+            if inside(current):
+                if not inside(previous):
+                    output.append(_crossing(previous, current, (ax, ay), (bx, by)))
+                output.append(current)
+            elif inside(previous):
+                output.append(_crossing(previous, current, (ax, ay), (bx, by)))
+    return output
+
+
+def _crossing(p, q, a, b) -> tuple[float, float]:
+    (px, py), (qx, qy), (ax, ay), (bx, by) = p, q, a, b
+    denominator = (px - qx) * (ay - by) - (py - qy) * (ax - bx)
+    t = ((px - ax) * (ay - by) - (py - ay) * (ax - bx)) / denominator
+    return px + t * (qx - px), py + t * (qy - py)
+
+
+# ---------------------------------------------------------------- drawing
+
+def _cells(axes, scenario: Scenario, owners: Mapping[str, str], looks: Mapping[str, FactionLook]) -> None:
+    cells = province_cells(scenario)
+    faces = []
+    for pid in cells:
+        owner = owners.get(pid)
+        if owner in looks:
+            faces.append(to_rgba(looks[owner].color, OWNER_ALPHA))
+        else:
+            faces.append(to_rgba(UNOWNED_CIVILIZED if scenario.provinces[pid].civilized else UNOWNED_WILD))
+    collection = PolyCollection(list(cells.values()), facecolors=faces, edgecolors=CELL_EDGE, linewidths=0.8,
+                                zorder=1)
+    collection.set_gid("provinces")
+    collection.set_urls([f"#province:{pid}:{owners.get(pid, '')}" for pid in cells])
+    axes.add_collection(collection, autolim=False)
+
+
+def _links(axes, scenario: Scenario) -> None:
+    for kind, style in LINK_STYLES.items():
+        links = [link for link in scenario.links if link.kind == kind]
+        segments = [[_project(scenario.provinces[l.a].x, scenario.provinces[l.a].y),
+                     _project(scenario.provinces[l.b].x, scenario.provinces[l.b].y)] for l in links]
+        collection = LineCollection(segments, colors=style["color"], linestyles=[style["linestyle"]],
+                                    linewidths=style["linewidth"], zorder=2)
+        collection.set_gid(f"links:{kind}")
+        collection.set_urls([f"#link:{kind}:{l.a}:{l.b}" for l in links])
+        axes.add_collection(collection, autolim=False)
+
+
+def _names(axes, scenario: Scenario) -> None:
+    for pid, province in scenario.provinces.items():
+        x, y = _project(province.x, province.y)
+        axes.text(x, y + 0.3, province.name.replace(" ", "\n"), fontsize=NAME_SIZE, ha="center", va="bottom", zorder=5, linespacing=0.95,
+                  fontweight="bold" if province.civilized else "normal", color="#1a1a1a",
+                  gid=f"name:{pid}")
+
+
+def _people(axes, scenario: Scenario, people: Mapping[str, Mapping[str, int]],
+            looks: Mapping[str, FactionLook]) -> None:
+    """One collection per symbol kind (drawing hundreds of separate markers is slow); each
+    marker carries a link `#stack:<province>:<faction>:<count>` that names it in the SVG."""
+    placed: dict[str, list] = {kind: [] for kind in SYMBOL_NAMES}
+    for pid, stacks in people.items():
+        if pid not in scenario.provinces:
+            continue
+        present = sorted(((fid, count) for fid, count in stacks.items() if count > 0), key=lambda s: (-s[1], s[0]))
+        x, y = _project(scenario.provinces[pid].x, scenario.provinces[pid].y)
+        per_row = 4
+        for index, (fid, count) in enumerate(present):
+            row, column = divmod(index, per_row)
+            in_row = min(per_row, len(present) - row * per_row)
+            sx = x + (column - (in_row - 1) / 2) * 0.95
+            sy = y - 0.25 - row * 0.9
+            placed[looks[fid].symbol].append((sx, sy, count, pid, looks[fid]))
+            axes.text(sx, sy, str(count), fontsize=COUNT_SIZE, ha="center", va="center", zorder=7,
+                      color=_ink(looks[fid].color), gid=f"count:{pid}:{fid}")
+    for kind, marks in placed.items():
+        if not marks:
+            continue
+        edges = [(looks[look.master].color if look.master in looks else "#202020") if kind == RINGED else "#202020"
+                 for *_, look in marks]
+        collection = axes.scatter([m[0] for m in marks], [m[1] for m in marks],
+                                  s=[(6.0 + 2.2 * math.sqrt(m[2])) ** 2 for m in marks],   # area grows with the count
+                                  marker=MARKERS[kind], c=[m[4].color for m in marks], edgecolors=edges,
+                                  linewidths=2.2 if kind == RINGED else 0.5, zorder=6)
+        collection.set_gid(f"stacks:{kind}")
+        collection.set_urls([f"#stack:{pid}:{look.id}:{count}" for _, _, count, pid, look in marks])
+
+
+def _concave_square() -> MplPath:
+    """A square whose four sides bow inwards (the rules' «вогнутый квадрат»)."""
+    corners = [(-1, -1), (1, -1), (1, 1), (-1, 1)]
+    vertices, codes = [corners[0]], [MplPath.MOVETO]
+    for (ax, ay), (bx, by) in zip(corners, corners[1:] + corners[:1]):
+        mx, my = (ax + bx) / 2 * 0.45, (ay + by) / 2 * 0.45      # the control point pulled to the centre
+        vertices += [(mx, my), (bx, by)]
+        codes += [MplPath.CURVE3, MplPath.CURVE3]
+    vertices.append(corners[0])
+    codes.append(MplPath.CLOSEPOLY)
+    return MplPath(vertices, codes)
+
+
+_CONCAVE = _concave_square()
+MARKERS = {SQUARE: "s", CIRCLE: "o", RINGED: "o", CONCAVE: _CONCAVE}
+
+
+def _ink(color: str) -> str:
+    r, g, b = (int(color[i:i + 2], 16) for i in (1, 3, 5))
+    return "#000000" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#ffffff"
+
+
+def _legend(axes, present: list[FactionLook]) -> None:
+    handles = [Line2D([], [], linestyle="none", marker=MARKERS[kind],
+                      markersize=8, markerfacecolor="#bbbbbb", markeredgecolor="#202020" if kind != RINGED else "#555555",
+                      markeredgewidth=0.5 if kind != RINGED else 2.0, label=label)
+               for kind, label in SYMBOL_NAMES.items()]
+    handles += [Line2D([], [], label=label, **LINK_STYLES[kind]) for kind, label in LINK_NAMES.items()]
+    handles += [Line2D([], [], linestyle="none", marker=MARKERS[look.symbol],
+                       markersize=7, markerfacecolor=look.color, markeredgecolor="#202020", markeredgewidth=0.5,
+                       label=look.name)
+                for look in present]
+    legend = axes.legend(handles=handles, loc="upper center", ncol=LEGEND_COLUMNS, fontsize=6.5, frameon=False,
+                         handlelength=2.2, columnspacing=1.2, borderaxespad=0.2)
+    legend.set_gid("legend")

@@ -1,0 +1,228 @@
+"""The Bellum turn map, read back: the SVG's cells, links, names and people symbols, and the PNG."""
+import io
+import xml.etree.ElementTree as ET
+
+import pytest
+from PIL import Image
+
+from forumgm.daemon.cli import main
+from forumgm.engines.bellum.mapdraw import (
+    OWNER_ALPHA, UNOWNED_CIVILIZED, UNOWNED_WILD, WIDTH_PX, draw_map, faction_looks, start_position,
+)
+from forumgm.engines.bellum.scenario import load_scenario
+
+SVG = "{http://www.w3.org/2000/svg}"
+XLINK = "{http://www.w3.org/1999/xlink}href"
+
+
+@pytest.fixture(scope="module")
+def s370():
+    return load_scenario("370")
+
+
+def style_of(element):
+    return dict(part.strip().split(": ", 1) for part in element.get("style", "").split(";") if ": " in part)
+
+
+def read_svg(data: bytes):
+    """What the picture shows, from the SVG alone: cells, links, symbols (by their link names),
+    the texts of each named group and every text."""
+    root = ET.fromstring(data)
+    groups = {g.get("id"): g for g in root.iter(f"{SVG}g") if g.get("id")}
+    found = {"cells": {}, "links": {}, "stacks": {}, "names": {}, "texts": [t.text for t in root.iter(f"{SVG}text")]}
+    for gid, group in groups.items():
+        if gid.startswith("name:"):
+            found["names"][gid[5:]] = " ".join(t.text for t in group.iter(f"{SVG}text"))
+        if not gid.startswith(("provinces", "links:", "stacks:")):
+            continue
+        for anchor in group.iter(f"{SVG}a"):
+            target = anchor.get(XLINK)[1:]
+            shape = next(iter(anchor))
+            kind, _, rest = target.partition(":")
+            if kind == "province":
+                pid, owner = rest.split(":")
+                found["cells"][pid] = (owner, style_of(shape))
+            elif kind == "link":
+                found["links"][rest] = (gid, style_of(shape))
+            elif kind == "stack":
+                pid, fid, count = rest.split(":")
+                found["stacks"][pid, fid] = (gid.split(":")[1], int(count), style_of(shape))
+    return found
+
+
+@pytest.fixture(scope="module")
+def start_svg(s370):
+    return read_svg(draw_map(s370, fmt="svg", **start_position(s370)))
+
+
+def test_every_province_is_a_cell_in_its_owners_colour_with_its_name_as_text(s370, start_svg):
+    assert set(start_svg["cells"]) == set(s370.provinces)
+    assert start_svg["names"] == {pid: p.name for pid, p in s370.provinces.items()}
+    for pid, (owner, style) in start_svg["cells"].items():
+        if pid in s370.owners:
+            assert owner == s370.owners[pid]
+            assert style["fill"] == s370.factions[owner].color
+            assert float(style["fill-opacity"]) == pytest.approx(OWNER_ALPHA)
+        else:
+            assert owner == ""
+            assert style["fill"] == (UNOWNED_CIVILIZED if s370.provinces[pid].civilized else UNOWNED_WILD)
+
+
+def test_every_link_is_drawn_in_its_kind(s370, start_svg):
+    assert len(start_svg["links"]) == len(s370.links)
+    colours = {"land": "#8a8a8a", "blue": "#1f6fd1", "purple": "#9b30b0"}
+    for link in s370.links:
+        group, style = start_svg["links"][f"{link.kind}:{link.a}:{link.b}"]
+        assert group == f"links:{link.kind}"
+        assert style["stroke"] == colours[link.kind]
+
+
+def test_every_stack_of_people_is_a_symbol_in_its_factions_colour(s370, start_svg):
+    expected = {(stack.province, stack.faction): stack.count for stack in s370.people}
+    assert {key: count for key, (_, count, _) in start_svg["stacks"].items()} == expected
+    for (pid, fid), (kind, _, style) in start_svg["stacks"].items():
+        faction = s370.factions[fid]
+        assert kind == ("square" if faction.is_state else "circle"), (pid, fid)
+        assert style["fill"] == faction.color
+
+
+def test_every_faction_is_named_in_the_legend(s370, start_svg):
+    texts = set(start_svg["texts"])
+    for faction in s370.factions.values():
+        assert faction.name in texts
+    assert {"цивилизованный народ", "племя", "племя-покоритель", "морской путь для государств"} <= texts
+
+
+def test_subjugation_rings_the_tribe_in_its_masters_colour_and_the_master_is_a_concave_square(s370):
+    position = start_position(s370)
+    position["subjugated"] = {"anty": "ostgoty"}
+    position["people"]["pridneprovye"]["gunny"] = 4
+    stacks = read_svg(draw_map(s370, fmt="svg", **position))["stacks"]
+    kind, count, style = stacks["pridneprovye", "anty"]
+    assert (kind, count) == ("ringed", 6)
+    assert style["fill"] == s370.factions["anty"].color and style["stroke"] == s370.factions["ostgoty"].color
+    assert stacks["prichernomorye", "ostgoty"][0] == "concave"
+    assert stacks["tavrika", "ostgoty"][0] == "concave"
+    assert stacks["pridneprovye", "gunny"][0] == "circle"
+    assert stacks["italiya", "zap_rim"][0] == "square"
+
+
+def test_a_faction_born_in_the_game_is_drawn_from_the_simulate_factions(s370):
+    people = {"moldaviya": {"vestgoty": 8}, "italiya": {"zap_rim": 5, "zap_rim_italiya": 3}}
+    factions = {"vestgoty": {"kind": "state", "ever_state": True, "capital": "moldaviya"},
+                "zap_rim_italiya": {"kind": "state", "ever_state": True, "capital": "italiya"}}
+    data = draw_map(s370, people, {"italiya": "zap_rim_italiya", "moldaviya": "vestgoty"}, {}, fmt="svg",
+                    factions=factions)
+    found = read_svg(data)
+    assert found["stacks"]["moldaviya", "vestgoty"][0] == "square"      # a tribe become state
+    new_colour = found["stacks"]["italiya", "zap_rim_italiya"][2]["fill"]
+    assert found["cells"]["italiya"] == ("zap_rim_italiya", {**found["cells"]["italiya"][1], "fill": new_colour})
+    assert new_colour not in {f.color for f in s370.factions.values()} | {"#000000"}
+    assert "zap_rim_italiya" in found["texts"]       # the legend names it by id until it has a name
+
+
+def test_the_png_is_the_forums_width_and_shows_the_owners_colour(s370):
+    data = draw_map(s370, fmt="png", **start_position(s370))
+    image = Image.open(io.BytesIO(data))
+    assert image.format == "PNG"
+    assert image.width == WIDTH_PX
+    assert 900 < image.height < 1400
+    colours = {colour for _, colour in image.convert("RGB").getcolors(1 << 20)}
+    rome = tuple(int(s370.factions["zap_rim"].color[i:i + 2], 16) for i in (1, 3, 5))
+    assert rome in colours          # the full colour of the Western Empire's squares
+
+
+def test_the_same_position_gives_the_same_svg(s370):
+    position = start_position(s370)
+    assert draw_map(s370, fmt="svg", **position) == draw_map(s370, fmt="svg", **position)
+
+
+def test_symbol_kinds_follow_the_rules(s370):
+    looks = faction_looks(s370, {}, {"alany": "gunny"}, {"gepidy": {"kind": "tribe", "ever_state": True}})
+    assert looks["sassanidy"].symbol == "square" and looks["gepidy"].symbol == "square"
+    assert looks["alany"].symbol == "ringed" and looks["alany"].master == "gunny"
+    assert looks["gunny"].symbol == "concave" and looks["franki"].symbol == "circle"
+
+
+# ---------------------------------------------------------------- forumgm map
+
+def test_map_command_draws_the_start_of_a_simulate_scenario(tmp_path, capsys, s370):
+    scenario = tmp_path / "game.toml"
+    scenario.write_text('game = "bellum"\nseed = 1\n[setup]\nscenario = "370"\n', encoding="utf-8")
+    out = tmp_path / "start.svg"
+    assert main(["map", str(scenario), "--out", str(out)]) == 0
+    assert "370 г. — начало" in capsys.readouterr().out
+    found = read_svg(out.read_bytes())
+    assert set(found["cells"]) == set(s370.provinces)
+    assert "370 г. — начало" in found["texts"]
+
+
+def test_map_command_reads_a_scenario_file_by_relative_path(tmp_path, s370):
+    (tmp_path / "maps").mkdir()
+    (tmp_path / "maps" / "mine.toml").write_bytes(_shipped_370().read_bytes())
+    scenario = tmp_path / "game.toml"
+    scenario.write_text('game = "bellum"\n[setup]\nscenario = "maps/mine.toml"\n', encoding="utf-8")
+    out = tmp_path / "start.png"
+    assert main(["map", str(scenario), "--out", str(out)]) == 0
+    assert Image.open(out).width == WIDTH_PX
+
+
+def test_map_command_refuses_what_it_cannot_draw(tmp_path, capsys):
+    scenario = tmp_path / "game.toml"
+    scenario.write_text('game = "bellum"\n[setup]\nscenario = "370"\n', encoding="utf-8")
+    assert main(["map", str(scenario), "--out", str(tmp_path / "x.gif")]) == 2
+    assert "--out must end in .png or .svg" in capsys.readouterr().err
+    assert main(["map", str(scenario), "--out", str(tmp_path / "x.png"), "--turn", "3"]) == 2
+    assert "--turn: expected 0..0 (the scenario has 0 turn(s))" in capsys.readouterr().err
+    scenario.write_text('game = "mafia"\n', encoding="utf-8")
+    assert main(["map", str(scenario), "--out", str(tmp_path / "x.png")]) == 2
+    assert "game: expected \"bellum\" (got 'mafia')" in capsys.readouterr().err
+    scenario.write_text('game = "bellum"\n[setup]\nscenario = "nowhere.toml"\n', encoding="utf-8")
+    assert main(["map", str(scenario), "--out", str(tmp_path / "x.png")]) == 2
+    assert "nowhere.toml: (file): cannot read it" in capsys.readouterr().err
+    assert not (tmp_path / "x.png").exists()
+
+
+def _shipped_370():
+    from forumgm.config import data_path
+    return data_path("bellum", "scenarios", "370.toml")
+
+
+def test_a_map_draft_without_the_pages_public_address_goes_back_to_the_host(tmp_path):
+    from forumgm.daemon.pictures import NO_PUBLIC_URL
+    from forumgm.daemon.publish import publish_approved
+    from forumgm.daemon.store import Store
+
+    store = Store(tmp_path / "forumgm.sqlite")
+    store.register_forum("main", "phpbb", "https://forum.example.org/", "Ведущий")
+    store.register_game("g", "bellum", "main", "https://forum.example.org/viewtopic.php?t=1", "UTC", 1, {})
+    picture = tmp_path / "map.png"
+    picture.write_bytes(b"\x89PNG")
+    draft_id = store.add_draft("g", "map", "thread", str(picture), "turn-1", needs_approval=False)
+
+    class NoForum:            # the draft must be refused before any request
+        def __getattr__(self, name):
+            raise AssertionError(f"the forum was asked: {name}")
+
+    report = publish_approved(NoForum(), store, store.now())
+    assert report.refused == {draft_id: NO_PUBLIC_URL}
+    assert store.draft(draft_id)["status"] == "pending" and store.draft(draft_id)["send_error"] == NO_PUBLIC_URL
+    store.close()
+
+
+def test_map_command_draws_the_position_after_a_simulated_turn(tmp_path, monkeypatch, capsys):
+    import contextlib
+    from pathlib import Path
+
+    from forumgm.daemon.simulate import load_scenario as load_simulation, run_scenario
+
+    scenario = Path(__file__).parent / "scenarios" / "bellum" / "capture.toml"
+    out = tmp_path / "turn1.svg"
+    assert main(["map", str(scenario), "--out", str(out), "--turn", "1"]) == 0
+    assert "После хода 1 (375 г.)" in capsys.readouterr().out
+    with contextlib.chdir(scenario.parent):
+        after = run_scenario(load_simulation(scenario))["phases"][0]
+    found = read_svg(out.read_bytes())
+    drawn = {key: count for key, (_, count, _) in found["stacks"].items()}
+    assert drawn == {(p, f): n for p, here in after["people"].items() for f, n in here.items() if n > 0}
+    assert {pid: owner for pid, (owner, _) in found["cells"].items() if owner} == after["owners"]
