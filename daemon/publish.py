@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from forumgm.daemon.forum.errors import Accepted, ForumError, ForumRefused, Unreachable
+from forumgm.daemon.pictures import MAP_KIND, NO_PUBLIC_URL, forum_text
 
 log = logging.getLogger(__name__)
 
@@ -68,13 +69,17 @@ def _publish(forum, store, draft: dict, now: datetime, report: PublishReport, ba
             report.reconciled[draft["id"]] = found
             return
     else:
+        if _text(store, draft) is None:
+            store.mark_refused(draft["id"], NO_PUBLIC_URL, now)
+            report.refused[draft["id"]] = NO_PUBLIC_URL
+            return
         store.mark_sending(draft["id"], now, after=baselines.of(draft))
         draft = store.draft(draft["id"])
     try:
         if draft["target"] == "thread":
-            ref = forum.reply(_thread_url(store, draft), draft["body"])
+            ref = forum.reply(_thread_url(store, draft), _text(store, draft))
         else:
-            ref = forum.send_pm(draft["target"], _subject(draft), draft["body"])
+            ref = forum.send_pm(draft["target"], _subject(draft), _text(store, draft))
     except ForumRefused as refused:
         store.mark_refused(draft["id"], str(refused), now)
         report.refused[draft["id"]] = str(refused)
@@ -95,10 +100,18 @@ def _find(forum, store, draft: dict) -> str | None:
     recorded as another draft's."""
     claimed = store.sent_refs()
     if draft["target"] == "thread":
-        return forum.find_own_post(_thread_url(store, draft), draft["body"], after=draft["sent_after"],
+        return forum.find_own_post(_thread_url(store, draft), _text(store, draft), after=draft["sent_after"],
                                    since=draft["sending_at"], claimed=claimed)
-    return forum.find_sent_pm(draft["target"], _subject(draft), draft["body"], after=draft["sent_after"],
+    return forum.find_sent_pm(draft["target"], _subject(draft), _text(store, draft), after=draft["sent_after"],
                               claimed=claimed)
+
+
+def _text(store, draft: dict) -> str | None:
+    """What the forum gets: the body, except that a map draft lists picture files on the host's
+    disk and the thread gets links to them at the page's public address (None: no address)."""
+    if draft["kind"] != MAP_KIND:
+        return draft["body"]
+    return forum_text(draft, (store.game(draft["game_id"])["settings"] or {}).get("web_url"))
 
 
 class _Baselines:

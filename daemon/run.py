@@ -87,7 +87,8 @@ def register(store: Store, installation: Installation) -> None:
     store.register_forum(forum.id, forum.engine, forum.base_url, forum.account)
     for game in installation.games:
         store.register_game(game.id, game.type, forum.id, game.thread_url, game.time_zone.key, game.seed,
-                            {p.nick: p.aliases for p in current_players(game, store)})
+                            {p.nick: p.aliases for p in current_players(game, store)},
+                            {"web_url": installation.web_public_url} if installation.web_public_url else None)
 
 
 class StopFlag:

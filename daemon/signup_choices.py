@@ -172,3 +172,25 @@ def write_players(game_file: Path, pairs: Sequence[tuple[str, str]]) -> None:
 
 def _toml_string(value: str) -> str:
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def choice_names(rules, game) -> ChoiceNames | None:
+    """The choices a game's engine offers at its sign-up (`Rules.signup_choices`, optional)."""
+    offer = getattr(rules, "signup_choices", None)
+    return None if offer is None else ChoiceNames.of(offer(game.setup_table()))
+
+
+def approve_assignment(store, game, rules, draft_id: int, by: str) -> list[tuple[str, str]]:
+    """The host's approval of an assignment: its lines, as he left them, become the game file's
+    players, then the draft is approved (and so posted). A wrong line changes nothing."""
+    draft = store.draft(draft_id)
+    if draft["status"] != "pending":
+        raise AssignmentError(f"draft {draft_id} is {draft['status']}, not waiting for approval")
+    names = choice_names(rules, game)
+    if names is None:
+        raise AssignmentError(f"the {game.type} engine offers no choices to assign")
+    pairs = assignment_lines(draft["body"], names)
+    write_players(game.source, pairs)
+    store.approve(draft_id, by=by)
+    store.audit(by, "signup.players", {"game": game.id, "file": str(game.source), "players": pairs})
+    return pairs

@@ -25,6 +25,7 @@ from forumgm.daemon.late import late_key, missed_phase
 from forumgm.daemon.reminders import draft_before_deadline
 from forumgm.daemon.role_delivery import role_drafts
 from forumgm.daemon.notices import KIND as NOTICE_KIND, host_notices
+from forumgm.daemon.pictures import MAP_KIND, save_pictures
 from forumgm.daemon.store import Store, StoreError
 from forumgm.daemon.stops import is_held
 from forumgm.daemon.stored_posts import CLOCK_SKEW
@@ -322,6 +323,11 @@ def resolve_once(game: GameRun, store: Store, phase_key: str, cutoff: datetime, 
         for pm in outcome.pms:
             store.add_draft(game.id, pm.kind, pm.to, pm.text, phase_key, game.config.needs_approval(pm.kind),
                             subject=pm.subject, resolution_id=resolution)
+        draw = getattr(game.rules, "images", None)      # optional: pictures of the new position
+        if draw is not None:
+            paths = save_pictures(store.path, game.id, phase_key, draw(outcome.state))
+            store.add_draft(game.id, MAP_KIND, "thread", "\n".join(str(path) for path in paths), phase_key,
+                            game.config.needs_approval(MAP_KIND), resolution_id=resolution)
         for body in host_notices(game, outcome.events):     # for the host's eyes first, whatever [approval] says
             store.add_draft(game.id, NOTICE_KIND, "thread", body, phase_key, True, resolution_id=resolution)
         if tally is not None:

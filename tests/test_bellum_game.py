@@ -163,3 +163,18 @@ def test_a_retreat_goes_where_most_of_them_are_then_to_their_state_then_to_the_l
     assert where(people={"venetia": {}}, owners={"venetia": "", "pannonia": "zapadnaya_rim"}) == "pannonia"
     assert where(people={"venetia": {}}, owners={"venetia": ""}) == "germania"  # lowest id
     assert where(driven=[("zapadnaya_rim", "venetia")]) == "germania"       # never back where it was driven from
+
+
+@pytest.mark.parametrize("effect, key", [
+    ({"kind": "faction", "id": "gunny", "name": "Новые гунны"}, "effects[0].id"),
+    ({"kind": "faction", "id": "novye", "name": "Гунны"}, "effects[0].name"),
+    ({"kind": "people", "province": "italia", "faction": "nobody", "count": 1}, "effects[0].faction"),
+    ({"kind": "plague"}, "effects[0].kind"),
+])
+def test_a_host_event_may_not_reuse_or_invent_names(effect, key):
+    from forumgm.engines.base import SetupError
+
+    events = [{"number": 1, "turn": 1, "text": "?", "options": [{"letter": "а", "effects": [effect]}]}]
+    with pytest.raises(SetupError) as caught:
+        RULES.setup({"scenario": str(SMALL_MAP), "players": PLAYERS, "events": events}, 9)
+    assert caught.value.key == f"setup.events[0].options[0].{key}"

@@ -186,3 +186,43 @@ def test_map_command_refuses_what_it_cannot_draw(tmp_path, capsys):
 def _shipped_370():
     from forumgm.config import data_path
     return data_path("bellum", "scenarios", "370.toml")
+
+
+def test_a_map_draft_without_the_pages_public_address_goes_back_to_the_host(tmp_path):
+    from forumgm.daemon.pictures import NO_PUBLIC_URL
+    from forumgm.daemon.publish import publish_approved
+    from forumgm.daemon.store import Store
+
+    store = Store(tmp_path / "forumgm.sqlite")
+    store.register_forum("main", "phpbb", "https://forum.example.org/", "Ведущий")
+    store.register_game("g", "bellum", "main", "https://forum.example.org/viewtopic.php?t=1", "UTC", 1, {})
+    picture = tmp_path / "map.png"
+    picture.write_bytes(b"\x89PNG")
+    draft_id = store.add_draft("g", "map", "thread", str(picture), "turn-1", needs_approval=False)
+
+    class NoForum:            # the draft must be refused before any request
+        def __getattr__(self, name):
+            raise AssertionError(f"the forum was asked: {name}")
+
+    report = publish_approved(NoForum(), store, store.now())
+    assert report.refused == {draft_id: NO_PUBLIC_URL}
+    assert store.draft(draft_id)["status"] == "pending" and store.draft(draft_id)["send_error"] == NO_PUBLIC_URL
+    store.close()
+
+
+def test_map_command_draws_the_position_after_a_simulated_turn(tmp_path, monkeypatch, capsys):
+    import contextlib
+    from pathlib import Path
+
+    from forumgm.daemon.simulate import load_scenario as load_simulation, run_scenario
+
+    scenario = Path(__file__).parent / "scenarios" / "bellum" / "capture.toml"
+    out = tmp_path / "turn1.svg"
+    assert main(["map", str(scenario), "--out", str(out), "--turn", "1"]) == 0
+    assert "После хода 1 (375 г.)" in capsys.readouterr().out
+    with contextlib.chdir(scenario.parent):
+        after = run_scenario(load_simulation(scenario))["phases"][0]
+    found = read_svg(out.read_bytes())
+    drawn = {key: count for key, (_, count, _) in found["stacks"].items()}
+    assert drawn == {(p, f): n for p, here in after["people"].items() for f, n in here.items() if n > 0}
+    assert {pid: owner for pid, (owner, _) in found["cells"].items() if owner} == after["owners"]

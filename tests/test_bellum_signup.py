@@ -127,3 +127,81 @@ def test_an_edited_assignment_with_a_problem_is_refused_whole(names, tmp_path):
     path.write_text('id = "g"\n[setup]\nscenario = "370"\n', encoding="utf-8")
     with pytest.raises(AssignmentError, match="players = \\[\\]"):
         write_players(path, [("Аскон", "vestgoty")])
+
+
+# ---------------------------------------------------------------- forumgm signup / drafts approve
+
+def bellum_installation(folder):
+    (folder / "bellum.toml").write_text('''id = "bellum-open"
+type = "bellum"
+thread_url = "https://forum.example.org/viewtopic.php?t=7"
+seed = 370
+time_zone = "Europe/Moscow"
+start = 2026-03-02T12:00:00
+players = []
+
+[calendar.turn]
+duration = "3d"
+
+[setup]
+scenario = "370"
+''', encoding="utf-8")
+    (folder / "forumgm.toml").write_text('''games = ["bellum.toml"]
+
+[forum]
+id = "main"
+engine = "phpbb"
+base_url = "https://forum.example.org/"
+account = "Ведущий"
+time_zone = "UTC"
+password_env = "FORUMGM_SIGNUP_PASSWORD"
+
+[storage]
+path = "forumgm.sqlite"
+''', encoding="utf-8")
+    return folder / "forumgm.toml"
+
+
+def test_signup_command_drafts_the_assignment_and_approval_writes_the_players(tmp_path, monkeypatch, capsys):
+    from datetime import datetime, timezone
+
+    from forumgm.daemon.cli import main
+    from forumgm.daemon.config import load_game
+    from forumgm.parsers.forums.base import Post
+
+    monkeypatch.setenv("FORUMGM_SIGNUP_PASSWORD", "secret")
+    config = bellum_installation(tmp_path)
+    store = Store(tmp_path / "forumgm.sqlite")
+    store.register_forum("main", "phpbb", "https://forum.example.org/", HOST)
+    store.register_game("bellum-open", "bellum", "main", "https://forum.example.org/viewtopic.php?t=7", "UTC", 370, {})
+    at = datetime(2026, 3, 1, 10, tzinfo=timezone.utc)
+    posts = [Post("1", HOST, None, at, text="Запись открыта: три фракции или больше."),
+             Post("2", "Аскон", None, at + timedelta(minutes=1), text="1. Сассаниды\n2. Армяне\n3. Гунны"),
+             Post("3", "Хан", None, at + timedelta(minutes=2), text="Сассаниды, Гунны, Аланы\nПожелания: степь"),
+             Post("4", "Лиса", None, at + timedelta(minutes=3), text="в игре! за Пиктов")]
+    for post in posts:
+        store.record_post("bellum-open", post, 1, post.posted_at)
+    store.close()
+
+    assert main(["signup", "--config", str(config), "bellum-open"]) == 0
+    out = capsys.readouterr().out
+    assert "Аскон: Сассаниды" in out and "Хан: Гунны" in out and "wishes of Хан (post 3): степь" in out
+    store = Store(tmp_path / "forumgm.sqlite")
+    [assignment] = [d for d in store.drafts(game_id="bellum-open") if d["kind"] == KIND]
+    [reply] = [d for d in store.drafts(game_id="bellum-open") if d["kind"] == REPLY_KIND]
+    assert "Лиса" in reply["body"] and "названо фракций: 1 (Пикты)" in reply["body"]
+
+    wrong = assignment["body"].replace("Хан — Гунны", "Хан — Сассаниды")
+    store.edit_draft(assignment["id"], wrong, by="host")
+    assert main(["drafts", "--config", str(config), "approve", str(assignment["id"])]) == 1
+    assert "Сассаниды is given to Аскон too" in capsys.readouterr().err
+    assert store.draft(assignment["id"])["status"] == "pending"
+    assert "players = []" in (tmp_path / "bellum.toml").read_text(encoding="utf-8")
+
+    store.edit_draft(assignment["id"], wrong.replace("Хан — Сассаниды", "Хан — Аланы"), by="host")
+    assert main(["drafts", "--config", str(config), "approve", str(assignment["id"])]) == 0
+    assert "2 player(s) written into the game file" in capsys.readouterr().out
+    assert store.draft(assignment["id"])["status"] == "approved"
+    game = load_game(tmp_path / "bellum.toml")
+    assert [(p.nick, p.role) for p in game.players] == [("Аскон", "sassanidy"), ("Хан", "alany")]
+    store.close()

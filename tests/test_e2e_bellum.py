@@ -4,6 +4,7 @@ PMs approved by the host and posted once."""
 from __future__ import annotations
 
 from datetime import datetime
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -16,12 +17,14 @@ from forumgm.daemon.run import Daemon
 from forumgm.daemon.store import Store
 from forumgm.daemon.sync import sync_game, sync_inbox
 from forumgm.daemon.tick import Edges
+from forumgm.daemon.web import create_app
 from localforum_support import FakeClock
 from tests.bellum_helpers import SMALL_MAP
 
 MSK = ZoneInfo("Europe/Moscow")
 HOST, HOST_PASSWORD = "Ведущий", "host-secret"
 GAME = "bellum-e2e"
+PUBLIC_URL = "https://gm.example.org/forumgm/"
 FACTIONS = {"Аскон": "Западная Римская Империя", "Хан": "Вестготы", "Зорро": "Гунны"}
 
 
@@ -62,6 +65,10 @@ posts_per_page = 5
 
 [storage]
 path = "forumgm.sqlite"
+
+[web]
+password_env = "FORUMGM_E2E_PASSWORD"
+public_url = "{PUBLIC_URL}"
 ''', encoding="utf-8")
     return load_installation(folder / "forumgm.toml")
 
@@ -144,8 +151,15 @@ def test_a_turn_played_through_the_forum(table):
     assert table.store.phase(GAME, "turn-2")["status"] == "pending"
 
     pending = table.store.drafts(status="pending")
-    assert sorted(d["kind"] for d in pending) == ["literary_report", "technical_report",
+    assert sorted(d["kind"] for d in pending) == ["literary_report", "map", "technical_report",
                                                    "turn_pm", "turn_pm", "turn_pm"]
+    [map_draft] = [d for d in pending if d["kind"] == "map"]
+    pictures = [Path(line) for line in map_draft["body"].splitlines()]
+    assert [p.name for p in pictures] == ["map.png", "map.svg"]
+    assert pictures[0].read_bytes().startswith(b"\x89PNG") and b"<text" in pictures[1].read_bytes()
+    web = create_app(table.store, "a-long-web-password").test_client()
+    picture_url = f"/maps/{GAME}/{map_draft['id']}/0"
+    assert web.get(picture_url).status_code == 404           # not public before the host approves it
     for draft in pending:
         table.store.approve(draft["id"], by="host")
     table.tick(msk(2, 19))
@@ -154,6 +168,12 @@ def test_a_turn_played_through_the_forum(table):
     assert "Норик (бой): Западная Римская Империя (2 чел. × 2 × 1.0 = 4.0)" in technical.text
     assert "Вестготы (5 чел. × 1.0 = 5.0)" in technical.text and "Победа: Вестготы." in technical.text
     assert "Западная Римская Империя: 2 чел. отступили: Норик → Венетия" in technical.text
+    [posted_map] = [p.bbcode for p in table.server.board.visible_posts(2) if "[img]" in p.bbcode]
+    assert posted_map.startswith(f"[img]{PUBLIC_URL.rstrip('/')}{picture_url}[/img]")
+    assert f"[url={PUBLIC_URL.rstrip('/')}/maps/{GAME}/{map_draft['id']}/1]SVG[/url]" in posted_map
+    served = web.get(picture_url)                            # what the forum's readers load
+    assert served.status_code == 200 and served.mimetype == "image/png"
+    assert served.data == pictures[0].read_bytes()
     [literary] = table.host_posts("370 год")
     assert "В Норике Вестготы берут верх над Западной Римской Империей." in literary.text
     [own] = table.inbox("Аскон", "Bellum: итоги хода 1")

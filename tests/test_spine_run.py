@@ -103,3 +103,31 @@ def test_sigterm_with_the_forum_down_ends_the_retries(config):
     assert process.returncode == 0, log
     assert "not retried, forumgm is stopping" in log
     assert "retrying in 4 s" not in log
+
+
+def test_a_second_daemon_on_the_same_store_is_refused_while_the_cli_keeps_writing(config, tmp_path):
+    """Two daemons on one store published most drafts twice; the second must exit at once."""
+    first = start(config)
+    lines: list[str] = []
+    try:
+        wait_for_log(first, "forumgm running", lines)
+        second = start(config)
+        out, err = second.communicate(timeout=60)
+        assert second.returncode == 2, err
+        assert f"another forumgm run already uses the store {tmp_path / 'forumgm.sqlite'} (process {first.pid})" in err
+        assert "forumgm running" not in err
+        pending = Store(tmp_path / "forumgm.sqlite").drafts(status="pending")
+        draft = pending[0]["id"]                # a host's CLI command writes beside the daemon
+        approve = subprocess.run([sys.executable, "-m", "forumgm.daemon.cli", "drafts", "--config", str(config),
+                                  "approve", str(draft)], capture_output=True, text=True, timeout=60)
+        assert approve.returncode == 0, approve.stderr
+        assert Store(tmp_path / "forumgm.sqlite").draft(draft)["status"] == "approved"
+    finally:
+        first.send_signal(signal.SIGTERM)
+        first.communicate(timeout=60)
+    assert first.returncode == 0
+    again = start(config)                       # the lock ends with its daemon
+    wait_for_log(again, "forumgm running", [])
+    again.send_signal(signal.SIGTERM)
+    again.communicate(timeout=60)
+    assert again.returncode == 0

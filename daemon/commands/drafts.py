@@ -9,6 +9,7 @@ import tempfile
 from pathlib import Path
 
 from forumgm.daemon.commands.common import actor, add_by_argument, add_config_argument, known_game, open_installation
+from forumgm.daemon.signup_choices import KIND as ASSIGNMENT, AssignmentError, approve_assignment
 
 ACTIONS = ("list", "show", "edit", "approve", "reject")
 STATUSES = ("pending", "approved", "sending", "sent", "rejected", "superseded")   # the store's DRAFT_STATUSES
@@ -35,7 +36,7 @@ def run(args) -> int:
     opened = open_installation(args.config)
     if opened is None or (args.game is not None and not known_game(opened[0], args.game, "drafts")):
         return 2
-    _, store = opened
+    installation, store = opened
     by = actor(args)
     try:
         if args.action == "list":
@@ -53,9 +54,16 @@ def run(args) -> int:
                 return 1
             store.edit_draft(args.id, body, by=by)
             print(f"draft {args.id} edited; status {store.draft(args.id)['status']}")
+        elif args.action == "approve" and store.draft(args.id)["kind"] == ASSIGNMENT:
+            players = _approve_assignment(installation, store, args.id, by)
+            print(f"draft {args.id} {store.draft(args.id)['status']}; {len(players)} player(s) written into "
+                  "the game file: restart the daemon to start the game")
         else:
             getattr(store, args.action)(args.id, by=by)
             print(f"draft {args.id} {store.draft(args.id)['status']}")
+    except AssignmentError as error:
+        print(f"forumgm drafts approve: {error}; nothing approved (edit the draft)", file=sys.stderr)
+        return 1
     except (StoreError, EditorFailed) as error:
         print(f"forumgm drafts {args.action}: {error}", file=sys.stderr)
         return 1
@@ -64,6 +72,14 @@ def run(args) -> int:
 
 class EditorFailed(Exception):
     """The editor could not be run or exited with an error: the draft stays as it was."""
+
+
+def _approve_assignment(installation, store, draft_id: int, by: str) -> list:
+    """A sign-up assignment's approval writes its players into the game's file."""
+    from forumgm.daemon.games import rules_for
+
+    game = next(g for g in installation.games if g.id == store.draft(draft_id)["game_id"])
+    return approve_assignment(store, game, rules_for(game.type, game.rules), draft_id, by)
 
 
 def _line(draft: dict) -> str:

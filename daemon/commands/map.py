@@ -6,6 +6,7 @@ itself (its start position).
 """
 from __future__ import annotations
 
+import contextlib
 import sys
 from pathlib import Path
 
@@ -76,7 +77,8 @@ def read_position(path: Path, turn: int | None):
         return scenario, start_position(scenario), _title(scenario, 0)
     from forumgm.daemon.simulate import run_scenario
 
-    result = run_scenario(table)
+    with contextlib.chdir(path.resolve().parent):     # as `forumgm simulate`: paths are the file's
+        result = run_scenario(table)
     return scenario, result["phases"][turn - 1], _title(scenario, turn)
 
 

@@ -22,6 +22,7 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     from forumgm.daemon.clock import FastClock, SystemClock
+    from forumgm.daemon.daemon_lock import AlreadyRunning, take_daemon_lock
     from forumgm.daemon.forum import open_forum
     from forumgm.daemon.run import Daemon, StopFlag, configure_logging, run_loop
     from forumgm.daemon.secrets import SecretError, install_redaction, load_secrets
@@ -30,6 +31,11 @@ def run(args) -> int:
     if opened is None:
         return 2
     installation, store = opened
+    try:
+        lock = take_daemon_lock(installation.storage)
+    except AlreadyRunning as error:
+        print(f"forumgm run: {error}", file=sys.stderr)
+        return 2
     configure_logging(args.log_level or installation.log_level)
     try:
         secrets = load_secrets(installation.forum)
@@ -51,4 +57,7 @@ def run(args) -> int:
         "forumgm running: %d game(s), poll every %ss (every %ss within %ss of a deadline), "
         "resolving %ss after a deadline", len(daemon.games), installation.poll_interval,
         installation.poll_near, installation.near_deadline, installation.deadline_grace)
-    return run_loop(daemon, stop, max_ticks=1 if args.once else None)
+    try:
+        return run_loop(daemon, stop, max_ticks=1 if args.once else None)
+    finally:
+        lock.close()

@@ -14,7 +14,9 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     from forumgm.config import load_texts
+    from forumgm.daemon.games import rules_for
     from forumgm.daemon.signup import draft_signup
+    from forumgm.daemon.signup_choices import choice_names
 
     opened = open_installation(args.config)
     if opened is None:
@@ -29,7 +31,28 @@ def run(args) -> int:
         print(f"forumgm signup: no posts of game {game.id} are stored yet; run the daemon so it syncs the thread",
               file=sys.stderr)
         return 1
+    names = choice_names(rules_for(game.type, game.rules), game)
+    if names is not None:       # a game of choices (Bellum's factions): the optimal assignment
+        return _assignment(store, game, installation.forum.account, load_texts(game.templates), names)
     proposal, draft_id = draft_signup(store, game.id, installation.forum.account, load_texts(game.templates))
     print(f"{game.id}: {len(proposal.players)} player(s) proposed: {', '.join(proposal.players) or '-'}")
     print(f"draft {draft_id} (kind signup) waits for you: forumgm drafts show {draft_id}")
+    return 0
+
+
+def _assignment(store, game, host: str, texts, names) -> int:
+    from forumgm.daemon.signup_choices import REPLY_KIND, draft_assignment
+
+    proposal, draft_id = draft_assignment(store, game.id, host, texts, names)
+    print(f"{game.id}: {len(proposal.wishes)} player(s) with a valid list, total preference {proposal.assignment.total}")
+    for wish in proposal.wishes:
+        given = proposal.assignment.given[wish.player]
+        print(f"  {wish.player}: {names.name_of(given) if given else '-'} "
+              f"(listed: {', '.join(names.name_of(c) for c in wish.choices)})")
+    for post in proposal.posts:
+        if post.read.wishes:
+            print(f"  wishes of {post.author} (post {post.post_id}): {post.read.wishes}")
+    replies = [d for d in store.drafts(status="pending", game_id=game.id) if d["kind"] == REPLY_KIND]
+    print(f"draft {draft_id} (the assignment) and {len(replies)} reply draft(s) wait for you; approving the "
+          f"assignment writes the players into {game.source}")
     return 0

@@ -2,7 +2,7 @@
 and first of all every reason the game is not being run (daemon/stops.py)."""
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
 from forumgm.daemon.commands.common import add_config_argument, open_installation
@@ -10,6 +10,7 @@ from forumgm.daemon.stops import PAUSED, stops
 
 
 OVERDUE = timedelta(minutes=2)    # a tick this late means no daemon is running on this store
+LOCKOUT_LOOKBACK = 500             # audit entries searched for web lock-outs still in force
 
 
 def register(subparsers) -> None:
@@ -23,6 +24,8 @@ def run(args) -> int:
         return 2
     installation, store = opened
     print(tick_line(store.tick_plan(), ZoneInfo(installation.forum.time_zone or "UTC"), store.now()))
+    for line in web_lockout_lines(store, store.now()):
+        print(line)
     for game in installation.games:
         for line in game_status(store, game):
             print(line)
@@ -37,6 +40,20 @@ def tick_line(plan: dict | None, zone: ZoneInfo, now: datetime) -> str:
     late = " — overdue: is the daemon running?" if now > plan["next_tick_at"] + OVERDUE else ""
     return (f"daemon: last tick {last:%Y-%m-%d %H:%M:%S}, next tick {upcoming:%Y-%m-%d %H:%M:%S} "
             f"({zone.key}, {plan['next_reason']}){late}")
+
+
+def web_lockout_lines(store, now: datetime) -> list[str]:
+    """Addresses the host's web page locks out now for wrong passwords (daemon/web/throttle.py)."""
+    lines = []
+    for entry in store.audit_log(limit=LOCKOUT_LOOKBACK):
+        if entry["action"] != "web.lockout":
+            continue
+        until = datetime.fromisoformat(entry["detail"]["until"])
+        if until > now:
+            lines.append(f"web page: {entry['detail']['address']} locked out until "
+                         f"{until.astimezone(timezone.utc):%Y-%m-%d %H:%M} UTC after "
+                         f"{entry['detail']['failures']} wrong passwords")
+    return lines
 
 
 def game_status(store, game) -> list[str]:

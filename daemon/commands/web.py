@@ -36,7 +36,8 @@ def run(args) -> int:
         return 2
     store = Store(installation.storage)
     server = web_server(store, password, installation.web_host, installation.web_port,
-                        games=lambda: {game.id: game for game in game_runs(installation, store)})
+                        games=lambda: {game.id: game for game in game_runs(installation, store)},
+                        public_url=installation.web_public_url)
     print(f"forumgm web: http://{installation.web_host}:{server.server_port}/", file=sys.stderr)
     try:
         server.serve_forever()

@@ -6,6 +6,8 @@ session's CSRF token. Templates are autoescaped: nothing a player wrote is rende
 """
 from __future__ import annotations
 
+import logging
+import math
 import secrets
 from datetime import datetime
 from pathlib import Path
@@ -17,6 +19,8 @@ from jinja2 import ChoiceLoader, FileSystemLoader, PrefixLoader
 
 from forumgm.config import data_path
 from forumgm.daemon.phase_names import phase_label
+from forumgm.daemon.pictures import RELEASED
+from forumgm.daemon.signup_choices import KIND as ASSIGNMENT, AssignmentError, approve_assignment
 from forumgm.daemon.secrets import web_password_problem
 from forumgm.daemon.store import Store, StoreError
 from forumgm.daemon.web import game_queries, queries
@@ -24,6 +28,7 @@ from forumgm.daemon.web.host_routes import host
 from forumgm.daemon.web.role_links import LinkUsed, RoleShown, open_role_link
 from forumgm.daemon.web.security import (HOST_ACTOR, check_csrf, csrf_token, log_in, log_out, login_required,
                                          same_secret)
+from forumgm.daemon.web.throttle import LoginThrottle
 
 DISPLAY_ZONE = ZoneInfo("Europe/Moscow")
 # Content the page never needs: scripts, frames, other origins.
@@ -35,6 +40,8 @@ SECURITY_HEADERS = {
     "Referrer-Policy": "no-referrer",
     "Cache-Control": "no-store",
 }
+log = logging.getLogger(__name__)
+
 # what the host's buttons do to a draft, and the line shown after it
 DONE = {
     "save": "Черновик №{id} сохранён.",
@@ -70,6 +77,8 @@ KIND_LABELS = {
     "final_announcement": "объявление об итогах игры",
     "host_notice": "сообщение ведущему",
     "signup": "список записавшихся",
+    "signup_assignment": "распределение фракций",
+    "signup_reply": "ответ на запись",
     "map": "карта",
     "map_image": "карта",
     "technical_report": "технический отчёт",
@@ -87,13 +96,16 @@ KIND_LABELS = {
     "summary_report": "состояние бойцов",
     "refill": "запрос пополнения стопок",
     "reveal": "открытые карты соперника",
+    "turn_pm": "итоги хода игроку",
 }
 
 web = Blueprint("web", __name__)
 
 
-def create_app(store: Store, password: str, games: Callable[[], Mapping[str, Any]] | None = None) -> Flask:
-    """`games`: the installation's games by id (tick.GameRun), for the host's actions (host_routes)."""
+def create_app(store: Store, password: str, games: Callable[[], Mapping[str, Any]] | None = None,
+               public_url: str | None = None) -> Flask:
+    """`games`: the installation's games by id (tick.GameRun), for the host's actions (host_routes);
+    `public_url`: the page's address as its users reach it (an https one makes the cookie Secure)."""
     problem = web_password_problem(password)
     if problem:
         raise ValueError(f"the web page needs {problem}")
@@ -109,9 +121,12 @@ def create_app(store: Store, password: str, games: Callable[[], Mapping[str, Any
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Strict",
         SESSION_COOKIE_NAME="forumgm_session",
+        # behind an https address the cookie must never travel in clear (a proxy may speak http to us)
+        SESSION_COOKIE_SECURE=bool(public_url and public_url.lower().startswith("https://")),
         MAX_CONTENT_LENGTH=1024 * 1024,
     )
-    app.extensions["forumgm"] = {"store": store, "password": password, "games": games or dict}
+    app.extensions["forumgm"] = {"store": store, "password": password, "games": games or dict,
+                                 "throttle": LoginThrottle(store.now)}
     app.jinja_env.globals["csrf_token"] = csrf_token
     app.jinja_env.filters["moscow"] = moscow_time
     app.jinja_env.filters["status"] = status_label
@@ -158,11 +173,26 @@ def add_security_headers(response):
 @web.route("/login", methods=["GET", "POST"])
 def login():
     if request.method == "POST":
+        address = request.remote_addr or "unknown"
+        throttle = current_app.extensions["forumgm"]["throttle"]
+        wait = throttle.wait(address)
+        if wait is not None:      # refused unread: a pause makes guessing slow, whatever is tried
+            seconds = math.ceil(wait.total_seconds())
+            flash(f"Слишком много неверных паролей с этого адреса: попробуйте через {seconds} с.", "error")
+            return render_template("login.html"), 429, {"Retry-After": str(seconds)}
         if same_secret(request.form.get("password", ""), current_app.extensions["forumgm"]["password"]):
+            throttle.succeeded(address)
             log_in()
-            store().audit(HOST_ACTOR, "web.login", {"address": request.remote_addr})
+            store().audit(HOST_ACTOR, "web.login", {"address": address})
             return redirect(url_for("web.games"))
+        failure = throttle.failed(address)
         store().audit("web", "web.login_failed", {"address": request.remote_addr})
+        if failure.locked_out:
+            until = store().now() + failure.wait
+            log.warning("web page: %s is locked out until %s after %d wrong passwords", address,
+                        until.isoformat(timespec="minutes"), failure.failures)
+            store().audit("web", "web.lockout", {"address": address, "until": until.isoformat(),
+                                                  "failures": failure.failures})
         flash("Неверный пароль.", "error")
         return render_template("login.html"), 401
     return render_template("login.html")
@@ -211,6 +241,16 @@ def map_file(game_id: str, draft_id: int, index: int):
     return send_file(image.path, mimetype=image.media_type)
 
 
+@web.get("/maps/<game_id>/<int:draft_id>/<int:index>")
+def public_map(game_id: str, draft_id: int, index: int):
+    """A turn map as the forum's readers load it (the posted report links here): without a
+    password, and only once the host has approved its draft."""
+    image = queries.map_image(store(), game_id, draft_id, index)
+    if image is None or store().draft(draft_id)["status"] not in RELEASED:
+        abort(404)
+    return send_file(image.path, mimetype=image.media_type)
+
+
 # ---------------------------------------------------------------- drafts
 
 @web.get("/drafts")
@@ -241,12 +281,17 @@ def decide_draft(draft_id: int):
         with store().transaction():
             if action != "reject" and body is not None and body != store().draft(draft_id)["body"]:
                 store().edit_draft(draft_id, body, by=HOST_ACTOR)
-            if action == "approve":
+            if action == "approve" and store().draft(draft_id)["kind"] == ASSIGNMENT:
+                game = current_app.extensions["forumgm"]["games"]()[store().draft(draft_id)["game_id"]]
+                approve_assignment(store(), game.config, game.rules, draft_id, by=HOST_ACTOR)
+            elif action == "approve":
                 store().approve(draft_id, by=HOST_ACTOR)
             elif action == "reject":
                 store().reject(draft_id, by=HOST_ACTOR)
     except StoreError:
         flash(f"Черновик №{draft_id} не изменён: он уже не ожидает решения или не существует.", "error")
+    except AssignmentError as error:
+        flash(f"Черновик №{draft_id} не одобрен, игроки не записаны: {error}.", "error")
     else:
         flash(DONE[action].format(id=draft_id), "ok")
     return redirect(url_for("web.drafts"))

@@ -25,7 +25,7 @@ class RedactingRequestHandler(WSGIRequestHandler):
 
 
 def web_server(store: Store, password: str, host: str, port: int,
-               games: Callable[[], Mapping[str, Any]] | None = None) -> BaseWSGIServer:
+               games: Callable[[], Mapping[str, Any]] | None = None, public_url: str | None = None) -> BaseWSGIServer:
     """A server ready for serve_forever(); port 0 picks a free port (see server.server_port)."""
-    return make_server(host, port, create_app(store, password, games), threaded=False,
+    return make_server(host, port, create_app(store, password, games, public_url), threaded=False,
                        request_handler=RedactingRequestHandler)

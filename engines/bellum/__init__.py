@@ -92,6 +92,19 @@ class BellumRules:
     def summary(self, state: BellumState) -> dict[str, Any]:
         return summary(state)
 
+    def images(self, state: BellumState) -> dict[str, bytes]:
+        """The turn map (map.png, map.svg) of the position; the daemon posts it with the report."""
+        from forumgm.engines.bellum.turnmap import turn_images
+
+        return turn_images(state, summary(state))
+
+    def signup_choices(self, setup: Mapping[str, Any]) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
+        """(id, name, aliases) of every faction of the game's scenario, for the sign-up."""
+        from forumgm.engines.bellum.setup import _scenario
+
+        scenario = _scenario(setup.get("scenario"))
+        return tuple((f.id, f.name, f.aliases) for f in scenario.factions.values())
+
 
 def make_rules(rule_table: Mapping[str, Any]) -> BellumRules:
     return BellumRules(rule_config(rule_table))

@@ -11,6 +11,7 @@ the event's default option applies (or nothing, without one). Effects:
 """
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any, Mapping
 
@@ -37,6 +38,7 @@ def check_events(events: Any, provinces: Mapping, factions: Mapping, key: str = 
     if not isinstance(events, list):
         raise SetupError(key, "expected an array of [[events]] tables")
     known = set(factions)
+    names = {f.name for f in factions.values()}
     out = []
     for i, event in enumerate(events):
         where = f"{key}[{i}]"
@@ -56,7 +58,7 @@ def check_events(events: Any, provinces: Mapping, factions: Mapping, key: str = 
                 raise SetupError(f"{at}.letter", "expected one letter")
             letters.append(letter.lower())
             for k, effect in enumerate(option.get("effects", [])):
-                _effect(effect, f"{at}.effects[{k}]", provinces, known)
+                _effect(effect, f"{at}.effects[{k}]", provinces, known, names)
         if event.get("default") is not None and event["default"] not in letters:
             raise SetupError(f"{where}.default", f"expected one of the option letters {', '.join(letters)}")
         for chooser in event.get("choosers", []):
@@ -78,12 +80,18 @@ def _keys(table: Any, allowed: set[str], where: str) -> None:
             raise SetupError(f"{where}.{name}", f"unknown key (expected one of {', '.join(sorted(allowed))})")
 
 
-def _effect(effect: Any, where: str, provinces: Mapping, known: set[str]) -> None:
+def _effect(effect: Any, where: str, provinces: Mapping, known: set[str], names: set[str]) -> None:
     if not isinstance(effect, Mapping) or effect.get("kind") not in EFFECT_KEYS:
         raise SetupError(f"{where}.kind", f"expected one of {', '.join(EFFECT_KEYS)}")
     _keys(effect, EFFECT_KEYS[effect["kind"]] | {"kind"}, where)
     if effect["kind"] == "faction":
-        known.add(effect.get("id"))
+        ident = effect.get("id")
+        if not isinstance(ident, str) or not re.fullmatch(r"[a-z][a-z0-9_]*", ident) or ident in known:
+            raise SetupError(f"{where}.id", f"expected a new faction id of lowercase latin letters, digits and _ (got {ident!r})")
+        if not isinstance(effect.get("name"), str) or effect["name"] in names:
+            raise SetupError(f"{where}.name", f"expected a new faction name (got {effect.get('name')!r})")
+        known.add(ident)
+        names.add(effect["name"])
         return
     for name, value in effect.items():
         if name == "province" and value not in provinces:

@@ -27,6 +27,8 @@ class Place:
     civilized: bool
     region: str
     authority: int
+    x: float = 0.0          # the map's coordinates (longitude/latitude), for drawing only
+    y: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -70,7 +72,8 @@ def world_from_scenario(scenario: Any) -> World:
     return World(
         name=str(scenario.name),
         year=int(scenario.year),
-        provinces=frozen({p.id: Place(p.id, p.name, tuple(p.aliases), bool(p.civilized), p.region, int(p.authority))
+        provinces=frozen({p.id: Place(p.id, p.name, tuple(p.aliases), bool(p.civilized), p.region, int(p.authority),
+                                            float(p.x), float(p.y))
                           for p in scenario.provinces.values()}),
         regions=frozen({r.id: Area(r.id, r.name, r.upkeep) for r in scenario.regions.values()}),
         links=frozen({p: frozen(n) for p, n in links.items()}),
@@ -81,7 +84,8 @@ def dump_world(world: World) -> dict:
     return {
         "name": world.name, "year": world.year,
         "provinces": [{"id": p.id, "name": p.name, "aliases": list(p.aliases), "civilized": p.civilized,
-                       "region": p.region, "authority": p.authority} for p in world.provinces.values()],
+                       "region": p.region, "authority": p.authority, "x": p.x, "y": p.y}
+                      for p in world.provinces.values()],
         "regions": [{"id": r.id, "name": r.name, "upkeep": r.upkeep} for r in world.regions.values()],
         "links": sorted([a, b, kind] for a, near in world.links.items() for b, kind in near.items() if a < b),
     }
@@ -95,7 +99,8 @@ def load_world(data: Mapping[str, Any]) -> World:
     return World(
         name=data["name"], year=data["year"],
         provinces=frozen({p["id"]: Place(p["id"], p["name"], tuple(p["aliases"]), p["civilized"], p["region"],
-                                         p["authority"]) for p in data["provinces"]}),
+                                         p["authority"], p.get("x", 0.0), p.get("y", 0.0))
+                          for p in data["provinces"]}),
         regions=frozen({r["id"]: Area(r["id"], r["name"], r["upkeep"]) for r in data["regions"]}),
         links=frozen({p: frozen(n) for p, n in links.items()}),
     )
