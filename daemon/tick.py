@@ -28,11 +28,12 @@ from forumgm.daemon.notices import KIND as NOTICE_KIND, host_notices
 from forumgm.daemon.pictures import MAP_KIND, save_pictures
 from forumgm.daemon.store import Store, StoreError
 from forumgm.daemon.stops import is_held
+from forumgm.daemon.stored_orders import order_pms
 from forumgm.daemon.stored_posts import CLOCK_SKEW
 from forumgm.daemon.stray_pms import draft_stray_pms
 from forumgm.daemon.sync_problems import note_sync
 from forumgm.daemon.votes import (
-    FINAL_KIND, draft_running_count, post_urls, record_votes, vote_count_body,
+    FINAL_KIND, draft_running_count, note_thread_votes, post_urls, record_votes, takes_pm_votes, vote_count_body,
 )
 from forumgm.engines.base import OrderPm, Phase, PhaseInputs, Rules
 from forumgm.engines.receipts import receipt_text
@@ -217,12 +218,14 @@ def catch_up(game: GameRun, store: Store, now: datetime, report: TickReport) -> 
         tally = record_votes(game, store, state, phase, phase_row)
         if tally is not None:
             draft_running_count(game, store, state, phase, phase_row, tally, now)
+        elif takes_pm_votes(game):
+            note_thread_votes(game, store, phase, phase_row)    # a blue nick in its thread is no vote
         draft_before_deadline(game, store, state, phase, phase_row, now)
         if is_paused(store, game.id):
             return      # inputs are read and answered; nothing resolves until the host resumes
         if phase.key in {due["key"] for due in due_phases(game.config, now, store, game.grace)}:
             cutoff = phase_row["deadline"]
-        elif game.rules.complete_early(state, phase, _order_pms(store.orders(game.id, phase.key))):
+        elif game.rules.complete_early(state, phase, order_pms(store.orders(game.id, phase.key))):
             cutoff = now
         else:
             return
@@ -251,7 +254,7 @@ def record_orders(game: GameRun, store: Store, state: Any, phase: Phase, deadlin
         if missed:      # between a deadline and this phase's opening: answered, never carried over
             phase_key, filed_as, verdicts = missed, late_key(missed), game.rules.late_verdicts(order)
         else:
-            earlier = _order_pms(o for o in store.orders(game.id, phase.key) if o["sender"] == nick)
+            earlier = order_pms(o for o in store.orders(game.id, phase.key) if o["sender"] == nick)
             phase_key = filed_as = phase.key
             verdicts = game.rules.read_orders(state, phase, order, earlier)
         with store.transaction():
@@ -275,10 +278,6 @@ def _inputs_since(store: Store, game_id: str) -> datetime | None:
     seen since, not every PM of the forum. The margin covers a board's clock running ahead."""
     resolved = store.phases(game_id, status="resolved")
     return max(p["deadline"] for p in resolved) - CLOCK_SKEW if resolved else None
-
-
-def _order_pms(rows) -> list[OrderPm]:
-    return [OrderPm(row["sender"], row["raw_text"], row["pm_id"], row["sent_at"]) for row in rows]
 
 
 # ---------------------------------------------------------------- resolution
@@ -305,7 +304,7 @@ def resolve_once(game: GameRun, store: Store, phase_key: str, cutoff: datetime, 
         phase = Phase(row["kind"], row["number"])
         tally = record_votes(game, store, state, phase, row, cutoff)
         inputs = PhaseInputs(
-            orders=tuple(_order_pms(store.orders(game.id, phase_key))),
+            orders=tuple(order_pms(store.orders(game.id, phase_key))),
             tally=tally,
             extra={"post_urls": post_urls(game, tally), "deadlines": next_deadlines(game, cutoff)},
         )
