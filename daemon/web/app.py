@@ -260,11 +260,37 @@ def drafts():
     return render_template(
         "drafts.html",
         pending=pending,
+        groups=queries.draft_groups(pending),
         edits={draft["id"]: store().draft_edits(draft["id"]) for draft in pending},
         images={draft["id"]: queries.draft_images(draft) for draft in pending},
         approved=store().drafts(status="approved") + store().drafts(status="sending"),
         sent=store().drafts(status="sent")[::-1],
     )
+
+
+@web.post("/drafts/approve-all")
+@login_required
+def approve_group():
+    """Approve every draft of a group the host saw listed (its ids come with the form): a draft added
+    since, or one decided meanwhile, is left as it is."""
+    try:
+        ids = [int(part) for part in request.form.get("ids", "").split(",") if part]
+    except ValueError:
+        abort(400)
+    if not ids:
+        abort(400)
+    approved = 0
+    with store().transaction():
+        for draft_id in ids:
+            try:
+                if store().draft(draft_id)["status"] != "pending":
+                    continue    # decided meanwhile
+                store().approve(draft_id, by=HOST_ACTOR)
+            except StoreError:
+                continue    # no such draft
+            approved += 1
+    flash(f"Одобрено черновиков: {approved} из {len(ids)}.", "ok" if approved == len(ids) else "error")
+    return redirect(url_for("web.drafts"))
 
 
 @web.post("/drafts/<int:draft_id>")
