@@ -304,16 +304,17 @@ def decide_draft(draft_id: int):
     if body is not None:
         body = body.replace("\r\n", "\n")   # browsers send textarea lines CRLF-separated
     try:
+        assignment = action == "approve" and store().draft(draft_id)["kind"] == ASSIGNMENT
         with store().transaction():
             if action != "reject" and body is not None and body != store().draft(draft_id)["body"]:
                 store().edit_draft(draft_id, body, by=HOST_ACTOR)
-            if action == "approve" and store().draft(draft_id)["kind"] == ASSIGNMENT:
-                game = current_app.extensions["forumgm"]["games"]()[store().draft(draft_id)["game_id"]]
-                approve_assignment(store(), game.config, game.rules, draft_id, by=HOST_ACTOR)
-            elif action == "approve":
+            if action == "approve" and not assignment:
                 store().approve(draft_id, by=HOST_ACTOR)
             elif action == "reject":
                 store().reject(draft_id, by=HOST_ACTOR)
+        if assignment:      # after the edit is saved: a wrong line refuses the approval, not the edit
+            game = current_app.extensions["forumgm"]["games"]()[store().draft(draft_id)["game_id"]]
+            approve_assignment(store(), game.config, game.rules, draft_id, by=HOST_ACTOR)
     except StoreError:
         flash(f"Черновик №{draft_id} не изменён: он уже не ожидает решения или не существует.", "error")
     except AssignmentError as error:
