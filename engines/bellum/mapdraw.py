@@ -17,9 +17,11 @@ Rendering is pure: no clock (the SVG carries no date), no files, same bytes for 
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import math
+from types import MappingProxyType
 from dataclasses import dataclass
 from typing import Any, Mapping
 
@@ -119,7 +121,9 @@ def draw_map(scenario: Scenario, people: Mapping[str, Mapping[str, int]], owners
         _legend(legend_axes, present)
         buffer = io.BytesIO()
         metadata = {"Date": None} if fmt == "svg" else None
-        figure.savefig(buffer, format=fmt, dpi=DPI, metadata=metadata, facecolor=figure.get_facecolor())
+        # a light PNG compression: the encoder took a tenth of the drawing at the default level
+        extra = {"pil_kwargs": {"compress_level": 3}} if fmt == "png" else {}
+        figure.savefig(buffer, format=fmt, dpi=DPI, metadata=metadata, facecolor=figure.get_facecolor(), **extra)
     return buffer.getvalue()
 
 
@@ -186,12 +190,19 @@ def _extent(scenario: Scenario) -> tuple[float, float, float, float]:
     return min(xs) - MARGIN - 1, max(xs) + MARGIN + 1, min(ys) - MARGIN - 1, max(ys) + MARGIN + 1
 
 
-def province_cells(scenario: Scenario) -> dict[str, list[tuple[float, float]]]:
+def province_cells(scenario: Scenario) -> Mapping[str, tuple[tuple[float, float], ...]]:
     """Each province's Voronoi cell (projected), cut to a disc around its point."""
-    ids = sorted(scenario.provinces)
-    points = np.array([_project(scenario.provinces[pid].x, scenario.provinces[pid].y) for pid in ids])
+    return _cells_of(tuple(sorted((p.id, p.x, p.y) for p in scenario.provinces.values())))
+
+
+@functools.lru_cache(maxsize=8)
+def _cells_of(points_by_id: tuple[tuple[str, float, float], ...]) -> Mapping[str, tuple[tuple[float, float], ...]]:
+    """The cells of one map's points; a game draws the same map every turn, so they are kept."""
+    ids = [pid for pid, _, _ in points_by_id]
+    points = np.array([_project(x, y) for _, x, y in points_by_id])
     # far points close every real cell, so no region of a province is unbounded
-    x0, x1, y0, y1 = _extent(scenario)
+    xs, ys = points[:, 0], points[:, 1]
+    x0, x1, y0, y1 = xs.min() - MARGIN - 1, xs.max() + MARGIN + 1, ys.min() - MARGIN - 1, ys.max() + MARGIN + 1
     span = 10 * max(x1 - x0, y1 - y0)
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     guards = np.array([(cx - span, cy - span), (cx + span, cy - span), (cx - span, cy + span), (cx + span, cy + span)])
@@ -201,8 +212,8 @@ def province_cells(scenario: Scenario) -> dict[str, list[tuple[float, float]]]:
         region = diagram.regions[diagram.point_region[index]]
         polygon = [tuple(diagram.vertices[v]) for v in region]
         disc = _disc(points[index], CELL_RADIUS)
-        cells[pid] = _clip(_counterclockwise(polygon), disc)
-    return cells
+        cells[pid] = tuple(_clip(_counterclockwise(polygon), disc))
+    return MappingProxyType(cells)
 
 
 def _disc(centre, radius: float, sides: int = 28) -> list[tuple[float, float]]:
