@@ -13,6 +13,7 @@ transaction that also marks it resolved; the store refuses a second resolution.
 from __future__ import annotations
 
 import logging
+import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Callable, Sequence
@@ -111,12 +112,16 @@ def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edge
             error = (inbox_errors[game.forum_id] or _sync_error(edges.sync_game, report, game.config, forum, store, now)
                      or _resolution_error(game, store, now, report))
             note_sync(store, game.id, error, now)     # the host sees why a game waits
+        except sqlite3.Error:   # the store itself fails: run_loop says so once, not per game
+            raise
         except Exception as error:  # one broken game must not stop the others
             log.exception("game %s: tick failed", game.id)
             report.errors.append(f"{game.id}: {error}")
     for forum_id in inbox_errors:   # every game of the forum has read its orders: what none took
         try:
             draft_stray_pms([game for game in games if game.forum_id == forum_id], store)
+        except sqlite3.Error:   # the store itself fails: run_loop says so once, not per game
+            raise
         except Exception as error:
             log.exception("forum %s: stray PMs not drafted", forum_id)
             report.errors.append(f"{forum_id}: {error}")
@@ -124,6 +129,8 @@ def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edge
         try:   # publishing keeps each draft's failure to that draft; anything left must not end the tick
             failed = getattr(edges.publish(forum, store, now), "failed", None) or {}
             report.errors += [f"draft {draft_id}: {reason}" for draft_id, reason in failed.items()]
+        except sqlite3.Error:   # the store itself fails: run_loop says so once, not per game
+            raise
         except Exception as error:   # drafts stay as they were: the next tick publishes them
             log.exception("publishing failed")
             report.errors.append(f"publishing: {error}")
@@ -134,6 +141,8 @@ def _resolution_error(game: GameRun, store: Store, now: datetime, report: TickRe
     """Resolve what is due; an engine that fails stops this game where the host looks, not only in the log."""
     try:
         catch_up(game, store, now, report)
+    except sqlite3.Error:   # the store itself fails: run_loop says so once, not per game
+        raise
     except Exception as error:
         log.exception("game %s: resolving failed", game.id)
         report.errors.append(f"{game.id}: {error}")
@@ -146,6 +155,8 @@ def _sync_error(step: Callable | None, report: TickReport, *args) -> str | None:
     raises is an error of the same kind: the games it reads for wait, the tick goes on."""
     try:
         error = getattr(step(*args), "error", None) if step is not None else None
+    except sqlite3.Error:   # the store itself fails: run_loop says so once, not per game
+        raise
     except Exception as failure:
         log.exception("reading the forum failed")
         error = f"reading the forum failed ({type(failure).__name__}: {failure}); see the log"

@@ -265,12 +265,38 @@ def drafts():
     return render_template(
         "drafts.html",
         pending=pending,
+        groups=queries.draft_groups(pending),
         edits={draft["id"]: store().draft_edits(draft["id"]) for draft in pending},
         last_change={draft["id"]: game_queries.last_edit_diff(store(), draft) for draft in pending},
         images={draft["id"]: queries.draft_images(draft) for draft in pending},
         approved=store().drafts(status="approved") + store().drafts(status="sending"),
         sent=store().drafts(status="sent")[::-1],
     )
+
+
+@web.post("/drafts/approve-all")
+@login_required
+def approve_group():
+    """Approve every draft of a group the host saw listed (its ids come with the form): a draft added
+    since, or one decided meanwhile, is left as it is."""
+    try:
+        ids = [int(part) for part in request.form.get("ids", "").split(",") if part]
+    except ValueError:
+        abort(400)
+    if not ids:
+        abort(400)
+    approved = 0
+    with store().transaction():
+        for draft_id in ids:
+            try:
+                if store().draft(draft_id)["status"] != "pending":
+                    continue    # decided meanwhile
+                store().approve(draft_id, by=HOST_ACTOR)
+            except StoreError:
+                continue    # no such draft
+            approved += 1
+    flash(f"Одобрено черновиков: {approved} из {len(ids)}.", "ok" if approved == len(ids) else "error")
+    return redirect(url_for("web.drafts"))
 
 
 @web.post("/drafts/<int:draft_id>")
@@ -284,16 +310,17 @@ def decide_draft(draft_id: int):
     if body is not None:
         body = body.replace("\r\n", "\n")   # browsers send textarea lines CRLF-separated
     try:
+        assignment = action == "approve" and store().draft(draft_id)["kind"] == ASSIGNMENT
         with store().transaction():
             if action != "reject" and body is not None and body != store().draft(draft_id)["body"]:
                 store().edit_draft(draft_id, body, by=HOST_ACTOR)
-            if action == "approve" and store().draft(draft_id)["kind"] == ASSIGNMENT:
-                game = current_app.extensions["forumgm"]["games"]()[store().draft(draft_id)["game_id"]]
-                approve_assignment(store(), game.config, game.rules, draft_id, by=HOST_ACTOR)
-            elif action == "approve":
+            if action == "approve" and not assignment:
                 store().approve(draft_id, by=HOST_ACTOR)
             elif action == "reject":
                 store().reject(draft_id, by=HOST_ACTOR)
+        if assignment:      # after the edit is saved: a wrong line refuses the approval, not the edit
+            game = current_app.extensions["forumgm"]["games"]()[store().draft(draft_id)["game_id"]]
+            approve_assignment(store(), game.config, game.rules, draft_id, by=HOST_ACTOR)
     except StoreError:
         flash(f"Черновик №{draft_id} не изменён: он уже не ожидает решения или не существует.", "error")
     except AssignmentError as error:
