@@ -100,3 +100,16 @@ def test_a_scenario_file_that_cannot_be_read_is_exit_2_naming_it(command, tmp_pa
     missing = tmp_path / "missing.toml"
     assert main([*command, str(missing)] + (["/dev/null"] if command[0] == "check-orders" else [])) == 2
     assert f"cannot read {missing}: No such file or directory" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["simulate", "check-orders"])
+def test_a_scenario_named_relative_to_the_working_folder_is_found(command, tmp_path, capsys, monkeypatch):
+    """Paths inside a scenario are read from its folder; the path on the command line is the caller's."""
+    (tmp_path / "games").mkdir()
+    scenario(tmp_path / "games", doc_example())
+    (tmp_path / "orders.txt").write_text("Защита 3", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    argv = (["simulate", "games/s.toml"] if command == "simulate" else
+            ["check-orders", "--game", "legends", "--scenario", "games/s.toml", "--from", "Зорро", "orders.txt"])
+    assert main(argv) == 0, capsys.readouterr().err
+    assert json.loads(capsys.readouterr().out)

@@ -24,9 +24,10 @@ def run(args) -> int:
 
     text = args.file.read_text(encoding="utf-8") if args.file else sys.stdin.read()
     try:
-        # paths inside a scenario (a Bellum map, an events file) are relative to the scenario file
+        # the scenario file's path is the caller's; paths inside it are the scenario file's
+        scenario = load_scenario(args.scenario)
         with contextlib.chdir(args.scenario.resolve().parent):
-            result = check_orders(load_scenario(args.scenario), args.game, args.sender, text, args.phase, load_texts())
+            result = check_orders(scenario, args.game, args.sender, text, args.phase, load_texts())
     except ScenarioError as error:
         print(f"forumgm check-orders: {error}", file=sys.stderr)
         return 2

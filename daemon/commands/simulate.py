@@ -18,9 +18,12 @@ def run(args) -> int:
     from forumgm.daemon.simulate import ScenarioError, load_scenario, run_scenario
 
     try:
-        # paths inside a scenario (a Bellum map, an events file) are relative to the scenario file
+        # the command line's paths are the caller's; paths inside a scenario (a Bellum map, an
+        # events file) are the scenario file's: both are read before and after the chdir
+        scenario = load_scenario(args.scenario)
+        texts = load_texts(args.templates)
         with contextlib.chdir(args.scenario.resolve().parent):
-            result = run_scenario(load_scenario(args.scenario), load_texts(args.templates))
+            result = run_scenario(scenario, texts)
     except ScenarioError as error:
         print(f"forumgm simulate: {args.scenario}: {error}", file=sys.stderr)
         return 2
