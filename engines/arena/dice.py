@@ -1,7 +1,7 @@
 """The d6 of a step: the scenario's scripted results first, then the game's seeded RNG.
 
 Every roll is recorded with whose it is and what it was for, so the step log lets a reader
-replay the step by hand (spec: "Dice in scenarios").
+replay the step by hand (docs/simulate.md: a scenario may script the dice).
 """
 from __future__ import annotations
 

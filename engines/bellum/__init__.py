@@ -25,7 +25,7 @@ TURN = "turn"
 
 
 def summary(state: BellumState) -> dict[str, Any]:
-    """The position keys of spec bellum.md «Output»: people, owners, battles, authority, …"""
+    """The position keys of `forumgm simulate` for Bellum (docs/simulate.md): people, owners, battles, authority, …"""
     return {
         "people": {p: dict(here) for p, here in state.people.items()},
         "owners": dict(state.owners),

@@ -62,7 +62,7 @@ def _stayers(turn: Turn, province: str, faction: str) -> int:
 
 
 def first_fights(turn: Turn, province: str) -> set[tuple[str, str]]:
-    """Who fights whom in a province after movement (spec «Battle»: movers' and stayers' orders)."""
+    """Who fights whom in a province after movement (docs/bellum.md «How a turn is resolved»: movers' and stayers' orders)."""
     here = turn.state.present(province)
     arrived = _arrived(turn, province)
     arriving = {a.faction for a in arrived}
