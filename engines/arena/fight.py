@@ -4,7 +4,8 @@ reveal → moves (half-applied) → shifted targets → attacks (defense matchin
 weapon multipliers, breakage, armour) → throws → wounds and their effects → end of the fight.
 
 Everything that happens is an event; `rows` collect the `steps` output of `forumgm simulate`
-(docs/simulate.md: actions, rolls, hits). Wound effects apply after every attack of the step: the actions are simultaneous.
+(docs/simulate.md: actions, rolls, hits). Wound effects apply after every attack of the step:
+the actions are simultaneous.
 """
 from __future__ import annotations
 
