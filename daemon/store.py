@@ -330,6 +330,14 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE posts ADD COLUMN hidden INTEGER NOT NULL DEFAULT 0;
     """,
+    # PMs the host's account sent itself (an approved notice): counted by the inbox, never orders
+    """
+    CREATE TABLE own_pms (
+        forum_id TEXT NOT NULL,
+        pm_id TEXT NOT NULL,
+        PRIMARY KEY (forum_id, pm_id)
+    );
+    """,
 )
 
 
@@ -680,7 +688,14 @@ class Store:
         return cursor.rowcount == 1
 
     def known_pm_ids(self, forum_id: str) -> set[str]:
-        return {row[0] for row in self.db.execute("SELECT pm_id FROM pms WHERE forum_id = ?", [forum_id])}
+        """Every PM of the inbox already seen: those stored and those the account sent itself."""
+        return {row[0] for row in self.db.execute("SELECT pm_id FROM pms WHERE forum_id = ? UNION "
+                                                  "SELECT pm_id FROM own_pms WHERE forum_id = ?",
+                                                  [forum_id, forum_id])}
+
+    def record_own_pms(self, forum_id: str, pm_ids: Iterable[str]) -> None:
+        self.db.conn.executemany("INSERT OR IGNORE INTO own_pms (forum_id, pm_id) VALUES (?, ?)",
+                            [(forum_id, pm_id) for pm_id in pm_ids])
 
     def pms(self, forum_id: str, since: datetime | None = None) -> list[dict]:
         if since is None:

@@ -138,8 +138,10 @@ def sync_inbox(forum_id: str, forum, store, now: datetime) -> InboxReport:
                 if header.id not in known | listed and store.record_pm(forum_id, header, forum.message(header.id),
                                                                       now):
                     report.new_pms.append(header.id)
-            listed |= {h.id for h in headers}
-            if any(h.id in known for h in headers) or report.pages_fetched >= MAX_INBOX_PAGES:
+            store.record_own_pms(forum_id, listing.own)
+            on_page = {h.id for h in headers} | set(listing.own)
+            listed |= on_page
+            if on_page & known or report.pages_fetched >= MAX_INBOX_PAGES:
                 break
         report.error = _inbox_problem(forum_id, first, len(known | listed))
     except PageLayoutError as error:

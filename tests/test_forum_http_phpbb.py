@@ -151,3 +151,21 @@ def test_a_full_inbox_is_a_problem_for_the_host_and_a_nearly_full_one_a_warning(
     full = sync_inbox("local", host_forum(server, clock), store, clock.now())
     assert "is full (50 of 50)" in full.error and "holds new PMs back" in full.error
     assert len(store.known_pm_ids("local")) == 50          # the four held back are not shown by the board
+
+
+def test_a_pm_the_host_sent_himself_is_no_order_and_no_missing_pm(tmp_path, server, clock):
+    """A notice approved to the host's own account lands in his inbox: it is not read as an order,
+    and the inbox's count, which includes it, does not look like PMs left unread (before or after
+    a restart, when the page holding it is no longer read)."""
+    from forumgm.daemon.sync import sync_inbox
+    from localforum_support import game_store
+    store = game_store(tmp_path, server, clock)
+    host_forum(server, clock).send_pm(HOST, "Заметка", "Письмо ведущему от forumgm")
+    server.board.send_pm("Аскон", HOST, "Ход", "Атака 1 Кума")
+    first = sync_inbox("local", host_forum(server, clock), store, clock.now())
+    assert first.ok, first.error
+    assert [store.pms("local")[0]["sender"]] == ["Аскон"] and len(first.new_pms) == 1
+    server.board.send_pm("Кума", HOST, "Ход", "Лечение Аскон")
+    again = sync_inbox("local", host_forum(server, clock), store, clock.now())
+    assert again.ok, again.error
+    assert [pm["sender"] for pm in store.pms("local")] == ["Аскон", "Кума"]

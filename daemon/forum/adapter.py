@@ -88,7 +88,8 @@ class ForumAdapter:
         and opens on the last page), with what each page says of the folder. PMs to the account
         only: a conversation it started itself (XenForo lists those too) is no order."""
         for listed, listing in self._folder_pages(self.pms().inbox):
-            yield [header for header in listed if header.sender != self.current_user()], listing
+            own = tuple(header.id for header in listed if header.sender == self.current_user())
+            yield [header for header in listed if header.id not in own], replace(listing, own=own)
 
     def message(self, pm_id: str) -> PmMessage:
         return self._message(self.pms().message, pm_id)

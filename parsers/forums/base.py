@@ -55,6 +55,7 @@ class Listing:
     total: int | None = None      # PMs in the folder, when the page says
     stored: int | None = None     # PMs held and the most the folder may hold (phpBB's "27 out of 50")
     limit: int | None = None
+    own: tuple[str, ...] = ()     # ids of PMs on the page that the account sent itself (no orders)
 
 
 @dataclass(frozen=True)
