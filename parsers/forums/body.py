@@ -104,6 +104,9 @@ class _Walk:
                 self.emit("\n", context)
                 continue
             tag = child.tag                # read once: each read decodes the name anew
+            if tag == "-text":             # most nodes: their own text, read directly
+                self.text(child.text_content or "", context)
+                continue
             inner = self.node(child, tag, context)
             if inner is None:
                 continue
@@ -112,11 +115,8 @@ class _Walk:
             _push_children(pending, child, inner)
 
     def node(self, node: LexborNode, tag: str, context: _Context) -> _Context | None:
-        """Emits what the node shows before its children; the context they are read in, or None
+        """Emits what an element shows before its children; the context they are read in, or None
         when it has none to read."""
-        if tag == "-text":
-            self.text(node.text_content or "", context)   # a text node's own text, read directly
-            return None
         if tag in SKIPPED_TAGS or node.mem_id in self.ignored:
             return None
         if tag == "br":

@@ -36,8 +36,8 @@ def read_field(scope: LexborNode, spec: Field | None) -> str | None:
     if not values:
         return None
     value = " ".join(" ".join(values).split())
-    if spec.pattern is not None:
-        match = re.search(spec.pattern, value)
+    if spec.regex is not None:
+        match = spec.regex.search(value)
         if match is None:
             return None
         value = (match.group(1) if match.re.groups else match.group(0)).strip()
