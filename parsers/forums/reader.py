@@ -77,7 +77,7 @@ def read_posts(html: str, layout: EngineLayout, tz: Zone, now: datetime | None =
     containers = tree.css(layout.thread.post)
     if not containers:
         raise PageLayoutError(f"{layout.name}: no posts found ({layout.thread.post!r}); not a thread page?")
-    page = _page_info(tree, layout.thread.pagination).page
+    page = _page_number(tree, layout.thread.pagination)
     return rendered_on_its_day(
         lambda clock: [_post(container, layout, _zone(tz), clock, page) for container in containers],
         lambda posts: [at for post in posts for at in (post.posted_at, post.edited_at) if isinstance(at, datetime)],
@@ -300,13 +300,22 @@ def _page_info(tree: LexborHTMLParser, pagination: Pagination) -> PageInfo:
     container = tree.css_first(pagination.container) if pagination.container else None
     if container is None:
         return PageInfo(1, 1)
-    current_node = container.css_first(pagination.current) if pagination.current else None
-    current = _number(current_node.text(strip=True)) if current_node is not None else None
+    page = _current_page(container, pagination)
     stated = _number(read_field(container, pagination.total))
     listed = [number for node in container.css("a, span, strong, b, li, em")
               if (number := _number(node.text(strip=True))) is not None]
-    page = current or 1
     return PageInfo(page, stated or max([page, *listed]))
+
+
+def _page_number(tree: LexborHTMLParser, pagination: Pagination) -> int:
+    """`_page_info(...).page` without reading the page count, which posts do not need."""
+    container = tree.css_first(pagination.container) if pagination.container else None
+    return _current_page(container, pagination) if container is not None else 1
+
+
+def _current_page(container: LexborNode, pagination: Pagination) -> int:
+    current_node = container.css_first(pagination.current) if pagination.current else None
+    return (_number(current_node.text(strip=True)) if current_node is not None else None) or 1
 
 
 def _number(text: str | None) -> int | None:
