@@ -48,9 +48,10 @@ def read_body(body: LexborNode, markup: BodyMarkup) -> BodyReading:
     walk.children(body, _Context())
     fragments = [fragment.done() for fragment in walk.fragments]
     fragments = [fragment for fragment in fragments if fragment.text]
+    text = _tidy("".join(walk.full))
     return BodyReading(
-        text=_tidy("".join(walk.full)),
-        text_unquoted=_tidy("".join(walk.unquoted)),
+        text=text,
+        text_unquoted=_tidy("".join(walk.unquoted)) if walk.quotes else text,   # without quotes, the same
         colored=tuple(f for f in fragments if not f.where),
         flagged=tuple(f for f in fragments if f.where),
     )

@@ -25,23 +25,27 @@ def read_field(scope: LexborNode, spec: Field | None) -> str | None:
     """The stripped value `spec` names inside `scope`, or None when it is absent or empty."""
     if spec is None:
         return None
-    if spec.selector is None:
-        nodes = [scope]
-    elif spec.joined:
-        nodes = scope.css(spec.selector)
-    else:
-        nodes = [node] if (node := scope.css_first(spec.selector)) is not None else []
-    values = [value for node in nodes
-              if (value := node.attributes.get(spec.attr) if spec.attr else node.text(deep=True)) is not None]
-    if not values:
-        return None
-    value = " ".join(" ".join(values).split())
+    if spec.joined and spec.selector is not None:
+        values = [value for node in scope.css(spec.selector) if (value := _node_value(node, spec.attr)) is not None]
+        if not values:
+            return None
+        value = " ".join(" ".join(values).split())
+    else:           # one node, the usual case: no lists to build and join
+        node = scope if spec.selector is None else scope.css_first(spec.selector)
+        value = _node_value(node, spec.attr) if node is not None else None
+        if value is None:
+            return None
+        value = " ".join(value.split())
     if spec.regex is not None:
         match = spec.regex.search(value)
         if match is None:
             return None
         value = (match.group(1) if match.re.groups else match.group(0)).strip()
     return value or None
+
+
+def _node_value(node: LexborNode, attr: str | None) -> str | None:
+    return node.attributes.get(attr) if attr else node.text(deep=True)
 
 
 def read_fields(scope: LexborNode, specs: Fields) -> str | None:
