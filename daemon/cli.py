@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import sqlite3
 import sys
 from importlib.metadata import version
 
@@ -55,7 +56,12 @@ def main(argv: list[str] | None = None) -> int:
     if handler is None:
         parser.print_help()
         return 2
-    return handler(args)
+    try:
+        return handler(args)
+    except sqlite3.Error as error:    # a store gone read-only or full mid-command: one line, not a traceback
+        print(f"forumgm {args.command}: the store cannot be used: {error} (a read-only file or folder, "
+              "or a full disk? forumgm must be able to write there)", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

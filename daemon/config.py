@@ -17,6 +17,7 @@ from typing import Any, Callable, Mapping
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from forumgm.daemon.notify.config import read_notify
+from forumgm.daemon.store import RAW_PAGES_KEPT
 from forumgm.daemon.secrets import file_permission_problem
 from forumgm.parsers.colors import normalize_color
 
@@ -45,7 +46,7 @@ VOTE_POLICIES = ("last", "first")
 INSTALLATION_KEYS = {"forum", "storage", "daemon", "web", "games", "notify"}
 FORUM_KEYS = {"id", "engine", "base_url", "account", "password_env", "password_file", "selectors", "time_zone",
               "min_interval", "timeout", "retries", "posts_per_page", "post_interval"}
-STORAGE_KEYS = {"path"}
+STORAGE_KEYS = {"path", "raw_pages_kept"}
 DAEMON_KEYS = {"poll_interval", "poll_near", "near_deadline", "deadline_grace", "log_level"}
 WEB_KEYS = {"host", "port", "password_env", "password_file", "public_url"}
 GAME_KEYS = {"id", "type", "thread_url", "seed", "time_zone", "start", "players", "roles_file", "calendar",
@@ -158,6 +159,7 @@ class Installation:
     near_deadline: int = 3600    # seconds before a deadline when polling turns to `poll_near`
     deadline_grace: int = 30     # seconds after a deadline before it resolves (PMs still in flight)
     notify: Any = None           # forumgm.daemon.notify.config.NotifyConfig, or None: nobody is told
+    raw_pages_kept: int = RAW_PAGES_KEPT   # thread pages kept per game as the forum showed them (the newest)
 
 
 # ---------------------------------------------------------------- value kinds
@@ -350,6 +352,7 @@ def load_installation(path: str | Path) -> Installation:
         source=path,
         forum=forum,
         storage=check.path(check.get(storage, "path", PATH, "storage")),
+        raw_pages_kept=check.get(storage, "raw_pages_kept", POSITIVE, "storage", default=RAW_PAGES_KEPT),
         poll_interval=check.get(daemon, "poll_interval", POSITIVE, "daemon", default=600),
         poll_near=check.get(daemon, "poll_near", POSITIVE, "daemon", default=30),
         near_deadline=check.get(daemon, "near_deadline", COUNT, "daemon", default=3600),

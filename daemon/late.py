@@ -1,4 +1,4 @@
-"""PMs that reach the host after a deadline (mafia spec: "after the deadline").
+"""PMs that reach the host after a deadline (docs/mafia.md, "Late PMs").
 
 A game day may close before the next one opens (mafia: 22:45 → 23:00). A PM timed in that gap
 missed the phase that just closed; an engine with `late_verdicts` answers it with a receipt

@@ -13,8 +13,9 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+from forumgm.daemon.stored_orders import order_pms
 from forumgm.daemon.stored_posts import stored_posts
-from forumgm.engines.base import OrderPm, Phase
+from forumgm.engines.base import Phase
 from forumgm.engines.mafia import discipline
 
 # engines whose thread has discipline rules: type -> (digest, digest_text)
@@ -38,8 +39,7 @@ def draft_reminder(game: Any, store, state: Any, phase: Phase, left: timedelta) 
     remind = getattr(game.rules, "reminder", None)
     if remind is None:
         return
-    orders = [OrderPm(o["sender"], o["raw_text"], o["pm_id"], o["sent_at"]) for o in store.orders(game.id, phase.key)]
-    reminder = remind(state, phase, orders, game.texts, left)
+    reminder = remind(state, phase, order_pms(store.orders(game.id, phase.key)), game.texts, left)
     if reminder is None:
         return
     with store.transaction():

@@ -1,4 +1,4 @@
-"""The role PMs drafted at the deal: the role itself, or a one-time link to it (mafia spec).
+"""The role PMs drafted at the deal: the role itself, or a one-time link to it (docs/mafia.md).
 
 With `role_delivery = "link"` in the game config the role text is stored behind a one-time
 token (daemon/web/role_links.py) and the PM holds only the link to the host's web page

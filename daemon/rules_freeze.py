@@ -1,4 +1,4 @@
-"""The rules freeze at every start of the daemon (mafia spec: "Rules freeze").
+"""The rules freeze at every start of the daemon (docs/mafia.md, "Rules freeze").
 
 A running game whose [rules] table no longer matches the rules it was dealt under is not run:
 the daemon stops it with a message for the host, who either restores the table or accepts the

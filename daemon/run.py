@@ -6,6 +6,7 @@ tick in progress finishes (its transactions commit or roll back whole) and the p
 from __future__ import annotations
 
 import logging
+import sqlite3
 import signal
 import threading
 from dataclasses import dataclass
@@ -125,10 +126,14 @@ def run_loop(daemon: Daemon, stop: StopFlag, max_ticks: int | None = None,
     """
     wait = sleep or stop.wait
     ticks = 0
+    told: str | None = None      # the store failure already logged
     while not stop.stopped and (max_ticks is None or ticks < max_ticks):
         last = daemon.clock.now()
         try:
             daemon.tick()
+            told = _store_recovered(told)
+        except sqlite3.Error as error:   # a full disk, a read-only file: one line, not a traceback a tick
+            told = _store_failed(daemon, error, told)
         except Exception:   # the daemon keeps running; the next tick retries from the store
             log.exception("tick failed")
         ticks += 1
@@ -142,6 +147,23 @@ def run_loop(daemon: Daemon, stop: StopFlag, max_ticks: int | None = None,
             wait(min(left, REPLAN))
     log.info("stopped after %d tick(s)", ticks)
     return 0
+
+
+def _store_failed(daemon: Daemon, error: sqlite3.Error, told: str | None) -> str:
+    """Logged once per kind of failure; every tick tries again and nothing is lost (each write is
+    a transaction that rolled back whole)."""
+    if str(error) != told:
+        log.error("the store %s cannot be written (%s): the games wait; nothing is lost, every tick tries "
+                  "again — free disk space or make the file and its folder writable", daemon.store.path, error)
+    else:
+        log.debug("the store still cannot be written: %s", error)
+    return str(error)
+
+
+def _store_recovered(told: str | None) -> None:
+    if told is not None:
+        log.info("the store is written again (it had failed: %s)", told)
+    return None
 
 
 def speed_of(clock: Clock) -> float:

@@ -1,6 +1,6 @@
 """`forumgm simulate`: play phases of one game offline through the daemon's parsers and engines.
 
-The input and output keys are a contract (shared spec/scenario.md): hosts try rules with it,
+The input and output keys are a contract (docs/simulate.md): hosts try rules with it,
 and outside checks use it as the black-box interface of every engine.
 """
 from __future__ import annotations

@@ -27,8 +27,15 @@ DRAFT_STATUSES = ("pending", "approved", "sending", "sent", "rejected", "superse
 # a draft in one of these may still change; the others are history
 OPEN_DRAFT_STATUSES = ("pending", "approved")
 
+RAW_PAGES_KEPT = 20      # thread pages kept per game as the forum showed them ([storage] raw_pages_kept)
 JSON_COLUMNS = frozenset({"aliases", "colored", "flagged", "verdicts", "data", "state", "detail", "settings"})
 TIME_COLUMNS = frozenset({"deadline", "at", "problem_since", "since"})
+
+
+def store_problem(path: Path, error: Exception) -> str:
+    """One line for the host when SQLite cannot use the file (no traceback)."""
+    return (f"the store {path} cannot be used: {error} (a read-only file or folder, or a full disk? "
+            "forumgm must be able to write there)")
 
 
 class StoreError(Exception):
@@ -369,9 +376,10 @@ def _version_digest(post: Post) -> str:
 
 
 class Store:
-    def __init__(self, path: str | Path, now: Now = utc_now) -> None:
+    def __init__(self, path: str | Path, now: Now = utc_now, raw_pages_kept: int = RAW_PAGES_KEPT) -> None:
         self.path = Path(path)
         self._now = now
+        self.raw_pages_kept = raw_pages_kept
         # autocommit at the driver level: transactions are opened explicitly below
         conn = sqlite3.connect(str(self.path), timeout=30, isolation_level=None, check_same_thread=False)
         self.db = sqlite_utils.Database(conn)
@@ -533,8 +541,15 @@ class Store:
     # ------------------------------------------------------------ thread: raw pages, posts, versions
 
     def record_page(self, game_id: str, url: str, page_no: int, html: str, fetched_at: datetime) -> int:
-        return self._insert("raw_pages", {"game_id": game_id, "url": url, "page_no": page_no,
-                                          "html": html, "fetched_at": to_text(fetched_at)})
+        """Keeps the newest `raw_pages_kept` pages of the game: they are for looking back at what
+        the forum showed, and would otherwise grow without bound (18 MB in one small game)."""
+        with self.transaction():
+            page_id = self._insert("raw_pages", {"game_id": game_id, "url": url, "page_no": page_no,
+                                                 "html": html, "fetched_at": to_text(fetched_at)})
+            self.db.execute("DELETE FROM raw_pages WHERE game_id = ? AND id NOT IN "
+                            "(SELECT id FROM raw_pages WHERE game_id = ? ORDER BY id DESC LIMIT ?)",
+                            [game_id, game_id, self.raw_pages_kept])
+        return page_id
 
     def raw_pages(self, game_id: str) -> list[dict]:
         return self._rows("SELECT * FROM raw_pages WHERE game_id = ? ORDER BY id", [game_id])

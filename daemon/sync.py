@@ -17,6 +17,7 @@ from typing import Any, TextIO
 
 from forumgm.daemon.forum.errors import ForumError
 from forumgm.parsers.forums.base import PageLayoutError, Post
+from forumgm.parsers.forums.scrub import scrub_page
 
 DEFAULT_EDIT_WINDOW = timedelta(minutes=60)
 PROGRESS_FROM_PAGES = 3      # a progress bar only when this many pages are to be read
@@ -79,7 +80,7 @@ def sync_game(game: Any, forum, store, now: datetime, edit_window: timedelta | N
         report.pages_fetched += 1
         _check_page(number, info, cursor["pages"])
         with store.transaction():
-            store.record_page(game_id, thread_url, info.page, html, now)
+            store.record_page(game_id, thread_url, info.page, scrub_page(html, _session_values(forum)), now)
             _record_page_posts(store, game_id, info.page, posts, now, report)
             if forward:
                 last_post_id = posts[-1].id if posts else store.thread_cursor(game_id)["last_post_id"]
@@ -164,6 +165,13 @@ def _inbox_problem(forum_id: str, listing, seen: int) -> str | None:
         log.warning("the PM inbox of %s is nearly full (%d of %d): delete old PMs on the forum before it "
                     "holds new ones back", forum_id, listing.stored, listing.limit)
     return None
+
+
+def _session_values(forum) -> list[str]:
+    """The forum session's cookie values: a stored page must not carry them anywhere."""
+    client = getattr(forum, "client", None)
+    session = getattr(client, "session", None)
+    return [cookie.value for cookie in session.cookies if cookie.value] if session is not None else []
 
 
 def _record_page_posts(store, game_id: str, page_no: int, posts: list[Post], now: datetime,

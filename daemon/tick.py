@@ -13,6 +13,7 @@ transaction that also marks it resolved; the store refuses a second resolution.
 from __future__ import annotations
 
 import logging
+import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Callable, Sequence
@@ -28,11 +29,12 @@ from forumgm.daemon.notices import KIND as NOTICE_KIND, host_notices
 from forumgm.daemon.pictures import MAP_KIND, save_pictures
 from forumgm.daemon.store import Store, StoreError
 from forumgm.daemon.stops import is_held
+from forumgm.daemon.stored_orders import order_pms
 from forumgm.daemon.stored_posts import CLOCK_SKEW
 from forumgm.daemon.stray_pms import draft_stray_pms
 from forumgm.daemon.sync_problems import note_sync
 from forumgm.daemon.votes import (
-    FINAL_KIND, draft_running_count, post_urls, record_votes, vote_count_body,
+    FINAL_KIND, draft_running_count, note_thread_votes, post_urls, record_votes, takes_pm_votes, vote_count_body,
 )
 from forumgm.engines.base import OrderPm, Phase, PhaseInputs, Rules
 from forumgm.engines.receipts import receipt_text
@@ -110,12 +112,16 @@ def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edge
             error = (inbox_errors[game.forum_id] or _sync_error(edges.sync_game, report, game.config, forum, store, now)
                      or _resolution_error(game, store, now, report))
             note_sync(store, game.id, error, now)     # the host sees why a game waits
+        except sqlite3.Error:   # the store itself fails: run_loop says so once, not per game
+            raise
         except Exception as error:  # one broken game must not stop the others
             log.exception("game %s: tick failed", game.id)
             report.errors.append(f"{game.id}: {error}")
     for forum_id in inbox_errors:   # every game of the forum has read its orders: what none took
         try:
             draft_stray_pms([game for game in games if game.forum_id == forum_id], store)
+        except sqlite3.Error:   # the store itself fails: run_loop says so once, not per game
+            raise
         except Exception as error:
             log.exception("forum %s: stray PMs not drafted", forum_id)
             report.errors.append(f"{forum_id}: {error}")
@@ -123,6 +129,8 @@ def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edge
         try:   # publishing keeps each draft's failure to that draft; anything left must not end the tick
             failed = getattr(edges.publish(forum, store, now), "failed", None) or {}
             report.errors += [f"draft {draft_id}: {reason}" for draft_id, reason in failed.items()]
+        except sqlite3.Error:   # the store itself fails: run_loop says so once, not per game
+            raise
         except Exception as error:   # drafts stay as they were: the next tick publishes them
             log.exception("publishing failed")
             report.errors.append(f"publishing: {error}")
@@ -133,6 +141,8 @@ def _resolution_error(game: GameRun, store: Store, now: datetime, report: TickRe
     """Resolve what is due; an engine that fails stops this game where the host looks, not only in the log."""
     try:
         catch_up(game, store, now, report)
+    except sqlite3.Error:   # the store itself fails: run_loop says so once, not per game
+        raise
     except Exception as error:
         log.exception("game %s: resolving failed", game.id)
         report.errors.append(f"{game.id}: {error}")
@@ -145,6 +155,8 @@ def _sync_error(step: Callable | None, report: TickReport, *args) -> str | None:
     raises is an error of the same kind: the games it reads for wait, the tick goes on."""
     try:
         error = getattr(step(*args), "error", None) if step is not None else None
+    except sqlite3.Error:   # the store itself fails: run_loop says so once, not per game
+        raise
     except Exception as failure:
         log.exception("reading the forum failed")
         error = f"reading the forum failed ({type(failure).__name__}: {failure}); see the log"
@@ -217,12 +229,14 @@ def catch_up(game: GameRun, store: Store, now: datetime, report: TickReport) -> 
         tally = record_votes(game, store, state, phase, phase_row)
         if tally is not None:
             draft_running_count(game, store, state, phase, phase_row, tally, now)
+        elif takes_pm_votes(game):
+            note_thread_votes(game, store, phase, phase_row)    # a blue nick in its thread is no vote
         draft_before_deadline(game, store, state, phase, phase_row, now)
         if is_paused(store, game.id):
             return      # inputs are read and answered; nothing resolves until the host resumes
         if phase.key in {due["key"] for due in due_phases(game.config, now, store, game.grace)}:
             cutoff = phase_row["deadline"]
-        elif game.rules.complete_early(state, phase, _order_pms(store.orders(game.id, phase.key))):
+        elif game.rules.complete_early(state, phase, order_pms(store.orders(game.id, phase.key))):
             cutoff = now
         else:
             return
@@ -251,7 +265,7 @@ def record_orders(game: GameRun, store: Store, state: Any, phase: Phase, deadlin
         if missed:      # between a deadline and this phase's opening: answered, never carried over
             phase_key, filed_as, verdicts = missed, late_key(missed), game.rules.late_verdicts(order)
         else:
-            earlier = _order_pms(o for o in store.orders(game.id, phase.key) if o["sender"] == nick)
+            earlier = order_pms(o for o in store.orders(game.id, phase.key) if o["sender"] == nick)
             phase_key = filed_as = phase.key
             verdicts = game.rules.read_orders(state, phase, order, earlier)
         with store.transaction():
@@ -275,10 +289,6 @@ def _inputs_since(store: Store, game_id: str) -> datetime | None:
     seen since, not every PM of the forum. The margin covers a board's clock running ahead."""
     resolved = store.phases(game_id, status="resolved")
     return max(p["deadline"] for p in resolved) - CLOCK_SKEW if resolved else None
-
-
-def _order_pms(rows) -> list[OrderPm]:
-    return [OrderPm(row["sender"], row["raw_text"], row["pm_id"], row["sent_at"]) for row in rows]
 
 
 # ---------------------------------------------------------------- resolution
@@ -305,7 +315,7 @@ def resolve_once(game: GameRun, store: Store, phase_key: str, cutoff: datetime, 
         phase = Phase(row["kind"], row["number"])
         tally = record_votes(game, store, state, phase, row, cutoff)
         inputs = PhaseInputs(
-            orders=tuple(_order_pms(store.orders(game.id, phase_key))),
+            orders=tuple(order_pms(store.orders(game.id, phase_key))),
             tally=tally,
             extra={"post_urls": post_urls(game, tally), "deadlines": next_deadlines(game, cutoff)},
         )

@@ -10,16 +10,21 @@ import dataclasses
 from datetime import datetime
 from typing import Any
 
+from forumgm.daemon.notices import KIND as NOTICE_KIND
 from forumgm.daemon.store import Store
+from forumgm.daemon.stored_orders import order_pms
 from forumgm.daemon.stored_posts import CLOCK_SKEW
 from forumgm.engines.base import Phase, Tally
 from forumgm.engines.tally import VotePostVersion, VoteRules, count_votes
 from forumgm.engines.votecount import vote_count_text
 from forumgm.parsers.colors import normalize_color
 from forumgm.parsers.forums.base import ColoredFragment
+from forumgm.parsers.names import account_player
 
 RUNNING_KIND = "vote_count"
 FINAL_KIND = "vote_count_final"
+BLUE = frozenset({"#0000ff"})      # "a nickname in blue", for a game that names no vote colours
+THREAD_VOTE_TEMPLATE = "common/notice_thread_vote.j2"
 
 
 def phase_vote_rules(game, state: Any, phase: Phase, phase_row: dict) -> VoteRules | None:
@@ -41,6 +46,40 @@ def count_phase_votes(game, store: Store, state: Any, phase: Phase, phase_row: d
         return None
     since = _previous_deadline(store, game.id, phase_row)
     return count_votes(vote_versions(store, game.id, since, cutoff, game.account), game.roster(), rules, cutoff)
+
+
+def takes_pm_votes(game) -> bool:
+    """True for a game whose day votes come by PM (Mafia): its engine counts them from the orders."""
+    return hasattr(game.rules, "pm_vote_tally")
+
+
+def pm_vote_tally(game, store: Store, state: Any, phase: Phase) -> Tally | None:
+    """The day votes of a game that takes them by PM, from the phase's orders so far; None for a game
+    whose votes are in the thread."""
+    if not takes_pm_votes(game):
+        return None
+    return game.rules.pm_vote_tally(state, phase, order_pms(store.orders(game.id, phase.key)))
+
+
+def note_thread_votes(game, store: Store, phase: Phase, phase_row: dict) -> list[int]:
+    """A blue nickname in the thread of a game that votes by PM counts for nothing: the host gets one
+    notice per player and day, to tell the player if he wishes. The ids of the notices drafted now."""
+    colors = frozenset(filter(None, (normalize_color(c) for c in game.config.vote_colors))) or BLUE
+    since = _previous_deadline(store, game.id, phase_row)
+    roster = game.roster()
+    made = []
+    for version in vote_versions(store, game.id, since, phase_row["deadline"], game.account):
+        voted = [f.text for f in version.colored if f.color in colors and not f.where]
+        nick = account_player(version.author, roster) if voted else None
+        if nick is None:
+            continue
+        zone = game.config.time_zone
+        body = game.texts.render(THREAD_VOTE_TEMPLATE, nick=nick, text=voted[0], game=game.id, day=phase.number,
+                                 time=f"{version.version_at.astimezone(zone):%d.%m.%Y %H:%M}",
+                                 link=game.post_url(version.post_id))
+        made.append(store.add_draft(game.id, NOTICE_KIND, game.account, body, phase.key, True,
+                                    ref=f"thread_vote:{phase.key}:{nick}", subject=f"Голос в теме: {nick}"))
+    return made
 
 
 def record_votes(game, store: Store, state: Any, phase: Phase, phase_row: dict,

@@ -205,3 +205,39 @@ def test_signup_command_drafts_the_assignment_and_approval_writes_the_players(tm
     game = load_game(tmp_path / "bellum.toml")
     assert [(p.nick, p.role) for p in game.players] == [("Аскон", "sassanidy"), ("Хан", "alany")]
     store.close()
+
+
+def test_approving_the_assignment_on_the_hosts_page_writes_the_players(tmp_path, monkeypatch):
+    import re
+
+    from forumgm.daemon.config import load_game
+    from forumgm.daemon.web import create_app
+    from forumgm.engines.bellum import RULES
+    from web_seed import PASSWORD
+
+    monkeypatch.setenv("FORUMGM_SIGNUP_PASSWORD", "secret")
+    bellum_installation(tmp_path)
+    game_file_path = tmp_path / "bellum.toml"
+    store = Store(tmp_path / "forumgm.sqlite")
+    store.register_forum("main", "phpbb", "https://forum.example.org/", HOST)
+    store.register_game("bellum-open", "bellum", "main", "https://forum.example.org/viewtopic.php?t=7", "UTC", 370, {})
+    body = "Распределение фракций (2):\nАскон — Сассаниды (1-й выбор)\nХан — Гунны (2-й выбор)\n"
+    draft_id = store.add_draft("bellum-open", KIND, "thread", body, None, needs_approval=True)
+    game = SimpleNamespace(config=load_game(game_file_path), rules=RULES)
+    client = create_app(store, PASSWORD, games=lambda: {"bellum-open": game}).test_client()
+
+    def token(path):
+        return re.search(r'name="csrf_token" value="([^"]+)"', client.get(path).get_data(as_text=True)).group(1)
+
+    assert client.post("/login", data={"password": PASSWORD, "csrf_token": token("/login")}).status_code == 302
+    refused = client.post(f"/drafts/{draft_id}", follow_redirects=True, data={
+        "action": "approve", "body": body.replace("Гунны", "Гоблины"), "csrf_token": token("/drafts")})
+    assert "не одобрен, игроки не записаны" in refused.get_data(as_text=True)
+    assert store.draft(draft_id)["status"] == "pending"
+    assert "players = []" in game_file_path.read_text(encoding="utf-8")
+
+    client.post(f"/drafts/{draft_id}", data={"action": "approve", "body": body.replace("Гунны", "Аланы"),
+                                             "csrf_token": token("/drafts")})
+    assert store.draft(draft_id)["status"] == "approved"
+    assert [(p.nick, p.role) for p in load_game(game_file_path).players] == [("Аскон", "sassanidy"), ("Хан", "alany")]
+    store.close()

@@ -86,7 +86,7 @@ def test_a_truncated_inbox_page_is_retried(store, forum, proxy, board, clock):
     assert report.new_pms and proxy.injected
 
 
-@pytest.mark.parametrize("kind", ["reset", "truncate", "delay"])
+@pytest.mark.parametrize("kind", ["status", "reset", "truncate", "delay"])     # status: 502 after posting
 def test_a_reply_whose_answer_is_lost_is_never_posted_twice(store, forum, proxy, board, clock, kind):
     from forumgm.daemon.forum import ForumError
     proxy.inject("POST", "posting.php", kind, seconds=0.5)
@@ -171,3 +171,18 @@ def test_the_host_accepts_a_thread_that_really_lost_posts(store, forum, proxy, b
     assert report.ok and sorted(report.deleted_posts) == sorted(gone)
     assert len(live_posts(store)) == 6 and store.thread_cursor("g1")["pages"] == 2
     assert store.audit_log()[0]["action"] == "thread.accept"
+
+
+@pytest.mark.parametrize("kind", ["status", "reset", "truncate"])
+def test_publishing_after_a_lost_answer_posts_once(store, forum, proxy, board, clock, kind):
+    """The board carried the reply out and its answer was lost: the next ticks find it, never re-post it."""
+    from forumgm.daemon.publish import publish_approved
+    draft = store.add_draft("g1", "vote_count", "thread", "Подсчёт голосов: Аскон — 2", "day-1", False)
+    proxy.inject("POST", "posting.php", kind)
+    for _ in range(3):
+        publish_approved(forum, store, clock.now())
+        clock.sleep(60)
+    proxy.settle()
+    assert max(proxy.posted.values()) == 1
+    assert sum(post.bbcode.startswith("Подсчёт голосов: Аскон — 2") for post in board.posts.values()) == 1
+    assert store.draft(draft)["status"] == "sent"

@@ -1,6 +1,7 @@
 """`forumgm check-config FILE`: load an installation (or one game file) and list every problem."""
 from __future__ import annotations
 
+import sqlite3
 import sys
 import tomllib
 from pathlib import Path
@@ -64,11 +65,14 @@ def secret_problems(installation) -> list[str]:
 def store_problems(installation) -> list[str]:
     """What the installation's store says of the config: nicks changed since the roles were dealt."""
     from forumgm.daemon.commands.common import played_nick_problems
-    from forumgm.daemon.store import Store
+    from forumgm.daemon.store import Store, store_problem
 
     if not installation.storage.exists():
         return []      # nothing dealt yet (and check-config creates no store)
-    store = Store(installation.storage)
+    try:
+        store = Store(installation.storage)
+    except sqlite3.Error as error:
+        return [store_problem(installation.storage, error)]
     try:
         return played_nick_problems(installation, store)
     finally:

@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import re
+import sqlite3
 import sys
 from pathlib import Path
 
 from forumgm.daemon.config import ConfigError, Installation, load_installation, player_key
-from forumgm.daemon.store import Store
+from forumgm.daemon.store import Store, store_problem
 
 
 ENGINE_PLAYER = re.compile(r"setup\.players\[(?P<index>\d+)\](?P<rest>.*)")
@@ -40,13 +41,24 @@ def open_installation(path: Path, check_engines: bool = False) -> tuple[Installa
     if problems:
         print("\n".join(problems), file=sys.stderr)
         return None
-    store = Store(installation.storage)
+    store = open_store(installation)
+    if store is None:
+        return None
     problems = played_nick_problems(installation, store) if check_engines else []
     if problems:
         print("\n".join(problems), file=sys.stderr)
         store.close()
         return None
     return installation, store
+
+
+def open_store(installation: Installation) -> Store | None:
+    """The installation's store, or None after one line saying why it cannot be used."""
+    try:
+        return Store(installation.storage, raw_pages_kept=installation.raw_pages_kept)
+    except sqlite3.Error as error:
+        print(store_problem(installation.storage, error), file=sys.stderr)
+        return None
 
 
 def played_nick_problems(installation: Installation, store: Store) -> list[str]:

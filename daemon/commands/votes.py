@@ -1,5 +1,6 @@
 """`forumgm votes --config FILE GAME [--phase KEY] [--draft]`: the vote count from the store — the
-running count of the open phase, or the final count of a resolved one."""
+running count of the open phase, or the final count of a resolved one; thread votes (Legends) or the
+day votes sent by PM (Mafia)."""
 from __future__ import annotations
 
 import sys
@@ -8,7 +9,7 @@ from forumgm.daemon.commands.common import add_config_argument, open_game
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("votes", help="print the current thread-vote count of a game's open phase")
+    parser = subparsers.add_parser("votes", help="print the vote count of a game's open phase (thread or PM votes)")
     add_config_argument(parser)
     parser.add_argument("game", help="game id")
     parser.add_argument("--phase", help="phase key (default: the open phase)")
@@ -16,7 +17,7 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from forumgm.daemon.votes import RUNNING_KIND, count_phase_votes, vote_count_body
+    from forumgm.daemon.votes import RUNNING_KIND, count_phase_votes, pm_vote_tally, vote_count_body
     from forumgm.engines.base import Phase
 
     opened = open_game(args.config, args.game, "votes")
@@ -30,9 +31,9 @@ def run(args) -> int:
     phase = Phase(row["kind"], row["number"])
     snapshot = store.snapshot_before(game.id, phase.key)
     state = game.rules.load(snapshot["state"])
-    tally = count_phase_votes(game, store, state, phase, row, row["deadline"])
+    tally = count_phase_votes(game, store, state, phase, row, row["deadline"]) or pm_vote_tally(game, store, state, phase)
     if tally is None:
-        print(f"forumgm votes: {game.id} {phase.key} takes no thread votes", file=sys.stderr)
+        print(f"forumgm votes: {game.id} {phase.key} takes no votes", file=sys.stderr)
         return 1
     resolved = row["status"] == "resolved"       # a past phase: its final count, not a running one
     body = vote_count_body(game, state, phase, tally, final=resolved, as_of=None if resolved else store.now())

@@ -14,7 +14,7 @@ def run(args) -> int:
     from forumgm.daemon.config import ConfigError, load_installation
     from forumgm.daemon.run import game_runs
     from forumgm.daemon.secrets import SecretError, read_password, web_password_problem
-    from forumgm.daemon.store import Store
+    from forumgm.daemon.commands.common import open_store
     from forumgm.daemon.web.server import web_server
 
     try:
@@ -34,7 +34,9 @@ def run(args) -> int:
     if web_password_problem(password):
         print(f"forumgm web: the web page's password: expected {web_password_problem(password)}", file=sys.stderr)
         return 2
-    store = Store(installation.storage)
+    store = open_store(installation)
+    if store is None:
+        return 2
     server = web_server(store, password, installation.web_host, installation.web_port,
                         games=lambda: {game.id: game for game in game_runs(installation, store)},
                         public_url=installation.web_public_url)

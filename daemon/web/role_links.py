@@ -1,4 +1,4 @@
-"""One-time links that show a Mafia player his role once (mafia spec: "Sign-up and roles").
+"""One-time links that show a Mafia player his role once (docs/mafia.md, "Roles").
 
 Only the SHA-256 of a token is stored: the token itself exists in the player's PM alone, so
 the store (or a copy of it) cannot be used to open anyone's link. The first visit claims the

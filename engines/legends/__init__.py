@@ -1,4 +1,4 @@
-"""Legends of Sword and Magic: clan mafia with numeric skills (shared/spec/legends.md).
+"""Legends of Sword and Magic: clan mafia with numeric skills (the rules: docs/legends.md).
 
 `RULES` needs the rule table in `setup["rules"]`; `make_rules(mapping)` binds the table
 (config/legends/rules.toml, read by the caller) once, which is how the daemon builds it.

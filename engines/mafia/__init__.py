@@ -1,4 +1,4 @@
-"""Classic forum Mafia: PM day votes, night actions, jail, team kill (spec: shared/spec/mafia.md).
+"""Classic forum Mafia: PM day votes, night actions, jail, team kill (the rules: docs/mafia.md).
 
 `RULES` (or `make_rules(rule_table)`) is the engine the daemon and `forumgm simulate` drive.
 Beyond the Rules protocol it drafts the role PMs (`role_pms`), answers PMs that came after the
@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, Mapping, Sequence
 
-from forumgm.engines.base import (Elimination, OrderPm, Outcome, OutgoingPm, Phase, PhaseInputs,
-                                  Verdict, phase_rng)
+from forumgm.engines.base import (CountedVote, DiscardedVote, Elimination, OrderPm, Outcome, OutgoingPm, Phase,
+                                  PhaseInputs, Tally, Verdict, phase_rng)
 from forumgm.engines.mafia import orders as _orders
 from forumgm.engines.mafia.briefing import role_pms
 from forumgm.engines.mafia.freeze import RulesFrozen, change_rules
@@ -57,6 +57,13 @@ class MafiaRules:
 
     def vote_rules(self, state: MafiaState, phase: Phase) -> None:
         return None   # mafia day votes are PMs, read by read_orders
+
+    def pm_vote_tally(self, state: MafiaState, phase: Phase, orders: Sequence[OrderPm]) -> Tally:
+        """The round's day votes sent by PM so far, as the round will count them."""
+        collected = _orders.collect(state, phase, orders)
+        counted = tuple(CountedVote(nick, _orders.vote_target(mine.vote)) for nick, mine in collected.by_sender.items()
+                        if mine.vote is not None)
+        return Tally(counted, tuple(DiscardedVote(d["voter"], d["text"], d["reason"]) for d in collected.discarded))
 
     def complete_early(self, state: MafiaState, phase: Phase, orders: Sequence[OrderPm]) -> bool:
         return False  # night orders may be replaced until the deadline

@@ -13,7 +13,7 @@ from forumgm.engines.base import Accepted, OrderPm, Phase, Rejected, Verdict, sp
 from forumgm.engines.mafia.roles import ACTIONS
 from forumgm.engines.mafia.state import LastTarget, MafiaState, Player
 from forumgm.parsers.names import Roster
-from forumgm.parsers.orders.mafia import NightOrder, NoTrial, Vote, canonical, command_of, parse_line
+from forumgm.parsers.orders.mafia import NO_TRIAL, NightOrder, NoTrial, Vote, canonical, command_of, parse_line
 
 REASONS = {
     "not_a_player": "вы не участвуете в этой игре",
@@ -47,6 +47,13 @@ class SenderOrders:
     def with_action(self, order: NightOrder) -> "SenderOrders":
         kept = tuple(a for a in self.actions if a.action != order.action)
         return replace(self, actions=kept + (order,))
+
+
+def vote_target(vote: Vote | NoTrial | None) -> str | None:
+    """Whom a day vote names: a nick, «не судить», or None for no vote."""
+    if vote is None:
+        return None
+    return NO_TRIAL if isinstance(vote, NoTrial) else vote.target
 
 
 @dataclass(frozen=True)

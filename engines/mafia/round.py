@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 
 from forumgm.engines.base import Event, Phase, PhaseRng, Step, run_steps
-from forumgm.engines.mafia.orders import RoundOrders
+from forumgm.engines.mafia.orders import RoundOrders, vote_target
 from forumgm.engines.mafia.roles import BOSS, COMMISSAR, DOCTOR, MAFIOSO, MANIAC, ROLES, status
 from forumgm.engines.mafia.state import LastTarget, MafiaState, Player
 from forumgm.engines.mafia.win import winner_of
@@ -32,16 +32,10 @@ class RoundState:
 
 # ---------------------------------------------------------------- the day
 
-def _vote_text(vote) -> str | None:
-    if vote is None:
-        return None
-    return NO_TRIAL if isinstance(vote, NoTrial) else vote.target
-
-
 def jail(rs: RoundState, orders: RoundOrders, rng: PhaseRng):
     """The unique maximum is jailed; «не судить» more than half of the votes cast, or a tie: nobody."""
     voters = rs.game.living()
-    table = [{"voter": p.nick, "vote": _vote_text(orders.of(p.nick).vote)} for p in voters]
+    table = [{"voter": p.nick, "vote": vote_target(orders.of(p.nick).vote)} for p in voters]
     cast = [row["vote"] for row in table if row["vote"] is not None]
     events = [Event("votes", {"table": table})]
     game = rs.game

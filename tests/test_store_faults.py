@@ -1,0 +1,66 @@
+"""The store fails: a full disk mid-run, a store in a folder that cannot be written.
+
+A full disk once logged a traceback every tick (872 in one test); a read-only store gave a raw
+traceback from every command, `status` included. Now: one clear line, and the daemon goes on
+once the store can be written again, having lost nothing.
+"""
+from __future__ import annotations
+
+import logging
+import subprocess
+import sys
+
+import pytest
+
+from forumgm.daemon.localforum import LocalForum
+from forumgm.daemon.run import StopFlag, run_loop
+from legends_forum_support import GAME, PASSWORD_ENV, Player, legends_board, msk, start_daemon, write_installation
+from localforum_support import FakeClock
+
+
+@pytest.fixture
+def game(tmp_path, monkeypatch):
+    clock = FakeClock(msk(2, 20))
+    monkeypatch.setenv(PASSWORD_ENV, "host-secret")
+    with LocalForum(legends_board(clock)) as server:
+        config = write_installation(tmp_path, server)
+        daemon = start_daemon(config, server, clock)
+        yield server, clock, config, daemon
+        daemon.store.close()
+
+
+def test_a_full_store_is_one_log_line_and_the_daemon_goes_on_when_it_has_room(game, caplog):
+    server, clock, config, daemon = game
+    caplog.set_level(logging.DEBUG, logger="forumgm")
+    run_loop(daemon, StopFlag(), max_ticks=1, sleep=clock.sleep)
+    pages = daemon.store.db.execute("PRAGMA page_count").fetchone()[0]
+    daemon.store.db.execute(f"PRAGMA max_page_count = {pages}")      # SQLITE_FULL, as on a full disk
+    Player(server, clock, "Аскон").pm("Ночь 1", "Шпионаж Кума")
+    Player(server, clock, "Кума").post("Голосую за [color=blue]Аскон[/color] " + "слово " * 3000)
+    caplog.clear()
+    run_loop(daemon, StopFlag(), max_ticks=3, sleep=clock.sleep)
+    failures = [r for r in caplog.records if "cannot be written" in r.getMessage()]
+    assert len(failures) == 3 and [r.levelname for r in failures] == ["ERROR", "DEBUG", "DEBUG"]
+    assert "database or disk is full" in failures[0].getMessage()
+    assert [r.getMessage() for r in caplog.records if r.exc_info] == []   # no traceback at all
+    daemon.store.db.execute("PRAGMA max_page_count = 1073741823")
+    clock.moment = msk(3, 10, 5)
+    run_loop(daemon, StopFlag(), max_ticks=1, sleep=clock.sleep)
+    assert [o["sender"] for o in daemon.store.orders(GAME, "night-1")] == ["Аскон"]
+    assert daemon.store.phase(GAME, "night-1")["status"] == "resolved"
+
+
+@pytest.mark.parametrize("command", [["status"], ["drafts", "list"], ["run", "--once"], ["web"]])
+def test_a_store_that_cannot_be_written_is_one_clear_line_from_every_command(tmp_path, game, command):
+    _, _, config, _ = game
+    text = config.read_text(encoding="utf-8").replace('path = "forumgm.sqlite"', 'path = "/proc/forumgm/x.sqlite"')
+    text += '\n[web]\npassword_env = "FORUMGM_TEST_WEB_PASSWORD"\n'
+    config.write_text(text, encoding="utf-8")
+    env = {"FORUMGM_TEST_WEB_PASSWORD": "a long enough web password", PASSWORD_ENV: "host-secret",
+           "PATH": "/usr/bin:/bin"}
+    done = subprocess.run([sys.executable, "-m", "forumgm.daemon.cli", command[0], "--config", str(config),
+                           *command[1:]], capture_output=True, text=True, timeout=60, env=env)
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    assert "the store /proc/forumgm/x.sqlite cannot be used" in done.stderr or \
+           "cannot make the daemon's lock file /proc/forumgm/x.sqlite.daemon.lock" in done.stderr, done.stderr

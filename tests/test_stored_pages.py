@@ -1,0 +1,76 @@
+"""Stored thread pages keep no session id or form token, and only the newest few are kept.
+
+Every saved phpBB page carried the logout link with the host's `sid=` (300-2,400 copies per
+game): a backup of the store was a key to the host's forum account.
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from forumgm.daemon.localforum import LocalForum
+from forumgm.daemon.store import Store
+from forumgm.daemon.sync import sync_game
+from forumgm.parsers.forums import ENGINES
+from forumgm.parsers.forums.scrub import scrub_page
+from forum_parser_fixtures import CAPTURED, FIXTURES
+from localforum_support import HOST, PLAYERS, FakeClock, host_forum, seeded_board, thread_url
+
+PLACEHOLDERS = ("IPS_CSRF_KEY_PLACEHOLDER", "MYBB_POST_KEY_PLACEHOLDER", "VB_SECURITYTOKEN_PLACEHOLDER",
+                "VB_LOGOUTHASH_PLACEHOLDER")
+SID = "0123456789abcdef0123456789abcdef"
+
+
+def fixture_threads():
+    return sorted(path for path in FIXTURES.glob("*/thread_page*.html"))
+
+
+@pytest.mark.parametrize("path", fixture_threads(), ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_tokens_of_every_engine_are_blanked_and_the_page_reads_the_same(path):
+    html = path.read_text(encoding="utf-8").replace("sid=", f"sid={SID}")
+    scrubbed = scrub_page(html)
+    for secret in (*PLACEHOLDERS, SID):
+        assert secret not in scrubbed
+    parser = ENGINES[path.parent.name]
+    assert parser.posts(scrubbed, "UTC", CAPTURED) == parser.posts(html, "UTC", CAPTURED)
+    assert parser.page_info(scrubbed) == parser.page_info(html)
+
+
+@pytest.mark.parametrize("html, expected", [
+    ('<a href="./ucp.php?mode=logout&amp;sid=abc123">', '<a href="./ucp.php?mode=logout&amp;sid=">'),
+    ('<a href="index.php?action=logout;sesc=deadbeef">', '<a href="index.php?action=logout;sesc=">'),
+    ('<a href="index.php?action=logout;c2a9e1=' + "f" * 32 + '">', '<a href="index.php?action=logout;c2a9e1=">'),
+    ('<input type="hidden" name="form_token" value="tok">', '<input type="hidden" name="form_token" value="">'),
+    ('<input value="' + "a" * 32 + '" type="hidden" name="x9f">', '<input value="" type="hidden" name="x9f">'),
+    ('<input type="hidden" name="_xfToken" value="1700000000,abc" />', '<input type="hidden" name="_xfToken" value="" />'),
+    ('<html data-csrf="1700000000,abc">', '<html data-csrf="">'),
+    ("var SECURITYTOKEN = \"1-abc\";", "var SECURITYTOKEN = \"\";"),
+    ('<a href="viewtopic.php?t=2&amp;start=5">2</a>', '<a href="viewtopic.php?t=2&amp;start=5">2</a>'),
+    ('<input type="text" name="subject" value="Re: Игра">', '<input type="text" name="subject" value="Re: Игра">'),
+])
+def test_what_is_blanked_and_what_is_kept(html, expected):
+    assert scrub_page(html) == expected
+
+
+def test_known_secret_values_are_masked_wherever_they_are():
+    assert scrub_page("<p>cookie-value-123 in text</p>", ["cookie-value-123", "x"]) == "<p>*** in text</p>"
+
+
+def test_the_store_keeps_neither_the_session_nor_more_than_the_newest_pages(tmp_path):
+    clock = FakeClock()
+    with LocalForum(seeded_board(clock, replies=11)) as server:      # 12 posts: pages of 5, 5, 2
+        forum = host_forum(server, clock)
+        store = Store(tmp_path / "forumgm.sqlite", now=clock.now, raw_pages_kept=4)
+        store.register_forum("local", "phpbb", server.url, HOST)
+        store.register_game("g1", "mafia", "local", thread_url(server), "UTC", 1, {n: [] for n in PLAYERS})
+        for _ in range(3):
+            assert sync_game(store.game("g1"), forum, store, clock.now()).ok
+            clock.sleep(60)
+        sessions = [cookie.value for cookie in forum.client.session.cookies if len(cookie.value) >= 8]
+        pages = store.raw_pages("g1")
+        assert sessions and len(pages) == 4
+        for page in pages:
+            assert not re.search(r"sid=[0-9a-f]", page["html"])
+            assert not any(value in page["html"] for value in sessions)
+        store.close()
