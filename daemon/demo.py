@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import os
 import secrets
+import socket
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -82,7 +84,7 @@ def demo_board(clock: DemoClock, host_password: str) -> Board:
     return board
 
 
-def write_config(folder: Path, forum_url: str, thread_url: str) -> Path:
+def write_config(folder: Path, forum_url: str, thread_url: str, web_port: int, web_password_file: Path) -> Path:
     games = folder / "games"
     games.mkdir(parents=True, exist_ok=True)
     players = "\n".join(f'[[players]]\nnick = "{nick}"\nrole = "{role}"\n' for nick, role in PLAYERS.items())
@@ -126,8 +128,29 @@ path = "forumgm.sqlite"
 [daemon]
 poll_interval = 2
 log_level = "WARNING"
+
+[web]
+host = "127.0.0.1"
+port = {web_port}
+password_file = "{web_password_file}"
 ''', encoding="utf-8")
     return config
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def write_web_password(folder: Path) -> tuple[str, Path]:
+    """A password for this demo's page, in an owner-only file the demo's config names."""
+    password = secrets.token_urlsafe(12)
+    path = folder / "web-password"
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+        handle.write(password + "\n")
+    return password, path
 
 
 def play(board: Board, acts: tuple[Act, ...], hours: float) -> list[Act]:
@@ -148,25 +171,36 @@ def play(board: Board, acts: tuple[Act, ...], hours: float) -> list[Act]:
 
 
 def run_demo(duration: float, speed: float, auto_approve: bool, folder: Path | None, port: int,
-             out: TextIO, poll: float = 2.0) -> int:
+             out: TextIO, poll: float = 2.0, web_port: int = 0) -> int:
     from forumgm.daemon.config import load_installation
     from forumgm.daemon.forum import open_forum
     from forumgm.daemon.run import Daemon
     from forumgm.daemon.secrets import load_secrets
     from forumgm.daemon.store import Store
+    from forumgm.daemon.web.server import web_server
 
     folder = folder or Path(tempfile.mkdtemp(prefix="forumgm-demo-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    web_password, web_password_file = write_web_password(folder)
     clock = DemoClock(speed)
     password = secrets.token_urlsafe(12)
     os.environ[PASSWORD_ENV] = password
     server = LocalForum(demo_board(clock, password), port=port).start()
     try:
-        config = write_config(folder, server.url, server.url + "viewtopic.php?t=2")
+        config = write_config(folder, server.url, server.url + "viewtopic.php?t=2", web_port or free_port(),
+                              web_password_file)
         installation = load_installation(config)
         store = Store(installation.storage, now=clock.now)
         forum = open_forum(installation.forum, load_secrets(installation.forum))
         daemon = Daemon(installation, store, forum, clock)
+        # the page has its own connection to the store: it answers in its own thread
+        page_store = Store(installation.storage, now=clock.now)
+        page = web_server(page_store, web_password, installation.web_host, installation.web_port,
+                          games=lambda: {game.id: game for game in daemon.games})
+        threading.Thread(target=page.serve_forever, daemon=True).start()
         print(f"local forum: {server.url}viewtopic.php?t=2  (game clock x{speed:g})", file=out)
+        print(f"host's page: http://{installation.web_host}:{page.server_port}/  password: {web_password}  "
+              "(this demo's own; approve drafts there while it runs)", file=out)
         print(f"config and database: {folder}", file=out)
         pending = SCRIPT
         ends = time.monotonic() + duration
@@ -187,7 +221,10 @@ def run_demo(duration: float, speed: float, auto_approve: bool, folder: Path | N
         if auto_approve:      # what the last resolution drafted goes out too
             _approve_all(store)
             daemon.tick()
-        _summary(store, server, config, auto_approve, out)
+        page.shutdown()
+        page.server_close()
+        page_store.close()
+        _summary(store, server, config, auto_approve, out, web_password_file)
         store.close()
     finally:
         server.stop()
@@ -204,7 +241,8 @@ def _over(store) -> bool:
     return last is not None and last["status"] == "resolved"
 
 
-def _summary(store, server: LocalForum, config: Path, auto_approve: bool, out: TextIO) -> None:
+def _summary(store, server: LocalForum, config: Path, auto_approve: bool, out: TextIO,
+             web_password_file: Path) -> None:
     drafts = store.drafts()
     by_status: dict[str, int] = {}
     for draft in drafts:
@@ -218,6 +256,9 @@ def _summary(store, server: LocalForum, config: Path, auto_approve: bool, out: T
     print(f"look at the drafts:   forumgm drafts --config {config} list --all", file=out)
     print(f"read one:             forumgm drafts --config {config} show ID", file=out)
     print(f"the day-2 vote count: forumgm votes --config {config} {GAME_ID} --phase {LAST_PHASE}", file=out)
-    print(f"the database:         {config.parent / 'forumgm.sqlite'}", file=out)
     if not auto_approve:    # approving now would post nothing: the demo's forum stopped with it
         print("see drafts approved and posted on the forum: forumgm demo --auto-approve", file=out)
+    print("", file=out)
+    print(f"What stays after the demo: its config, database and drafts in {config.parent}, and", file=out)
+    print(f"the host's page on them: forumgm web --config {config}  (password in {web_password_file})", file=out)
+    print("The local forum is gone with the demo: nothing more gets posted or read.", file=out)

@@ -1,14 +1,16 @@
 """Pictures an engine draws of a resolved phase (Bellum's turn map).
 
 `Rules.images(state)` (optional) returns named pictures ("map.png": bytes, …). The daemon keeps
-them beside its store (pictures/<game>/<phase>/<name>) and lists their files in one "map" draft
-of the phase; the host's page shows every phase's pictures. When the host approves the draft,
+them beside its store (pictures/<game>/<phase>/<digest>/<name>) and lists their files in one "map"
+draft of the phase; the folder is named by the pictures' content, so a re-run of the phase (or its
+preview) never overwrites a map already shown, and a changed map is a changed draft; the host's page shows every phase's pictures. When the host approves the draft,
 the thread gets the pictures the way forums show them: `[img]` links to the page's public
 address ([web] public_url), which serves a picture once its draft is approved. SVG pictures are
 linked (forums do not show SVG), PNG and JPEG ones shown.
 """
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 from typing import Mapping
 
@@ -20,7 +22,11 @@ NO_PUBLIC_URL = ("no [web] public_url in the config: the forum can show the map 
 
 
 def save_pictures(store_path: Path, game_id: str, phase_key: str, pictures: Mapping[str, bytes]) -> list[Path]:
-    folder = store_path.parent / "pictures" / game_id / phase_key
+    digest = hashlib.sha256()
+    for name, data in sorted(pictures.items()):
+        digest.update(f"{len(name)}:{name}:{len(data)}:".encode("utf-8"))
+        digest.update(data)
+    folder = store_path.parent / "pictures" / game_id / phase_key / digest.hexdigest()[:16]
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
     for name, data in sorted(pictures.items()):

@@ -102,7 +102,7 @@ def check_orders(scenario: Mapping[str, Any], game: str, sender: str, text: str,
         phase = Phase.from_key(phase_key) if phase_key else rules.first_phase(state)
     except ValueError:
         raise ScenarioError("--phase", f"expected a phase key such as night-1 (got {phase_key!r})") from None
-    _check_phase(game, phase.kind, phase.number, "--phase")
+    _check_phase(game, phase.kind, phase.number, "--phase", _lowest(rules, state))
     pm = OrderPm(_player(sender, _roster(setup), "--from"), text)
     verdicts = rules.read_orders(state, phase, pm, [])
     return {
@@ -114,13 +114,18 @@ def check_orders(scenario: Mapping[str, Any], game: str, sender: str, text: str,
     }
 
 
-def _check_phase(game: str, kind: str, number: int, key: str) -> None:
+def _lowest(rules: Rules, state: Any) -> int:
+    """Phases count from 1, unless the engine opens this game with a phase 0 (arena: step 0)."""
+    return min(1, rules.first_phase(state).number)
+
+
+def _check_phase(game: str, kind: str, number: int, key: str, lowest: int) -> None:
     """A phase of a kind the game does not have would be resolved as something else: refused."""
     kinds = GAME_PHASE_KINDS[game]
     if kind not in kinds:
         raise ScenarioError(key, f"expected a {game} phase kind: {', '.join(kinds)} (got {kind!r})")
-    if number < 1:
-        raise ScenarioError(key.replace(".kind", ".number"), f"expected a phase number 1 or more (got {number})")
+    if number < lowest:
+        raise ScenarioError(key.replace(".kind", ".number"), f"expected a phase number {lowest} or more (got {number})")
 
 
 def _start(game: str, setup: Any, seed: Any) -> tuple[Rules, Any]:
@@ -192,7 +197,7 @@ def _phase_script(table: Any, key: str, index: int, game: str, roster: Roster, r
     _reject_unknown(table, PHASE_KEYS, key)
     kind = _require(table, "kind", str, key)
     number = _require(table, "number", int, key)
-    _check_phase(game, kind, number, f"{key}.kind")
+    _check_phase(game, kind, number, f"{key}.kind", _lowest(rules, state))
     start = EPOCH + timedelta(days=index)
     clock = _Ticker(start)
 

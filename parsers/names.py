@@ -216,18 +216,33 @@ class _Index:
         players = frozenset(roster.players)
         aliases = {alias: nick for alias, nick in roster.aliases.items() if nick in players}
         names = [(nick, nick) for nick in players] + list(aliases.items())
+        forms = _forms(names)
         return cls(
             players=players,
             by_account={unicodedata.normalize("NFC", nick): nick for nick in players},
             by_case=_group((case_key(nick), nick) for nick in players),
             by_fold=_group((fold_key(nick), nick) for nick in players),
             by_alias=_group((fold_key(alias), nick) for alias, nick in aliases.items()),
-            by_form=_group((fold_key(form), nick)
-                           for name, nick in names for form in declensions(name)),
-            by_form_case=_group((form, nick) for name, nick in names for form in declensions(name)),
-            form_digits=_group((fold_key(form), _digits(name)) for name, _ in names for form in declensions(name)),
+            by_form=_group((fold_key(form), nick) for name, nick in names for form in forms[name, nick]),
+            by_form_case=_group((form, nick) for name, nick in names for form in forms[name, nick]),
+            form_digits=_group((fold_key(form), _digits(name)) for name, nick in names for form in forms[name, nick]),
             word_counts=tuple(sorted({len(name.split()) for name, _ in names}, reverse=True)),
         )
+
+
+def _forms(names: list[tuple[str, str]]) -> dict[tuple[str, str], frozenset[str]]:
+    """The case forms of each name (nicknames first, then aliases). An alias that is already a case
+    form of its player's earlier names («Вестготов» of «Вестготы») is not declined again: its
+    forms of forms add nothing a player writes, and asking pymorphy for them is what a map of
+    hundreds of names costs."""
+    known: dict[str, set[str]] = {}
+    out = {}
+    for name, nick in names:
+        seen = known.setdefault(nick, set())
+        key = " ".join(name.casefold().split())
+        out[name, nick] = frozenset({key}) if key in seen else declensions(name)
+        seen |= out[name, nick]
+    return out
 
 
 # Order parsers build a Roster for every PM, always of the same few players; the index of

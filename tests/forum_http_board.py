@@ -76,7 +76,7 @@ class Site:
                                                           # (vBulletin's script sends an md5 of it)
     sanitise: Callable[[str], str] = lambda text: text   # what the board does to a posted text (trims,
                                                           # drops or replaces invisible characters)
-    flood_interval: float = 0.0       # seconds between two POSTs (login, post, PM) before the board refuses
+    flood_interval: float | None = None   # seconds between two POSTs (login, post, PM) before the board refuses
     flood_page: str | None = None     # the board's 403 page for a POST that came too soon (a fixture)
     received_view: tuple[str, str, str] | None = None   # any received PM's page: (pattern, group 1 the id;
                                                         # a saved PM page; that page's PM id, replaced)
@@ -105,7 +105,7 @@ class FixtureBoard:
         self._ids = itertools.count(self.site.first_new_id)
         self._members_in: set[str] = set()
         self._lock = threading.Lock()
-        self._posted_at = float("-inf")
+        self._posted_at: float | None = None
         self.floods = 0
         self.base_url = ""
 
@@ -155,10 +155,14 @@ class FixtureBoard:
         if rule is None:
             return Response(f"no form at {where}", status=404)
         self.received.append((where, form))
-        if self.clock() < self._posted_at + site.flood_interval:    # SMF: one POST per 2 s per address
+        # SMF's spamProtection(): whole seconds; a POST is refused unless the last one is more than
+        # the interval old, and the refused one counts as the last (its log row is replaced)
+        too_soon = (site.flood_interval is not None and self._posted_at is not None
+                    and self.clock() // 1 <= self._posted_at // 1 + site.flood_interval)
+        self._posted_at = self.clock()
+        if too_soon:
             self.floods += 1
             return Response(self._text(sid, site.flood_page), status=403, mimetype="text/html")
-        self._posted_at = self.clock()
         if not self._tokens_ok(sid, rule, form):
             return Response("bad or missing form token", status=403)
         if rule.referer and not re.search(rule.referer, request.headers.get("Referer", "")):

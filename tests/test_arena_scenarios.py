@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from forumgm.config import load_texts
-from forumgm.daemon.simulate import run_scenario
+from forumgm.daemon.games import rules_for
+from forumgm.daemon.simulate import ScenarioError, run_scenario
 
 SCENARIOS = Path(__file__).parent / "scenarios" / "arena"
 
@@ -262,12 +263,32 @@ def test_a_refill_must_finish_the_started_sequence(play):
 
 def test_a_lower_rating_adds_rests_and_reveals_cards(play):
     out = play("ratings")
-    stacks = {e["hand"]: e["cards"] for e in events(out, "stack", 1) if e["nick"] == "Хан"}
+    stacks = {e["hand"]: e["cards"] for e in events(out, "stack", 0) if e["nick"] == "Хан"}
     assert stacks["right"] == "X L(голова) X X B(тело) X X X"       # a rest after the attack and the defense
     assert stacks["legs"] == "W(вперёд) X X X X X X"                  # and after the move
-    (reveal,) = [pm for pm in out["phases"][0]["pms"] if pm["kind"] == "reveal"]
-    assert reveal["to"] == "Аскон" and "правая рука: L(голова)" in reveal["text"]
     assert "добавлено отдыхов" in str(out["phases"][0]["receipts"]["Хан"])
+
+
+def test_step_1_cards_are_revealed_before_step_1(play):
+    out = play("ratings")
+    opening, first = out["phases"]
+    assert (opening["number"], opening["steps"], opening["reports"]["literary"]) == (0, [], None)
+    assert not events(out, "reveal", 0)                               # step 0 plays no card
+    (before,) = [pm for pm in opening["pms"] if pm["kind"] == "reveal"]
+    assert before["to"] == "Аскон" and "перед шагом 1" in before["text"]
+    assert "правая рука: X L(голова)\n• левая рука: X X\n• ноги: W(вперёд) X" in before["text"]
+    played = {a["hand"]: a["card"] for a in first["steps"][0]["actions"] if a["nick"] == "Хан"}
+    assert played == {"right": "X", "left": "X", "legs": "W(вперёд)"}  # what was shown is what is played
+    (after,) = [pm for pm in first["pms"] if pm["kind"] == "reveal"]
+    assert "перед шагом 2" in after["text"] and "правая рука: L(голова) X" in after["text"]
+
+
+@pytest.mark.parametrize("ratings, first", [((2, 2), "step-1"), ((2, 3), "step-0"), ((1, 1), "step-1")])
+def test_the_fight_opens_with_step_0_only_when_cards_must_be_revealed(ratings, first):
+    rules = rules_for("arena")
+    state = rules.setup({"fighters": [{"nick": "Аскон", "attack_rating": ratings[0]},
+                                      {"nick": "Хан", "attack_rating": ratings[1]}]}, 1)
+    assert rules.first_phase(state).key == first
 
 
 def test_light_wounds_add_rests_between_sequences_of_their_stack(play):
@@ -351,3 +372,10 @@ def test_a_jump_as_a_replacement_moves_its_rest_to_the_end(play):
     assert events(out, "distance", 2)[0]["movement"] == "retreat"
     hit = attack(out, 2)
     assert (hit["outcome"], hit["distance"]) == ("out_of_range", 2)
+
+
+def test_a_step_0_is_refused_where_nothing_is_revealed(texts):
+    scenario = {"game": "arena", "setup": {"fighters": [{"nick": "Аскон"}, {"nick": "Хан"}]},
+                "phases": [{"kind": "step", "number": 0}]}
+    with pytest.raises(ScenarioError, match="phases\\[0\\].number: expected a phase number 1 or more"):
+        run_scenario(scenario, texts)

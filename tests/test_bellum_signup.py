@@ -234,6 +234,7 @@ def test_approving_the_assignment_on_the_hosts_page_writes_the_players(tmp_path,
         "action": "approve", "body": body.replace("Гунны", "Гоблины"), "csrf_token": token("/drafts")})
     assert "не одобрен, игроки не записаны" in refused.get_data(as_text=True)
     assert store.draft(draft_id)["status"] == "pending"
+    assert store.draft(draft_id)["body"] == body.replace("Гунны", "Гоблины")     # the host's edit is kept
     assert "players = []" in game_file_path.read_text(encoding="utf-8")
 
     client.post(f"/drafts/{draft_id}", data={"action": "approve", "body": body.replace("Гунны", "Аланы"),

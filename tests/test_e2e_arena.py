@@ -32,7 +32,7 @@ def msk(day: int, hour: int, minute: int = 0) -> datetime:
     return datetime(2026, 3, day, hour, minute, tzinfo=MSK)
 
 
-def write_installation(folder, forum_url: str) -> Installation:
+def write_installation(folder, forum_url: str, khan: str = "") -> Installation:
     (folder / "arena.toml").write_text(f'''id = "{GAME}"
 type = "arena"
 thread_url = "{forum_url}viewtopic.php?t=2"
@@ -63,6 +63,7 @@ defense_dice = 1
 [[setup.fighters]]
 nick = "Хан"
 weapon = "гладий"
+{khan}
 ''', encoding="utf-8")
     (folder / "forumgm.toml").write_text(f'''games = ["arena.toml"]
 
@@ -85,7 +86,7 @@ path = "forumgm.sqlite"
 class Arena:
     """The board, the daemon and one HTTP session per player, on one clock."""
 
-    def __init__(self, folder, monkeypatch):
+    def __init__(self, folder, monkeypatch, khan: str = ""):
         self.clock = FakeClock(msk(2, 11))
         board = Board(clock=self.clock.now)
         board.add_user(HOST, HOST_PASSWORD, admin=True)
@@ -94,7 +95,7 @@ class Arena:
         board.add_topic(HOST, "Арена: Аскон против Хана", "Бой начинается. Стопки действий — в личку.")
         self.server = LocalForum(board).start()
         monkeypatch.setenv("FORUMGM_E2E_PASSWORD", HOST_PASSWORD)
-        installation = write_installation(folder, self.server.url)
+        installation = write_installation(folder, self.server.url, khan)
         self.store = Store(installation.storage, now=self.clock.now)
         self.host = self.session(HOST, HOST_PASSWORD)
         self.daemon = Daemon(installation, self.store, self.host, self.clock,
@@ -137,16 +138,16 @@ class Arena:
 
 
 @pytest.fixture
-def arena(tmp_path, monkeypatch):
-    arena = Arena(tmp_path, monkeypatch)
+def arena(request, tmp_path, monkeypatch):
+    arena = Arena(tmp_path, monkeypatch, getattr(request, "param", ""))
     yield arena
     arena.store.close()
     arena.server.stop()
 
 
-def resolve_step(arena: Arena, number: int) -> list[str]:
+def resolve_step(arena: Arena, number: int, opened_with_step_0: bool = False) -> list[str]:
     """The step's deadline passes (12:00 the next day), the host approves, the reports go out once."""
-    day = 2 + number
+    day = 2 + number + opened_with_step_0
     arena.tick(msk(day, 12, 1))
     kinds = arena.approve()
     arena.tick(msk(day, 12, 10))
@@ -201,3 +202,28 @@ def test_a_duel_played_through_the_forum(arena):
     assert len(arena.host_posts("Арена. Шаг 6")) == 1
     sent = [d for d in arena.store.drafts(game_id=GAME) if d["status"] == "sent" and d["target"] != "thread"]
     assert sum(len(arena.inbox(n)) for n in PLAYERS) == len(sent)
+
+
+@pytest.mark.parametrize("arena", ["attack_rating = 4"], indirect=True)
+def test_a_lower_attack_rating_reveals_step_1_before_it_is_played(arena):
+    arena.tick(msk(2, 12))
+    assert [p["key"] for p in arena.store.phases(GAME)] == ["step-0"]
+    arena.send(msk(2, 13), "Аскон", "ПР: Удар(тело)\nНоги: Шаг назад")
+    arena.tick(msk(2, 13, 30))
+    [receipt] = arena.received("Аскон", "Re: Стопки")
+    assert "Ноги: Шаг(назад) → стопка: W(назад) X X X X X" in receipt
+
+    arena.tick(msk(3, 12, 1))                      # step 0 ends: the stacks are down, no card played
+    kinds = arena.approve()
+    assert sorted(kinds) == ["reveal", "summary_report", "technical_report"]
+    arena.tick(msk(3, 12, 10))
+    [reveal] = arena.received("Хан", "карты соперника перед шагом 1")
+    assert "следующие 2 карты (перед шагом 1)" in reveal
+    assert "правая рука: K(тело) X" in reveal and "ноги: W(назад) X" in reveal
+    assert not arena.host_posts("Арена. Шаг")      # nothing to narrate yet
+    assert [(p["key"], p["status"]) for p in arena.store.phases(GAME)] == [("step-0", "resolved"), ("step-1", "pending")]
+
+    resolve_step(arena, 1, opened_with_step_0=True)
+    technical = arena.host_posts("Арена — шаг 1, технический отчёт")[0].text
+    assert "Аскон, правая рука: K(тело)" in technical and "Аскон, ноги: W(назад)" in technical  # as shown
+    assert len(arena.received("Хан", "перед шагом 2")) == 1

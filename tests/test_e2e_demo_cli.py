@@ -1,24 +1,37 @@
-"""What `forumgm demo` tells the host to type next is a command the real CLI accepts."""
+"""`forumgm demo`: what it tells the host to type next is a command the real CLI accepts; it serves the
+host's page while it runs."""
 from __future__ import annotations
 
 import io
+import re
 import shlex
+import threading
+import time
 from types import SimpleNamespace
 
+import requests
+
 from forumgm.daemon.cli import build_parser
-from forumgm.daemon.demo import DemoClock, _summary, demo_board
+from forumgm.daemon.config import load_installation
+from forumgm.daemon.demo import PASSWORD_ENV, DemoClock, _summary, demo_board, run_demo
+from forumgm.daemon.secrets import read_password
 from forumgm.daemon.store import Store
+
+PAGE = re.compile(r"host's page: (?P<url>http://127\.0\.0\.1:\d+/)  password: (?P<password>\S+)")
+TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
 
 
 def test_the_commands_the_demo_prints_parse_with_the_real_cli(tmp_path):
     clock = DemoClock(speed=1)
     store = Store(tmp_path / "forumgm.sqlite", now=clock.now)
     out = io.StringIO()
-    _summary(store, SimpleNamespace(board=demo_board(clock, "pw")), tmp_path / "forumgm.toml", False, out)
+    _summary(store, SimpleNamespace(board=demo_board(clock, "pw")), tmp_path / "forumgm.toml", False, out,
+             tmp_path / "web-password")
     commands = [line.split(":", 1)[1].split("(")[0].strip() for line in out.getvalue().splitlines()
                 if ": " in line and "forumgm " in line]
-    assert len(commands) == 4
-    assert "forumgm demo --auto-approve" in commands        # approving after the demo would post nothing
+    assert len(commands) == 5
+    assert "forumgm demo --auto-approve" in commands
+    assert f"forumgm web --config {tmp_path / 'forumgm.toml'}" in commands      # the page stays available        # approving after the demo would post nothing
     assert not any(" approve " in command for command in commands)
     parser = build_parser()
     for command in commands:
@@ -26,3 +39,37 @@ def test_the_commands_the_demo_prints_parse_with_the_real_cli(tmp_path):
         assert argv[0] == "forumgm"
         args = parser.parse_args(argv[1:])          # exits (fails the test) on a command the CLI refuses
         assert args.handler is not None
+
+
+def test_the_demo_serves_the_hosts_page_while_it_runs_and_says_what_stays(tmp_path, monkeypatch):
+    """A short demo (a fast clock): its page answers with the printed password while the game runs;
+    afterwards its config serves the page again (`forumgm web`), the last lines say so."""
+    monkeypatch.setenv(PASSWORD_ENV, "set by the demo")      # restored after the test
+    out = io.StringIO()
+    seen: dict = {}
+
+    def visit_page() -> None:
+        for _ in range(400):
+            found = PAGE.search(out.getvalue())
+            if found:
+                session = requests.Session()
+                login = session.get(f"{found['url']}login", timeout=5).text
+                token = TOKEN.search(login).group(1)
+                answer = session.post(f"{found['url']}login", data={"password": found["password"], "csrf_token": token},
+                                      allow_redirects=False, timeout=5)
+                seen["login"] = answer.status_code
+                return
+            time.sleep(0.05)
+
+    visitor = threading.Thread(target=visit_page)
+    visitor.start()
+    assert run_demo(3, 40000, True, tmp_path, 0, out, poll=0.1) == 0        # 3 s: the page is what matters
+    visitor.join()
+    assert seen == {"login": 302}
+    last = out.getvalue().strip().splitlines()[-3:]
+    assert last[0] == f"What stays after the demo: its config, database and drafts in {tmp_path}, and"
+    assert f"forumgm web --config {tmp_path / 'forumgm.toml'}" in last[1]
+    assert "The local forum is gone" in last[2]
+    installation = load_installation(tmp_path / "forumgm.toml")
+    assert read_password(installation.web_password_env, installation.web_password_file) == \
+        PAGE.search(out.getvalue())["password"]

@@ -40,12 +40,24 @@ def games_with_a_grammar() -> list[str]:
     return found
 
 
+# A game whose example has few players is fuzzed with a table as full as a real one: Bellum's 370
+# scenario with the three free states, two captured ones and seven tribes.
+ROSTERS = {
+    "bellum": [{"nick": nick, "role": faction} for nick, faction in (
+        ("Аскон", "Западная Римская империя"), ("Византиец", "ВРИ"), ("Шах", "Сассаниды"), ("Копт", "Копты"),
+        ("Тигран", "Армяне"), ("Хан", "Вестготы"), ("Германарих", "Остготы"), ("Аттила", "Гунны"),
+        ("Хлодвиг", "Франки"), ("Гейзерих", "Вандалы"), ("Саргон", "Аланы"), ("Хенгист", "Саксы"))],
+}
+
+
 @lru_cache(maxsize=None)
 def started(game_type: str):
     """(rules, state, phases, players) of the example game, as the daemon would deal it."""
     config = load_game(data_path("games", f"{game_type}.example.toml"))
     rules = rules_for(config.type, config.rules)
-    state = rules.setup(config.setup_table(), config.seed)
+    table = config.setup_table()
+    table["players"] = ROSTERS.get(game_type, table["players"])
+    state = rules.setup(table, config.seed)
     phases = [rules.first_phase(state)]
     while len(phases) < PHASES and (following := rules.next_phase(state, phases[-1])) is not None:
         phases.append(following)
@@ -57,10 +69,20 @@ def started(game_type: str):
 HEADS = ("атака", "атакую", "атака магией", "защита", "защита от магии", "защита от шпионажа", "шпионить за",
          "краду атаку у", "передаю", "усилить", "ослабить", "колдую", "меняюсь с", "совместно с", "голос:",
          "голосую за", "не судить", "проверить", "лечить", "блокировать", "убить", "выстрел в",
-         "ночное действие:", "1.", "-", "•")
+         "ночное действие:", "1.", "-", "•",
+         # Arena: stacks, replacements, sequence names with zones, codes
+         "Правая рука:", "ПР:", "ЛР:", "Ноги:", "Н:", "замена ПР:", "Выпад(голова),", "X L(т) X", "Отдых ×",
+         # Bellum: moves, stays, retreats, states' orders, kingdoms, events, the end of a turn
+         "из", "в", ", атакуя", "атакуя всех", "мирно", "Паннония:", "Аланы: Сарматия:", "бездействовать",
+         "встретить боем", "встретить боем всех приходящих", "атаковать всех", "отступать из", "присоединить",
+         "оставить", "оставить регион", "ассимилировать", "сделать государством", "столица",
+         "согласны стать государством", "объявить независимость в", "событие", "вариант", "ход готов")
 NUMBERS = ("0", "5", "-5", "2,5", "٣", "9" * 30, "9" * 5000, "1" + "0" * 4400)
 WORDS = ("у", "себе", "на", "за", "и", "(", ")", "«", "»", ",", ";", ":", "—", "\u200b", "\u202e", "\ufeff",
-         "[b]", "[/quote]")
+         "[b]", "[/quote]",
+         # names orders give besides players': provinces and factions in their case forms and aliases
+         "Паннонии", "Норик", "Италию", "Египте", "Иллирик", "Сарматии", "Дакию", "Фракия", "Асорестан",
+         "Британия", "вестготов", "аланов", "ЗРИ", "Византии", "персов", "готов", "Рим", "Паннония\u0301")
 PLAIN = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40)
 
 
@@ -97,7 +119,18 @@ def test_every_line_of_any_pm_gets_a_verdict(game_type):
 
 
 def test_the_registry_finds_the_games_that_have_an_engine():
-    assert {"legends", "mafia"} <= set(games_with_a_grammar())
+    assert {"legends", "mafia", "bellum", "arena"} <= set(games_with_a_grammar())
+
+
+def test_bellum_is_fuzzed_with_a_full_table_of_the_370_scenario():
+    rules, state, phases, players = started("bellum")
+    assert len(players) == len(ROSTERS["bellum"]) == 12
+    # each player commands his faction where the scenario puts it: Хан's Visigoths are 8 in Moldavia
+    ordered = rules.read_orders(state, phases[0], OrderPm("Хан", "3 из Молдавии в Валахию, атакуя всех\n"
+                                                                "9 из Молдавии в Валахию"), [])
+    assert [(v.ok, v.canonical if v.ok else v.reason) for v in ordered] == [
+        (True, "3 из Молдавии в Валахию, атакуя всех"),
+        (False, "в Молдавии 8 чел. (Вестготы), из них ещё не отправлено 5")]
 
 
 # ---------------------------------------------------------------- the post parser

@@ -217,3 +217,19 @@ def test_a_forum_that_does_not_answer_ends_publishing_for_the_tick(store, server
     report = publish_approved(Down(), store, clock.now())
     assert "503" in report.error and set(report.failed) == {first}       # the second is not even tried
     assert store.draft(second)["status"] == "approved"
+
+
+def test_a_draft_that_failed_is_shown_by_status_drafts_and_the_web_page(store, server, clock):
+    from forumgm.daemon.commands.drafts import _refusal
+    from forumgm.daemon.commands.status import game_status
+    from forumgm.daemon.web import create_app
+    broken = store.add_draft("g1", "receipt", "Аскон", "Принято", "n1", False, subject="Квитанция")
+    publish_approved(BrokenFor(host_forum(server, clock), "Аскон"), store, clock.now())
+    game = type("Game", (), {"id": "g1", "type": "mafia", "players": [], "time_zone": clock.now().tzinfo})()
+    shown = game_status(store, game)
+    assert f"  draft {broken} (receipt → Аскон) not published: phpbb: PM 7: no date found" in shown
+    assert _refusal(store.draft(broken)).startswith("publishing failed: phpbb: PM 7: no date found")
+    client = create_app(store, "host web password").test_client()
+    token = client.get("/login").get_data(as_text=True).split('name="csrf_token" value="')[1].split('"')[0]
+    client.post("/login", data={"password": "host web password", "csrf_token": token})
+    assert "no date found (повтор на каждом такте)" in client.get("/drafts").get_data(as_text=True)

@@ -1,19 +1,25 @@
 """`forumgm run` as a real process: clean exit on SIGTERM, nothing duplicated after SIGKILL."""
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import signal
+import sqlite3
 import subprocess
 import sys
 from collections import Counter
+from datetime import datetime, timezone
+from types import SimpleNamespace
 
 import pytest
 
 from forumgm.config import data_path
+from forumgm.daemon.run import StopFlag, run_loop
 from forumgm.daemon.store import Store
 
 GAME = "mafia-example"
+MOMENT = datetime(2026, 3, 3, 20, 0, tzinfo=timezone.utc)
 
 
 @pytest.fixture
@@ -131,3 +137,28 @@ def test_a_second_daemon_on_the_same_store_is_refused_while_the_cli_keeps_writin
     again.send_signal(signal.SIGTERM)
     again.communicate(timeout=60)
     assert again.returncode == 0
+
+
+def test_a_store_that_cannot_be_written_is_logged_once_and_its_recovery_once(caplog):
+    outcomes = [sqlite3.OperationalError("database or disk is full")] * 3 + [None, None]
+
+    class Daemon:
+        store = SimpleNamespace(path="forumgm.sqlite")
+        clock = SimpleNamespace(now=lambda: MOMENT)
+
+        def tick(self):
+            failure = outcomes.pop(0)
+            if failure is not None:
+                raise failure
+
+        def plan(self, last):
+            return SimpleNamespace(at=MOMENT)      # always due: the loop ticks again at once
+
+    caplog.set_level(logging.DEBUG, logger="forumgm.daemon.run")
+    run_loop(Daemon(), StopFlag(), max_ticks=5)
+    said = [(r.levelname, r.getMessage().split(" (")[0].split(":")[0]) for r in caplog.records
+            if "store" in r.getMessage()]
+    assert said == [("ERROR", "the store forumgm.sqlite cannot be written"),
+                    ("DEBUG", "the store still cannot be written"), ("DEBUG", "the store still cannot be written"),
+                    ("INFO", "the store is written again")]
+    assert not any(r.exc_info for r in caplog.records)

@@ -140,3 +140,67 @@ def test_host_actions_need_the_session_and_its_csrf_token(hosted, page):  # noqa
     token = page.locator("form#pause input[name=csrf_token]").get_attribute("value")
     accepted = page.request.post(target, form={"csrf_token": token}, max_redirects=0)
     assert accepted.status == 302 and store.game(GAME)["paused_at"] is not None
+
+
+def test_the_draft_queue_previews_bbcode_and_shows_the_last_edit(hosted, page):  # noqa: F811
+    table, store, base = hosted
+    draft = store.add_draft(GAME, "host_notice", "thread", "[b]Жирный[/b] и <script>alert(1)</script>", "round-1", True)
+    log_in(page, base, PASSWORD)
+    page.goto(f"{base}/drafts")
+    card = page.locator(f"#draft-{draft}")
+    expect(card.locator(".preview strong")).to_have_text("Жирный")
+    expect(card.locator(".preview")).to_contain_text("<script>alert(1)</script>")   # shown as text, not run
+    expect(card.locator(".preview script")).to_have_count(0)
+    card.locator("textarea").fill("[b]Жирный[/b] и [color=red]красный[/color]")
+    card.get_by_role("button", name="Сохранить правку").click()
+    card = page.locator(f"#draft-{draft}")
+    expect(card.locator(".preview span[style*='color']")).to_have_text("красный")
+    card.locator(".last-change summary").click()
+    expect(card.locator(".last-change .del")).to_have_text("-[b]Жирный[/b] и <script>alert(1)</script>")
+    expect(card.locator(".last-change .add")).to_have_text("+[b]Жирный[/b] и [color=red]красный[/color]")
+
+
+def test_the_tally_links_each_vote_to_its_post(tmp_path, page):  # noqa: F811
+    """The seeded store of the page tests (thread votes in posts p1-p3), served with a phpBB game's links."""
+    from types import SimpleNamespace
+
+    from forumgm.config import data_path
+    from forumgm.daemon.config import load_installation
+    from forumgm.daemon.forum.permalink import post_url_builder
+    from web_seed import GAME as SEEDED, PASSWORD as SEEDED_PASSWORD, seeded_store
+
+    forum = load_installation(data_path("forumgm.example.toml")).forum
+    links = SimpleNamespace(post_url=post_url_builder(forum, "https://forum.example.org/viewtopic.php?t=7"))
+    seeded = seeded_store(tmp_path)
+    server = web_server(seeded.store, SEEDED_PASSWORD, "127.0.0.1", 0, games=lambda: {SEEDED: links})
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        log_in(page, f"http://127.0.0.1:{server.server_port}", SEEDED_PASSWORD)
+        page.goto(f"http://127.0.0.1:{server.server_port}/games/{SEEDED}")
+        expect(page.locator("table.tally tr").nth(1).locator("a")).to_have_text(["Аскон", "Вереск"])
+        expect(page.locator("table.tally a", has_text="Вереск")).to_have_attribute(
+            "href", "https://forum.example.org/viewtopic.php?p=p2#pp2")
+    finally:
+        server.shutdown()
+        thread.join()
+        server.server_close()
+        seeded.store.close()
+
+
+@pytest.mark.parametrize("path", ["/", f"/games/{GAME}", "/drafts", f"/games/{GAME}/phases/round-1/rerun"])
+def test_the_pages_fit_a_phone_screen(hosted, path):
+    from playwright.sync_api import sync_playwright
+
+    from test_web_browser import CHROMIUM_ARGS
+
+    _table, _store, base = hosted
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True).new_page()
+        log_in(phone, base, PASSWORD)
+        phone.goto(base + path)
+        expect(phone.locator("main")).to_be_visible()
+        overflow = phone.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        browser.close()
+    assert overflow <= 0

@@ -14,9 +14,11 @@ def register(subparsers) -> None:
     parser.add_argument("--auto-approve", action="store_true", help="approve every draft so it gets posted")
     parser.add_argument("--dir", type=Path, default=None, help="where to write the config and database")
     parser.add_argument("--port", type=int, default=0, help="local forum port (default: a free one)")
+    parser.add_argument("--web-port", type=int, default=0, help="the host's page port (default: a free one)")
 
 
 def run(args) -> int:
     from forumgm.daemon.demo import run_demo
 
-    return run_demo(args.duration, args.speed, args.auto_approve, args.dir, args.port, sys.stdout)
+    return run_demo(args.duration, args.speed, args.auto_approve, args.dir, args.port, sys.stdout,
+                    web_port=args.web_port)

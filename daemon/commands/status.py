@@ -71,6 +71,10 @@ def game_status(store, game) -> list[str]:
     if not any(stop.finished for stop in found):
         lines += phase_lines(store, game, pending, resolved)
     lines.append(f"  drafts waiting for approval: {len(drafts)}")
+    stuck = [d for status in ("approved", "sending") for d in store.drafts(status=status, game_id=game.id)
+             if d["send_error"]]
+    for draft in stuck:    # approved, but publishing it failed: tried again every tick
+        lines.append(f"  draft {draft['id']} ({draft['kind']} → {draft['target']}) not published: {draft['send_error']}")
     return lines
 
 

@@ -33,7 +33,7 @@ OWN_POST_PAGES = 2   # how far back from the last page find_own_post looks at le
 SENT_CLOCK_MARGIN = timedelta(days=1)
 ANY_TARGET = r"."
 FLOOD_RETRIES = 2     # a flood refusal is waited out this often per text, then it waits for the next tick
-FLOOD_MARGIN = 0.5    # seconds added to the pause the board names (its clock ticks in whole seconds)
+FLOOD_MARGIN = 1.0    # seconds added to the pause the board names (its clock ticks in whole seconds)
 
 
 class ForumAdapter:

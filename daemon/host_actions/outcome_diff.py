@@ -110,8 +110,11 @@ def draft_changes(old: tuple[DraftText, ...], new: tuple[DraftText, ...]) -> lis
     changes = []
     for key in list(olds) + [k for k in news if k not in olds]:
         a, b = olds.get(key), news.get(key)
-        # without the two file-name lines: the heading says what was and what will be
-        lines = tuple(difflib.unified_diff((a.body if a else "").splitlines(), (b.body if b else "").splitlines(),
-                                           lineterm="", n=1))[2:]
-        changes.append(DraftChange(key[0], key[1], a, b, lines))
+        changes.append(DraftChange(key[0], key[1], a, b, text_diff(a.body if a else "", b.body if b else "")))
     return changes
+
+
+def text_diff(old: str, new: str) -> tuple[str, ...]:
+    """The changed lines with one line of context, "+"/"-" marked (empty when equal); without the
+    two file-name lines: the heading around it says what was and what will be."""
+    return tuple(difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="", n=1))[2:]

@@ -4,7 +4,8 @@ The preview runs the very re-run the confirmation would (`tick.resolve_once` fro
 snapshot, with the orders in force now) inside a transaction that is rolled back, so the diff is
 exactly what confirming does and nothing is superseded before the host says so. A draft of the old
 outcome that was already sent is not sent again: when the new outcome words it the same, its new
-twin is dropped; when it differs, the new text goes out as a correction post (or PM).
+twin is dropped; when it differs, the new text goes out as a correction post (or PM). A picture
+draft lists files, not words: a changed one goes out as the new picture, as it is.
 """
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from datetime import datetime
 
 from forumgm.daemon.host_actions.outcome_diff import DraftText, OutcomeDiff, PhaseOutcome, outcome_diff, paired
 from forumgm.daemon.phase_names import phase_label
+from forumgm.daemon.pictures import MAP_KIND
 from forumgm.daemon.store import Store, StoreError
 
 CORRECTION_TEMPLATE = "common/correction_post.j2"
@@ -78,6 +80,10 @@ def _answer_sent_drafts(game, store: Store, resolution_id: int, phase_key: str) 
     for key, draft in paired(phase_outcome(store, resolution_id).drafts).items():
         twin = sent.get(key)
         if twin is None:
+            continue
+        if draft.kind == MAP_KIND:
+            if twin.body == draft.body:
+                store.supersede(draft.id)
             continue
         correction = game.texts.render(CORRECTION_TEMPLATE, phase=phase_label(phase_key), body=draft.body)
         if twin.body in (draft.body, correction):

@@ -16,8 +16,10 @@ from zoneinfo import ZoneInfo
 
 from flask import Blueprint, Flask, abort, current_app, flash, redirect, render_template, request, send_file, url_for
 from jinja2 import ChoiceLoader, FileSystemLoader, PrefixLoader
+from markupsafe import Markup
 
 from forumgm.config import data_path
+from forumgm.parsers.bbcode import to_phpbb_html
 from forumgm.daemon.phase_names import phase_label
 from forumgm.daemon.pictures import RELEASED
 from forumgm.daemon.signup_choices import KIND as ASSIGNMENT, AssignmentError, approve_assignment
@@ -132,6 +134,8 @@ def create_app(store: Store, password: str, games: Callable[[], Mapping[str, Any
     app.jinja_env.filters["status"] = status_label
     app.jinja_env.filters["kind"] = lambda kind: KIND_LABELS.get(kind, kind)
     app.jinja_env.filters["phase"] = phase_label
+    # the draft as the forum will show it: the renderer escapes all text and allows only safe tags
+    app.jinja_env.filters["bbcode"] = lambda body: Markup(to_phpbb_html(body))
     app.before_request(check_csrf)
     app.after_request(add_security_headers)
     app.register_blueprint(web)
@@ -229,6 +233,7 @@ def game(game_id: str):
         audit=game_queries.audit(store(), game_id),
         row=row,
         actions=game_id in current_app.extensions["forumgm"]["games"](),
+        vote_links=game_queries.vote_links(store(), game_id, current_app.extensions["forumgm"]["games"]().get(game_id)),
     )
 
 
@@ -260,11 +265,38 @@ def drafts():
     return render_template(
         "drafts.html",
         pending=pending,
+        groups=queries.draft_groups(pending),
         edits={draft["id"]: store().draft_edits(draft["id"]) for draft in pending},
+        last_change={draft["id"]: game_queries.last_edit_diff(store(), draft) for draft in pending},
         images={draft["id"]: queries.draft_images(draft) for draft in pending},
         approved=store().drafts(status="approved") + store().drafts(status="sending"),
         sent=store().drafts(status="sent")[::-1],
     )
+
+
+@web.post("/drafts/approve-all")
+@login_required
+def approve_group():
+    """Approve every draft of a group the host saw listed (its ids come with the form): a draft added
+    since, or one decided meanwhile, is left as it is."""
+    try:
+        ids = [int(part) for part in request.form.get("ids", "").split(",") if part]
+    except ValueError:
+        abort(400)
+    if not ids:
+        abort(400)
+    approved = 0
+    with store().transaction():
+        for draft_id in ids:
+            try:
+                if store().draft(draft_id)["status"] != "pending":
+                    continue    # decided meanwhile
+                store().approve(draft_id, by=HOST_ACTOR)
+            except StoreError:
+                continue    # no such draft
+            approved += 1
+    flash(f"Одобрено черновиков: {approved} из {len(ids)}.", "ok" if approved == len(ids) else "error")
+    return redirect(url_for("web.drafts"))
 
 
 @web.post("/drafts/<int:draft_id>")
@@ -278,16 +310,17 @@ def decide_draft(draft_id: int):
     if body is not None:
         body = body.replace("\r\n", "\n")   # browsers send textarea lines CRLF-separated
     try:
+        assignment = action == "approve" and store().draft(draft_id)["kind"] == ASSIGNMENT
         with store().transaction():
             if action != "reject" and body is not None and body != store().draft(draft_id)["body"]:
                 store().edit_draft(draft_id, body, by=HOST_ACTOR)
-            if action == "approve" and store().draft(draft_id)["kind"] == ASSIGNMENT:
-                game = current_app.extensions["forumgm"]["games"]()[store().draft(draft_id)["game_id"]]
-                approve_assignment(store(), game.config, game.rules, draft_id, by=HOST_ACTOR)
-            elif action == "approve":
+            if action == "approve" and not assignment:
                 store().approve(draft_id, by=HOST_ACTOR)
             elif action == "reject":
                 store().reject(draft_id, by=HOST_ACTOR)
+        if assignment:      # after the edit is saved: a wrong line refuses the approval, not the edit
+            game = current_app.extensions["forumgm"]["games"]()[store().draft(draft_id)["game_id"]]
+            approve_assignment(store(), game.config, game.rules, draft_id, by=HOST_ACTOR)
     except StoreError:
         flash(f"Черновик №{draft_id} не изменён: он уже не ожидает решения или не существует.", "error")
     except AssignmentError as error:

@@ -8,7 +8,9 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
+from forumgm.daemon.host_actions.outcome_diff import text_diff
 from forumgm.daemon.store import Store
 from forumgm.daemon.web.queries import current_phase
 
@@ -80,3 +82,18 @@ def audit(store: Store, game_id: str, limit: int = 200) -> list[AuditLine]:
             if len(lines) == limit:
                 break
     return lines
+
+
+def vote_links(store: Store, game_id: str, game: Any) -> dict[str, str]:
+    """voter -> the link to the post his counted vote of the open phase is in (when the forum links posts)."""
+    phase = current_phase(store, game_id)
+    if game is None or phase is None:
+        return {}
+    return {row["voter"]: url for row in store.votes(game_id, phase["key"])
+            if row["counted"] and row["post_id"] and (url := game.post_url(row["post_id"]))}
+
+
+def last_edit_diff(store: Store, draft: dict) -> tuple[str, ...]:
+    """The host's last edit of a draft as changed lines (empty when never edited)."""
+    edits = store.draft_edits(draft["id"])
+    return text_diff(edits[-1]["body_before"], draft["body"]) if edits else ()

@@ -183,3 +183,22 @@ def map_image(store: Store, game_id: str, draft_id: int, index: int) -> MapImage
         if image.draft_id == draft_id and image.index == index:
             return image
     return None
+
+
+@dataclass(frozen=True)
+class DraftGroup:
+    """Pending drafts of one game, kind and phase: the host may approve them all at once."""
+
+    game_id: str
+    kind: str
+    phase_key: str | None
+    ids: tuple[int, ...]
+
+
+def draft_groups(pending: list[dict]) -> list[DraftGroup]:
+    """Groups of two or more pending drafts of one game, kind and phase, in the order first listed."""
+    groups: dict[tuple, list[int]] = {}
+    for draft in pending:
+        groups.setdefault((draft["game_id"], draft["kind"], draft["phase_key"]), []).append(draft["id"])
+    return [DraftGroup(game_id, kind, phase_key, tuple(ids))
+            for (game_id, kind, phase_key), ids in groups.items() if len(ids) > 1]

@@ -43,7 +43,7 @@ def outcome(before: ArenaState, game: ArenaState, number: int, events: list[Even
                       subject=f"Арена: пополните стопки после шага {number}")
            for r in _of(events, "refill_request")]
     pms += [OutgoingPm(r["to"], "reveal", texts.render(REVEAL, step=number, **r),
-                       subject=f"Арена: карты соперника после шага {number}")
+                       subject=f"Арена: карты соперника перед шагом {number + 1}")
             for r in _of(events, "forced_reveal")]
     result = game.result if before.result is None else None
     loser = (result or {}).get("loser")
@@ -52,7 +52,9 @@ def outcome(before: ArenaState, game: ArenaState, number: int, events: list[Even
         events=tuple(events),
         eliminated=(Elimination(loser, result["kind"]),) if loser else (),
         pms=tuple(pms),
-        reports={"technical": texts.render(TECHNICAL, **ctx), "literary": texts.render(LITERARY, **ctx),
+        # step 0 (stacks laid down, nothing played) has nothing to narrate in the thread
+        reports={"technical": texts.render(TECHNICAL, **ctx),
+                 "literary": texts.render(LITERARY, **ctx) if number else None,
                  "summary": texts.render(SUMMARY, **ctx)},
         extra={"steps": rows, "result": game.result},
     )

@@ -1,6 +1,6 @@
 """A phase of Arena is one step: the stacks, refills and replacements of its PMs are laid
 down, the step table runs, and what the next step needs is drafted (refill requests, forced
-reveals). After a surrender the winner's started sequences are played out («доигрываются»)."""
+reveals). Step 0, when there is one, plays no card: it exists so step 1's cards can be revealed. After a surrender the winner's started sequences are played out («доигрываются»)."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -50,9 +50,28 @@ def _playout(game: ArenaState, number: int, dice: Dice, rng: PhaseRng):
     return game, events, rows
 
 
+def reveals_before_first_step(game: ArenaState) -> bool:
+    """A lower attack rating shows upcoming cards, step 1's too: then the fight opens with step 0,
+    where the stacks are laid down and the reveal goes out before any card is played."""
+    return game.step == 0 and len({f.attack_rating for f in game.fighters}) > 1
+
+
+def _forced_reveals(game: ArenaState) -> list[Event]:
+    """Each fighter with a lower attack rating shows (the difference) upcoming cards of each stack."""
+    events = []
+    for fighter in game.fighters:
+        for other in game.fighters:
+            shown = other.attack_rating - fighter.attack_rating
+            if other.nick == fighter.nick or shown <= 0:
+                continue
+            cards = {hand: stack_text(fighter.stack(hand)[:shown], game.table) for hand in fighter.active_hands()}
+            events.append(Event("forced_reveal", {"nick": fighter.nick, "to": other.nick, "count": shown,
+                                                  "cards": cards}))
+    return events
+
+
 def _after_step(game: ArenaState) -> tuple[ArenaState, list[Event]]:
-    """Refill requests (the stack shrank by stack size − speed rating) and forced reveals (a
-    lower attack rating shows that many upcoming cards)."""
+    """Refill requests (the stack shrank by stack size − speed rating) and forced reveals."""
     table, events = game.table, []
     if game.result is not None:
         return game, events
@@ -62,15 +81,7 @@ def _after_step(game: ArenaState) -> tuple[ArenaState, list[Event]]:
             game = game.put(replace(fighter, refill_due=due, played=0))
             events.append(Event("refill_request", {"nick": fighter.nick, "cards": due,
                                                    "hands": list(fighter.active_hands())}))
-    for fighter in game.fighters:
-        for other in game.fighters:
-            shown = other.attack_rating - fighter.attack_rating
-            if other.nick == fighter.nick or shown <= 0:
-                continue
-            cards = {hand: stack_text(fighter.stack(hand)[:shown], table) for hand in fighter.active_hands()}
-            events.append(Event("forced_reveal", {"nick": fighter.nick, "to": other.nick, "count": shown,
-                                                  "cards": cards}))
-    return game, events
+    return game, events + _forced_reveals(game)
 
 
 def summary(game: ArenaState) -> Event:
@@ -95,8 +106,10 @@ def summary(game: ArenaState) -> Event:
 
 
 def resolve_step(state: ArenaState, number: int, pms: Sequence[OrderPm], rng: PhaseRng):
-    """(new state, events, steps rows) of one step."""
+    """(new state, events, steps rows) of one step; step 0 only lays the stacks down and reveals."""
     game, events, _notes = apply_orders(state, collect(state, pms))
+    if number == 0:
+        return game, events + _forced_reveals(game) + [summary(game)], []
     dice = Dice(game.dice, rng, game.table.dice_sides)
     game, produced, row = _run(game, number, dice, rng.for_step("step"))
     events += produced

@@ -5,7 +5,7 @@ from typing import Any, Mapping, Sequence
 
 from forumgm.engines.arena.orders import read_pm
 from forumgm.engines.arena.reports import outcome
-from forumgm.engines.arena.resolve import resolve_step
+from forumgm.engines.arena.resolve import resolve_step, reveals_before_first_step
 from forumgm.engines.arena.setup import start_state
 from forumgm.engines.arena.state import ArenaState, dump_state, load_state
 from forumgm.engines.arena.table import ArenaTable
@@ -26,7 +26,7 @@ class ArenaRules:
         return start_state(self.table, setup)
 
     def first_phase(self, state: ArenaState) -> Phase:
-        return Phase(STEP, state.step + 1)
+        return Phase(STEP, 0 if reveals_before_first_step(state) else state.step + 1)
 
     def next_phase(self, state: ArenaState, phase: Phase) -> Phase | None:
         return None if state.result is not None else Phase(STEP, phase.number + 1)

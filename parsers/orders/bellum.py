@@ -133,13 +133,12 @@ def plural_forms(name: str) -> frozenset[str]:
     """The plural case forms of a plural name («Вестготы» -> вестготов, вестготам, …), which the
     nickname resolver (singular forms) does not produce."""
     words = name.casefold().split()
+    # parsing a word is what costs (the 370 map's names take seconds): once per word, not per case
+    parses = [[p for p in _morph().parse(word) if "nomn" in p.tag and "plur" in p.tag] for word in words]
     out: set[str] = set()
     for case in ("gent", "datv", "accs", "ablt", "loct"):
-        options = []
-        for word in words:
-            parses = [p for p in _morph().parse(word) if "nomn" in p.tag and "plur" in p.tag]
-            forms = {f.word for p in parses if (f := p.inflect({"plur", case})) is not None}
-            options.append(forms or {word})
+        options = [{f.word for p in word_parses if (f := p.inflect({"plur", case})) is not None} or {word}
+                   for word, word_parses in zip(words, parses)]
         out |= {" ".join(combo) for combo in itertools.product(*options)}
     return frozenset(out - {name.casefold()})
 
