@@ -48,19 +48,20 @@ def read_body(body: LexborNode, markup: BodyMarkup) -> BodyReading:
     walk.children(body, _Context())
     fragments = [fragment.done() for fragment in walk.fragments]
     fragments = [fragment for fragment in fragments if fragment.text]
+    text = _tidy("".join(walk.full))
     return BodyReading(
-        text=_tidy("".join(walk.full)),
-        text_unquoted=_tidy("".join(walk.unquoted)),
+        text=text,
+        text_unquoted=_tidy("".join(walk.unquoted)) if walk.quotes else text,   # without quotes, the same
         colored=tuple(f for f in fragments if not f.where),
         flagged=tuple(f for f in fragments if f.where),
     )
 
 
-def element_color(node: LexborNode) -> str | None:
-    """The text colour an element sets: inline `color:` style or `<font color>`."""
+def element_color(node: LexborNode, tag: str) -> str | None:
+    """The text colour an element (whose tag is `tag`) sets: inline `color:` style or `<font color>`."""
     attributes = node.attrs        # read one by one: building the dict of all of them costs more
     color = style_color(attributes.get("style"))
-    if color is None and node.tag == "font":
+    if color is None and tag == "font":
         color = normalize_color(attributes.get("color"))
     return color
 
@@ -96,27 +97,27 @@ class _Walk:
     def children(self, node: LexborNode, context: _Context) -> None:
         """Depth first, in page order, with a stack of its own: hundreds of nested quotes or
         colours (a player can post them) must not reach Python's recursion limit."""
-        pending: list[tuple[LexborNode | None, _Context]] = [(child, context) for child in _children(node)]
-        pending.reverse()
+        pending: list[tuple[LexborNode | None, _Context]] = []
+        _push_children(pending, node, context)
         while pending:
             child, context = pending.pop()
             if child is None:              # the end of a block element
                 self.emit("\n", context)
                 continue
-            inner = self.node(child, context)
+            tag = child.tag                # read once: each read decodes the name anew
+            if tag == "-text":             # most nodes: their own text, read directly
+                self.text(child.text_content or "", context)
+                continue
+            inner = self.node(child, tag, context)
             if inner is None:
                 continue
-            if child.tag in BLOCK_TAGS:
+            if tag in BLOCK_TAGS:
                 pending.append((None, inner))
-            pending.extend((grandchild, inner) for grandchild in reversed(_children(child)))
+            _push_children(pending, child, inner)
 
-    def node(self, node: LexborNode, context: _Context) -> _Context | None:
-        """Emits what the node shows before its children; the context they are read in, or None
+    def node(self, node: LexborNode, tag: str, context: _Context) -> _Context | None:
+        """Emits what an element shows before its children; the context they are read in, or None
         when it has none to read."""
-        tag = node.tag
-        if tag == "-text":
-            self.text(node.text(deep=False), context)
-            return None
         if tag in SKIPPED_TAGS or node.mem_id in self.ignored:
             return None
         if tag == "br":
@@ -125,21 +126,21 @@ class _Walk:
         if tag == "img":
             self.emit(node.attrs.get("alt") or "", context)
             return None
-        context = self.enter(node, context)
+        context = self.enter(node, tag, context)
         if tag in BLOCK_TAGS:
             self.emit("\n", context)
         return context
 
-    def enter(self, node: LexborNode, context: _Context) -> _Context:
+    def enter(self, node: LexborNode, tag: str, context: _Context) -> _Context:
         node_id = node.mem_id
         entering_quote = node_id in self.quotes
         quoted = context.quoted or entering_quote
         where = "quote" if quoted else context.where or (
             "spoiler" if node_id in self.spoilers else "code" if node_id in self.codes else "")
-        preformatted = context.preformatted or node.tag in ("pre", "code") or node_id in self.codes
+        preformatted = context.preformatted or tag in ("pre", "code") or node_id in self.codes
         # a quote never continues the replier's own coloured text around it
         fragment = None if entering_quote else context.fragment
-        color = element_color(node)
+        color = element_color(node, tag)
         if color is not None and (fragment is None or fragment.color != color):
             fragment_where = where or ("spoiler" if self.literal_spoilers > 0 else "")
             touching = self.last_written
@@ -169,13 +170,12 @@ class _Walk:
             self.last_written = context.fragment
 
 
-def _children(node: LexborNode) -> list[LexborNode]:
-    out = []
-    child = node.child
+def _push_children(pending: list, node: LexborNode, context: _Context) -> None:
+    """Stacks the node's children last first, so that they pop in page order."""
+    child = node.last_child
     while child is not None:
-        out.append(child)
-        child = child.next
-    return out
+        pending.append((child, context))
+        child = child.prev
 
 
 def _tidy(text: str) -> str:

@@ -25,9 +25,11 @@ class Field:
     pattern: str | None = None
     joined: bool = False
 
+    regex: re.Pattern | None = field(init=False, repr=False, compare=False)
+
     def __post_init__(self):
-        if self.pattern is not None:
-            re.compile(self.pattern)   # a broken pattern fails when the layout is built
+        # compiled once, when the layout is built (so a broken pattern fails then), not per read
+        object.__setattr__(self, "regex", re.compile(self.pattern) if self.pattern is not None else None)
 
 
 Fields = tuple[Field, ...]   # tried in order; the first that yields a value wins

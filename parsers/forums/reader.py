@@ -25,23 +25,27 @@ def read_field(scope: LexborNode, spec: Field | None) -> str | None:
     """The stripped value `spec` names inside `scope`, or None when it is absent or empty."""
     if spec is None:
         return None
-    if spec.selector is None:
-        nodes = [scope]
-    elif spec.joined:
-        nodes = scope.css(spec.selector)
-    else:
-        nodes = [node] if (node := scope.css_first(spec.selector)) is not None else []
-    values = [value for node in nodes
-              if (value := node.attributes.get(spec.attr) if spec.attr else node.text(deep=True)) is not None]
-    if not values:
-        return None
-    value = " ".join(" ".join(values).split())
-    if spec.pattern is not None:
-        match = re.search(spec.pattern, value)
+    if spec.joined and spec.selector is not None:
+        values = [value for node in scope.css(spec.selector) if (value := _node_value(node, spec.attr)) is not None]
+        if not values:
+            return None
+        value = " ".join(" ".join(values).split())
+    else:           # one node, the usual case: no lists to build and join
+        node = scope if spec.selector is None else scope.css_first(spec.selector)
+        value = _node_value(node, spec.attr) if node is not None else None
+        if value is None:
+            return None
+        value = " ".join(value.split())
+    if spec.regex is not None:
+        match = spec.regex.search(value)
         if match is None:
             return None
         value = (match.group(1) if match.re.groups else match.group(0)).strip()
     return value or None
+
+
+def _node_value(node: LexborNode, attr: str | None) -> str | None:
+    return node.attributes.get(attr) if attr else node.text(deep=True)
 
 
 def read_fields(scope: LexborNode, specs: Fields) -> str | None:
@@ -77,7 +81,7 @@ def read_posts(html: str, layout: EngineLayout, tz: Zone, now: datetime | None =
     containers = tree.css(layout.thread.post)
     if not containers:
         raise PageLayoutError(f"{layout.name}: no posts found ({layout.thread.post!r}); not a thread page?")
-    page = _page_info(tree, layout.thread.pagination).page
+    page = _page_number(tree, layout.thread.pagination)
     return rendered_on_its_day(
         lambda clock: [_post(container, layout, _zone(tz), clock, page) for container in containers],
         lambda posts: [at for post in posts for at in (post.posted_at, post.edited_at) if isinstance(at, datetime)],
@@ -300,13 +304,22 @@ def _page_info(tree: LexborHTMLParser, pagination: Pagination) -> PageInfo:
     container = tree.css_first(pagination.container) if pagination.container else None
     if container is None:
         return PageInfo(1, 1)
-    current_node = container.css_first(pagination.current) if pagination.current else None
-    current = _number(current_node.text(strip=True)) if current_node is not None else None
+    page = _current_page(container, pagination)
     stated = _number(read_field(container, pagination.total))
     listed = [number for node in container.css("a, span, strong, b, li, em")
               if (number := _number(node.text(strip=True))) is not None]
-    page = current or 1
     return PageInfo(page, stated or max([page, *listed]))
+
+
+def _page_number(tree: LexborHTMLParser, pagination: Pagination) -> int:
+    """`_page_info(...).page` without reading the page count, which posts do not need."""
+    container = tree.css_first(pagination.container) if pagination.container else None
+    return _current_page(container, pagination) if container is not None else 1
+
+
+def _current_page(container: LexborNode, pagination: Pagination) -> int:
+    current_node = container.css_first(pagination.current) if pagination.current else None
+    return (_number(current_node.text(strip=True)) if current_node is not None else None) or 1
 
 
 def _number(text: str | None) -> int | None:
