@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Mapping
 
+from forumgm.engines.bellum.scenario import Province, Region
+
 LAND, BLUE, PURPLE = "land", "blue", "purple"
 TRIBE_LINKS = (LAND, BLUE)
 STATE_LINKS = (LAND, BLUE, PURPLE)
@@ -20,32 +22,11 @@ def frozen(mapping: Mapping) -> Mapping:
 
 
 @dataclass(frozen=True)
-class Place:
-    id: str
-    name: str
-    aliases: tuple[str, ...]
-    civilized: bool
-    region: str
-    authority: int
-    x: float = 0.0          # the map's coordinates (longitude/latitude), for drawing only
-    y: float = 0.0
-
-
-@dataclass(frozen=True)
-class Area:
-    """A region: provinces that cost one authority upkeep together."""
-
-    id: str
-    name: str
-    upkeep: int | float
-
-
-@dataclass(frozen=True)
 class World:
     name: str
     year: int
-    provinces: Mapping[str, Place]
-    regions: Mapping[str, Area]
+    provinces: Mapping[str, Province]
+    regions: Mapping[str, Region]
     links: Mapping[str, Mapping[str, str]]      # province -> neighbour -> land | blue | purple
 
     def link(self, a: str, b: str) -> str | None:
@@ -72,10 +53,10 @@ def world_from_scenario(scenario: Any) -> World:
     return World(
         name=str(scenario.name),
         year=int(scenario.year),
-        provinces=frozen({p.id: Place(p.id, p.name, tuple(p.aliases), bool(p.civilized), p.region, int(p.authority),
-                                            float(p.x), float(p.y))
+        provinces=frozen({p.id: Province(p.id, p.name, tuple(p.aliases), bool(p.civilized), p.region,
+                                         int(p.authority), float(p.x), float(p.y))
                           for p in scenario.provinces.values()}),
-        regions=frozen({r.id: Area(r.id, r.name, r.upkeep) for r in scenario.regions.values()}),
+        regions=frozen({r.id: Region(r.id, r.name, r.upkeep) for r in scenario.regions.values()}),
         links=frozen({p: frozen(n) for p, n in links.items()}),
     )
 
@@ -98,9 +79,9 @@ def load_world(data: Mapping[str, Any]) -> World:
         links[b][a] = kind
     return World(
         name=data["name"], year=data["year"],
-        provinces=frozen({p["id"]: Place(p["id"], p["name"], tuple(p["aliases"]), p["civilized"], p["region"],
-                                         p["authority"], p.get("x", 0.0), p.get("y", 0.0))
+        provinces=frozen({p["id"]: Province(p["id"], p["name"], tuple(p["aliases"]), p["civilized"], p["region"],
+                                            p["authority"], p.get("x", 0.0), p.get("y", 0.0))
                           for p in data["provinces"]}),
-        regions=frozen({r["id"]: Area(r["id"], r["name"], r["upkeep"]) for r in data["regions"]}),
+        regions=frozen({r["id"]: Region(r["id"], r["name"], r["upkeep"]) for r in data["regions"]}),
         links=frozen({p: frozen(n) for p, n in links.items()}),
     )
