@@ -5,6 +5,8 @@ from __future__ import annotations
 from forumgm.daemon.forum.adapter import ForumAdapter
 from forumgm.daemon.forum.spec import EngineSpec, FormStep, Paged, PmSpec
 from forumgm.parsers.forums import mybb as parser
+from forumgm.parsers.forums.layout import Field
+from forumgm.parsers.forums.unread import UnreadCount
 
 SPEC = EngineSpec(
     name="MyBB",
@@ -25,6 +27,8 @@ SPEC = EngineSpec(
         send=FormStep("private.php?action=send", "pm", {"to": "to", "subject": "subject", "message": "message"},
                       {"options[savecopy]": "1", "submit": "Send Message"}),
     ),
+    # the welcome block's "Private Messages (Unread 4, Total 4)": the first number, in any language
+    unread_pms=UnreadCount("ul.user_links", Field(pattern=r"\([^()\d]*(\d+)[^()\d]+\d+[^()\d]*\)")),
 )
 
 

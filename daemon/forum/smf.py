@@ -12,6 +12,8 @@ from __future__ import annotations
 from forumgm.daemon.forum.adapter import ForumAdapter
 from forumgm.daemon.forum.spec import EngineSpec, FormStep, Paged, PmSpec
 from forumgm.parsers.forums import smf as parser
+from forumgm.parsers.forums.layout import Field
+from forumgm.parsers.forums.unread import UnreadCount
 
 SPEC = EngineSpec(
     name="SMF",
@@ -37,6 +39,8 @@ SPEC = EngineSpec(
         send=FormStep("index.php?action=pm;sa=send", "pm", {"to": "to", "subject": "subject", "message": "message"},
                       {"post": "Send message"}),
     ),
+    # "My Messages <span class="amt">4</span>": the number only when a PM is unread
+    unread_pms=UnreadCount("a#pm_menu_top", Field("span.amt", pattern=r"^(\d+)$"), absent_is_zero=True),
 )
 
 
