@@ -222,18 +222,19 @@ def game(game_id: str):
     row = store().game(game_id)
     if row is None:
         abort(404)
+    run = current_app.extensions["forumgm"]["games"]().get(game_id)    # None: served without the installation
     return render_template(
         "game.html",
         game=queries.game_view(store(), row),
-        tally=queries.running_tally(store(), game_id),
+        tally=queries.running_tally(store(), game_id, run),
         orders=queries.orders_with_receipts(store(), game_id),
         maps=queries.map_images(store(), game_id),
         players=game_queries.players(store(), game_id),
         phases=game_queries.phases(store(), game_id),
         audit=game_queries.audit(store(), game_id),
         row=row,
-        actions=game_id in current_app.extensions["forumgm"]["games"](),
-        vote_links=game_queries.vote_links(store(), game_id, current_app.extensions["forumgm"]["games"]().get(game_id)),
+        actions=run is not None,
+        vote_links=game_queries.vote_links(store(), game_id, run),
     )
 
 
