@@ -13,7 +13,7 @@ from typing import Any
 from forumgm.daemon.games import game_title
 from forumgm.daemon.stops import Stop, stops
 from forumgm.daemon.store import Store
-from forumgm.daemon.votes import pm_vote_tally, stored_tally
+from forumgm.daemon.votes import pm_vote_tally, stored_tally, takes_pm_votes
 from forumgm.engines.base import Phase, Tally
 
 # The daemon drafts one receipt per order PM under this reference (see Store.add_draft).
@@ -118,11 +118,10 @@ def running_tally(store: Store, game_id: str, game: Any = None) -> TallyView:
     phase = current_phase(store, game_id)
     if phase is None:
         return TallyView(None, (), ())
-    tally = None
-    if game is not None:
-        state = game.rules.load(store.latest_snapshot(game_id)["state"])
-        tally = pm_vote_tally(game, store, state, Phase(phase["kind"], phase["number"]))
-    return tally_view(phase["key"], tally or stored_tally(store, game_id, phase["key"]))
+    if game is None or not takes_pm_votes(game):
+        return tally_view(phase["key"], stored_tally(store, game_id, phase["key"]))
+    state = game.rules.load(store.latest_snapshot(game_id)["state"])
+    return tally_view(phase["key"], pm_vote_tally(game, store, state, Phase(phase["kind"], phase["number"])))
 
 
 def tally_view(phase_key: str, tally: Tally) -> TallyView:
