@@ -281,3 +281,23 @@ def test_a_host_adds_start_positions_for_five_in_the_game_file():
     state = rules.setup({"fighters": [{"nick": nick} for nick in ("Аскон", "Хан", "Кума", "Дрон", "Лис")]}, 1)
     assert [(f.x, f.y, f.facing) for f in state.fighters] == [(1, 1, 0), (1, 4, 1), (4, 4, 2), (4, 1, 3), (3, 3, 0)]
     assert sorted(rules.table.start) == [2, 3, 4, 5]
+
+
+def test_a_snapshot_from_before_targets_still_ripostes():
+    """Snapshots written before fights of more than two held only the hand of a stopping parry."""
+    from forumgm.engines.base import PhaseInputs
+    texts = load_texts()
+    state = RULES.setup({"fighters": [{"nick": "Аскон"}, {"nick": "Хан", "weapon": "гладий"}], "distance": 1,
+                         "dice": [6, 6, 1, 1]}, 1)
+    pms = (OrderPm("Хан", "ПР: Выпад(тело)"), OrderPm("Аскон", "ПР: X Парирование(тело)"))
+    for number in (1, 2):
+        state = RULES.resolve(state, Phase("step", number), PhaseInputs(orders=pms if number == 1 else ()), 1,
+                              texts).state
+    data = RULES.dump(state)
+    assert [f["riposte"] for f in data["fighters"]] == [(("right", "Хан"),), ()]
+    data["fighters"][0]["riposte"] = ["right"]
+    old = RULES.load(data)
+    assert old.fighter("Аскон").riposte == (("right", None),)
+    riposte = [e.data for e in RULES.resolve(old, Phase("step", 3), PhaseInputs(), 1, texts).events
+               if e.type == "attack"]
+    assert [(a["attacker"], a["code"], a["defender"], a["damage"]) for a in riposte] == [("Аскон", "R", "Хан", 2)]

@@ -118,7 +118,8 @@ def load_state(data: Mapping[str, Any]) -> ArenaState:
             "severed": tuple(f.get("severed", ())),
             "wounds": tuple(Wound(**w) for w in f.get("wounds", ())),
             "acted": tuple(f.get("acted", ())),
-            "riposte": tuple(tuple(r) for r in f.get("riposte", ())),
+            # snapshots written before fights of more than two held the hand alone
+            "riposte": tuple((r, None) if isinstance(r, str) else tuple(r) for r in f.get("riposte", ())),
             "pending": tuple(tuple(p) for p in f.get("pending", ())),
         }))
     return ArenaState(table=load_table(data["table"]), fighters=tuple(fighters), step=data.get("step", 0),
