@@ -439,6 +439,7 @@ def test_a_knocked_out_fighter_leaves_and_the_fight_goes_on_to_the_end(play):
     assert refused(out, "Кума", 3) == [("замена ПР: Быстрый блок(голова)", "вы выбыли из боя (нокаут)")]
     assert refused(out, "Хан", 3) == [("замена ЛР: Быстрый блок(тело, Кума)", "Кума уже выбыл из боя")]
     assert [e["nick"] for e in events(out, "refill_request", 4)] == ["Аскон", "Хан"]
+    assert [pm["to"] for pm in out["phases"][3]["pms"] if pm["kind"] == "refill"] == ["Аскон", "Хан"]
     assert refused(out, "Аскон", 5) == []                 # one opponent left: a card may name nobody again
     assert out["result"] == {"winner": "Аскон", "kind": "сдача", "loser": "Хан"}
     assert out["phases"][4]["eliminated"] == [{"nick": "Хан", "cause": "сдача"}]
@@ -465,3 +466,16 @@ def test_two_fighters_down_in_one_step_leave_the_last_one_the_winner(play):
 def test_a_fight_of_three_replays_the_same_with_the_same_seed(play):
     first, again = play("three_knockout_then_surrender"), play("three_knockout_then_surrender")
     assert first == again
+
+
+def test_three_ratings_reveal_to_each_higher_one_the_difference(play):
+    out = play("three_ratings")
+    reveals = [(pm["to"], pm["text"]) for pm in out["phases"][1]["pms"] if pm["kind"] == "reveal"]
+    assert [to for to, _ in reveals] == ["Аскон", "Аскон", "Хан"]
+    assert "чем у Хан, поэтому он открывает вам следующие 1 карту (перед шагом 2)" in reveals[0][1]
+    assert ("чем у Кума, поэтому он открывает вам следующие 2 карты (перед шагом 2):\n"
+            "• правая рука: X S(тело, Хан)") in reveals[1][1]
+    assert "чем у Кума, поэтому он открывает вам следующие 1 карту (перед шагом 2)" in reveals[2][1]
+    stacks = {e["nick"]: e["cards"] for e in events(out, "stack", 0) if e["hand"] == "right"}
+    assert stacks == {"Аскон": "X X S(голова, Кума) X X X", "Хан": "X X S(голова, Кума) X X X X",
+                      "Кума": "X X S(тело, Хан) X X X X"}          # a rating's rest after the lower ones' cut
