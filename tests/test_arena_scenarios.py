@@ -479,3 +479,11 @@ def test_three_ratings_reveal_to_each_higher_one_the_difference(play):
     stacks = {e["nick"]: e["cards"] for e in events(out, "stack", 0) if e["hand"] == "right"}
     assert stacks == {"Аскон": "X X S(голова, Кума) X X X", "Хан": "X X S(голова, Кума) X X X X",
                       "Кума": "X X S(тело, Хан) X X X X"}          # a rating's rest after the lower ones' cut
+
+
+def test_a_furious_lunge_adds_up_its_two_attacks_only_against_one_opponent(play):
+    out = play("three_fury_two_opponents")
+    lunge, cut = events(out, "attack")
+    assert (lunge["defender"], lunge["outcome"], lunge["damage"]) == ("Кума", "held", 3)
+    assert (cut["defender"], cut["code"], cut["held"], cut["damage"], cut["level"]) == ("Хан", "C", 0, 3, 1)
+    assert wounds(out, "Хан") == [("голова", "лёгкое ранение")] and wounds(out, "Кума") == []

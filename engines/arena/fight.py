@@ -323,12 +323,13 @@ def _attack(ss: StepState, attacker: Fighter, hand: str, card: Card, events: lis
     severing = card.code in table.severing_by
     attacker_now = ss.game.fighter(attacker.nick)
     if sequence.one_wound and any(table.kind(c) == "attack" for c in card.ahead):
-        ss = ss.with_fighter(replace(attacker_now, pending=attacker_now.pending + ((hand, zone, damage),)))
+        ss = ss.with_fighter(replace(attacker_now, pending=attacker_now.pending + ((hand, defender.nick, damage),)))
         events.append(Event("attack", {**detail, "outcome": "held", "hits": hits, "cancels": cancels,
                                        "weapon_multiplier": weapon_multiplier, "damage": damage}))
         return ss
     if sequence.one_wound:
-        held = sum(d for h, _, d in attacker_now.pending if h == hand)
+        # the first attack's damage counts only against the same opponent
+        held = sum(d for h, at, d in attacker_now.pending if (h, at) == (hand, defender.nick))
         ss = ss.with_fighter(replace(attacker_now, pending=tuple(p for p in attacker_now.pending if p[0] != hand)))
         detail["held"] = held
         damage += held

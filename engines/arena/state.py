@@ -55,7 +55,7 @@ class Fighter:
     refill_due: int = 0               # cards each stack is waiting for
     acted: tuple[str, ...] = ()       # hands whose current sequence has executed more than rests
     riposte: tuple[tuple[str, str], ...] = ()   # (hand, the lunger) of a parry that stopped a lunge last step
-    pending: tuple[tuple[str, str, int], ...] = ()   # (hand, zone, damage) of a two-attack sequence
+    pending: tuple[tuple[str, str, int], ...] = ()   # (hand, opponent, damage) of a two-attack sequence
     out: str = ""                     # how he left the fight (сдача, нокаут, …); "" while he fights
 
     def stack(self, hand: str) -> tuple[Card, ...]:
