@@ -5,14 +5,13 @@ import pytest
 
 from forumgm.config import load_texts, read_rule_table
 from forumgm.engines.arena import make_rules
-from forumgm.engines.arena.cards import vocabulary
 from forumgm.engines.base import OrderPm, Phase, SetupError
 from forumgm.engines.receipts import receipt_text
 from forumgm.parsers.names import Roster
 from forumgm.parsers.orders.arena import Item, parse_line
 
 RULES = make_rules(read_rule_table("arena"))
-VOCAB = vocabulary(RULES.table)
+VOCAB = RULES.table.vocabulary
 STATE = RULES.setup({"fighters": [{"nick": "Аскон"}, {"nick": "Хан", "weapon": "гладий"}]}, 1)
 
 

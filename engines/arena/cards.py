@@ -8,7 +8,7 @@ from typing import Iterable, Sequence
 
 from forumgm.engines.arena.state import Card, Fighter
 from forumgm.engines.arena.table import HANDS, ArenaTable
-from forumgm.parsers.orders.arena import Item, Vocabulary, arg_text
+from forumgm.parsers.orders.arena import Item, arg_text
 
 REST = "X"
 AIMED = ("attack", "defense")         # the card types that may name an opponent
@@ -33,20 +33,8 @@ class Note:
         return self.kind != "info"
 
 
-def vocabulary(table: ArenaTable) -> Vocabulary:
-    zones = {zone.lower(): zone for zone in table.zones}
-    zones.update(table.zone_aliases)
-    return Vocabulary(
-        codes={code: kind for code, (_, kind) in table.actions.items()},
-        sequences={s.name.lower(): s.number for s in table.sequences.values()},
-        sequence_codes={s.number: s.cards for s in table.sequences.values()},
-        zones=zones,
-        directions=dict(table.directions),
-    )
-
-
 def card_text(card: Card, table: ArenaTable) -> str:
-    inside = ", ".join(part for part in (arg_text(card.arg, vocabulary(table)), card.target) if part)
+    inside = ", ".join(part for part in (arg_text(card.arg, table.vocabulary), card.target) if part)
     return f"{card.code}({inside})" if inside else card.code
 
 

@@ -17,7 +17,7 @@ import math
 from dataclasses import dataclass, replace
 from typing import Any
 
-from forumgm.engines.arena.cards import REST, card_text, rest, vocabulary
+from forumgm.engines.arena.cards import REST, card_text, rest
 from forumgm.parsers.orders.arena import arg_text
 from forumgm.engines.arena.dice import Dice
 from forumgm.engines.arena.state import FACING, ArenaState, Card, Fighter, Wound
@@ -126,7 +126,7 @@ def reveal(ss: StepState, orders: Any, rng: PhaseRng):
         ss = ss.with_fighter(fighter)
         if surrendered:
             ss = replace(ss, surrendered=ss.surrendered + (fighter.nick,))
-    vocab = vocabulary(table)
+    vocab = table.vocabulary
     rows = [{"nick": n, "hand": h, "card": card_text(c, table), "code": c.code,
              **({_ARG[table.kind(c.code)]: arg_text(c.arg, vocab)} if c.arg else {})} for n, h, c in cards]
     reveal_data = {"step": ss.number, "cards": rows, "playout": bool(ss.forced_rest)}

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from typing import Iterable, Sequence
 
 from forumgm.engines.arena.cards import (HAND_NAMES, REST, Note, build, insert_rests, rest, rests_after,
-                                         stack_text, validate, vocabulary)
+                                         stack_text, validate)
 from forumgm.engines.arena.state import ArenaState, Fighter
 from forumgm.engines.base import Accepted, Event, OrderPm, Rejected, Verdict
 from forumgm.parsers.names import Roster
@@ -29,7 +29,7 @@ def roster(state: ArenaState) -> Roster:
 
 
 def _lines(state: ArenaState, pms: Iterable[OrderPm], nick: str) -> tuple[FighterOrders, list[list[Verdict]]]:
-    vocab, names = vocabulary(state.table), roster(state)
+    vocab, names = state.table.vocabulary, roster(state)
     stacks: dict[str, StackLine] = {}
     replacements: dict[str, StackLine] = {}
     per_pm = []

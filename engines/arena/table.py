@@ -7,10 +7,12 @@ key (`rules.weapons.меч.range`) and what is expected. The engine holds no num
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any, Mapping
 
 from forumgm.engines.base import SetupError
+from forumgm.parsers.orders.arena import Vocabulary
 
 ACTION_TYPES = ("rest", "attack", "defense", "move", "turn", "surrender")
 SEQUENCE_KINDS = ("", "attack", "defense", "move")
@@ -115,6 +117,19 @@ class ArenaTable:
 
     def is_opposite(self, a: str, b: str) -> bool:
         return frozenset((a, b)) in self.opposite
+
+    @cached_property
+    def vocabulary(self) -> Vocabulary:
+        """The words the order grammar reads, built once per table (every card shown asks)."""
+        zones = {zone.lower(): zone for zone in self.zones}
+        zones.update(self.zone_aliases)
+        return Vocabulary(
+            codes={code: kind for code, (_, kind) in self.actions.items()},
+            sequences={s.name.lower(): s.number for s in self.sequences.values()},
+            sequence_codes={s.number: s.cards for s in self.sequences.values()},
+            zones=zones,
+            directions=dict(self.directions),
+        )
 
     def by_name(self, name: str) -> Sequence | None:
         return next((s for s in self.sequences.values() if s.name.lower() == name.lower()), None)
