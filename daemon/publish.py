@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from forumgm.daemon.forum.errors import Accepted, ForumError, ForumRefused, Unreachable
-from forumgm.daemon.pictures import MAP_KIND, NO_PUBLIC_URL, forum_text
+from forumgm.daemon.pictures import NO_PUBLIC_URL, forum_text
 
 log = logging.getLogger(__name__)
 
@@ -107,10 +107,8 @@ def _find(forum, store, draft: dict) -> str | None:
 
 
 def _text(store, draft: dict) -> str | None:
-    """What the forum gets: the body, except that a map draft lists picture files on the host's
-    disk and the thread gets links to them at the page's public address (None: no address)."""
-    if draft["kind"] != MAP_KIND:
-        return draft["body"]
+    """What the forum gets: the body, with the pictures it carries where its mark is (links to
+    the page's public address; None: there is no address to link)."""
     return forum_text(draft, (store.game(draft["game_id"])["settings"] or {}).get("web_url"))
 
 

@@ -15,7 +15,7 @@ import sqlite3
 from dataclasses import asdict
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 import sqlite_utils
 
@@ -28,7 +28,7 @@ DRAFT_STATUSES = ("pending", "approved", "sending", "sent", "rejected", "superse
 OPEN_DRAFT_STATUSES = ("pending", "approved")
 
 RAW_PAGES_KEPT = 20      # thread pages kept per game as the forum showed them ([storage] raw_pages_kept)
-JSON_COLUMNS = frozenset({"aliases", "colored", "flagged", "verdicts", "data", "state", "detail", "settings"})
+JSON_COLUMNS = frozenset({"pictures", "aliases", "colored", "flagged", "verdicts", "data", "state", "detail", "settings"})
 TIME_COLUMNS = frozenset({"deadline", "at", "problem_since", "since"})
 
 
@@ -337,6 +337,10 @@ MIGRATIONS: tuple[str, ...] = (
         pm_id TEXT NOT NULL,
         PRIMARY KEY (forum_id, pm_id)
     );
+    """,
+    # the pictures a draft carries (a turn report's map): files beside the store, posted with its text
+    """
+    ALTER TABLE drafts ADD COLUMN pictures TEXT;
     """,
     # stored PMs the board was asked to delete or move out of the inbox ([forum] inbox_cleanup):
     # asked_at is on disk before the board is asked; done_at once the inbox no longer lists it
@@ -935,8 +939,9 @@ class Store:
 
     def add_draft(self, game_id: str, kind: str, target: str, body: str, phase_key: str | None,
                   needs_approval: bool, ref: str | None = None, subject: str = "",
-                  resolution_id: int | None = None) -> int:
-        """A new draft, or the live one already drafted for the same `ref` (never twice)."""
+                  resolution_id: int | None = None, pictures: Sequence[str] = ()) -> int:
+        """A new draft, or the live one already drafted for the same `ref` (never twice). `pictures`:
+        files it is posted with (daemon/pictures.py)."""
         if ref is not None:
             existing = self.db.execute("SELECT id FROM drafts WHERE game_id = ? AND ref = ? "
                                        "AND status <> 'superseded'", [game_id, ref]).fetchone()
@@ -948,6 +953,7 @@ class Store:
             "phase_key": phase_key, "needs_approval": int(needs_approval),
             "status": "pending" if needs_approval else "approved", "ref": ref,
             "resolution_id": resolution_id, "created_at": now, "updated_at": now,
+            **({"pictures": json.dumps([str(path) for path in pictures], ensure_ascii=False)} if pictures else {}),
         })
 
     def live_refs(self, prefix: str) -> set[str]:

@@ -16,6 +16,7 @@ import logging
 import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from forumgm.daemon.clock import due_phases, schedule
@@ -26,7 +27,7 @@ from forumgm.daemon.late import late_key, missed_phase
 from forumgm.daemon.reminders import draft_before_deadline
 from forumgm.daemon.role_delivery import role_drafts
 from forumgm.daemon.notices import KIND as NOTICE_KIND, host_notices
-from forumgm.daemon.pictures import MAP_KIND, save_pictures
+from forumgm.daemon.pictures import save_pictures, with_mark
 from forumgm.daemon.store import Store, StoreError
 from forumgm.daemon.stops import is_held
 from forumgm.daemon.stored_orders import order_pms
@@ -325,19 +326,16 @@ def resolve_once(game: GameRun, store: Store, phase_key: str, cutoff: datetime, 
         store.add_events(game.id, phase_key, resolution, [e.as_json() for e in outcome.events])
         for out in outcome.eliminated:
             store.add_elimination(game.id, phase_key, resolution, out.nick, out.cause)
+        pictures = _pictures(game, store, phase_key, outcome.state)
         for name, body in outcome.reports.items():
             if body:
                 kind = f"{name}_report"
-                store.add_draft(game.id, kind, "thread", body, phase_key, game.config.needs_approval(kind),
-                                resolution_id=resolution)
+                store.add_draft(game.id, kind, "thread", with_mark(body) if pictures else body, phase_key,
+                                game.config.needs_approval(kind), resolution_id=resolution, pictures=pictures)
+                pictures = []       # the first report carries them
         for pm in outcome.pms:
             store.add_draft(game.id, pm.kind, pm.to, pm.text, phase_key, game.config.needs_approval(pm.kind),
                             subject=pm.subject, resolution_id=resolution)
-        draw = getattr(game.rules, "images", None)      # optional: pictures of the new position
-        if draw is not None:
-            paths = save_pictures(store.path, game.id, phase_key, draw(outcome.state))
-            store.add_draft(game.id, MAP_KIND, "thread", "\n".join(str(path) for path in paths), phase_key,
-                            game.config.needs_approval(MAP_KIND), resolution_id=resolution)
         for body in host_notices(game, outcome.events):     # for the host's eyes first, whatever [approval] says
             store.add_draft(game.id, NOTICE_KIND, "thread", body, phase_key, True, resolution_id=resolution)
         if tally is not None:
@@ -353,6 +351,12 @@ def resolve_once(game: GameRun, store: Store, phase_key: str, cutoff: datetime, 
             store.audit("daemon", "phase.resolve", {"game": game.id, "phase": phase_key, "resolution": resolution})
     log.info("game %s: phase %s resolved%s", game.id, phase_key, " again" if rerun else "")
     return True
+
+
+def _pictures(game: GameRun, store: Store, phase_key: str, state: Any) -> list[Path]:
+    """The files of the pictures the engine draws of the new position (optional: `Rules.images`)."""
+    draw = getattr(game.rules, "images", None)
+    return [] if draw is None else save_pictures(store.path, game.id, phase_key, draw(state))
 
 
 def _check_rerun(store: Store, game_id: str, row: dict) -> None:

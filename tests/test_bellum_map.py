@@ -188,8 +188,9 @@ def _shipped_370():
     return data_path("bellum", "scenarios", "370.toml")
 
 
-def test_a_map_draft_without_the_pages_public_address_goes_back_to_the_host(tmp_path):
-    from forumgm.daemon.pictures import NO_PUBLIC_URL
+def test_a_report_carrying_a_map_without_the_pages_public_address_goes_back_to_the_host(tmp_path):
+    """…and once the host deletes the mark, the report goes without the map."""
+    from forumgm.daemon.pictures import MARK, NO_PUBLIC_URL, with_mark
     from forumgm.daemon.publish import publish_approved
     from forumgm.daemon.store import Store
 
@@ -198,7 +199,8 @@ def test_a_map_draft_without_the_pages_public_address_goes_back_to_the_host(tmp_
     store.register_game("g", "bellum", "main", "https://forum.example.org/viewtopic.php?t=1", "UTC", 1, {})
     picture = tmp_path / "map.png"
     picture.write_bytes(b"\x89PNG")
-    draft_id = store.add_draft("g", "map", "thread", str(picture), "turn-1", needs_approval=False)
+    draft_id = store.add_draft("g", "literary_report", "thread", with_mark("[b]375 год[/b]"), "turn-1",
+                               needs_approval=False, pictures=[picture])
 
     class NoForum:            # the draft must be refused before any request
         def __getattr__(self, name):
@@ -207,6 +209,20 @@ def test_a_map_draft_without_the_pages_public_address_goes_back_to_the_host(tmp_
     report = publish_approved(NoForum(), store, store.now())
     assert report.refused == {draft_id: NO_PUBLIC_URL}
     assert store.draft(draft_id)["status"] == "pending" and store.draft(draft_id)["send_error"] == NO_PUBLIC_URL
+
+    class Forum:
+        def __init__(self):
+            self.posted = []
+
+        def reply(self, thread_url, text):
+            self.posted.append(text)
+            return "7"
+
+    store.edit_draft(draft_id, store.draft(draft_id)["body"].replace(MARK, ""), by="host")
+    store.approve(draft_id, by="host")
+    forum = Forum()
+    assert publish_approved(forum, store, store.now()).sent == {draft_id: "7"}
+    assert forum.posted == ["[b]375 год[/b]\n\n\n"]
     store.close()
 
 

@@ -21,7 +21,7 @@ from markupsafe import Markup
 from forumgm.config import data_path
 from forumgm.parsers.bbcode import to_phpbb_html
 from forumgm.daemon.phase_names import phase_label
-from forumgm.daemon.pictures import RELEASED
+from forumgm.daemon.pictures import MARK, RELEASED
 from forumgm.daemon.signup_choices import KIND as ASSIGNMENT, AssignmentError, approve_assignment
 from forumgm.daemon.secrets import web_password_problem
 from forumgm.daemon.store import Store, StoreError
@@ -81,8 +81,6 @@ KIND_LABELS = {
     "signup": "список записавшихся",
     "signup_assignment": "распределение фракций",
     "signup_reply": "ответ на запись",
-    "map": "карта",
-    "map_image": "карта",
     "technical_report": "технический отчёт",
     "literary_report": "литературный отчёт",
     "lynch_report": "отчёт о линче",
@@ -130,6 +128,7 @@ def create_app(store: Store, password: str, games: Callable[[], Mapping[str, Any
     app.extensions["forumgm"] = {"store": store, "password": password, "games": games or dict,
                                  "throttle": LoginThrottle(store.now)}
     app.jinja_env.globals["csrf_token"] = csrf_token
+    app.jinja_env.globals["picture_mark"] = MARK
     app.jinja_env.filters["moscow"] = moscow_time
     app.jinja_env.filters["status"] = status_label
     app.jinja_env.filters["kind"] = lambda kind: KIND_LABELS.get(kind, kind)

@@ -16,8 +16,6 @@ from forumgm.parsers.orders.mafia import CANONICAL_VERB, NO_TRIAL
 
 # The daemon drafts one receipt per order PM under this reference (see Store.add_draft).
 RECEIPT_REF = "receipt:{pm_id}"
-# A map draft's body lists the image files of the turn, one path a line (PNG and SVG).
-MAP_KINDS = frozenset({"map", "map_image"})
 IMAGE_TYPES = {".png": "image/png", ".svg": "image/svg+xml", ".jpg": "image/jpeg", ".jpeg": "image/jpeg"}
 # A day vote sent by PM (Mafia) is an accepted order line in this canonical form.
 PM_VOTE = CANONICAL_VERB["vote"]
@@ -72,7 +70,7 @@ class OrderView:
 @dataclass(frozen=True)
 class MapImage:
     draft_id: int
-    index: int                            # position of the file in the draft's body
+    index: int                            # position of the file among the draft's pictures
     path: Path
     phase_key: str | None
 
@@ -160,25 +158,23 @@ def orders_with_receipts(store: Store, game_id: str) -> list[OrderView]:
 
 
 def draft_images(draft: dict) -> list[MapImage]:
-    """The image files a map draft names that exist on disk (none for other kinds)."""
-    if draft["kind"] not in MAP_KINDS:
-        return []
+    """The picture files a draft carries (a turn report's map) that exist on disk."""
     images = []
-    for index, line in enumerate(draft["body"].splitlines()):
-        path = Path(line.strip())
+    for index, name in enumerate(draft["pictures"] or []):
+        path = Path(name)
         if path.suffix.lower() in IMAGE_TYPES and path.is_file():
             images.append(MapImage(draft["id"], index, path, draft["phase_key"]))
     return images
 
 
 def map_images(store: Store, game_id: str) -> list[MapImage]:
-    """The images of the game's live map drafts, newest draft first."""
+    """The pictures of the game's live drafts, newest draft first."""
     return [image for draft in reversed(store.drafts(game_id=game_id)) if draft["status"] != "superseded"
             for image in draft_images(draft)]
 
 
 def map_image(store: Store, game_id: str, draft_id: int, index: int) -> MapImage | None:
-    """One listed image; only files a map draft names are ever served."""
+    """One listed image; only files a draft carries are ever served."""
     for image in map_images(store, game_id):
         if image.draft_id == draft_id and image.index == index:
             return image
