@@ -170,7 +170,9 @@ def test_the_tally_links_each_vote_to_its_post(tmp_path, page):  # noqa: F811
     from web_seed import GAME as SEEDED, PASSWORD as SEEDED_PASSWORD, seeded_store
 
     forum = load_installation(data_path("forumgm.example.toml")).forum
-    links = SimpleNamespace(post_url=post_url_builder(forum, "https://forum.example.org/viewtopic.php?t=7"))
+    # a game whose engine counts no votes by PM: the page shows the thread's votes as stored
+    links = SimpleNamespace(post_url=post_url_builder(forum, "https://forum.example.org/viewtopic.php?t=7"),
+                            rules=SimpleNamespace())
     seeded = seeded_store(tmp_path)
     server = web_server(seeded.store, SEEDED_PASSWORD, "127.0.0.1", 0, games=lambda: {SEEDED: links})
     thread = threading.Thread(target=server.serve_forever, daemon=True)

@@ -232,19 +232,6 @@ def test_a_draft_the_forum_refused_shows_the_forums_message_escaped(host, seeded
     assert html.count('class="send-error"') == 1
 
 
-def test_a_mafia_day_vote_sent_by_pm_is_in_the_tally(seeded):
-    store = seeded.store
-    store.record_order(GAME, "day-1", "pm-12", "Вереск", store.now(), "голос: Аскон", [
-        {"line": "голос: Аскон", "ok": True, "canonical": "голос: Аскон"}])      # already voted in the thread
-    store.record_order(GAME, "day-1", "pm-13", "<b>Злодей</b>", store.now(), "голос: Вереск\nголос: Хана", [
-        {"line": "голос: Вереск", "ok": True, "canonical": "голос: Вереск"},
-        {"line": "голос: Хана", "ok": False, "reason": "голос уже принят"}])
-    store.record_order(GAME, "day-1", "pm-14", "Дима", store.now(), "не судить", [
-        {"line": "не судить", "ok": True, "canonical": "не судить"}])
-    lines = {line.target: line.voters for line in running_tally(store, GAME).lines}
-    assert lines == {"Хана": ("Аскон", "Вереск"), "Аскон": ("Хана",), "Вереск": ("<b>Злодей</b>",),
-                     "не судить": ("Дима",)}
-
 def test_drafts_are_named_in_russian_as_the_host_calls_them(host, seeded):
     html = page(host, "/drafts")
     assert "· квитанция ·" in html and "· подсчёт голосов ·" in html

@@ -3,7 +3,7 @@ is named only by its copy in the sent items."""
 from __future__ import annotations
 
 from forumgm.daemon.forum.adapter import ForumAdapter
-from forumgm.daemon.forum.spec import EngineSpec, FormStep, Paged, PmSpec
+from forumgm.daemon.forum.spec import EngineSpec, FormStep, Paged, PmRemoval, PmSpec
 from forumgm.parsers.forums import mybb as parser
 
 SPEC = EngineSpec(
@@ -24,6 +24,13 @@ SPEC = EngineSpec(
         sent_accepted=r"private\.php",
         send=FormStep("private.php?action=send", "pm", {"to": "to", "subject": "subject", "message": "message"},
                       {"options[savecopy]": "1", "submit": "Send Message"}),
+        # "Delete" moves a PM to the Trash Can, and deletes it for good only from there; a move
+        # keeps it in the account's PM quota (which counts every folder)
+        removal=PmRemoval(
+            form='form[name="pmForm"]', mark="check[{pm}]", mark_value="1", delete={"delete": "Delete"},
+            trash=Paged("private.php?fid=4"),
+            move={"moveto": "Move To", "fid": "{folder}"}, folder_options='form[name="pmForm"] select[name="fid"] option',
+        ),
     ),
 )
 

@@ -10,7 +10,7 @@ in once per 2 s per IP address (a 403 page asking to wait otherwise).
 from __future__ import annotations
 
 from forumgm.daemon.forum.adapter import ForumAdapter
-from forumgm.daemon.forum.spec import EngineSpec, FormStep, Paged, PmSpec
+from forumgm.daemon.forum.spec import EngineSpec, FormStep, Paged, PmRemoval, PmSpec
 from forumgm.parsers.forums import smf as parser
 
 SPEC = EngineSpec(
@@ -36,6 +36,9 @@ SPEC = EngineSpec(
         oldest_first=True,
         send=FormStep("index.php?action=pm;sa=send", "pm", {"to": "to", "subject": "subject", "message": "message"},
                       {"post": "Send message"}),
+        # SMF 2.1 has labels, not folders: a labelled PM still counts against the account's PM
+        # limit, so PMs are only deleted ("Remove selected")
+        removal=PmRemoval(form="form#pmFolder", mark="pms[{n}]", delete={"del_selected": "Remove selected"}),
     ),
 )
 
