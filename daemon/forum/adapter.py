@@ -21,9 +21,9 @@ from forumgm.daemon.forum.http import HttpClient, HttpError, Page
 from forumgm.daemon.forum.page_text import first_text, flood_wait, meta_refresh
 from forumgm.daemon.forum.sent_text import same_name, same_text, skeleton
 from forumgm.daemon.forum.settings import ForumSettings
-from forumgm.daemon.forum.spec import EngineSpec, Paged, PmSpec
+from forumgm.daemon.forum.spec import EngineSpec, Paged, PmRemoval, PmSpec
 from forumgm.parsers.forums.base import Form, Listing, PageInfo, PmHeader, PmMessage, Post
-from forumgm.parsers.forums.reader import read_form
+from forumgm.parsers.forums.reader import read_form, read_options
 
 log = logging.getLogger(__name__)
 
@@ -184,6 +184,29 @@ class ForumAdapter:
                for header in next(self._folder_pages(folder, sent=True))[0]]
         return max(ids, key=_id_order) if ids else "0"
 
+    def remove_pms(self, pm_ids: Sequence[str], action: str, folder: str | None = None) -> None:
+        """Delete the inbox's PMs `pm_ids`, or move them to the account's PM folder named `folder`,
+        with the inbox page's own form (its tokens included). Whether the board did it, the inbox
+        shows afterwards: the caller reads it again."""
+        removal = self.removal(action)
+        page, form = self._removal_form(self._listing(self.pms().inbox, 1), removal.form)
+        values = removal.delete if action == "delete" else _with_folder(removal.move, self._folder_value(
+            page, removal, folder))
+        result = self.submit(page, form, {**self._marked(removal, form, pm_ids), **values})
+        if action == "delete" and removal.confirm is not None:
+            self.submit(result, self._read_css_form(result, removal.confirm), dict(removal.confirm_with))
+        if action == "delete" and removal.trash is not None:
+            page, form = self._removal_form(self._listing(removal.trash, 1), removal.form)
+            self.submit(page, form, {**self._marked(removal, form, pm_ids), **removal.delete})
+
+    def removal(self, action: str) -> PmRemoval:
+        """How this board removes PMs; ForumError when it cannot `action` them."""
+        removal = self.pms().removal
+        if removal is None or action not in removal.actions:
+            can = f"only {' and '.join(removal.actions)}" if removal else "neither delete nor move"
+            raise ForumError(f"forumgm can {can} PMs on {self.spec.name}, not {action} them")
+        return removal
+
     def posting(self, once: Callable[[], str]) -> str:
         """Run a posting flow, again after the pause a flood refusal names (the board said it did
         not take it), at most FLOOD_RETRIES times."""
@@ -325,6 +348,39 @@ class ForumAdapter:
             self._form_at = self._posted_at = self.client.clock()
         return result
 
+    def _removal_form(self, url: str, css: str) -> tuple[Page, Form]:
+        page = self.fetch(url)
+        self._form_at = self.client.clock()
+        return page, self._read_css_form(page, css)
+
+    def _read_css_form(self, page: Page, css: str) -> Form:
+        try:
+            return read_form(page.text, replace(self.parser.LAYOUT, forms={"removal": css}), "removal")
+        except ValueError as error:
+            raise ForumError(f"no PM form ({css}) on {page.url.split('?')[0]}: {error}") from error
+
+    @staticmethod
+    def _marked(removal: PmRemoval, form: Form, pm_ids: Sequence[str]) -> dict[str, str]:
+        """The form's own fields without a box the page had ticked, and a ticked box per PM."""
+        unmarked = {name: value for name, value in form.fields.items()
+                    if not name.startswith(removal.mark.split("[")[0] + "[")}
+        marks = {removal.mark.format(pm=pm_id, n=n): removal.mark_value.format(pm=pm_id)
+                 for n, pm_id in enumerate(pm_ids)}
+        return {**unmarked, **marks}
+
+    def _folder_value(self, page: Page, removal: PmRemoval, folder: str | None) -> str:
+        """The form's value for the account's PM folder named `folder` (a count the board shows
+        after a name, "forumgm [3]", is not part of it)."""
+        options = read_options(page.text, removal.folder_options or "option")
+        wanted = (folder or "").strip().casefold()
+        for value, text in options:
+            name = re.sub(r"\s*[\[(]\d+[\])]$", "", text).strip().casefold()
+            if wanted and (name == wanted or name.endswith(" " + wanted)):
+                return value
+        shown = ", ".join(text for _, text in options) or "none"
+        raise ForumRefused(f"the account has no PM folder named {folder!r} on {self.spec.name} "
+                           f"(the inbox offers: {shown}); make it on the forum or name another")
+
     def _listing(self, paged, page: int) -> str:
         return self.url(paged.url(page, start=(page - 1) * self.pms().per_page))
 
@@ -360,6 +416,10 @@ class ForumAdapter:
                 return self.spec.default_per_page   # a one-page thread: nothing to learn yet
             self._per_page[thread] = min(starts)
         return self._per_page[thread]
+
+
+def _with_folder(values, folder: str) -> dict[str, str]:
+    return {name: value.format(folder=folder) for name, value in values.items()}
 
 
 def _any_since(posts: list[Post], since: datetime | None) -> bool:

@@ -11,7 +11,7 @@ from forumgm.daemon.forum.adapter import Attachment, ForumAdapter
 from forumgm.daemon.forum.errors import NoAttachments
 from forumgm.daemon.forum.http import Page
 from forumgm.daemon.forum.page_text import first_text
-from forumgm.daemon.forum.spec import EngineSpec, FormStep, Paged, PmSpec
+from forumgm.daemon.forum.spec import EngineSpec, FormStep, Paged, PmRemoval, PmSpec
 from forumgm.parsers.forums import mybb as parser
 from forumgm.parsers.forums.base import Form
 
@@ -35,6 +35,13 @@ SPEC = EngineSpec(
         sent_accepted=r"private\.php",
         send=FormStep("private.php?action=send", "pm", {"to": "to", "subject": "subject", "message": "message"},
                       {"options[savecopy]": "1", "submit": "Send Message"}),
+        # "Delete" moves a PM to the Trash Can, and deletes it for good only from there; a move
+        # keeps it in the account's PM quota (which counts every folder)
+        removal=PmRemoval(
+            form='form[name="pmForm"]', mark="check[{pm}]", mark_value="1", delete={"delete": "Delete"},
+            trash=Paged("private.php?fid=4"),
+            move={"moveto": "Move To", "fid": "{folder}"}, folder_options='form[name="pmForm"] select[name="fid"] option',
+        ),
     ),
 )
 

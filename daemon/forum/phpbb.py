@@ -9,7 +9,7 @@ from forumgm.daemon.forum.adapter import Attachment, ForumAdapter
 from forumgm.daemon.forum.errors import ForumRefused, NoAttachments
 from forumgm.daemon.forum.http import Page
 from forumgm.daemon.forum.page_text import first_text
-from forumgm.daemon.forum.spec import EngineSpec, FormStep, Paged, PmSpec
+from forumgm.daemon.forum.spec import EngineSpec, FormStep, Paged, PmRemoval, PmSpec
 from forumgm.parsers.forums import phpbb as parser
 from forumgm.parsers.forums.base import Form
 
@@ -36,6 +36,15 @@ SPEC = EngineSpec(
         send=FormStep("ucp.php?i=pm&mode=compose", "pm", {"subject": "subject", "message": "message"},
                       {"username_list": "", "post": "Submit"}),
         sent_ref=r"[?&]p=(\d+)",
+        # the folder's own form: "Delete marked" asks "are you sure?" first; "Move marked to <folder>"
+        # lists the account's own folders (each folder holds the board's limit, the inbox one again)
+        removal=PmRemoval(
+            form="form#viewfolder", mark="marked_msg_id[{n}]",
+            delete={"mark_option": "delete_marked", "submit_mark": "Go"},
+            confirm="form#confirm", confirm_with={"confirm": "Yes"},
+            move={"mark_option": "{folder}", "submit_mark": "Go"},
+            folder_options='form#viewfolder select[name="mark_option"] option',
+        ),
     ),
 )
 

@@ -16,7 +16,7 @@ from typing import Sequence
 from forumgm.daemon.forum.adapter import Attachment, ForumAdapter
 from forumgm.daemon.forum.errors import NoAttachments
 from forumgm.daemon.forum.http import Page
-from forumgm.daemon.forum.spec import EngineSpec, FormStep, Paged, PmSpec
+from forumgm.daemon.forum.spec import EngineSpec, FormStep, Paged, PmRemoval, PmSpec
 from forumgm.parsers.forums import smf as parser
 from forumgm.parsers.forums.base import Form
 
@@ -46,6 +46,9 @@ SPEC = EngineSpec(
         oldest_first=True,
         send=FormStep("index.php?action=pm;sa=send", "pm", {"to": "to", "subject": "subject", "message": "message"},
                       {"post": "Send message"}),
+        # SMF 2.1 has labels, not folders: a labelled PM still counts against the account's PM
+        # limit, so PMs are only deleted ("Remove selected")
+        removal=PmRemoval(form="form#pmFolder", mark="pms[{n}]", delete={"del_selected": "Remove selected"}),
     ),
 )
 

@@ -199,6 +199,12 @@ def read_form(html: str, layout: EngineLayout, name: str) -> Form:
     )
 
 
+def read_options(html: str, selector: str) -> list[tuple[str, str]]:
+    """(value, text) of every <option> the selector finds, in page order."""
+    return [(option.attributes.get("value") or option.text(strip=True), option.text(strip=True))
+            for option in LexborHTMLParser(html).css(selector)]
+
+
 class EngineFunctions(NamedTuple):
     posts: Callable[..., list[Post]]
     page_info: Callable[[str], PageInfo]
