@@ -342,6 +342,18 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE drafts ADD COLUMN pictures TEXT;
     """,
+    # stored PMs the board was asked to delete or move out of the inbox ([forum] inbox_cleanup):
+    # asked_at is on disk before the board is asked; done_at once the inbox no longer lists it
+    """
+    CREATE TABLE pm_removals (
+        forum_id TEXT NOT NULL,
+        pm_id TEXT NOT NULL,
+        action TEXT NOT NULL,
+        asked_at TEXT NOT NULL,
+        done_at TEXT,
+        PRIMARY KEY (forum_id, pm_id)
+    );
+    """,
     # the host's correction of a player's thread vote (his posts stay as they were; the tally counts
     # the correction instead, and a counted vote says when it is one)
     """
@@ -717,6 +729,57 @@ class Store:
     def record_own_pms(self, forum_id: str, pm_ids: Iterable[str]) -> None:
         self.db.conn.executemany("INSERT OR IGNORE INTO own_pms (forum_id, pm_id) VALUES (?, ?)",
                             [(forum_id, pm_id) for pm_id in pm_ids])
+
+    def removable_pms(self, forum_id: str, pm_ids: Iterable[str], stored_before: datetime | None) -> list[str]:
+        """Those of `pm_ids` (in their order) stored with their text, before `stored_before` (None:
+        whenever), that no draft answering them waits for: a receipt or a notice of a stray PM
+        still pending, approved or being sent."""
+        wanted = list(dict.fromkeys(pm_ids))
+        if not wanted:
+            return []
+        marks = ", ".join("?" for _ in wanted)
+        rows = self.db.execute(
+            f"SELECT pm_id FROM pms WHERE forum_id = ? AND pm_id IN ({marks}) AND text IS NOT NULL "
+            "AND html IS NOT NULL AND (? IS NULL OR seen_at <= ?) AND NOT EXISTS (SELECT 1 FROM drafts "
+            "WHERE ref IN ('receipt:' || pms.pm_id, 'stray_pm:' || pms.forum_id || ':' || pms.pm_id) "
+            "AND status IN ('pending', 'approved', 'sending'))",
+            [forum_id, *wanted, to_text(stored_before), to_text(stored_before)])
+        found = {row[0] for row in rows}
+        return [pm_id for pm_id in wanted if pm_id in found]
+
+    @contextlib.contextmanager
+    def durably(self) -> Iterator["Store"]:
+        """A transaction that is on the disk when it ends, and with it everything committed before
+        (WAL: the log is synced up to its commit), also through a power cut, which
+        synchronous=NORMAL does not promise."""
+        if self.db.conn.in_transaction:
+            raise StoreError("durably() opens its own transaction")
+        self.db.execute("PRAGMA synchronous=FULL")
+        try:
+            with self.transaction():
+                yield self
+        finally:
+            self.db.execute("PRAGMA synchronous=NORMAL")
+
+    def ask_pm_removal(self, forum_id: str, pm_ids: Iterable[str], action: str, at: datetime) -> list[str]:
+        """Inside durably(): note that the board is asked to remove these PMs; the ones stored with
+        their text, which alone may be removed (checked again here, in the transaction that goes to
+        disk before the board is asked)."""
+        if not self.db.conn.in_transaction:
+            raise StoreError("ask_pm_removal must run inside Store.durably()")
+        stored = self.removable_pms(forum_id, pm_ids, None)
+        self.db.conn.executemany(
+            "INSERT INTO pm_removals (forum_id, pm_id, action, asked_at) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT(forum_id, pm_id) DO UPDATE SET action = excluded.action, asked_at = excluded.asked_at, "
+            "done_at = NULL", [(forum_id, pm_id, action, to_text(at)) for pm_id in stored])
+        return stored
+
+    def pm_removals_done(self, forum_id: str, pm_ids: Iterable[str], at: datetime) -> None:
+        self.db.conn.executemany("UPDATE pm_removals SET done_at = ? WHERE forum_id = ? AND pm_id = ?",
+                                 [(to_text(at), forum_id, pm_id) for pm_id in pm_ids])
+
+    def pm_removals(self, forum_id: str) -> list[dict]:
+        return self._rows("SELECT * FROM pm_removals WHERE forum_id = ? ORDER BY asked_at, pm_id", [forum_id])
 
     def pms(self, forum_id: str, since: datetime | None = None) -> list[dict]:
         if since is None:

@@ -269,6 +269,11 @@ class Rules(Protocol):
 
     `texts` is a `forumgm.engines.texts.Texts` (templates already loaded, so rendering does
     no I/O).
+
+    A game may also have optional methods, which the daemon looks up and skips where a game has
+    none. `host_digest(state, phase, posts, start, end, host, texts) -> OutgoingPm` is one: a game
+    whose thread has rules of its own (Mafia's discipline) returns the host's digest of the thread's
+    posts in [start, end) as a PM to him (`host` is his account; his own posts do not count).
     """
 
     name: str
@@ -295,3 +300,4 @@ class Rules(Protocol):
     def winner_name(self, state: Any) -> str | None: ...
     def dump(self, state: Any) -> dict: ...
     def load(self, data: Mapping[str, Any]) -> Any: ...
+
