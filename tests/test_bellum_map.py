@@ -246,3 +246,18 @@ def test_map_command_draws_the_position_after_a_simulated_turn(tmp_path, monkeyp
     drawn = {key: count for key, (_, count, _) in found["stacks"].items()}
     assert drawn == {(p, f): n for p, here in after["people"].items() for f, n in here.items() if n > 0}
     assert {pid: owner for pid, (owner, _) in found["cells"].items() if owner} == after["owners"]
+
+
+def test_map_command_titles_a_turn_with_the_years_the_scenarios_rules_give_a_turn(tmp_path, capsys):
+    """A simulation playing ten-year turns ([setup.rules] years_per_turn = 10): turn 2 ends in 390."""
+    import shutil
+    from pathlib import Path
+
+    folder = Path(__file__).parent / "scenarios" / "bellum"
+    shutil.copy(folder / "small_map.toml", tmp_path / "small_map.toml")
+    scenario = tmp_path / "capture.toml"
+    scenario.write_text((folder / "capture.toml").read_text(encoding="utf-8")
+                        + "\n[setup.rules]\nyears_per_turn = 10\n", encoding="utf-8")
+    assert main(["map", str(scenario), "--out", str(tmp_path / "turn2.svg"), "--turn", "2"]) == 0
+    assert "После хода 2 (390 г.)" in capsys.readouterr().out
+    assert "После хода 2 (390 г.)" in (tmp_path / "turn2.svg").read_text(encoding="utf-8")
