@@ -128,10 +128,16 @@ def test_the_png_is_the_forums_width_and_shows_the_owners_colour(s370):
     assert image.width == WIDTH_PX
     assert 900 < image.height < 1400
     colours = {colour for _, colour in image.convert("RGB").getcolors(1 << 20)}
-    rome = tuple(int(s370.factions["zap_rim"].color[i:i + 2], 16) for i in (1, 3, 5))
-    assert rome in colours          # the full colour of the Western Empire's squares
-    # 256 colours: small enough to attach to a post on a stock board (SMF takes 128 KB at most)
+    # a palette of few colours, small enough to attach to a post on a stock board (SMF takes 128 KB
+    # at most), with every faction's own colour kept (within a shade) and no two merged into one
     assert image.mode == "P" and len(data) < 128 * 1024
+    shown = {}
+    for faction in s370.factions.values():
+        wanted = tuple(int(faction.color[i:i + 2], 16) for i in (1, 3, 5))
+        near = [c for c in colours if max(abs(a - b) for a, b in zip(c, wanted)) <= 3]
+        assert near, faction.name
+        shown[faction.id] = min(near, key=lambda c: sum(abs(a - b) for a, b in zip(c, wanted)))
+    assert len(set(shown.values())) == len(s370.factions) == 58
 
 
 def test_the_same_position_gives_the_same_svg(s370):

@@ -30,7 +30,6 @@ from PIL import Image
 from matplotlib import rc_context
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from matplotlib.lines import Line2D
 from matplotlib.collections import LineCollection, PolyCollection
 from matplotlib.colors import to_rgba
 from matplotlib.path import Path as MplPath
@@ -50,14 +49,18 @@ SOUTH_FROM, SOUTH_SCALE = 30.0, 0.6
 CELL_RADIUS = 3.2           # degrees of latitude: a cell ends here, leaving open sea between distant points
 MARGIN = 1.5
 LEGEND_COLUMNS = 5
-PNG_COLOURS = 256
-PNG_COMPRESSION = 9
+LEGEND_ROW = 0.17           # inches a legend row takes
+LEGEND_TOP = 2.0            # rows of room above and below the legend's entries, together
+LEGEND_INDENT = 0.12        # where a column's symbols stand, in columns
+LEGEND_SIZE = 6.5
+PNG_COLOURS = 128
+PNG_EDGE_COLOURS = 32       # at least this many of them for the edges of letters and shapes
 
 SQUARE, CIRCLE, RINGED, CONCAVE = "square", "circle", "ringed", "concave"
 SYMBOL_NAMES = {
     SQUARE: "цивилизованный народ",
     CIRCLE: "племя",
-    RINGED: "покорённое племя (обводка — цвет хозяина)",
+    RINGED: "покорённое племя (обвод — хозяин)",
     CONCAVE: "племя-покоритель",
 }
 LINK_STYLES = {
@@ -67,10 +70,20 @@ LINK_STYLES = {
 }
 LINK_NAMES = {"land": "сухопутная граница", "blue": "морской путь для всех",
               "purple": "морской путь для государств"}
+BACKGROUND = "#f4f8fb"
+NAME_INK = "#1a1a1a"
+EDGE = "#202020"
+LEGEND_FILL, LEGEND_RING, TITLE_EDGE = "#bbbbbb", "#555555", "#888888"
 UNOWNED_CIVILIZED = "#efe6cf"
 UNOWNED_WILD = "#dfe8d2"
 CELL_EDGE = "#ffffff"
 OWNER_ALPHA = 0.42
+FONT = "DejaVu Sans"        # shipped with matplotlib: the same letters on every machine
+RC = {
+    "svg.fonttype": "none", "svg.hashsalt": "forumgm-bellum", "font.family": FONT,
+    # unhinted letters: as legible at these sizes, and their layout took a quarter of the PNG's time
+    "text.hinting": "no_hinting", "text.hinting_factor": 1,
+}
 NAME_SIZE = 6.0
 COUNT_SIZE = 5.0
 
@@ -103,43 +116,61 @@ def draw_map(scenario: Scenario, people: Mapping[str, Mapping[str, int]], owners
     legend_rows = math.ceil((len(present) + len(SYMBOL_NAMES) + len(LINK_NAMES)) / LEGEND_COLUMNS)
     x0, x1, y0, y1 = _extent(scenario)
     map_height_in = WIDTH_PX / DPI * (y1 - y0) / (x1 - x0)
-    legend_height_in = 0.35 + legend_rows * 0.17
-    with rc_context({"svg.fonttype": "none", "svg.hashsalt": "forumgm-bellum", "font.family": "DejaVu Sans"}):
+    legend_height_in = (legend_rows + LEGEND_TOP) * LEGEND_ROW
+    with rc_context(RC):
         figure = Figure(figsize=(WIDTH_PX / DPI, map_height_in + legend_height_in), dpi=DPI)
         total = map_height_in + legend_height_in
         axes = figure.add_axes((0, legend_height_in / total, 1, map_height_in / total))
         axes.set_xlim(x0, x1)
         axes.set_ylim(y0, y1)
         axes.set_axis_off()
-        axes.set_facecolor("#f4f8fb")
-        figure.patch.set_facecolor("#f4f8fb")
+        axes.set_facecolor(BACKGROUND)
+        figure.patch.set_facecolor(BACKGROUND)
         _cells(axes, scenario, owners, looks)
         _links(axes, scenario)
         _names(axes, scenario)
         _people(axes, scenario, people, looks)
         if title:
             axes.text(x0 + 0.5, y1 - 0.5, title, fontsize=11, fontweight="bold", va="top", ha="left",
-                      gid="title", bbox={"facecolor": "white", "edgecolor": "#888888", "alpha": 0.85})
+                      gid="title", bbox={"facecolor": "white", "edgecolor": TITLE_EDGE, "alpha": 0.85})
         legend_axes = figure.add_axes((0, 0, 1, legend_height_in / total))
         legend_axes.set_axis_off()
-        _legend(legend_axes, present)
+        _legend(legend_axes, present, legend_rows)
         if fmt == "png":
-            return _png(figure)
+            return _png(figure, _flat_colours(looks, owners))
         buffer = io.BytesIO()
         figure.savefig(buffer, format=fmt, dpi=DPI, metadata={"Date": None}, facecolor=figure.get_facecolor())
     return buffer.getvalue()
 
 
-def _png(figure: Figure) -> bytes:
-    """The picture in 256 colours: a third of a true-colour PNG's size (under the 128 KB a stock SMF
-    board takes as an attachment), and quicker to encode than matplotlib's own RGBA writer."""
+def _png(figure: Figure, exact: list[tuple[int, int, int]]) -> bytes:
+    """The picture in PNG_COLOURS colours: the `exact` ones (every colour drawn flat: factions,
+    owners' cells, inks) and the rest chosen from the picture (the edges of letters and shapes).
+    Under a fifth of a true-colour PNG's size (within the 128 KB a stock SMF board takes as an
+    attachment), and quicker to encode than matplotlib's own RGBA writer; no faction colour is
+    merged into another."""
     canvas = FigureCanvasAgg(figure)
     canvas.draw()
-    image = Image.frombuffer("RGBA", canvas.get_width_height(), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
+    image = Image.frombuffer("RGBA", canvas.get_width_height(), canvas.buffer_rgba(), "raw", "RGBA", 0, 1).convert("RGB")
+    exact = exact[:PNG_COLOURS - PNG_EDGE_COLOURS]
+    chosen = image.quantize(PNG_COLOURS - len(exact), method=Image.Quantize.FASTOCTREE).getpalette()
+    palette = Image.new("P", (1, 1))
+    palette.putpalette([value for colour in exact for value in colour] + chosen[:3 * (PNG_COLOURS - len(exact))])
     buffer = io.BytesIO()
-    image.convert("RGB").quantize(PNG_COLOURS, method=Image.Quantize.FASTOCTREE).save(
-        buffer, "PNG", compress_level=PNG_COMPRESSION)
+    image.quantize(palette=palette, dither=Image.Dither.NONE).save(buffer, "PNG", compress_level=6)
     return buffer.getvalue()
+
+
+def _flat_colours(looks: Mapping[str, FactionLook], owners: Mapping[str, str]) -> list[tuple[int, int, int]]:
+    """The colours the map draws flat, as 8-bit RGB: the factions', the owned cells' (the owner's
+    colour at OWNER_ALPHA over the background), the unowned cells', the links' and the inks."""
+    background = to_rgba(BACKGROUND)
+    flat = {to_rgba(look.color) for look in looks.values()}
+    flat |= {tuple(OWNER_ALPHA * c + (1 - OWNER_ALPHA) * b for c, b in zip(to_rgba(looks[owner].color), background))
+             for owner in set(owners.values()) if owner in looks}
+    flat |= {to_rgba(c) for c in (BACKGROUND, UNOWNED_CIVILIZED, UNOWNED_WILD, CELL_EDGE, NAME_INK, EDGE, LEGEND_FILL,
+                                  LEGEND_RING, TITLE_EDGE, "#000000", *(style["color"] for style in LINK_STYLES.values()))}
+    return sorted({tuple(round(255 * v) for v in colour[:3]) for colour in flat})
 
 
 # ---------------------------------------------------------------- factions
@@ -299,8 +330,9 @@ def _links(axes, scenario: Scenario) -> None:
 def _names(axes, scenario: Scenario) -> None:
     for pid, province in scenario.provinces.items():
         x, y = _project(province.x, province.y)
-        axes.text(x, y + 0.3, province.name.replace(" ", "\n"), fontsize=NAME_SIZE, ha="center", va="bottom", zorder=5, linespacing=0.95,
-                  fontweight="bold" if province.civilized else "normal", color="#1a1a1a",
+        axes.text(x, y + 0.3, province.name.replace(" ", "\n"), fontsize=NAME_SIZE,
+                  fontweight="bold" if province.civilized else "normal",
+                  ha="center", va="bottom", zorder=5, linespacing=0.95, color=NAME_INK,
                   gid=f"name:{pid}")
 
 
@@ -326,7 +358,7 @@ def _people(axes, scenario: Scenario, people: Mapping[str, Mapping[str, int]],
     for kind, marks in placed.items():
         if not marks:
             continue
-        edges = [(looks[look.master].color if look.master in looks else "#202020") if kind == RINGED else "#202020"
+        edges = [(looks[look.master].color if look.master in looks else EDGE) if kind == RINGED else EDGE
                  for *_, look in marks]
         collection = axes.scatter([m[0] for m in marks], [m[1] for m in marks],
                                   s=[(6.0 + 2.2 * math.sqrt(m[2])) ** 2 for m in marks],   # area grows with the count
@@ -358,16 +390,33 @@ def _ink(color: str) -> str:
     return "#000000" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#ffffff"
 
 
-def _legend(axes, present: list[FactionLook]) -> None:
-    handles = [Line2D([], [], linestyle="none", marker=MARKERS[kind],
-                      markersize=8, markerfacecolor="#bbbbbb", markeredgecolor="#202020" if kind != RINGED else "#555555",
-                      markeredgewidth=0.5 if kind != RINGED else 2.0, label=label)
-               for kind, label in SYMBOL_NAMES.items()]
-    handles += [Line2D([], [], label=label, **LINK_STYLES[kind]) for kind, label in LINK_NAMES.items()]
-    handles += [Line2D([], [], linestyle="none", marker=MARKERS[look.symbol],
-                       markersize=7, markerfacecolor=look.color, markeredgecolor="#202020", markeredgewidth=0.5,
-                       label=look.name)
-                for look in present]
-    legend = axes.legend(handles=handles, loc="upper center", ncol=LEGEND_COLUMNS, fontsize=6.5, frameon=False,
-                         handlelength=2.2, columnspacing=1.2, borderaxespad=0.2)
-    legend.set_gid("legend")
+def _legend(axes, present: list[FactionLook], rows: int) -> None:
+    """The symbols, the links and every faction on the map, in LEGEND_COLUMNS columns read
+    downwards. Laid out by hand: matplotlib's own legend measured every entry several times and
+    took half the drawing."""
+    axes.set_xlim(0, LEGEND_COLUMNS)
+    axes.set_ylim(rows + LEGEND_TOP, 0)                   # a row a unit, from the top
+    entries = [(kind, label) for kind, label in SYMBOL_NAMES.items()]
+    entries += [(f"link:{kind}", label) for kind, label in LINK_NAMES.items()]
+    entries += [(look, look.name) for look in present]
+    marks: dict[str, list] = {}
+    segments, styles = [], []
+    for index, (what, label) in enumerate(entries):
+        column, row = divmod(index, rows)
+        x, y = column + LEGEND_INDENT, LEGEND_TOP / 2 + row + 0.5
+        if isinstance(what, FactionLook):
+            marks.setdefault(what.symbol, []).append((x, y, what.color, EDGE, 0.5, 7))
+        elif what.startswith("link:"):
+            segments.append([(x - 0.04, y), (x + 0.04, y)])
+            styles.append(LINK_STYLES[what[5:]])
+        else:
+            marks.setdefault(what, []).append((x, y, LEGEND_FILL, EDGE if what != RINGED else LEGEND_RING,
+                                               0.5 if what != RINGED else 2.0, 8))
+        axes.text(x + 0.07, y, label, fontsize=LEGEND_SIZE, va="center", ha="left", gid="legend")
+    for kind, placed in marks.items():
+        axes.scatter([m[0] for m in placed], [m[1] for m in placed], s=[m[5] ** 2 for m in placed],
+                     marker=MARKERS[kind], c=[m[2] for m in placed], edgecolors=[m[3] for m in placed],
+                     linewidths=[m[4] for m in placed], gid="legend")
+    axes.add_collection(LineCollection(segments, colors=[style["color"] for style in styles],
+                                       linestyles=[style["linestyle"] for style in styles],
+                                       linewidths=[style["linewidth"] for style in styles]), autolim=False)
