@@ -82,7 +82,7 @@ FONT = "DejaVu Sans"        # shipped with matplotlib: the same letters on every
 RC = {
     "svg.fonttype": "none", "svg.hashsalt": "forumgm-bellum", "font.family": FONT,
     # unhinted letters: as legible at these sizes, and their layout took a quarter of the PNG's time
-    "text.hinting": "no_hinting", "text.hinting_factor": 1,
+    "text.hinting": "no_hinting",
 }
 NAME_SIZE = 6.0
 COUNT_SIZE = 5.0
