@@ -267,3 +267,33 @@ def test_map_command_titles_a_turn_with_the_years_the_scenarios_rules_give_a_tur
     assert main(["map", str(scenario), "--out", str(tmp_path / "turn2.svg"), "--turn", "2"]) == 0
     assert "После хода 2 (390 г.)" in capsys.readouterr().out
     assert "После хода 2 (390 г.)" in (tmp_path / "turn2.svg").read_text(encoding="utf-8")
+
+
+def test_no_two_province_names_overlap_on_the_370_map(s370):
+    """The names as the renderer draws them (their boxes after placement) share no pixel, in the
+    crowded Balkans and Asia Minor too; each stays near its province's point."""
+    from matplotlib import rc_context
+
+    from forumgm.engines.bellum.labels import overlap
+    from forumgm.engines.bellum.mapdraw import RC, faction_looks, map_figure
+
+    position = start_position(s370)
+    with rc_context(RC):
+        figure = map_figure(s370, position["people"], position["owners"],
+                            faction_looks(s370, position["people"], position["subjugated"], {}))
+        renderer = figure.canvas.get_renderer()
+        names = {text.get_gid()[5:]: text for text in figure.axes[0].texts if (text.get_gid() or "").startswith("name:")}
+        boxes = {pid: tuple(text.get_window_extent(renderer).extents) for pid, text in names.items()}
+    assert set(boxes) == set(s370.provinces)
+    crossing = [(a, b) for a in boxes for b in boxes if a < b and overlap(boxes[a], boxes[b]) > 0]
+    assert crossing == []
+    to_pixels = figure.axes[0].transData
+    for pid, (x0, y0, x1, y1) in boxes.items():
+        x, y = to_pixels.transform(_project_point(s370, pid))
+        assert x0 - 40 < x < x1 + 40 and y0 - 40 < y < y1 + 40, pid      # within a few letters of its point
+
+
+def _project_point(scenario, pid):
+    from forumgm.engines.bellum.mapdraw import _project
+
+    return _project(scenario.provinces[pid].x, scenario.provinces[pid].y)

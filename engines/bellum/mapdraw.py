@@ -35,6 +35,7 @@ from matplotlib.colors import to_rgba
 from matplotlib.path import Path as MplPath
 from scipy.spatial import Voronoi
 
+from forumgm.engines.bellum.labels import Box, Label, place_labels
 from forumgm.engines.bellum.scenario import Scenario
 
 FORMATS = ("png", "svg")
@@ -112,35 +113,44 @@ def draw_map(scenario: Scenario, people: Mapping[str, Mapping[str, int]], owners
     if fmt not in FORMATS:
         raise ValueError(f"map format must be one of {', '.join(FORMATS)} (got {fmt!r})")
     looks = faction_looks(scenario, people, subjugated, factions or {})
-    present = [looks[fid] for fid in _present(people, looks)]
-    legend_rows = math.ceil((len(present) + len(SYMBOL_NAMES) + len(LINK_NAMES)) / LEGEND_COLUMNS)
-    x0, x1, y0, y1 = _extent(scenario)
-    map_height_in = WIDTH_PX / DPI * (y1 - y0) / (x1 - x0)
-    legend_height_in = (legend_rows + LEGEND_TOP) * LEGEND_ROW
     with rc_context(RC):
-        figure = Figure(figsize=(WIDTH_PX / DPI, map_height_in + legend_height_in), dpi=DPI)
-        total = map_height_in + legend_height_in
-        axes = figure.add_axes((0, legend_height_in / total, 1, map_height_in / total))
-        axes.set_xlim(x0, x1)
-        axes.set_ylim(y0, y1)
-        axes.set_axis_off()
-        axes.set_facecolor(BACKGROUND)
-        figure.patch.set_facecolor(BACKGROUND)
-        _cells(axes, scenario, owners, looks)
-        _links(axes, scenario)
-        _names(axes, scenario)
-        _people(axes, scenario, people, looks)
-        if title:
-            axes.text(x0 + 0.5, y1 - 0.5, title, fontsize=11, fontweight="bold", va="top", ha="left",
-                      gid="title", bbox={"facecolor": "white", "edgecolor": TITLE_EDGE, "alpha": 0.85})
-        legend_axes = figure.add_axes((0, 0, 1, legend_height_in / total))
-        legend_axes.set_axis_off()
-        _legend(legend_axes, present, legend_rows)
+        figure = map_figure(scenario, people, owners, looks, title)
         if fmt == "png":
             return _png(figure, _flat_colours(looks, owners))
         buffer = io.BytesIO()
         figure.savefig(buffer, format=fmt, dpi=DPI, metadata={"Date": None}, facecolor=figure.get_facecolor())
     return buffer.getvalue()
+
+
+def map_figure(scenario: Scenario, people: Mapping[str, Mapping[str, int]], owners: Mapping[str, str],
+               looks: Mapping[str, FactionLook], title: str | None = None) -> Figure:
+    """The map as a matplotlib figure with an Agg canvas, for draw_map to render under RC."""
+    present = [looks[fid] for fid in _present(people, looks)]
+    legend_rows = math.ceil((len(present) + len(SYMBOL_NAMES) + len(LINK_NAMES)) / LEGEND_COLUMNS)
+    x0, x1, y0, y1 = _extent(scenario)
+    map_height_in = WIDTH_PX / DPI * (y1 - y0) / (x1 - x0)
+    legend_height_in = (legend_rows + LEGEND_TOP) * LEGEND_ROW
+    figure = Figure(figsize=(WIDTH_PX / DPI, map_height_in + legend_height_in), dpi=DPI)
+    FigureCanvasAgg(figure)             # the names are placed by the sizes its renderer gives them
+    total = map_height_in + legend_height_in
+    axes = figure.add_axes((0, legend_height_in / total, 1, map_height_in / total))
+    axes.set_xlim(x0, x1)
+    axes.set_ylim(y0, y1)
+    axes.set_axis_off()
+    axes.set_facecolor(BACKGROUND)
+    figure.patch.set_facecolor(BACKGROUND)
+    _cells(axes, scenario, owners, looks)
+    _links(axes, scenario)
+    stacks = _stacks(scenario, people, looks)
+    _names(axes, scenario, stacks)
+    _people(axes, stacks, looks)
+    if title:
+        axes.text(x0 + 0.5, y1 - 0.5, title, fontsize=11, fontweight="bold", va="top", ha="left",
+                  gid="title", bbox={"facecolor": "white", "edgecolor": TITLE_EDGE, "alpha": 0.85})
+    legend_axes = figure.add_axes((0, 0, 1, legend_height_in / total))
+    legend_axes.set_axis_off()
+    _legend(legend_axes, present, legend_rows)
+    return figure
 
 
 def _png(figure: Figure, exact: list[tuple[int, int, int]]) -> bytes:
@@ -149,7 +159,7 @@ def _png(figure: Figure, exact: list[tuple[int, int, int]]) -> bytes:
     Under a fifth of a true-colour PNG's size (within the 128 KB a stock SMF board takes as an
     attachment), and quicker to encode than matplotlib's own RGBA writer; no faction colour is
     merged into another."""
-    canvas = FigureCanvasAgg(figure)
+    canvas = figure.canvas
     canvas.draw()
     image = Image.frombuffer("RGBA", canvas.get_width_height(), canvas.buffer_rgba(), "raw", "RGBA", 0, 1).convert("RGB")
     exact = exact[:PNG_COLOURS - PNG_EDGE_COLOURS]
@@ -327,20 +337,45 @@ def _links(axes, scenario: Scenario) -> None:
         axes.add_collection(collection, autolim=False)
 
 
-def _names(axes, scenario: Scenario) -> None:
+def _names(axes, scenario: Scenario, stacks: list[Stack]) -> None:
+    """Each province's name near its point, clear of the other names and, where it can be, of the
+    people's symbols (engines/bellum/labels.py), measured as the renderer will draw them."""
+    renderer = axes.figure.canvas.get_renderer()
+    to_pixels = axes.transData
+    texts, labels = {}, []
     for pid, province in scenario.provinces.items():
-        x, y = _project(province.x, province.y)
-        axes.text(x, y + 0.3, province.name.replace(" ", "\n"), fontsize=NAME_SIZE,
-                  fontweight="bold" if province.civilized else "normal",
-                  ha="center", va="bottom", zorder=5, linespacing=0.95, color=NAME_INK,
-                  gid=f"name:{pid}")
+        x, y = to_pixels.transform(_project(province.x, province.y))
+        text = axes.text(0, 0, province.name.replace(" ", "\n"), fontsize=NAME_SIZE,
+                         fontweight="bold" if province.civilized else "normal",
+                         ha="center", va="center", zorder=5, linespacing=0.95, color=NAME_INK, gid=f"name:{pid}")
+        extent = text.get_window_extent(renderer)
+        texts[pid] = text
+        labels.append(Label(pid, x, y, extent.width, extent.height))
+    bounds = tuple(axes.bbox.extents)
+    for pid, (x0, y0, x1, y1) in place_labels(labels, [_stack_box(stack, to_pixels) for stack in stacks],
+                                             bounds).items():
+        texts[pid].set_position(to_pixels.inverted().transform(((x0 + x1) / 2, (y0 + y1) / 2)))
 
 
-def _people(axes, scenario: Scenario, people: Mapping[str, Mapping[str, int]],
-            looks: Mapping[str, FactionLook]) -> None:
-    """One collection per symbol kind (drawing hundreds of separate markers is slow); each
-    marker carries a link `#stack:<province>:<faction>:<count>` that names it in the SVG."""
-    placed: dict[str, list] = {kind: [] for kind in SYMBOL_NAMES}
+@dataclass(frozen=True)
+class Stack:
+    """One faction's people in a province, where the map draws them (data coordinates)."""
+    x: float
+    y: float
+    count: int
+    province: str
+    look: FactionLook
+
+    @property
+    def size(self) -> float:
+        """The symbol's width in points: its area grows with the count."""
+        return 6.0 + 2.2 * math.sqrt(self.count)
+
+
+def _stacks(scenario: Scenario, people: Mapping[str, Mapping[str, int]],
+            looks: Mapping[str, FactionLook]) -> list[Stack]:
+    """Every faction's people under their province's point, the largest first, four a row."""
+    placed = []
     for pid, stacks in people.items():
         if pid not in scenario.provinces:
             continue
@@ -350,22 +385,33 @@ def _people(axes, scenario: Scenario, people: Mapping[str, Mapping[str, int]],
         for index, (fid, count) in enumerate(present):
             row, column = divmod(index, per_row)
             in_row = min(per_row, len(present) - row * per_row)
-            sx = x + (column - (in_row - 1) / 2) * 0.95
-            sy = y - 0.25 - row * 0.9
-            placed[looks[fid].symbol].append((sx, sy, count, pid, looks[fid]))
-            axes.text(sx, sy, str(count), fontsize=COUNT_SIZE, ha="center", va="center", zorder=7,
-                      color=_ink(looks[fid].color), gid=f"count:{pid}:{fid}")
-    for kind, marks in placed.items():
+            placed.append(Stack(x + (column - (in_row - 1) / 2) * 0.95, y - 0.25 - row * 0.9, count, pid, looks[fid]))
+    return placed
+
+
+def _stack_box(stack: Stack, to_pixels) -> Box:
+    x, y = to_pixels.transform((stack.x, stack.y))
+    half = stack.size * DPI / 72 / 2
+    return x - half, y - half, x + half, y + half
+
+
+def _people(axes, stacks: list[Stack], looks: Mapping[str, FactionLook]) -> None:
+    """One collection per symbol kind (drawing hundreds of separate markers is slow); each
+    marker carries a link `#stack:<province>:<faction>:<count>` that names it in the SVG."""
+    for stack in stacks:
+        axes.text(stack.x, stack.y, str(stack.count), fontsize=COUNT_SIZE, ha="center", va="center", zorder=7,
+                  color=_ink(stack.look.color), gid=f"count:{stack.province}:{stack.look.id}")
+    for kind in SYMBOL_NAMES:
+        marks = [stack for stack in stacks if stack.look.symbol == kind]
         if not marks:
             continue
-        edges = [(looks[look.master].color if look.master in looks else EDGE) if kind == RINGED else EDGE
-                 for *_, look in marks]
-        collection = axes.scatter([m[0] for m in marks], [m[1] for m in marks],
-                                  s=[(6.0 + 2.2 * math.sqrt(m[2])) ** 2 for m in marks],   # area grows with the count
-                                  marker=MARKERS[kind], c=[m[4].color for m in marks], edgecolors=edges,
+        edges = [(looks[m.look.master].color if m.look.master in looks else EDGE) if kind == RINGED else EDGE
+                 for m in marks]
+        collection = axes.scatter([m.x for m in marks], [m.y for m in marks], s=[m.size ** 2 for m in marks],
+                                  marker=MARKERS[kind], c=[m.look.color for m in marks], edgecolors=edges,
                                   linewidths=2.2 if kind == RINGED else 0.5, zorder=6)
         collection.set_gid(f"stacks:{kind}")
-        collection.set_urls([f"#stack:{pid}:{look.id}:{count}" for _, _, count, pid, look in marks])
+        collection.set_urls([f"#stack:{m.province}:{m.look.id}:{m.count}" for m in marks])
 
 
 def _concave_square() -> MplPath:
