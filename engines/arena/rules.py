@@ -45,8 +45,7 @@ class ArenaRules:
         return outcome(state, game, phase.number, events, rows, texts, inputs.extra.get("deadlines", {}).get(STEP))
 
     def alive(self, state: ArenaState) -> list[str]:
-        loser = (state.result or {}).get("loser")
-        return [f.nick for f in state.fighters if f.nick != loser]
+        return [f.nick for f in state.in_fight()]
 
     def winner(self, state: ArenaState) -> str | None:
         if state.result is None:
