@@ -66,7 +66,8 @@ def picture_links(draft: dict, web_url: str | None, shown: str | None = None) ->
         if found is not None and index == found[0]:
             if shown is None and web_url is None:
                 return None
-            parts.append(shown or f"[img]{public_picture_url(web_url, draft['game_id'], draft['id'], index)}[/img]")
+            parts.append(shown if shown is not None
+                         else f"[img]{public_picture_url(web_url, draft['game_id'], draft['id'], index)}[/img]")
         elif web_url is not None:
             url = public_picture_url(web_url, draft["game_id"], draft["id"], index)
             parts.append(f"[url={url}]{Path(path).suffix.lstrip('.').upper()}[/url]")

@@ -354,6 +354,23 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (forum_id, pm_id)
     );
     """,
+    # the host's correction of a player's thread vote (his posts stay as they were; the tally counts
+    # the correction instead, and a counted vote says when it is one)
+    """
+    CREATE TABLE vote_corrections (
+        id INTEGER PRIMARY KEY,
+        game_id TEXT NOT NULL REFERENCES games(id),
+        phase_key TEXT NOT NULL,
+        voter TEXT NOT NULL,
+        text TEXT NOT NULL,
+        cast_at TEXT NOT NULL,
+        entered_by TEXT NOT NULL,
+        recorded_at TEXT NOT NULL,
+        superseded_by INTEGER REFERENCES vote_corrections(id)
+    );
+    CREATE INDEX vote_corrections_phase ON vote_corrections(game_id, phase_key);
+    ALTER TABLE votes ADD COLUMN entered_by TEXT;
+    """,
 )
 
 
@@ -780,7 +797,8 @@ class Store:
             for vote in counted:
                 self._insert("votes", {"game_id": game_id, "phase_key": phase_key, "voter": vote.voter,
                                        "target": vote.target, "counted": 1, "text": vote.text,
-                                       "post_id": vote.post_id, "cast_at": to_text(vote.at), "counted_at": at})
+                                       "post_id": vote.post_id, "cast_at": to_text(vote.at), "counted_at": at,
+                                       "entered_by": vote.entered_by})
             for vote in discarded:
                 self._insert("votes", {"game_id": game_id, "phase_key": phase_key, "voter": vote.voter,
                                        "counted": 0, "reason": vote.reason, "detail": json.dumps(vote.detail),
@@ -827,6 +845,29 @@ class Store:
         for row in replaced:
             self.db.execute("UPDATE orders SET superseded_by = ? WHERE id = ?", [order_id, row["id"]])
         return self._one("SELECT * FROM orders WHERE id = ?", [order_id]), replaced
+
+    def record_vote_correction(self, game_id: str, phase_key: str, voter: str, at: datetime, text: str,
+                               by: str) -> tuple[dict, dict | None]:
+        """Inside a transaction: the host's text becomes the voter's thread vote of the phase; an earlier
+        correction of it stays, pointing at this one. (the new row, the correction it replaced)"""
+        if not self.db.conn.in_transaction:
+            raise StoreError("record_vote_correction must run inside Store.transaction()")
+        earlier = next((row for row in self.vote_corrections(game_id, phase_key) if row["voter"] == voter), None)
+        new_id = self._insert("vote_corrections", {
+            "game_id": game_id, "phase_key": phase_key, "voter": voter, "text": text, "cast_at": to_text(at),
+            "entered_by": by, "recorded_at": to_text(self.now()),
+        })
+        if earlier is not None:
+            self.db.execute("UPDATE vote_corrections SET superseded_by = ? WHERE id = ?", [new_id, earlier["id"]])
+        return self._one("SELECT * FROM vote_corrections WHERE id = ?", [new_id]), earlier
+
+    def vote_corrections(self, game_id: str, phase_key: str | None = None, superseded: bool = False) -> list[dict]:
+        """The host's corrections of thread votes in force (with `superseded`, the replaced ones too), oldest first."""
+        where = "" if superseded else " AND superseded_by IS NULL"
+        if phase_key is None:
+            return self._rows(f"SELECT * FROM vote_corrections WHERE game_id = ?{where} ORDER BY id", [game_id])
+        return self._rows(f"SELECT * FROM vote_corrections WHERE game_id = ? AND phase_key = ?{where} ORDER BY id",
+                          [game_id, phase_key])
 
     def order_pm_ids(self, game_id: str) -> set[str]:
         return {row[0] for row in self.db.execute("SELECT pm_id FROM orders WHERE game_id = ?", [game_id])}

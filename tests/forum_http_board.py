@@ -49,6 +49,24 @@ class FormRule:
     referer: str | None = None        # pattern the Referer must match (FluxBB's confirm_referrer)
 
 
+ATTACH_ID = "ATTACH_ID_PLACEHOLDER"    # an upload's id in the pages that name it
+
+
+@dataclass(frozen=True)
+class UploadRule:
+    """How the board takes a file before the post that shows it inline (the reply form's own step)."""
+    path: str                         # pattern over the POST's "path?query" carrying the file
+    field: str                        # the file field
+    answer: str                       # fixture: the answer naming the new upload (ATTACH_ID its id)
+    refused: str                      # fixture: the answer to a file too large or of a type not allowed
+    inline: str                       # pattern of the inline tag in a posted message; group "ref"
+    shown: str                        # fixture: how a post shows an inline attachment (ATTACH_ID its id)
+    by_index: bool = False            # the tag names the upload by its place in the form's list (phpBB)
+    max_size: int = 128 * 1024
+    tokens: tuple[Token, ...] = ()
+    media_type: str = "text/html"
+
+
 @dataclass(frozen=True)
 class Removal:
     """The inbox's own form removing PMs, as the board takes it (MyBB's do_stuff, SMF's pmactions)."""
@@ -98,12 +116,21 @@ class Site:
                                                         # the id; a saved PM page; how that page names its own id,
                                                         # `{id}` the id (replaced))
     removal: Removal | None = None
+    upload: UploadRule | None = None  # the board takes files with a reply
 
 
 @dataclass
 class Sent:
     id: str
     fields: dict[str, str]
+    attached: dict[str, str] = field(default_factory=dict)   # an inline tag's ref -> the upload's id
+
+
+@dataclass
+class Upload:
+    id: str
+    name: str
+    data: bytes
 
 
 @dataclass
@@ -117,6 +144,7 @@ class FixtureBoard:
     pms: list[Sent] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)
     removed: dict[str, str] = field(default_factory=dict)   # PM id -> "trash", "deleted" or "folder N"
+    uploads: list[Upload] = field(default_factory=list)
     clock: Callable[[], float] = time.monotonic   # for the flood rule
 
     def __post_init__(self):
@@ -174,6 +202,9 @@ class FixtureBoard:
         removal = site.removal
         if removal and re.fullmatch(removal.path, where) and all(form.get(k) == v for k, v in removal.when.items()):
             return self._remove(sid, where, removal, form)
+        upload = site.upload
+        if upload and re.fullmatch(upload.path, where) and getattr(request.files.get(upload.field), "filename", ""):
+            return self._upload(sid, where, form, request.files[upload.field])
         rule = next((r for r in (site.login, site.reply, site.pm) if r and re.fullmatch(r.path, where)), None)
         if rule is None:
             return Response(f"no form at {where}", status=404)
@@ -202,29 +233,7 @@ class FixtureBoard:
             return self._refuse(sid, rule.page, f"The user {form.get(rule.fields['to'])} does not exist.")
         return self._accept(self.pms, rule, form)
 
-    def _remove(self, sid: str, where: str, removal: Removal, form: dict[str, str]):
-        self.received.append((where, form))
-        if sid not in self._members_in:
-            return self._text(sid, self.site.login_page)
-        if not self._tokens_ok(sid, removal, form):
-            return Response("bad or missing form token", status=403)
-        marked = [found.group(1) for name, value in form.items() if (found := re.fullmatch(removal.mark, f"{name}={value}"))]
-        if removal.delete in form:
-            for pm_id in marked:
-                self.removed[pm_id] = "deleted" if not removal.trash or self.removed.get(pm_id) == "trash" else "trash"
-        elif removal.move and removal.move in form:
-            for pm_id in marked:
-                self.removed[pm_id] = f"folder {form.get(removal.folder)}"
-        return self._answer(removal.answer, self.base_url + removal.target)
-
-    def _without_removed(self, html: str) -> str:
-        """An inbox page without the rows of PMs deleted, in the trash or moved."""
-        soup = BeautifulSoup(html, "html.parser")
-        inbox = self.site.layout.inbox
-        for row in soup.select(inbox.row):
-            if _get(row, inbox.id) in self.removed:
-                row.decompose()
-        return str(soup)
+    def _tokens_ok(self, sid: str, rule: FormRule | UploadRule | Removal, form: dict[str, str]) -> bool:
 
     def _login(self, sid: str, form: dict[str, str]):
         rule, digest = self.site.login, self.site.password_digest or (lambda password: password)
@@ -241,6 +250,7 @@ class FixtureBoard:
     def _accept(self, store: list[Sent], rule: FormRule, form: dict[str, str]):
         sent = Sent(str(next(self._ids)), {ours: form.get(name, "") for ours, name in rule.fields.items()})
         sent.fields["message"] = self.site.sanitise(sent.fields["message"])
+        sent.attached = self._attached(sent.fields["message"], form)
         store.append(sent)
         return self._answer(rule.answer, self.base_url + rule.target.format(id=sent.id))
 
@@ -278,7 +288,23 @@ class FixtureBoard:
         last = soup.select(self.site.layout.thread.post)[-1]
         for post in self.posts:
             last = _insert_after(last, _cloned_post(last, self.site.layout, post, self.member))
+            if post.attached:
+                self._show_attached(sid, last.select_one(self.site.layout.thread.body), post)
         return str(soup)
+
+    def _show_attached(self, sid: str, body, post: Sent) -> None:
+        """The post's inline tags as the board renders an attached picture."""
+        rule, text = self.site.upload, post.fields["message"]
+        body.clear()
+        start = 0
+        for found in re.finditer(rule.inline, text):
+            body.append(text[start:found.start()])
+            upload = post.attached.get(found.group("ref"))
+            if upload is not None:
+                shown = self._text(sid, rule.shown).replace(ATTACH_ID, upload)
+                body.append(BeautifulSoup(shown, "html.parser"))
+            start = found.end()
+        body.append(text[start:])
 
     def _sentbox(self, sid: str) -> str:
         inbox = self.site.layout.inbox
@@ -307,7 +333,7 @@ class FixtureBoard:
         _fill(scope.select_one(message.body), pm.fields["message"])
         return str(soup)
 
-    def _tokens_ok(self, sid: str, rule: FormRule | Removal, form: dict[str, str]) -> bool:
+    def _tokens_ok(self, sid: str, rule: FormRule | UploadRule | Removal, form: dict[str, str]) -> bool:
         def resolved(text: str) -> str:
             return _session_value(text, sid) if text in self.site.placeholders else text
         return all(form.get(resolved(t.name)) == resolved(t.value) for t in rule.tokens)

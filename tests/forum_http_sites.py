@@ -8,8 +8,8 @@ import hashlib
 import re
 from dataclasses import replace
 
-from forumgm.parsers.forums import fluxbb, ipb3, ipb4, mybb, smf, vbulletin3, vbulletin4, xenforo
-from forum_http_board import FIXTURES, FormRule, Removal, Site, Token
+from forumgm.parsers.forums import fluxbb, ipb3, ipb4, mybb, phpbb, smf, vbulletin3, vbulletin4, xenforo
+from forum_http_board import FIXTURES, FormRule, Removal, Site, Token, UploadRule
 
 FORUMS = FIXTURES / "forums"
 
@@ -50,6 +50,10 @@ MYBB = Site(
     pm=FormRule(r"private\.php", "pm_compose.html", _MYBB_KEY, {"to": "to", "subject": "subject", "message": "message"},
                 answer="refresh", target="private.php"),
     sanitise=mybb_trim,
+    # a file is added with the reply form's "Add Attachment" button; 500 KB is the stock limit for a PNG
+    upload=UploadRule(r"newreply\.php\?tid=1&processed=1", "attachments[]", "real_newattachment_answer.html",
+                      "real_newattachment_too_large.html", r"\[attachment=(?P<ref>\d+)\]", "real_inline_attachment.html",
+                      max_size=500 * 1024, tokens=_MYBB_KEY),
     sentbox=r"private\.php\?fid=2", sent_message=r"private\.php\?action=read&pmid=(\d{3,})",
     pm_row_from="pm_inbox.html", pm_view_from="pm_view_1.html",
     placeholders=("MYBB_POST_KEY_PLACEHOLDER", "MYBB_LOGOUT_KEY_PLACEHOLDER"),
@@ -81,6 +85,31 @@ SMF = Site(
     placeholders=("SMF_SESSION_VAR_PLACEHOLDER", "SMF_SESSION_ID_PLACEHOLDER", "SMF_TOKEN_VAR_PLACEHOLDER",
                   "SMF_TOKEN_VALUE_PLACEHOLDER"),
     sanitise=smf_sanitise, flood_interval=2.0, flood_page="real_flood_403.html",
+    # the post form's scripts upload a file at once and get its id (JSON); 128 KB is the stock limit
+    upload=UploadRule(r"index\.php\?action=uploadAttach;sa=add;board=2", "attachment[]", "real_upload_answer.json",
+                      "real_upload_too_large.json", r"\[attach id=(?P<ref>\d+)\][^\[]*\[/attach\]",
+                      "real_inline_attachment.html", media_type="application/json"),
+)
+
+_PHPBB_TOKEN = (Token("form_token", "PHPBB_FORM_TOKEN_PLACEHOLDER"),)
+PHPBB = Site(
+    engine="phpbb", layout=phpbb.LAYOUT, fixtures=FORUMS / "phpbb", origin="http://127.0.0.1:8084/",
+    login_page="login.html", home="index.php",
+    login=FormRule(r"ucp\.php\?mode=login&sid=\w+", "login.html", _PHPBB_TOKEN,
+                   {"username": "username", "password": "password"}),
+    thread=r"viewtopic\.php\?t=2(?:&start=(?P<start>\d+))?",
+    thread_pages=("thread_page1.html", "thread_page2.html", "thread_page3_last.html"),
+    reply=FormRule(r"posting\.php\?mode=reply&t=2", "newreply_form.html", _PHPBB_TOKEN, {"message": "message"},
+                   target="viewtopic.php?p={id}#p{id}"),
+    refusal='<p class="error">{message}</p>',
+    pages=((r"index\.php", "index.html"), (r"posting\.php\?mode=reply&t=2", "newreply_form.html")),
+    placeholders=("PHPBB_FORM_TOKEN_PLACEHOLDER", "PHPBB_SID_ANON_PLACEHOLDER", "PHPBB_SID_HOST_PLACEHOLDER",
+                  "PHPBB_LINK_HASH_PLACEHOLDER"),
+    # "Add the file" shows the form again with the upload listed first (attachment_data[0]); an inline
+    # tag names an upload by its place in that list
+    upload=UploadRule(r"posting\.php\?mode=reply&t=2", "fileupload", "real_reply_add_file.html",
+                      "real_reply_add_file_refused.html", r"\[attachment=(?P<ref>\d+)\][^\[]*\[/attachment\]",
+                      "real_inline_attachment.html", by_index=True, max_size=256 * 1024, tokens=_PHPBB_TOKEN),
 )
 
 # SMF's inbox as the real board lists 18 PMs, 5 a page, oldest first: without `start` it opens on

@@ -130,6 +130,8 @@ def test_the_png_is_the_forums_width_and_shows_the_owners_colour(s370):
     colours = {colour for _, colour in image.convert("RGB").getcolors(1 << 20)}
     rome = tuple(int(s370.factions["zap_rim"].color[i:i + 2], 16) for i in (1, 3, 5))
     assert rome in colours          # the full colour of the Western Empire's squares
+    # 256 colours: small enough to attach to a post on a stock board (SMF takes 128 KB at most)
+    assert image.mode == "P" and len(data) < 128 * 1024
 
 
 def test_the_same_position_gives_the_same_svg(s370):
@@ -202,7 +204,9 @@ def test_a_report_carrying_a_map_without_the_pages_public_address_goes_back_to_t
     draft_id = store.add_draft("g", "literary_report", "thread", with_mark("[b]375 год[/b]"), "turn-1",
                                needs_approval=False, pictures=[picture])
 
-    class NoForum:            # the draft must be refused before any request
+    class NoForum:            # a board forumgm attaches nothing on: the draft is refused before any request
+        attaches = False
+
         def __getattr__(self, name):
             raise AssertionError(f"the forum was asked: {name}")
 

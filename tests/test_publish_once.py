@@ -59,8 +59,8 @@ class LostAnswer:
     def __init__(self, forum):
         self.forum = forum
 
-    def reply(self, url, bbcode):
-        self.forum.reply(url, bbcode)
+    def reply(self, url, bbcode, attachments=()):
+        self.forum.reply(url, bbcode, attachments)
         raise ForumError("connection reset")
 
     def send_pm(self, to, subject, bbcode):

@@ -40,6 +40,15 @@ def log_in(page, base, password):
     page.click("button[type=submit]")
 
 
+def submit_correction(page, phase: str, nick: str, text: str) -> None:
+    """The game page's correction form, filled and sent."""
+    form = page.locator("form#correct")
+    form.locator("select[name=phase]").select_option(phase)
+    form.locator("select[name=nick]").select_option(nick)
+    form.locator("textarea[name=text]").fill(text)
+    form.get_by_role("button", name="Исправить").click()
+
+
 def decide(page, draft_id, button):
     page.locator(f"#draft-{draft_id}").get_by_role("button", name=button).click()
     expect(page.locator(".flash")).to_contain_text(f"№{draft_id}")

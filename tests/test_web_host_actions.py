@@ -14,7 +14,7 @@ from forumgm.daemon.run import game_runs
 from forumgm.daemon.store import Store
 from forumgm.daemon.web.server import web_server
 from test_e2e_mafia import GAME, HOST, ROUND_1, Table, host_posts, msk, play_round
-from test_web_browser import log_in, page  # noqa: F401  (the browser fixture is reused)
+from test_web_browser import log_in, page, submit_correction  # noqa: F401  (the browser fixture is reused)
 
 PASSWORD = "длинный пароль ведущего"
 
@@ -51,11 +51,7 @@ def test_a_corrected_vote_rerun_from_the_page_reaches_the_forum_once(hosted, pag
     table, store, base = hosted
     log_in(page, base, PASSWORD)
     page.goto(f"{base}/games/{GAME}")
-    form = page.locator("form#correct")
-    form.locator("select[name=phase]").select_option("round-1")
-    form.locator("select[name=nick]").select_option("Гор")
-    form.locator("textarea[name=text]").fill("голос: Тора")
-    form.get_by_role("button", name="Исправить").click()
+    submit_correction(page, "round-1", "Гор", "голос: Тора")
     expect(page.locator(".flash.ok")).to_contain_text("Приказы игрока Гор (круг 1) исправлены")
     expect(page.locator(".order.correction")).to_contain_text("исправление host-1: ввёл host")
     expect(page.locator(".order.replaced")).to_contain_text("Заменено исправлением ведущего host-1")

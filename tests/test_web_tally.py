@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from forumgm.daemon.clock import FixedClock
-from forumgm.daemon.host_actions.correct import correct_order
+from forumgm.daemon.host_actions.correct import correct
 from forumgm.daemon.web import create_app
 from forumgm.daemon.web.queries import TallyLine, running_tally
 from spine_fakes import MemoryForum, ScriptedPm
@@ -31,7 +31,7 @@ def test_the_page_counts_pm_votes_as_the_engine_does(played):  # noqa: F811
     assert [(d.voter, d.text, d.reason) for d in view.discarded] == [("Аскон", "голос: Бук", "already_voted")]
     assert running_tally(store, GAME).lines == ()       # without the installation there is no engine to count
 
-    correct_order(game, store, "round-3", "Аскон", "голос: Бук", "host", clock.now())
+    correct(game, store, "round-3", "Аскон", "голос: Бук", "host", clock.now())
     assert running_tally(store, GAME, game).lines[0] == TallyLine("Бук", ("Хан", "Аскон"))
 
     client = create_app(store, PASSWORD, games=lambda: {game.id: game}).test_client()

@@ -88,10 +88,13 @@ def setup_problems(game) -> list[str]:
 
 def picture_problems(installation) -> list[str]:
     """A game whose engine draws a map with each turn report needs a way to show it in the thread:
-    the page's public address ([web] public_url)."""
+    the forum's attachments (forumgm uploads files on phpBB, MyBB and SMF) or the page's public
+    address ([web] public_url)."""
+    from forumgm.daemon.forum import ADAPTERS, Forum
     from forumgm.daemon.games import rules_for
 
-    if installation.web_public_url:
+    adapter = ADAPTERS.get(installation.forum.engine, Forum)
+    if installation.web_public_url or adapter.attach is not Forum.attach:
         return []
     problems = []
     for game in installation.games:
@@ -101,8 +104,9 @@ def picture_problems(installation) -> list[str]:
             continue        # setup_problems names the missing engine
         if draws:
             problems.append(f"{installation.source}: web.public_url: expected the page's public address, e.g. "
-                            f"\"https://gm.example.org/forumgm/\" (game {game.id} posts a map with each turn report "
-                            "and the forum shows pictures by address)")
+                            f"\"https://gm.example.org/forumgm/\" (game {game.id} posts a map with each turn report; "
+                            f"forumgm attaches no files on {installation.forum.engine}, so the forum shows the map "
+                            "by address)")
     return problems
 
 

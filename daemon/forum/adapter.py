@@ -7,14 +7,15 @@ really differs (phpBB adds PM recipients in a separate step).
 from __future__ import annotations
 
 import logging
+import mimetypes
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 from typing import Callable, Collection, Iterator, Sequence
 from urllib.parse import urljoin
 
 from forumgm.daemon.forum.errors import (
-    Accepted, BoardSaid, ForumError, ForumRefused, NoPrivateMessages, SessionLost,
+    Accepted, BoardSaid, ForumError, ForumRefused, NoAttachments, NoPrivateMessages, SessionLost,
 )
 from forumgm.daemon.forum.http import HttpClient, HttpError, Page
 from forumgm.daemon.forum.page_text import first_text, flood_wait, meta_refresh
@@ -34,6 +35,17 @@ SENT_CLOCK_MARGIN = timedelta(days=1)
 ANY_TARGET = r"."
 FLOOD_RETRIES = 2     # a flood refusal is waited out this often per text, then it waits for the next tick
 FLOOD_MARGIN = 1.0    # seconds added to the pause the board names (its clock ticks in whole seconds)
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """A file posted with a reply, shown where `mark` is in the text."""
+    name: str
+    data: bytes
+    mark: str
+
+    def upload(self) -> tuple[str, bytes, str]:
+        return self.name, self.data, mimetypes.guess_type(self.name)[0] or "application/octet-stream"
 
 
 class ForumAdapter:
@@ -57,6 +69,11 @@ class ForumAdapter:
     @property
     def pm_supported(self) -> bool:
         return self.spec.pm is not None
+
+    @property
+    def attaches(self) -> bool:
+        """Whether forumgm uploads files with a reply on this engine (the board may still refuse one)."""
+        return type(self).attach is not ForumAdapter.attach
 
     # -- the Forum interface ---------------------------------------------------------------------
     def current_user(self) -> str:
@@ -94,13 +111,18 @@ class ForumAdapter:
     def message(self, pm_id: str) -> PmMessage:
         return self._message(self.pms().message, pm_id)
 
-    def reply(self, thread_url: str, bbcode: str) -> str:
-        """The new post's id; Accepted when the board took it without naming it."""
+    def reply(self, thread_url: str, bbcode: str, attachments: Sequence[Attachment] = ()) -> str:
+        """The new post's id; Accepted when the board took it without naming it. `attachments` are
+        uploaded with the post and shown inline where their marks are in `bbcode`; NoAttachments
+        (before anything is posted) when the board takes none."""
         def once() -> str:
             step = self.spec.reply
             page, form = self.fetch_form(self.url(step.page.format(thread=self.thread_id(thread_url))), step.form)
-            return self.reply_answer(self.submit(page, form, step.values(form.fields, message=bbcode), follow=False),
-                                     bbcode)
+            text = bbcode
+            if attachments:
+                page, form, text = self.attach(page, form, attachments, bbcode)
+            return self.reply_answer(self.submit(page, form, step.values(form.fields, message=text), follow=False),
+                                     text)
         return self.posting(once)
 
     def send_pm(self, to_nick: str, subject: str, bbcode: str) -> str:
@@ -226,6 +248,19 @@ class ForumAdapter:
         """Boards that take the recipient with the rest of the form need no step of their own."""
         return page, form
 
+    def attach(self, page: Page, form: Form, attachments: Sequence[Attachment], bbcode: str) -> tuple[Page, Form, str]:
+        """Upload the files as the reply form's own attachment step does; the page and form to post
+        then, and the text with each mark replaced by the board's inline tag for its file."""
+        raise NoAttachments(f"forumgm attaches no files on {self.spec.name}")
+
+    def upload_field(self, form: Form, name: str) -> str:
+        """The reply form's file field `name`; NoAttachments when the form has none (attachments are
+        off on the board, or the account may not attach here)."""
+        if name not in form.files:
+            raise NoAttachments(f"the {self.spec.name} reply form takes no file (attachments are off, or the "
+                                f"account {self.settings.username} may not attach in this forum)")
+        return name
+
     def answer_ref(self, result: Page, pattern: str, what: str, accepted: str | None = None) -> str:
         """The id in where the board sends us after a form; Accepted when it sends where it goes
         after taking a text without naming it (`accepted`); its message when it refused."""
@@ -297,14 +332,16 @@ class ForumAdapter:
         except ValueError as error:
             raise ForumError(f"no {name} form on {page.url.split('?')[0]}: {error}") from error
 
-    def submit(self, page: Page, form: Form, values: dict[str, str], follow: bool = True) -> Page:
+    def submit(self, page: Page, form: Form, values: dict[str, str], follow: bool = True,
+               files: dict[str, Attachment] | None = None) -> Page:
         """POST a form read from `page` as a browser does (Referer: the page; FluxBB checks it),
         no sooner than FORM_MIN_AGE after the page was fetched."""
         self.client.wait_until(max(self._form_at + FORM_MIN_AGE, self._posted_at + self.post_interval()))
         multipart = form.enctype.startswith("multipart/")
         try:
             result = self.client.post(urljoin(page.url, form.action), {**form.fields, **values},
-                                      multipart=multipart, follow=follow, headers={"Referer": page.url})
+                                      multipart=multipart, follow=follow, headers={"Referer": page.url},
+                                      files={name: file.upload() for name, file in (files or {}).items()})
         except HttpError as error:
             raise self.board_said(error) from error
         finally:

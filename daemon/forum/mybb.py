@@ -1,10 +1,21 @@
 """MyBB 1.8 (per tests/fixtures/forums/mybb/README.md): every form carries my_post_key; a sent PM
-is named only by its copy in the sent items."""
+is named only by its copy in the sent items; files are attached with the reply form's own
+"Add Attachment" step."""
 from __future__ import annotations
 
-from forumgm.daemon.forum.adapter import ForumAdapter
+from typing import Sequence
+
+from selectolax.lexbor import LexborHTMLParser
+
+from forumgm.daemon.forum.adapter import Attachment, ForumAdapter
+from forumgm.daemon.forum.errors import NoAttachments
+from forumgm.daemon.forum.http import Page
+from forumgm.daemon.forum.page_text import first_text
 from forumgm.daemon.forum.spec import EngineSpec, FormStep, Paged, PmRemoval, PmSpec
 from forumgm.parsers.forums import mybb as parser
+from forumgm.parsers.forums.base import Form
+
+UPLOAD_ERROR = "div.error li, div.error"
 
 SPEC = EngineSpec(
     name="MyBB",
@@ -40,3 +51,26 @@ SPEC = EngineSpec(
 class MybbForum(ForumAdapter):
     spec = SPEC
     parser = parser
+
+    def attach(self, page: Page, form: Form, attachments: Sequence[Attachment], bbcode: str) -> tuple[Page, Form, str]:
+        """Each file through the form's "Add Attachment" step (it is kept under the form's posthash);
+        the board lists it with its id, which the inline tag names."""
+        field = self.upload_field(form, "attachments[]")
+        for attachment in attachments:
+            before = _listed(page.text)
+            page = self.submit(page, form, {"message": bbcode, "newattachment": "Add Attachment"},
+                               files={field: attachment})
+            form = self.read_form(page, self.spec.reply.form)
+            new = [aid for aid, name in _listed(page.text).items() if name == attachment.name and aid not in before]
+            if not new:
+                raise NoAttachments(f"MyBB did not take the file {attachment.name}: "
+                                    f"{first_text(page.text, UPLOAD_ERROR) or 'no reason shown'}")
+            bbcode = bbcode.replace(attachment.mark, f"[attachment={max(new, key=int)}]")
+        return page, form, bbcode
+
+
+def _listed(html: str) -> dict[str, str]:
+    """The uploads the reply page lists: attachment id -> file name."""
+    rows = LexborHTMLParser(html).css('tr[id^="attachment_"]')
+    return {row.attributes["id"].removeprefix("attachment_"): name.text(strip=True)
+            for row in rows for name in row.css("span.attachment_filename")[:1]}

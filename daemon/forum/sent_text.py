@@ -11,8 +11,9 @@ import html
 import re
 import unicodedata
 
-# a picture's address is never shown as words (a board shows the picture, its alt text at most)
-_PICTURE = re.compile(r"\[img\].*?\[/img\]", re.IGNORECASE | re.DOTALL)
+# a picture's address or attached file is never shown as words (a board shows the picture, with
+# its alt text, file name and size at most): phpBB's [attachment=0]name[/attachment], SMF's [attach id=1]name[/attach]
+_PICTURE = re.compile(r"\[(img|attachment|attach)\b[^\]\n]*\].*?\[/\1\]|\[attachment=\d+\]", re.IGNORECASE | re.DOTALL)
 _BBCODE_TAG = re.compile(r"\[/?[a-z*][a-z0-9*]*(?:=[^\]\n]*)?\]", re.IGNORECASE)
 _NOT_WORD = re.compile(r"[\W_]+")
 # what a board adds around the sent words when rendering them: "Кума wrote:", "Spoiler", "Code: Select all"

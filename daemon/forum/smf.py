@@ -9,9 +9,19 @@ in once per 2 s per IP address (a 403 page asking to wait otherwise).
 """
 from __future__ import annotations
 
-from forumgm.daemon.forum.adapter import ForumAdapter
+import json
+import re
+from typing import Sequence
+
+from forumgm.daemon.forum.adapter import Attachment, ForumAdapter
+from forumgm.daemon.forum.errors import NoAttachments
+from forumgm.daemon.forum.http import Page
 from forumgm.daemon.forum.spec import EngineSpec, FormStep, Paged, PmRemoval, PmSpec
 from forumgm.parsers.forums import smf as parser
+from forumgm.parsers.forums.base import Form
+
+# the post form's scripts upload a file here at once; the board keeps it for the session's next post
+UPLOAD = "index.php?action=uploadAttach;sa=add;board={board}"
 
 SPEC = EngineSpec(
     name="SMF",
@@ -46,3 +56,31 @@ SPEC = EngineSpec(
 class SmfForum(ForumAdapter):
     spec = SPEC
     parser = parser
+
+    def attach(self, page: Page, form: Form, attachments: Sequence[Attachment], bbcode: str) -> tuple[Page, Form, str]:
+        """Each file through the board's upload step, as its post form's scripts do: the board keeps it
+        for the session's next post and answers its id, which the inline tag names."""
+        self.upload_field(form, "attachment[]")
+        board = re.search(r"[?;&]board=(\d+)", form.action)
+        upload = Form(action=UPLOAD.format(board=board.group(1) if board else ""), method="post",
+                      enctype="multipart/form-data")
+        for attachment in attachments:
+            answer = self.submit(page, upload, {}, files={"attachment[]": attachment})
+            try:
+                [file] = json.loads(answer.text)["files"]
+                aid = int(file["attachID"])
+            except (ValueError, KeyError, TypeError):
+                said = re.sub(r"<[^>]+>", "", " ".join(_errors(answer.text))) or "no reason shown"
+                raise NoAttachments(f"SMF did not take the file {attachment.name}: {said}") from None
+            bbcode = bbcode.replace(attachment.mark, f"[attach id={aid}]{attachment.name}[/attach]")
+        return page, form, bbcode
+
+
+def _errors(text: str) -> list[str]:
+    """What the upload step's JSON answer says went wrong (nothing when it is no such answer)."""
+    try:
+        answer = json.loads(text)
+        return [str(e) for file in answer.get("files") or [] for e in file.get("errors") or []] + \
+            [str(e) for e in answer.get("generalErrors") or []]
+    except (ValueError, AttributeError):
+        return []

@@ -42,16 +42,17 @@ def correct_vote(game, store: Store, target: "Target", text: str, by: str) -> Vo
                 if row["voter"] == player and not row["entered_by"]]
     row, earlier = store.record_vote_correction(game.id, phase_key, player, target.at, text, by)
     if earlier is not None:
-        replaced.append({"correction": ref(earlier), "text": earlier["text"], "entered_by": earlier["entered_by"]})
+        replaced.append({"correction": ref(earlier["id"]), "text": earlier["text"], "entered_by": earlier["entered_by"]})
     if not target.resolved:     # the open day's tally shows it now; a resolved one keeps its count until re-run
         record_votes(game, store, target.state, target.phase, target.row)
     store.audit(by, "vote.correct", {"game": game.id, "phase": phase_key, "player": player, "text": text,
-                                     "vote": judged.target, "correction": ref(row), "replaced": replaced})
-    return VoteCorrection(ref(row), player, judged, tuple(replaced), target.resolved)
+                                     "vote": judged.target, "correction": ref(row["id"]), "replaced": replaced})
+    return VoteCorrection(ref(row["id"]), player, judged, tuple(replaced), target.resolved)
 
 
-def ref(row: dict) -> str:
-    return f"vote-{row['id']}"
+def ref(correction_id: int) -> str:
+    """A vote correction's name for the host (the store's row id)."""
+    return f"vote-{correction_id}"
 
 
 def _vote_row(row: dict) -> dict:

@@ -231,6 +231,7 @@ def game(game_id: str):
         orders=queries.orders_with_receipts(store(), game_id),
         maps=queries.map_images(store(), game_id),
         players=game_queries.players(store(), game_id),
+        vote_corrections=game_queries.vote_corrections(store(), game_id),
         phases=game_queries.phases(store(), game_id),
         audit=game_queries.audit(store(), game_id),
         row=row,

@@ -37,6 +37,7 @@ class GameView:
 class TallyLine:
     target: str
     voters: tuple[str, ...]
+    corrected: frozenset[str] = frozenset()    # voters whose vote is the host's correction
 
 
 @dataclass(frozen=True)
@@ -123,7 +124,9 @@ def running_tally(store: Store, game_id: str, game: Any = None) -> TallyView:
 
 
 def tally_view(phase_key: str, tally: Tally) -> TallyView:
-    lines = sorted((TallyLine(target, tuple(vote.voter for vote in votes)) for target, votes in tally.by_target().items()),
+    lines = sorted((TallyLine(target, tuple(vote.voter for vote in votes),
+                              frozenset(vote.voter for vote in votes if vote.entered_by))
+                    for target, votes in tally.by_target().items()),
                    key=lambda line: (-len(line.voters), line.target))
     discarded = tuple(DiscardedLine(vote.voter, vote.text, vote.reason, vote.detail) for vote in tally.discarded)
     return TallyView(phase_key, tuple(lines), discarded)

@@ -9,7 +9,7 @@ from forumgm.engines.arena.resolve import resolve_step, reveals_before_first_ste
 from forumgm.engines.arena.setup import start_state
 from forumgm.engines.arena.state import ArenaState, dump_state, load_state
 from forumgm.engines.arena.table import ArenaTable
-from forumgm.engines.base import OrderPm, Outcome, Phase, PhaseInputs, SetupError, Verdict, phase_rng
+from forumgm.engines.base import ORDERS, OrderPm, Outcome, Phase, PhaseInputs, SetupError, Verdict, phase_rng
 
 STEP = "step"
 
@@ -36,6 +36,9 @@ class ArenaRules:
 
     def vote_rules(self, state: ArenaState, phase: Phase) -> None:
         return None
+
+    def correction_kind(self, state: ArenaState, phase: Phase) -> str:
+        return ORDERS
 
     def complete_early(self, state: ArenaState, phase: Phase, orders: Sequence[OrderPm]) -> bool:
         return False   # a stack may be corrected and a replacement sent until the deadline

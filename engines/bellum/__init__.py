@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from forumgm.engines.base import OrderPm, Outcome, Phase, PhaseInputs, Verdict, phase_rng
+from forumgm.engines.base import ORDERS, OrderPm, Outcome, Phase, PhaseInputs, Verdict, phase_rng
 from forumgm.engines.bellum import orders as _orders
 from forumgm.engines.bellum.authority import authority_table
 from forumgm.engines.bellum.report import TurnTexts, player_pms, turn_reports
@@ -57,6 +57,9 @@ class BellumRules:
 
     def vote_rules(self, state: BellumState, phase: Phase) -> None:
         return None
+
+    def correction_kind(self, state: BellumState, phase: Phase) -> str:
+        return ORDERS
 
     def complete_early(self, state: BellumState, phase: Phase, orders: Sequence[OrderPm]) -> bool:
         """The turn ends early once every player has sent «ход готов» (in any of his PMs)."""

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Mapping, Sequence
 
-from forumgm.engines.base import (CountedVote, DiscardedVote, Elimination, OrderPm, Outcome, OutgoingPm, Phase,
+from forumgm.engines.base import (ORDERS, CountedVote, DiscardedVote, Elimination, OrderPm, Outcome, OutgoingPm, Phase,
                                   PhaseInputs, Tally, Verdict, phase_rng)
 from forumgm.engines.mafia import orders as _orders
 from forumgm.engines.mafia.briefing import role_pms
@@ -67,6 +67,9 @@ class MafiaRules:
         counted = tuple(CountedVote(nick, _orders.vote_target(mine.vote)) for nick, mine in collected.by_sender.items()
                         if mine.vote is not None)
         return Tally(counted, tuple(DiscardedVote(d["voter"], d["text"], d["reason"]) for d in collected.discarded))
+
+    def correction_kind(self, state: MafiaState, phase: Phase) -> str:
+        return ORDERS   # the day vote is a PM like the night's orders
 
     def complete_early(self, state: MafiaState, phase: Phase, orders: Sequence[OrderPm]) -> bool:
         return False  # night orders may be replaced until the deadline

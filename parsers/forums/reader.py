@@ -195,6 +195,7 @@ def read_form(html: str, layout: EngineLayout, name: str) -> Form:
         method=(attributes.get("method") or "get").lower(),
         fields=_form_fields(form),
         enctype=attributes.get("enctype") or "application/x-www-form-urlencoded",
+        files=tuple(dict.fromkeys(control.attributes["name"] for control in form.css('input[type="file"][name]'))),
     )
 
 
