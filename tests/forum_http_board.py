@@ -233,7 +233,52 @@ class FixtureBoard:
             return self._refuse(sid, rule.page, f"The user {form.get(rule.fields['to'])} does not exist.")
         return self._accept(self.pms, rule, form)
 
-    def _tokens_ok(self, sid: str, rule: FormRule | UploadRule | Removal, form: dict[str, str]) -> bool:
+    def _remove(self, sid: str, where: str, removal: Removal, form: dict[str, str]):
+        self.received.append((where, form))
+        if sid not in self._members_in:
+            return self._text(sid, self.site.login_page)
+        if not self._tokens_ok(sid, removal, form):
+            return Response("bad or missing form token", status=403)
+        marked = [found.group(1) for name, value in form.items() if (found := re.fullmatch(removal.mark, f"{name}={value}"))]
+        if removal.delete in form:
+            for pm_id in marked:
+                self.removed[pm_id] = "deleted" if not removal.trash or self.removed.get(pm_id) == "trash" else "trash"
+        elif removal.move and removal.move in form:
+            for pm_id in marked:
+                self.removed[pm_id] = f"folder {form.get(removal.folder)}"
+        return self._answer(removal.answer, self.base_url + removal.target)
+
+    def _without_removed(self, html: str) -> str:
+        """An inbox page without the rows of PMs deleted, in the trash or moved."""
+        soup = BeautifulSoup(html, "html.parser")
+        inbox = self.site.layout.inbox
+        for row in soup.select(inbox.row):
+            if _get(row, inbox.id) in self.removed:
+                row.decompose()
+        return str(soup)
+
+    def _upload(self, sid: str, where: str, form: dict[str, str], file):
+        rule = self.site.upload
+        self.received.append((where, {**form, rule.field: file.filename}))
+        if sid not in self._members_in or not self._tokens_ok(sid, rule, form):
+            return Response("bad or missing form token", status=403)
+        data = file.read()
+        if len(data) > rule.max_size or not file.filename.lower().endswith((".png", ".jpg", ".gif")):
+            self.refused.append(f"upload {file.filename}")
+            return Response(self._text(sid, rule.refused), mimetype=rule.media_type)
+        self.uploads.append(Upload(str(next(self._ids)), file.filename, data))
+        return Response(self._text(sid, rule.answer).replace(ATTACH_ID, self.uploads[-1].id), mimetype=rule.media_type)
+
+    def _attached(self, message: str, form: dict[str, str]) -> dict[str, str]:
+        """The uploads a posted message shows inline, by their tag's ref."""
+        rule = self.site.upload
+        if rule is None:
+            return {}
+        refs = {found.group("ref") for found in re.finditer(rule.inline, message)}
+        if rule.by_index:
+            return {ref: form[f"attachment_data[{ref}][attach_id]"] for ref in refs
+                    if f"attachment_data[{ref}][attach_id]" in form}
+        return {ref: ref for ref in refs if any(u.id == ref for u in self.uploads)}
 
     def _login(self, sid: str, form: dict[str, str]):
         rule, digest = self.site.login, self.site.password_digest or (lambda password: password)
