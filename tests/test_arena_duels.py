@@ -130,25 +130,29 @@ def test_fights_of_three_and_four_go_on_past_the_first_fall_to_an_end(weapons):
 
 
 def test_random_stacks_replacements_and_junk_never_break_a_fight():
-    """Seeded random PMs (valid stacks, replacements, junk) every step, for random cards and
-    weapons: every step resolves, dice stay non-negative, and a fight the rules end has a result."""
+    """Seeded random PMs (valid stacks, replacements, junk, cards naming opponents, oneself or
+    nobody known) every step, for duels and fights of three with random cards and weapons: every
+    step resolves, dice stay non-negative, and a fight the rules end has a result."""
     import random
     rng = random.Random(5)
     items = ["Выпад(голова)", "Рубка(тело)", "Яростная рубка(левая рука)", "Удар(правая нога)", "Бросок(тело)",
              "Блок(голова)", "Парирование(тело)", "Уклонение(тело)", "Шаг вперёд", "Бег назад", "Прыжок влево",
-             "Поворот вправо", "Отдых", "X L(т) X", "K(г) X X X", "S(пр) X", "((", "ЛР: ЛР:", "×9"]
+             "Поворот вправо", "Отдых", "X L(т) X", "K(г) X X X", "S(пр) X", "((", "ЛР: ЛР:", "×9",
+             "Выпад(голова, Хан)", "Рубка(Куме в тело)", "Блок(голова, Аскон)", "Удар(тело, Зорро)",
+             "X L(г, Аскону) X", "Бросок(Хан, тело)", "Парирование(тело, Кума)"]
     heads = ["ПР:", "ЛР:", "Ноги:", "замена ПР:", "замена ЛР:", "замена Ноги:"]
     seen: set[str] = set()
     for game in range(12):
         cards = [{"nick": nick, "weapon": rng.choice(WEAPONS), "left": rng.choice(["", "щит", "гладий"]),
                   "helmet": rng.random() < 0.5, "defense_dice": rng.randint(1, 3),
-                  "attack_rating": rng.randint(0, 5), "speed_rating": rng.randint(0, 5)} for nick in ("Аскон", "Хан")]
+                  "attack_rating": rng.randint(0, 5), "speed_rating": rng.randint(0, 5)}
+                 for nick in ("Аскон", "Хан", "Кума")[:rng.choice((2, 3))]]
         state = RULES.setup({"fighters": cards, "distance": rng.randint(1, 4)}, game)
         phase = RULES.first_phase(state)
         for _ in range(40):
             pms = tuple(OrderPm(nick, "\n".join(rng.choice(heads) + " " + ", ".join(
                 rng.choice(items) for _ in range(rng.randint(1, 3))) for _ in range(rng.randint(0, 4))))
-                for nick in ("Аскон", "Хан"))
+                for nick in [card["nick"] for card in cards])
             for pm in pms:
                 assert all(v.ok or v.reason for v in RULES.read_orders(state, phase, pm, []))
             outcome = RULES.resolve(state, phase, PhaseInputs(orders=pms), game, TEXTS)

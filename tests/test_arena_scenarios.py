@@ -487,3 +487,28 @@ def test_a_furious_lunge_adds_up_its_two_attacks_only_against_one_opponent(play)
     assert (lunge["defender"], lunge["outcome"], lunge["damage"]) == ("Кума", "held", 3)
     assert (cut["defender"], cut["code"], cut["held"], cut["damage"], cut["level"]) == ("Хан", "C", 0, 3, 1)
     assert wounds(out, "Хан") == [("голова", "лёгкое ранение")] and wounds(out, "Кума") == []
+
+
+def test_a_fight_of_four_loses_one_at_a_time_to_the_last_one_standing(play):
+    out = play("four_to_the_end")
+    moved = {tuple(e["between"]): e["movement"] for e in events(out, "distance", 1) if "Аскон" in e["between"]}
+    assert moved == {("Аскон", "Хан"): "approach", ("Аскон", "Кума"): "", ("Аскон", "Дрон"): ""}
+    assert len(events(out, "distance", 1)) == 6                  # every two of four
+    assert [(e["nick"], e["kind"]) for e in events(out, "fighter_out")] == [
+        ("Хан", "нокаут"), ("Кума", "сдача"), ("Дрон", "сдача")]
+    assert [e["step"] for e in events(out, "fighter_out")] == [3, 4, 6]
+    assert [phase["eliminated"] for phase in out["phases"]] == [
+        [], [], [{"nick": "Хан", "cause": "нокаут"}], [{"nick": "Кума", "cause": "сдача"}], [],
+        [{"nick": "Дрон", "cause": "сдача"}]]
+    assert [phase["result"] for phase in out["phases"][:5]] == [None] * 5
+    (lunge,) = events(out, "attack", 4)
+    assert (lunge["attacker"], lunge["defender"], lunge["outcome"]) == ("Дрон", "Хан", "no_target")
+    assert not any(s.get("playout") for phase in out["phases"] for s in phase["steps"])   # a surrender mid-fight
+    assert [pm["to"] for pm in out["phases"][3]["pms"] if pm["kind"] == "refill"] == ["Аскон", "Дрон"]
+    assert [len(events(out, "distance", step)) for step in (3, 4, 5, 6)] == [6, 3, 1, 1]
+    assert out["result"] == {"winner": "Аскон", "kind": "сдача", "loser": "Дрон"}
+    assert out["alive"] == ["Аскон"] and out["winner"] == "Аскон"
+    literary = [phase["reports"]["literary"] for phase in out["phases"]]
+    assert "Хан выбывает из боя (нокаут)." in literary[2]
+    assert "Кума бросает оружие и сдаётся." in literary[3] and "Бой окончен" not in literary[3]
+    assert "Дрон бросает оружие и сдаётся." in literary[5] and "Бой окончен: победа Аскон (сдача)." in literary[5]
