@@ -14,6 +14,8 @@ from forumgm.daemon.forum.page_text import first_text
 from forumgm.daemon.forum.spec import EngineSpec, FormStep, Paged, PmRemoval, PmSpec
 from forumgm.parsers.forums import mybb as parser
 from forumgm.parsers.forums.base import Form
+from forumgm.parsers.forums.layout import Field
+from forumgm.parsers.forums.unread import UnreadCount
 
 UPLOAD_ERROR = "div.error li, div.error"
 
@@ -29,7 +31,9 @@ SPEC = EngineSpec(
     reply_ref=r"[?&]pid=(\d+)",
     post_link="showthread.php?tid={thread}&pid={post}#pid{post}",
     pm=PmSpec(
-        inbox=Paged("private.php?fid=1", "private.php?fid=1&page={page}"),
+        # fid=0 is the Inbox; fid=1 lists only its unread PMs (MyBB 1.8's "Unread" view), where a PM
+        # the host opened in his browser before forumgm read it would never show
+        inbox=Paged("private.php?fid=0", "private.php?fid=0&page={page}"),
         sentbox=Paged("private.php?fid=2", "private.php?fid=2&page={page}"),
         message="private.php?action=read&pmid={pm}",
         sent_accepted=r"private\.php",
@@ -43,6 +47,8 @@ SPEC = EngineSpec(
             move={"moveto": "Move To", "fid": "{folder}"}, folder_options='form[name="pmForm"] select[name="fid"] option',
         ),
     ),
+    # the welcome block's "Private Messages (Unread 4, Total 4)": the first number, in any language
+    unread_pms=UnreadCount("ul.user_links", Field(pattern=r"\([^()\d]*(\d+)[^()\d]+\d+[^()\d]*\)")),
 )
 
 
