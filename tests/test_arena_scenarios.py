@@ -274,6 +274,9 @@ def test_step_1_cards_are_revealed_before_step_1(play):
     out = play("ratings")
     opening, first = out["phases"]
     assert (opening["number"], opening["steps"], opening["reports"]["literary"]) == (0, [], None)
+    technical = opening["reports"]["technical"]
+    assert technical.startswith("[b]Арена — шаг 0, технический отчёт[/b]\nСтопки выложены")
+    assert "Броски" not in technical                                  # no card played, no dice to list
     assert not events(out, "reveal", 0)                               # step 0 plays no card
     (before,) = [pm for pm in opening["pms"] if pm["kind"] == "reveal"]
     assert before["to"] == "Аскон" and "перед шагом 1" in before["text"]
