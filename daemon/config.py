@@ -56,7 +56,7 @@ INBOX_CLEANUP_WHY_NOT = {
     "fluxbb": "FluxBB has no private messages",
 }
 STORAGE_KEYS = {"path", "raw_pages_kept"}
-DAEMON_KEYS = {"poll_interval", "poll_near", "near_deadline", "deadline_grace", "log_level"}
+DAEMON_KEYS = {"poll_interval", "poll_near", "near_deadline", "deadline_grace", "inbox_full_read", "log_level"}
 WEB_KEYS = {"host", "port", "password_env", "password_file", "public_url"}
 GAME_KEYS = {"id", "type", "thread_url", "seed", "time_zone", "start", "players", "roles_file", "calendar",
              "role_delivery", "reminder_before", "edit_window",
@@ -171,6 +171,7 @@ class Installation:
     poll_near: int = 30          # seconds between two ticks within `near_deadline` of a deadline
     near_deadline: int = 3600    # seconds before a deadline when polling turns to `poll_near`
     deadline_grace: int = 30     # seconds after a deadline before it resolves (PMs still in flight)
+    inbox_full_read: int = 1800  # seconds between two whole reads of the PM inbox when the pages count none unread
     notify: Any = None           # forumgm.daemon.notify.config.NotifyConfig, or None: nobody is told
     raw_pages_kept: int = RAW_PAGES_KEPT   # thread pages kept per game as the forum showed them (the newest)
 
@@ -377,6 +378,7 @@ def load_installation(path: str | Path) -> Installation:
         poll_near=check.get(daemon, "poll_near", POSITIVE, "daemon", default=30),
         near_deadline=check.get(daemon, "near_deadline", COUNT, "daemon", default=3600),
         deadline_grace=check.get(daemon, "deadline_grace", COUNT, "daemon", default=30),
+        inbox_full_read=check.get(daemon, "inbox_full_read", POSITIVE, "daemon", default=1800),
         log_level=check.get(daemon, "log_level", _one_of(LOG_LEVELS), "daemon", default="INFO"),
         web_host=check.get(web, "host", TEXT, "web", default="127.0.0.1"),
         web_port=check.get(web, "port", PORT, "web", default=8080),

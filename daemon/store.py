@@ -371,6 +371,11 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX vote_corrections_phase ON vote_corrections(game_id, phase_key);
     ALTER TABLE votes ADD COLUMN entered_by TEXT;
     """,
+    # the last whole read of the forum's PM inbox that went well: a poll whose thread page counts
+    # no unread PM skips the inbox until a safety read is due (daemon/inbox_check.py)
+    """
+    ALTER TABLE forums ADD COLUMN inbox_read_at TEXT;
+    """,
 )
 
 
@@ -725,6 +730,14 @@ class Store:
         return {row[0] for row in self.db.execute("SELECT pm_id FROM pms WHERE forum_id = ? UNION "
                                                   "SELECT pm_id FROM own_pms WHERE forum_id = ?",
                                                   [forum_id, forum_id])}
+
+    def set_inbox_read(self, forum_id: str, at: datetime | None) -> None:
+        """When the inbox was last read whole without a problem; None after a read that failed."""
+        self.db.execute("UPDATE forums SET inbox_read_at = ? WHERE id = ?", [to_text(at), forum_id])
+
+    def inbox_read_at(self, forum_id: str) -> datetime | None:
+        row = self._one("SELECT inbox_read_at FROM forums WHERE id = ?", [forum_id])
+        return row["inbox_read_at"] if row else None
 
     def record_own_pms(self, forum_id: str, pm_ids: Iterable[str]) -> None:
         self.db.conn.executemany("INSERT OR IGNORE INTO own_pms (forum_id, pm_id) VALUES (?, ?)",

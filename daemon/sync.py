@@ -40,6 +40,7 @@ class SyncReport:
     edited_posts: list[str] = field(default_factory=list)
     deleted_posts: list[str] = field(default_factory=list)
     error: str | None = None     # for the host; the game should not resolve on this sync
+    unread_pms: int | None = None    # what the last page read counts in its header (None: it does not tell)
 
     @property
     def ok(self) -> bool:
@@ -75,9 +76,12 @@ def sync_game(game: Any, forum, store, now: datetime, edit_window: timedelta | N
     missing = store.live_post_pages(game_id, from_page=page_no)    # known posts yet to show up again
     known = dict(missing)
     bar = _Progress(progress if progress is not None else sys.stderr, game_id, page_no)
+    last_html = ""
 
     def read(number: int, forward: bool = True):
+        nonlocal last_html
         info, posts, html = forum.thread_page(thread_url, number)
+        last_html = html
         report.pages_fetched += 1
         _check_page(number, info, cursor["pages"])
         with store.transaction():
@@ -101,6 +105,7 @@ def sync_game(game: Any, forum, store, now: datetime, edit_window: timedelta | N
             info_posts = read(page_no)
         _mark_vanished(store, game_id, (first_read[0].page, first_read[1]), missing, read, now, report,
                        known=None if accepting else known)
+        report.unread_pms = _unread_pms(forum, last_html)
     except ThreadDisagrees as error:
         report.error = (f"the thread of game {game_id} disagrees with what was read before: {error}; "
                         "nothing of it is taken as fact, the game waits for the host (if the thread "
@@ -144,6 +149,12 @@ def sync_inbox(forum_id: str, forum, store, now: datetime) -> InboxReport:
     except ForumError as error:
         report.error = f"the forum did not answer while reading the PM inbox of {forum_id}: {error}"
     return report
+
+
+def _unread_pms(forum, html: str) -> int | None:
+    """Counted once per sync, on the last page read (a forum edge without the count: None)."""
+    count = getattr(forum, "unread_pms", None)
+    return count(html) if count is not None else None
 
 
 def _read_inbox(forum_id: str, forum, store, now: datetime, report: InboxReport,

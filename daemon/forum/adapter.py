@@ -24,6 +24,7 @@ from forumgm.daemon.forum.settings import ForumSettings
 from forumgm.daemon.forum.spec import EngineSpec, Paged, PmRemoval, PmSpec
 from forumgm.parsers.forums.base import Form, Listing, PageInfo, PmHeader, PmMessage, Post
 from forumgm.parsers.forums.reader import read_form, read_options
+from forumgm.parsers.forums.unread import unread_pms
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +70,11 @@ class ForumAdapter:
     @property
     def pm_supported(self) -> bool:
         return self.spec.pm is not None
+
+    def unread_pms(self, html: str) -> int | None:
+        """The unread PMs a page of this board counts in its header; None when its pages do not tell."""
+        shown = self.spec.unread_pms
+        return unread_pms(html, shown) if shown is not None and self.pm_supported else None
 
     @property
     def attaches(self) -> bool:

@@ -14,6 +14,8 @@ from forumgm.daemon.forum.page_text import first_text
 from forumgm.daemon.forum.spec import EngineSpec, FormStep, Paged, PmRemoval, PmSpec
 from forumgm.parsers.forums import mybb as parser
 from forumgm.parsers.forums.base import Form
+from forumgm.parsers.forums.layout import Field
+from forumgm.parsers.forums.unread import UnreadCount
 
 UPLOAD_ERROR = "div.error li, div.error"
 
@@ -43,6 +45,8 @@ SPEC = EngineSpec(
             move={"moveto": "Move To", "fid": "{folder}"}, folder_options='form[name="pmForm"] select[name="fid"] option',
         ),
     ),
+    # the welcome block's "Private Messages (Unread 4, Total 4)": the first number, in any language
+    unread_pms=UnreadCount("ul.user_links", Field(pattern=r"\([^()\d]*(\d+)[^()\d]+\d+[^()\d]*\)")),
 )
 
 

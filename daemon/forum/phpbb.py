@@ -12,6 +12,8 @@ from forumgm.daemon.forum.page_text import first_text
 from forumgm.daemon.forum.spec import EngineSpec, FormStep, Paged, PmRemoval, PmSpec
 from forumgm.parsers.forums import phpbb as parser
 from forumgm.parsers.forums.base import Form
+from forumgm.parsers.forums.layout import Field
+from forumgm.parsers.forums.unread import UnreadCount
 
 NEW_POSTS_NOTICE = "At least one new post has been made to this topic"
 
@@ -46,6 +48,9 @@ SPEC = EngineSpec(
             folder_options='form#viewfolder select[name="mark_option"] option',
         ),
     ),
+    # counts a PM from the moment it is sent, before the recipient's inbox holds it; 0 stays in the page, hidden
+    unread_pms=UnreadCount("a[href*='i=pm'][href*='folder=inbox'][role='menuitem']",
+                           Field("strong.badge", pattern=r"^(\d+)$")),
 )
 
 

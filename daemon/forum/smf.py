@@ -19,6 +19,8 @@ from forumgm.daemon.forum.http import Page
 from forumgm.daemon.forum.spec import EngineSpec, FormStep, Paged, PmRemoval, PmSpec
 from forumgm.parsers.forums import smf as parser
 from forumgm.parsers.forums.base import Form
+from forumgm.parsers.forums.layout import Field
+from forumgm.parsers.forums.unread import UnreadCount
 
 # the post form's scripts upload a file here at once; the board keeps it for the session's next post
 UPLOAD = "index.php?action=uploadAttach;sa=add;board={board}"
@@ -50,6 +52,8 @@ SPEC = EngineSpec(
         # limit, so PMs are only deleted ("Remove selected")
         removal=PmRemoval(form="form#pmFolder", mark="pms[{n}]", delete={"del_selected": "Remove selected"}),
     ),
+    # "My Messages <span class="amt">4</span>": the number only when a PM is unread
+    unread_pms=UnreadCount("a#pm_menu_top", Field("span.amt", pattern=r"^(\d+)$"), absent_is_zero=True),
 )
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
+from forumgm.parsers.forums.unread import UnreadCount
+
 
 @dataclass(frozen=True)
 class Paged:
@@ -110,3 +112,5 @@ class EngineSpec:
                                                              # know (a PM compose form), for FormStep.form
     reply_accepted: str | None = None  # pattern over where the board sends after taking a reply it does not name
     post_interval: float = 0.0    # the board's own flood rule for the host's account, seconds between posts
+    unread_pms: UnreadCount | None = None   # the header's unread-PM count on every page; None: the
+                                            # inbox is read at every poll
