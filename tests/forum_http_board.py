@@ -68,6 +68,22 @@ class UploadRule:
 
 
 @dataclass(frozen=True)
+class Removal:
+    """The inbox's own form removing PMs, as the board takes it (MyBB's do_stuff, SMF's pmactions)."""
+    path: str                         # pattern over the POST's "path?query"
+    tokens: tuple[Token, ...]
+    mark: str                         # pattern over "field=value" of a marked PM: group 1 its id
+    delete: str                       # the button that deletes the marked PMs
+    inbox: str                        # pattern over the GETs listing the inbox: removed PMs are not shown
+    when: dict[str, str] = field(default_factory=dict)   # fields telling this form from others on its path
+    move: str | None = None           # the button that moves them to the folder field `folder` names
+    folder: str | None = None
+    trash: bool = False               # a delete moves a PM to the trash, and only one there is deleted (MyBB)
+    answer: str = "redirect"          # as FormRule.answer
+    target: str = ""
+
+
+@dataclass(frozen=True)
 class Site:
     engine: str
     layout: EngineLayout
@@ -96,8 +112,10 @@ class Site:
                                                           # drops or replaces invisible characters)
     flood_interval: float | None = None   # seconds between two POSTs (login, post, PM) before the board refuses
     flood_page: str | None = None     # the board's 403 page for a POST that came too soon (a fixture)
-    received_view: tuple[str, str, str] | None = None   # any received PM's page: (pattern, group 1 the id;
-                                                        # a saved PM page; that page's PM id, replaced)
+    received_view: tuple[str, str, str, str] | None = None   # any received PM's page: (pattern, group 1
+                                                        # the id; a saved PM page; how that page names its own id,
+                                                        # `{id}` the id (replaced))
+    removal: Removal | None = None
     upload: UploadRule | None = None  # the board takes files with a reply
 
 
@@ -125,6 +143,7 @@ class FixtureBoard:
     posts: list[Sent] = field(default_factory=list)
     pms: list[Sent] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)
+    removed: dict[str, str] = field(default_factory=dict)   # PM id -> "trash", "deleted" or "folder N"
     uploads: list[Upload] = field(default_factory=list)
     clock: Callable[[], float] = time.monotonic   # for the flood rule
 
@@ -170,15 +189,19 @@ class FixtureBoard:
         if site.sentbox and re.fullmatch(site.sentbox, where):
             return self._sentbox(sid)
         if site.received_view and (found := re.fullmatch(site.received_view[0], where)):
-            _, fixture, own_id = site.received_view
-            return self._text(sid, fixture).replace(f'id="msg{own_id}"', f'id="msg{found.group(1)}"')
+            _, fixture, own_id, named = site.received_view
+            return self._text(sid, fixture).replace(named.format(id=own_id), named.format(id=found.group(1)))
         for pattern, fixture in site.pages:
             if re.fullmatch(pattern, where):
-                return self._text(sid, fixture)
+                html = self._text(sid, fixture)
+                return self._without_removed(html) if site.removal and re.fullmatch(site.removal.inbox, where) else html
         return Response(f"no page at {where}", status=404)
 
     def _post(self, sid: str, where: str):
         site, form = self.site, request.form.to_dict()
+        removal = site.removal
+        if removal and re.fullmatch(removal.path, where) and all(form.get(k) == v for k, v in removal.when.items()):
+            return self._remove(sid, where, removal, form)
         upload = site.upload
         if upload and re.fullmatch(upload.path, where) and getattr(request.files.get(upload.field), "filename", ""):
             return self._upload(sid, where, form, request.files[upload.field])
@@ -209,6 +232,30 @@ class FixtureBoard:
         if form.get(rule.fields["to"]) not in self.members:
             return self._refuse(sid, rule.page, f"The user {form.get(rule.fields['to'])} does not exist.")
         return self._accept(self.pms, rule, form)
+
+    def _remove(self, sid: str, where: str, removal: Removal, form: dict[str, str]):
+        self.received.append((where, form))
+        if sid not in self._members_in:
+            return self._text(sid, self.site.login_page)
+        if not self._tokens_ok(sid, removal, form):
+            return Response("bad or missing form token", status=403)
+        marked = [found.group(1) for name, value in form.items() if (found := re.fullmatch(removal.mark, f"{name}={value}"))]
+        if removal.delete in form:
+            for pm_id in marked:
+                self.removed[pm_id] = "deleted" if not removal.trash or self.removed.get(pm_id) == "trash" else "trash"
+        elif removal.move and removal.move in form:
+            for pm_id in marked:
+                self.removed[pm_id] = f"folder {form.get(removal.folder)}"
+        return self._answer(removal.answer, self.base_url + removal.target)
+
+    def _without_removed(self, html: str) -> str:
+        """An inbox page without the rows of PMs deleted, in the trash or moved."""
+        soup = BeautifulSoup(html, "html.parser")
+        inbox = self.site.layout.inbox
+        for row in soup.select(inbox.row):
+            if _get(row, inbox.id) in self.removed:
+                row.decompose()
+        return str(soup)
 
     def _upload(self, sid: str, where: str, form: dict[str, str], file):
         rule = self.site.upload
@@ -331,7 +378,7 @@ class FixtureBoard:
         _fill(scope.select_one(message.body), pm.fields["message"])
         return str(soup)
 
-    def _tokens_ok(self, sid: str, rule: FormRule | UploadRule, form: dict[str, str]) -> bool:
+    def _tokens_ok(self, sid: str, rule: FormRule | UploadRule | Removal, form: dict[str, str]) -> bool:
         def resolved(text: str) -> str:
             return _session_value(text, sid) if text in self.site.placeholders else text
         return all(form.get(resolved(t.name)) == resolved(t.value) for t in rule.tokens)
@@ -357,6 +404,16 @@ def _insert_after(anchor, node):
 def _fill(node, text: str) -> None:
     node.clear()
     node.append(text)
+
+
+def _get(scope, spec: Field) -> str | None:
+    """What the parser reads as `spec` in `scope` (its pattern's group, else all of it)."""
+    node = scope if spec.selector is None else scope.select_one(spec.selector)
+    if node is None:
+        return None
+    text = node.get(spec.attr, "") if spec.attr else node.get_text()
+    found = re.search(spec.pattern, text) if spec.pattern else None
+    return (found.group(1) if found.re.groups else found.group(0)) if found else (None if spec.pattern else text)
 
 
 def _set(scope, spec: Field, value: str) -> None:

@@ -9,7 +9,7 @@ import re
 from dataclasses import replace
 
 from forumgm.parsers.forums import fluxbb, ipb3, ipb4, mybb, phpbb, smf, vbulletin3, vbulletin4, xenforo
-from forum_http_board import FIXTURES, FormRule, Site, Token, UploadRule
+from forum_http_board import FIXTURES, FormRule, Removal, Site, Token, UploadRule
 
 FORUMS = FIXTURES / "forums"
 
@@ -44,7 +44,7 @@ MYBB = Site(
     refusal='<div class="error"><p><em>Please correct the following errors before continuing:</em></p>'
             "<ul><li>{message}</li></ul></div>",
     pages=((r"index\.php", "index.html"), (r"newreply\.php\?tid=1", "newreply_form.html"),
-           (r"private\.php\?action=send", "pm_compose.html"), (r"private\.php\?fid=1", "pm_inbox.html"),
+           (r"private\.php\?action=send", "pm_compose.html"), (r"private\.php\?fid=0", "pm_inbox.html"),
            (r"private\.php\?action=read&pmid=1", "pm_view_1.html"),
            (r"private\.php\?action=read&pmid=3", "pm_view_2.html")),
     pm=FormRule(r"private\.php", "pm_compose.html", _MYBB_KEY, {"to": "to", "subject": "subject", "message": "message"},
@@ -119,7 +119,30 @@ SMF_PAGED_INBOX = replace(SMF, pages=(
     *((_SMF_INBOX_PAGE.format(start=start), f"real_pm_inbox_start{start}.html") for start in (0, 5, 10, 15)),
     (r"index\.php\?action=pm(?:;f=inbox)?", "real_pm_inbox_start15.html"),
     *SMF.pages,
-), received_view=(r"index\.php\?action=pm;pmsg=(\d+)", "real_pm_view_19.html", "19"))
+), received_view=(r"index\.php\?action=pm;pmsg=(\d+)", "real_pm_view_19.html", "19", 'id="msg{id}"'))
+
+# Removing PMs as the real boards did for the account Гость (tests/fixtures/forums/*/README.md):
+# MyBB's Inbox (fid=0) with his folder "forumgm", its do_stuff form moving or deleting (a delete
+# goes to the Trash Can, deleted for good from there); SMF's pmactions form of the inbox page.
+MYBB_CLEANUP = replace(
+    MYBB,
+    pages=((r"private\.php\?fid=0", "real_pm_inbox_with_folder.html"), (r"private\.php\?fid=4", "real_pm_trash.html"),
+           *MYBB.pages),
+    placeholders=(*MYBB.placeholders, "SESSION_TOKEN"),
+    received_view=(r"private\.php\?action=read&pmid=(\d+)", "real_pm_view_71.html", "71", "pmid={id}"),
+    removal=Removal(path=r"private\.php", when={"action": "do_stuff"}, tokens=(Token("my_post_key", "SESSION_TOKEN"),),
+                    mark=r"check\[(\d+)\]=1", delete="delete", move="moveto", folder="fid", trash=True,
+                    inbox=r"private\.php\?fid=0(?:&page=\d+)?", answer="refresh", target="private.php?fid=0"),
+)
+SMF_CLEANUP = replace(
+    SMF,
+    pages=((r"index\.php\?action=pm(?:;f=inbox)?", "real_pm_inbox_to_remove.html"), *SMF.pages),
+    placeholders=(*SMF.placeholders, "SESSION_VAR", "SESSION_TOKEN"),
+    received_view=(r"index\.php\?action=pm;pmsg=(\d+)", "real_pm_view_19.html", "19", 'id="msg{id}"'),
+    removal=Removal(path=r"index\.php\?action=pm;sa=pmactions;f=inbox;start=\d+", tokens=(Token("SESSION_VAR", "SESSION_TOKEN"),),
+                    mark=r"pms\[\d+\]=(\d+)", delete="del_selected", inbox=r"index\.php\?action=pm(?:;f=inbox.*)?",
+                    target="index.php?action=pm;f=inbox;start=0"),
+)
 
 FLUXBB = Site(
     engine="fluxbb", layout=fluxbb.LAYOUT, fixtures=FORUMS / "fluxbb", origin="http://127.0.0.1:8082/",

@@ -246,6 +246,8 @@ def test_cleanup_is_off_unless_configured_and_read_with_its_keys(tmp_path):
     on = forum_config(tmp_path, "mybb", 'inbox_cleanup = "move"\ninbox_cleanup_folder = "Игры"\n'
                                         'inbox_cleanup_after = "3d 12h"\ninbox_cleanup_fill = 0.5')()
     assert Cleanup.of(ForumSettings.read(on.forum)) == Cleanup("move", "Игры", timedelta(days=3, hours=12), 0.5)
+    daemons_forum = open_forum(on.forum, "secret")          # as `forumgm run` opens it
+    assert Cleanup.of(daemons_forum.settings) == Cleanup("move", "Игры", timedelta(days=3, hours=12), 0.5)
 
 
 @pytest.mark.parametrize("engine, extra, problem", [

@@ -31,7 +31,9 @@ SPEC = EngineSpec(
     reply_ref=r"[?&]pid=(\d+)",
     post_link="showthread.php?tid={thread}&pid={post}#pid{post}",
     pm=PmSpec(
-        inbox=Paged("private.php?fid=1", "private.php?fid=1&page={page}"),
+        # fid=0 is the Inbox; fid=1 lists only its unread PMs (MyBB 1.8's "Unread" view), where a PM
+        # the host opened in his browser before forumgm read it would never show
+        inbox=Paged("private.php?fid=0", "private.php?fid=0&page={page}"),
         sentbox=Paged("private.php?fid=2", "private.php?fid=2&page={page}"),
         message="private.php?action=read&pmid={pm}",
         sent_accepted=r"private\.php",

@@ -181,7 +181,8 @@ def create_app(board: Board) -> Flask:
                 board.check_form_key("confirm", sid, created, token)
                 if "confirm" in form and option == "delete_marked":
                     board.remove_pms(me.id, marked)
-                    return message("Information", "This message has been deleted successfully.", refresh=back)
+                    said = "Messages successfully deleted" if len(marked) > 1 else "This message has been deleted successfully."
+                    return message("Information", said, refresh=back)
                 return redirect(back)
             board.check_form_key("ucp_pm_view", sid, form.get("creation_time", ""), form.get("form_token", ""))
             if option == "delete_marked":
