@@ -2,8 +2,9 @@
 
     python bench/resolve.py
 
-Prints phases/second for the shipped 30-player Legends scenario, the full Mafia scenario and a
-six-step Arena duel (all through `simulate`, so order parsing and report rendering are included), votes/second
+Prints phases/second for the shipped 30-player Legends scenario, the full Mafia scenario, a
+six-step Arena duel and a five-step Arena fight of three (all through `simulate`, so order
+parsing and report rendering are included), votes/second
 for counting a day of thread votes, and names/second for nickname resolution.
 """
 from __future__ import annotations
@@ -63,5 +64,6 @@ if __name__ == "__main__":
     scenario(SCENARIOS / "legends" / "game30.toml")
     scenario(SCENARIOS / "mafia" / "full_game.toml")
     scenario(SCENARIOS / "arena" / "heavy_arms_end.toml")
+    scenario(SCENARIOS / "arena" / "three_knockout_then_surrender.toml")
     votes()
     names()

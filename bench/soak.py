@@ -135,6 +135,7 @@ class Pace:
     poll_interval: int = 600
     poll_near: int = 30
     near_deadline: int = 3600
+    inbox_full_read: int = 1800
     chatter: float = 0.7            # the chance that a game's thread gets a post in a given hour
 
 
@@ -194,6 +195,7 @@ poll_interval = {pace.poll_interval}
 poll_near = {pace.poll_near}
 near_deadline = {pace.near_deadline}
 deadline_grace = 30
+inbox_full_read = {pace.inbox_full_read}
 ''', encoding="utf-8")
     return config
 

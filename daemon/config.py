@@ -45,9 +45,18 @@ VOTE_POLICIES = ("last", "first")
 
 INSTALLATION_KEYS = {"forum", "storage", "daemon", "web", "games", "notify"}
 FORUM_KEYS = {"id", "engine", "base_url", "account", "password_env", "password_file", "selectors", "time_zone",
-              "min_interval", "timeout", "retries", "posts_per_page", "post_interval"}
+              "min_interval", "timeout", "retries", "posts_per_page", "post_interval",
+              "inbox_cleanup", "inbox_cleanup_folder", "inbox_cleanup_after", "inbox_cleanup_fill"}
+INBOX_CLEANUP = ("off", "delete", "move")
+# what forumgm can do with stored PMs on each engine's board (the adapters' PmRemoval, which a test
+# holds this to; kept here so that reading a config does not load the forum's HTTP side)
+INBOX_CLEANUP_ACTIONS = {"phpbb": ("delete", "move"), "mybb": ("delete", "move"), "smf": ("delete",)}
+INBOX_CLEANUP_WHY_NOT = {
+    "smf": "SMF 2.1 has labels, not folders, and a labelled PM still counts against the PM limit",
+    "fluxbb": "FluxBB has no private messages",
+}
 STORAGE_KEYS = {"path", "raw_pages_kept"}
-DAEMON_KEYS = {"poll_interval", "poll_near", "near_deadline", "deadline_grace", "log_level"}
+DAEMON_KEYS = {"poll_interval", "poll_near", "near_deadline", "deadline_grace", "inbox_full_read", "log_level"}
 WEB_KEYS = {"host", "port", "password_env", "password_file", "public_url"}
 GAME_KEYS = {"id", "type", "thread_url", "seed", "time_zone", "start", "players", "roles_file", "calendar",
              "role_delivery", "reminder_before", "edit_window",
@@ -80,6 +89,10 @@ class ForumConfig:
     retries: int | None = None
     posts_per_page: int | None = None
     post_interval: float | None = None    # the board's flood interval for the account: seconds between posts
+    inbox_cleanup: str = "off"            # "delete" or "move": stored, answered PMs leave the board's inbox
+    inbox_cleanup_folder: str | None = None   # move: the account's PM folder on the board
+    inbox_cleanup_after: timedelta = timedelta(days=1)   # ... this long after forumgm stored them
+    inbox_cleanup_fill: float = 0.8       # ... or at once while the inbox holds this share of its limit
 
 
 @dataclass(frozen=True)
@@ -158,6 +171,7 @@ class Installation:
     poll_near: int = 30          # seconds between two ticks within `near_deadline` of a deadline
     near_deadline: int = 3600    # seconds before a deadline when polling turns to `poll_near`
     deadline_grace: int = 30     # seconds after a deadline before it resolves (PMs still in flight)
+    inbox_full_read: int = 1800  # seconds between two whole reads of the PM inbox when the pages count none unread
     notify: Any = None           # forumgm.daemon.notify.config.NotifyConfig, or None: nobody is told
     raw_pages_kept: int = RAW_PAGES_KEPT   # thread pages kept per game as the forum showed them (the newest)
 
@@ -232,6 +246,12 @@ def _seconds(value: Any) -> float:
     return float(value)
 
 
+def _share(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= 1:
+        raise ValueError
+    return float(value)
+
+
 def _one_of(values) -> Kind:
     return _typed(str, "one of " + ", ".join(values), lambda v: v in values)
 
@@ -258,6 +278,7 @@ PORT = _typed(int, "a port number 1-65535", lambda v: 0 < v < 65536)
 BOOLEAN = _typed(bool, "true or false")
 TABLE = _typed(dict, "a table")
 TIME_OF_DAY = Kind('a time of day "HH:MM" (00:00-23:59)', _time_of_day)
+SHARE = Kind("a share above 0 and at most 1, such as 0.8", _share)
 DURATION_KIND = Kind('a duration such as "3d", "12h" or "1d 6h 30m"', _duration)
 ZONE = Kind('an IANA time zone such as "Europe/Moscow"', _zone)
 LOCAL_DATETIME = Kind("a TOML local date-time such as 2026-03-02T23:00:00 (in the game's time zone)",
@@ -357,6 +378,7 @@ def load_installation(path: str | Path) -> Installation:
         poll_near=check.get(daemon, "poll_near", POSITIVE, "daemon", default=30),
         near_deadline=check.get(daemon, "near_deadline", COUNT, "daemon", default=3600),
         deadline_grace=check.get(daemon, "deadline_grace", COUNT, "daemon", default=30),
+        inbox_full_read=check.get(daemon, "inbox_full_read", POSITIVE, "daemon", default=1800),
         log_level=check.get(daemon, "log_level", _one_of(LOG_LEVELS), "daemon", default="INFO"),
         web_host=check.get(web, "host", TEXT, "web", default="127.0.0.1"),
         web_port=check.get(web, "port", PORT, "web", default=8080),
@@ -390,12 +412,40 @@ def _forum(check: Checker, table: Mapping) -> ForumConfig | None:
         retries=check.get(table, "retries", COUNT, "forum", default=None),
         posts_per_page=check.get(table, "posts_per_page", POSITIVE, "forum", default=None),
         post_interval=check.get(table, "post_interval", SECONDS, "forum", default=None),
+        **_inbox_cleanup(check, table),
     )
     if "password_env" not in table and "password_file" not in table:
         check.problem("forum.password_env", "a variable name, or password_file = a chmod 600 file (one required)")
     if values["selectors"] and values["engine"] != "generic":
         check.problem("forum.selectors", 'no selectors unless engine = "generic"', values["selectors"])
     return ForumConfig(**values)
+
+
+def _inbox_cleanup(check: Checker, table: Mapping) -> dict[str, Any]:
+    """inbox_cleanup and its keys; the engine must be able to do what is asked (`forumgm check-config`
+    says so before the daemon would try)."""
+    values = dict(
+        inbox_cleanup=check.get(table, "inbox_cleanup", _one_of(INBOX_CLEANUP), "forum", default="off"),
+        inbox_cleanup_folder=check.get(table, "inbox_cleanup_folder", TEXT, "forum", default=None),
+        inbox_cleanup_after=check.get(table, "inbox_cleanup_after", DURATION_KIND, "forum",
+                                      default=timedelta(days=1)),
+        inbox_cleanup_fill=check.get(table, "inbox_cleanup_fill", SHARE, "forum", default=0.8),
+    )
+    action, engine = values["inbox_cleanup"], table.get("engine")
+    if action in ("delete", "move") and isinstance(engine, str) and engine in FORUM_ENGINES:
+        can = INBOX_CLEANUP_ACTIONS.get(engine, ())
+        if action not in can:
+            why = INBOX_CLEANUP_WHY_NOT.get(engine, f"forumgm cannot {action} PMs on {engine} boards")
+            expected = " or ".join(f'"{a}"' for a in ("off", *can))
+            check.problem("forum.inbox_cleanup", f"{expected} on {engine} ({why}; delete old PMs there by hand)",
+                          action)
+    if action == "move" and values["inbox_cleanup_folder"] is None:
+        check.problem("forum.inbox_cleanup_folder", 'the name of a PM folder the account has on the forum '
+                      '(needed with inbox_cleanup = "move")')
+    if action != "move" and "inbox_cleanup_folder" in table:
+        check.problem("forum.inbox_cleanup_folder", 'no folder unless inbox_cleanup = "move"',
+                      table["inbox_cleanup_folder"])
+    return values
 
 
 def _password_file(check: Checker, table: Mapping, prefix: str) -> Path | None:

@@ -1,24 +1,28 @@
-"""Pictures an engine draws of a resolved phase (Bellum's turn map).
+"""Pictures an engine draws of a resolved phase (Bellum's turn map), carried by the phase's report.
 
 `Rules.images(state)` (optional) returns named pictures ("map.png": bytes, …). The daemon keeps
-them beside its store (pictures/<game>/<phase>/<digest>/<name>) and lists their files in one "map"
-draft of the phase; the folder is named by the pictures' content, so a re-run of the phase (or its
-preview) never overwrites a map already shown, and a changed map is a changed draft; the host's page shows every phase's pictures. When the host approves the draft,
-the thread gets the pictures the way forums show them: `[img]` links to the page's public
-address ([web] public_url), which serves a picture once its draft is approved. SVG pictures are
-linked (forums do not show SVG), PNG and JPEG ones shown.
+them beside its store (pictures/<game>/<phase>/<digest>/<name>); the folder is named by the
+pictures' content, so a re-run of the phase (or its preview) never overwrites a map already
+shown. The phase's first report draft carries them (its `pictures`), and its text holds MARK
+where they go: the host may move the mark, or delete it to post the report without them.
+
+In the thread the mark becomes the pictures the way forums show them: the PNG as an attachment
+of the post placed inline where the board takes attachments (publish.py), else as `[img]` of
+the page's public address ([web] public_url), which serves a picture once its draft is approved;
+with that address an SVG is linked too (forums do not show SVG).
 """
 from __future__ import annotations
 
 import hashlib
 from pathlib import Path
-from typing import Mapping
+from typing import Mapping, Sequence
 
-MAP_KIND = "map"
+MARK = "[карта]"
 SHOWN = (".png", ".jpg", ".jpeg")
 RELEASED = ("approved", "sending", "sent")
-NO_PUBLIC_URL = ("no [web] public_url in the config: the forum can show the map only from the page's public "
-                 "address (set it, or post the picture yourself and reject this draft)")
+NO_PUBLIC_URL = ("no [web] public_url in the config and the forum takes no attachment from this account: the forum "
+                 "can show the map only from the page's public address (set it, or delete the mark "
+                 f"{MARK} to post the report without the map)")
 
 
 def save_pictures(store_path: Path, game_id: str, phase_key: str, pictures: Mapping[str, bytes]) -> list[Path]:
@@ -36,22 +40,44 @@ def save_pictures(store_path: Path, game_id: str, phase_key: str, pictures: Mapp
     return paths
 
 
+def with_mark(body: str) -> str:
+    """A report's text with the mark of its pictures after it."""
+    return f"{body.rstrip()}\n\n{MARK}\n"
+
+
+def shown_picture(pictures: Sequence[str]) -> tuple[int, Path] | None:
+    """The picture a forum shows (the first PNG or JPEG) and its index among the draft's."""
+    return next(((index, Path(path)) for index, path in enumerate(pictures) if Path(path).suffix.lower() in SHOWN),
+                None)
+
+
 def public_picture_url(web_url: str, game_id: str, draft_id: int, index: int) -> str:
     return f"{web_url.rstrip('/')}/maps/{game_id}/{draft_id}/{index}"
 
 
-def forum_text(draft: dict, web_url: str | None) -> str | None:
-    """The thread text of a map draft, or None when there is no public address to link."""
-    if web_url is None:
-        return None
-    lines = []
-    for index, line in enumerate(draft["body"].splitlines()):
-        path = Path(line.strip())
-        if not line.strip():
-            continue
-        url = public_picture_url(web_url, draft["game_id"], draft["id"], index)
-        if path.suffix.lower() in SHOWN:
-            lines.append(f"[img]{url}[/img]")
-        else:
-            lines.append(f"[url={url}]{path.suffix.lstrip('.').upper()}[/url]")
-    return "\n".join(lines)
+def picture_links(draft: dict, web_url: str | None, shown: str | None = None) -> str | None:
+    """What the mark becomes: `shown` (the board's own inline attachment) or `[img]` of the public
+    address for the shown picture, then a link to each other picture when there is an address;
+    None when the shown picture has neither."""
+    pictures = draft["pictures"] or []
+    found = shown_picture(pictures)
+    parts = []
+    for index, path in enumerate(pictures):
+        if found is not None and index == found[0]:
+            if shown is None and web_url is None:
+                return None
+            parts.append(shown if shown is not None
+                         else f"[img]{public_picture_url(web_url, draft['game_id'], draft['id'], index)}[/img]")
+        elif web_url is not None:
+            url = public_picture_url(web_url, draft["game_id"], draft["id"], index)
+            parts.append(f"[url={url}]{Path(path).suffix.lstrip('.').upper()}[/url]")
+    return "\n".join(parts)
+
+
+def forum_text(draft: dict, web_url: str | None, shown: str | None = None) -> str | None:
+    """The thread text of a draft: its body with the mark replaced by its pictures (None: they
+    cannot be shown). A body without the mark goes as it is."""
+    if not draft["pictures"] or MARK not in draft["body"]:
+        return draft["body"]
+    links = picture_links(draft, web_url, shown)
+    return None if links is None else draft["body"].replace(MARK, links)

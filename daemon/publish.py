@@ -19,8 +19,9 @@ import logging
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from forumgm.daemon.forum.errors import Accepted, ForumError, ForumRefused, Unreachable
-from forumgm.daemon.pictures import MAP_KIND, NO_PUBLIC_URL, forum_text
+from forumgm.daemon.forum.adapter import Attachment
+from forumgm.daemon.forum.errors import Accepted, ForumError, ForumRefused, NoAttachments, Unreachable
+from forumgm.daemon.pictures import MARK, NO_PUBLIC_URL, forum_text, shown_picture
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +70,7 @@ def _publish(forum, store, draft: dict, now: datetime, report: PublishReport, ba
             report.reconciled[draft["id"]] = found
             return
     else:
-        if _text(store, draft) is None:
+        if _text(store, draft) is None and not getattr(forum, "attaches", False):
             store.mark_refused(draft["id"], NO_PUBLIC_URL, now)
             report.refused[draft["id"]] = NO_PUBLIC_URL
             return
@@ -77,7 +78,7 @@ def _publish(forum, store, draft: dict, now: datetime, report: PublishReport, ba
         draft = store.draft(draft["id"])
     try:
         if draft["target"] == "thread":
-            ref = forum.reply(_thread_url(store, draft), _text(store, draft))
+            ref = _reply(forum, store, draft)
         else:
             ref = forum.send_pm(draft["target"], _subject(draft), _text(store, draft))
     except ForumRefused as refused:
@@ -95,23 +96,42 @@ def _publish(forum, store, draft: dict, now: datetime, report: PublishReport, ba
     report.sent[draft["id"]] = ref
 
 
+def _reply(forum, store, draft: dict) -> str:
+    """Post a thread draft; the picture it shows is attached inline where the board takes files from
+    the account, else linked at the page's public address."""
+    url = _thread_url(store, draft)
+    shown = shown_picture(draft["pictures"] or []) if MARK in draft["body"] else None
+    if shown is not None and getattr(forum, "attaches", False):
+        path = shown[1]
+        try:
+            return forum.reply(url, _text(store, draft, shown=MARK), attachments=[Attachment(path.name, path.read_bytes(), MARK)])
+        except NoAttachments as refused:
+            if _text(store, draft) is None:
+                raise ForumRefused(f"{refused}; {NO_PUBLIC_URL}") from refused
+            log.info("draft %s: %s; its picture goes as a link to the page's public address", draft["id"], refused)
+    text = _text(store, draft)
+    if text is None:
+        raise ForumRefused(NO_PUBLIC_URL)
+    return forum.reply(url, text)
+
+
 def _find(forum, store, draft: dict) -> str | None:
     """The draft among what the account posted or sent after the draft's baseline, not already
-    recorded as another draft's."""
+    recorded as another draft's. A picture is looked for by nothing (boards show it as a picture,
+    whether attached or linked): the words around it say which post it is."""
     claimed = store.sent_refs()
     if draft["target"] == "thread":
-        return forum.find_own_post(_thread_url(store, draft), _text(store, draft), after=draft["sent_after"],
+        return forum.find_own_post(_thread_url(store, draft), _text(store, draft, shown=""), after=draft["sent_after"],
                                    since=draft["sending_at"], claimed=claimed)
     return forum.find_sent_pm(draft["target"], _subject(draft), _text(store, draft), after=draft["sent_after"],
                               claimed=claimed)
 
 
-def _text(store, draft: dict) -> str | None:
-    """What the forum gets: the body, except that a map draft lists picture files on the host's
-    disk and the thread gets links to them at the page's public address (None: no address)."""
-    if draft["kind"] != MAP_KIND:
-        return draft["body"]
-    return forum_text(draft, (store.game(draft["game_id"])["settings"] or {}).get("web_url"))
+def _text(store, draft: dict, shown: str | None = None) -> str | None:
+    """What the forum gets: the body, with the pictures it carries where its mark is: the shown one
+    as `shown` (the board's inline attachment) or linked at the page's public address, the others
+    linked (None: the shown one has no address to link)."""
+    return forum_text(draft, (store.game(draft["game_id"])["settings"] or {}).get("web_url"), shown)
 
 
 class _Baselines:

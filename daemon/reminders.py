@@ -3,8 +3,9 @@
 `reminder_before` (game config, default 1h) ahead of a phase's deadline the engine's reminder
 (players without a valid vote) is drafted once per phase: a thread post and a PM to each of them,
 telling the time actually left (a daemon started late in the window does not claim the full
-offset); the host keeps what he wants. The discipline digest (mafia) is drafted for the host
-then and once more at the deadline, from the stored posts of that game day. Each draft has a ref, so a tick
+offset); the host keeps what he wants. A game whose thread has rules of its own (Mafia's
+discipline) has the engine's `host_digest` drafted for the host then and once more at the
+deadline, from the stored posts of that game day. Each draft has a ref, so a tick
 repeated inside the window drafts nothing twice; a window missed while the daemon was down is
 not drafted late (the deadline digest is: the host still needs it).
 """
@@ -16,11 +17,6 @@ from typing import Any
 from forumgm.daemon.stored_orders import order_pms
 from forumgm.daemon.stored_posts import stored_posts
 from forumgm.engines.base import Phase
-from forumgm.engines.mafia import discipline
-
-# engines whose thread has discipline rules: type -> (digest, digest_text)
-DIGESTS = {"mafia": (discipline.digest, discipline.digest_text)}
-DIGEST_KIND = "discipline"
 
 
 def draft_before_deadline(game: Any, store, state: Any, phase: Phase, phase_row: dict, now: datetime) -> None:
@@ -51,21 +47,18 @@ def draft_reminder(game: Any, store, state: Any, phase: Phase, left: timedelta) 
 
 
 def draft_digest(game: Any, store, state: Any, phase: Phase, phase_row: dict, end: datetime, when: str) -> None:
-    functions = DIGESTS.get(game.config.type)
+    host_digest = getattr(game.rules, "host_digest", None)     # optional: only games with thread rules
     host = game.account
-    if functions is None or not host:
+    if host_digest is None or not host:
         return
-    digest, digest_text = functions
     opens = phase_row["opens_at"]
-    body = digest_text(digest(state, stored_posts(store, game.id, opens), opens, end, host), game.texts)
-    if when == "deadline" and _drafted_before(store, game.id, phase.key, body):
+    pm = host_digest(state, phase, stored_posts(store, game.id, opens), opens, end, host, game.texts)
+    if when == "deadline" and _drafted_before(store, game.id, f"{pm.kind}:{phase.key}:before", pm.text):
         return      # nothing changed since the digest before the deadline: the host has read it
-    store.add_draft(game.id, DIGEST_KIND, host, body, phase.key,
-                    game.config.needs_approval(DIGEST_KIND), ref=f"{DIGEST_KIND}:{phase.key}:{when}",
-                    subject=f"Дисциплина в теме, игровой день {phase.number}")
+    store.add_draft(game.id, pm.kind, pm.to, pm.text, phase.key, game.config.needs_approval(pm.kind),
+                    ref=f"{pm.kind}:{phase.key}:{when}", subject=pm.subject)
 
 
-def _drafted_before(store, game_id: str, phase_key: str, body: str) -> bool:
-    ref = f"{DIGEST_KIND}:{phase_key}:before"
+def _drafted_before(store, game_id: str, ref: str, body: str) -> bool:
     return any(d["ref"] == ref and d["status"] != "superseded" and d["body"] == body
                for d in store.drafts(game_id=game_id))

@@ -66,7 +66,8 @@ def game_runs(installation: Installation, store: Store, grace: timedelta = timed
     forum = installation.forum
     return with_replacements([GameRun(game, rules_for(game.type, game.rules), forum.id, load_texts(game.templates),
                                       account=forum.account, post_url=post_url_builder(forum, game.thread_url),
-                                      web_url=installation.web_public_url, grace=grace)
+                                      web_url=installation.web_public_url, grace=grace,
+                                      inbox_full_read=timedelta(seconds=installation.inbox_full_read))
                               for game in installation.games], store)
 
 

@@ -15,7 +15,7 @@ import sqlite3
 from dataclasses import asdict
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 import sqlite_utils
 
@@ -28,7 +28,7 @@ DRAFT_STATUSES = ("pending", "approved", "sending", "sent", "rejected", "superse
 OPEN_DRAFT_STATUSES = ("pending", "approved")
 
 RAW_PAGES_KEPT = 20      # thread pages kept per game as the forum showed them ([storage] raw_pages_kept)
-JSON_COLUMNS = frozenset({"aliases", "colored", "flagged", "verdicts", "data", "state", "detail", "settings"})
+JSON_COLUMNS = frozenset({"pictures", "aliases", "colored", "flagged", "verdicts", "data", "state", "detail", "settings"})
 TIME_COLUMNS = frozenset({"deadline", "at", "problem_since", "since"})
 
 
@@ -337,6 +337,44 @@ MIGRATIONS: tuple[str, ...] = (
         pm_id TEXT NOT NULL,
         PRIMARY KEY (forum_id, pm_id)
     );
+    """,
+    # the pictures a draft carries (a turn report's map): files beside the store, posted with its text
+    """
+    ALTER TABLE drafts ADD COLUMN pictures TEXT;
+    """,
+    # stored PMs the board was asked to delete or move out of the inbox ([forum] inbox_cleanup):
+    # asked_at is on disk before the board is asked; done_at once the inbox no longer lists it
+    """
+    CREATE TABLE pm_removals (
+        forum_id TEXT NOT NULL,
+        pm_id TEXT NOT NULL,
+        action TEXT NOT NULL,
+        asked_at TEXT NOT NULL,
+        done_at TEXT,
+        PRIMARY KEY (forum_id, pm_id)
+    );
+    """,
+    # the host's correction of a player's thread vote (his posts stay as they were; the tally counts
+    # the correction instead, and a counted vote says when it is one)
+    """
+    CREATE TABLE vote_corrections (
+        id INTEGER PRIMARY KEY,
+        game_id TEXT NOT NULL REFERENCES games(id),
+        phase_key TEXT NOT NULL,
+        voter TEXT NOT NULL,
+        text TEXT NOT NULL,
+        cast_at TEXT NOT NULL,
+        entered_by TEXT NOT NULL,
+        recorded_at TEXT NOT NULL,
+        superseded_by INTEGER REFERENCES vote_corrections(id)
+    );
+    CREATE INDEX vote_corrections_phase ON vote_corrections(game_id, phase_key);
+    ALTER TABLE votes ADD COLUMN entered_by TEXT;
+    """,
+    # the last whole read of the forum's PM inbox that went well: a poll whose thread page counts
+    # no unread PM skips the inbox until a safety read is due (daemon/inbox_check.py)
+    """
+    ALTER TABLE forums ADD COLUMN inbox_read_at TEXT;
     """,
 )
 
@@ -693,9 +731,68 @@ class Store:
                                                   "SELECT pm_id FROM own_pms WHERE forum_id = ?",
                                                   [forum_id, forum_id])}
 
+    def set_inbox_read(self, forum_id: str, at: datetime | None) -> None:
+        """When the inbox was last read whole without a problem; None after a read that failed."""
+        self.db.execute("UPDATE forums SET inbox_read_at = ? WHERE id = ?", [to_text(at), forum_id])
+
+    def inbox_read_at(self, forum_id: str) -> datetime | None:
+        row = self._one("SELECT inbox_read_at FROM forums WHERE id = ?", [forum_id])
+        return row["inbox_read_at"] if row else None
+
     def record_own_pms(self, forum_id: str, pm_ids: Iterable[str]) -> None:
         self.db.conn.executemany("INSERT OR IGNORE INTO own_pms (forum_id, pm_id) VALUES (?, ?)",
                             [(forum_id, pm_id) for pm_id in pm_ids])
+
+    def removable_pms(self, forum_id: str, pm_ids: Iterable[str], stored_before: datetime | None) -> list[str]:
+        """Those of `pm_ids` (in their order) stored with their text, before `stored_before` (None:
+        whenever), that no draft answering them waits for: a receipt or a notice of a stray PM
+        still pending, approved or being sent."""
+        wanted = list(dict.fromkeys(pm_ids))
+        if not wanted:
+            return []
+        marks = ", ".join("?" for _ in wanted)
+        rows = self.db.execute(
+            f"SELECT pm_id FROM pms WHERE forum_id = ? AND pm_id IN ({marks}) AND text IS NOT NULL "
+            "AND html IS NOT NULL AND (? IS NULL OR seen_at <= ?) AND NOT EXISTS (SELECT 1 FROM drafts "
+            "WHERE ref IN ('receipt:' || pms.pm_id, 'stray_pm:' || pms.forum_id || ':' || pms.pm_id) "
+            "AND status IN ('pending', 'approved', 'sending'))",
+            [forum_id, *wanted, to_text(stored_before), to_text(stored_before)])
+        found = {row[0] for row in rows}
+        return [pm_id for pm_id in wanted if pm_id in found]
+
+    @contextlib.contextmanager
+    def durably(self) -> Iterator["Store"]:
+        """A transaction that is on the disk when it ends, and with it everything committed before
+        (WAL: the log is synced up to its commit), also through a power cut, which
+        synchronous=NORMAL does not promise."""
+        if self.db.conn.in_transaction:
+            raise StoreError("durably() opens its own transaction")
+        self.db.execute("PRAGMA synchronous=FULL")
+        try:
+            with self.transaction():
+                yield self
+        finally:
+            self.db.execute("PRAGMA synchronous=NORMAL")
+
+    def ask_pm_removal(self, forum_id: str, pm_ids: Iterable[str], action: str, at: datetime) -> list[str]:
+        """Inside durably(): note that the board is asked to remove these PMs; the ones stored with
+        their text, which alone may be removed (checked again here, in the transaction that goes to
+        disk before the board is asked)."""
+        if not self.db.conn.in_transaction:
+            raise StoreError("ask_pm_removal must run inside Store.durably()")
+        stored = self.removable_pms(forum_id, pm_ids, None)
+        self.db.conn.executemany(
+            "INSERT INTO pm_removals (forum_id, pm_id, action, asked_at) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT(forum_id, pm_id) DO UPDATE SET action = excluded.action, asked_at = excluded.asked_at, "
+            "done_at = NULL", [(forum_id, pm_id, action, to_text(at)) for pm_id in stored])
+        return stored
+
+    def pm_removals_done(self, forum_id: str, pm_ids: Iterable[str], at: datetime) -> None:
+        self.db.conn.executemany("UPDATE pm_removals SET done_at = ? WHERE forum_id = ? AND pm_id = ?",
+                                 [(to_text(at), forum_id, pm_id) for pm_id in pm_ids])
+
+    def pm_removals(self, forum_id: str) -> list[dict]:
+        return self._rows("SELECT * FROM pm_removals WHERE forum_id = ? ORDER BY asked_at, pm_id", [forum_id])
 
     def pms(self, forum_id: str, since: datetime | None = None) -> list[dict]:
         if since is None:
@@ -713,7 +810,8 @@ class Store:
             for vote in counted:
                 self._insert("votes", {"game_id": game_id, "phase_key": phase_key, "voter": vote.voter,
                                        "target": vote.target, "counted": 1, "text": vote.text,
-                                       "post_id": vote.post_id, "cast_at": to_text(vote.at), "counted_at": at})
+                                       "post_id": vote.post_id, "cast_at": to_text(vote.at), "counted_at": at,
+                                       "entered_by": vote.entered_by})
             for vote in discarded:
                 self._insert("votes", {"game_id": game_id, "phase_key": phase_key, "voter": vote.voter,
                                        "counted": 0, "reason": vote.reason, "detail": json.dumps(vote.detail),
@@ -760,6 +858,29 @@ class Store:
         for row in replaced:
             self.db.execute("UPDATE orders SET superseded_by = ? WHERE id = ?", [order_id, row["id"]])
         return self._one("SELECT * FROM orders WHERE id = ?", [order_id]), replaced
+
+    def record_vote_correction(self, game_id: str, phase_key: str, voter: str, at: datetime, text: str,
+                               by: str) -> tuple[dict, dict | None]:
+        """Inside a transaction: the host's text becomes the voter's thread vote of the phase; an earlier
+        correction of it stays, pointing at this one. (the new row, the correction it replaced)"""
+        if not self.db.conn.in_transaction:
+            raise StoreError("record_vote_correction must run inside Store.transaction()")
+        earlier = next((row for row in self.vote_corrections(game_id, phase_key) if row["voter"] == voter), None)
+        new_id = self._insert("vote_corrections", {
+            "game_id": game_id, "phase_key": phase_key, "voter": voter, "text": text, "cast_at": to_text(at),
+            "entered_by": by, "recorded_at": to_text(self.now()),
+        })
+        if earlier is not None:
+            self.db.execute("UPDATE vote_corrections SET superseded_by = ? WHERE id = ?", [new_id, earlier["id"]])
+        return self._one("SELECT * FROM vote_corrections WHERE id = ?", [new_id]), earlier
+
+    def vote_corrections(self, game_id: str, phase_key: str | None = None, superseded: bool = False) -> list[dict]:
+        """The host's corrections of thread votes in force (with `superseded`, the replaced ones too), oldest first."""
+        where = "" if superseded else " AND superseded_by IS NULL"
+        if phase_key is None:
+            return self._rows(f"SELECT * FROM vote_corrections WHERE game_id = ?{where} ORDER BY id", [game_id])
+        return self._rows(f"SELECT * FROM vote_corrections WHERE game_id = ? AND phase_key = ?{where} ORDER BY id",
+                          [game_id, phase_key])
 
     def order_pm_ids(self, game_id: str) -> set[str]:
         return {row[0] for row in self.db.execute("SELECT pm_id FROM orders WHERE game_id = ?", [game_id])}
@@ -872,8 +993,9 @@ class Store:
 
     def add_draft(self, game_id: str, kind: str, target: str, body: str, phase_key: str | None,
                   needs_approval: bool, ref: str | None = None, subject: str = "",
-                  resolution_id: int | None = None) -> int:
-        """A new draft, or the live one already drafted for the same `ref` (never twice)."""
+                  resolution_id: int | None = None, pictures: Sequence[str] = ()) -> int:
+        """A new draft, or the live one already drafted for the same `ref` (never twice). `pictures`:
+        files it is posted with (daemon/pictures.py)."""
         if ref is not None:
             existing = self.db.execute("SELECT id FROM drafts WHERE game_id = ? AND ref = ? "
                                        "AND status <> 'superseded'", [game_id, ref]).fetchone()
@@ -885,6 +1007,7 @@ class Store:
             "phase_key": phase_key, "needs_approval": int(needs_approval),
             "status": "pending" if needs_approval else "approved", "ref": ref,
             "resolution_id": resolution_id, "created_at": now, "updated_at": now,
+            **({"pictures": json.dumps([str(path) for path in pictures], ensure_ascii=False)} if pictures else {}),
         })
 
     def live_refs(self, prefix: str) -> set[str]:

@@ -16,7 +16,8 @@ from datetime import datetime, timedelta
 from typing import Any, TextIO
 
 from forumgm.daemon.forum.errors import ForumError
-from forumgm.parsers.forums.base import PageLayoutError, Post
+from forumgm.daemon.inbox_cleanup import Cleanup, clean_inbox, confirm_removed
+from forumgm.parsers.forums.base import Listing, PageLayoutError, Post
 from forumgm.parsers.forums.scrub import scrub_page
 
 DEFAULT_EDIT_WINDOW = timedelta(minutes=60)
@@ -39,6 +40,7 @@ class SyncReport:
     edited_posts: list[str] = field(default_factory=list)
     deleted_posts: list[str] = field(default_factory=list)
     error: str | None = None     # for the host; the game should not resolve on this sync
+    unread_pms: int | None = None    # what the last page read counts in its header (None: it does not tell)
 
     @property
     def ok(self) -> bool:
@@ -74,9 +76,12 @@ def sync_game(game: Any, forum, store, now: datetime, edit_window: timedelta | N
     missing = store.live_post_pages(game_id, from_page=page_no)    # known posts yet to show up again
     known = dict(missing)
     bar = _Progress(progress if progress is not None else sys.stderr, game_id, page_no)
+    last_html = ""
 
     def read(number: int, forward: bool = True):
+        nonlocal last_html
         info, posts, html = forum.thread_page(thread_url, number)
+        last_html = html
         report.pages_fetched += 1
         _check_page(number, info, cursor["pages"])
         with store.transaction():
@@ -100,6 +105,7 @@ def sync_game(game: Any, forum, store, now: datetime, edit_window: timedelta | N
             info_posts = read(page_no)
         _mark_vanished(store, game_id, (first_read[0].page, first_read[1]), missing, read, now, report,
                        known=None if accepting else known)
+        report.unread_pms = _unread_pms(forum, last_html)
     except ThreadDisagrees as error:
         report.error = (f"the thread of game {game_id} disagrees with what was read before: {error}; "
                         "nothing of it is taken as fact, the game waits for the host (if the thread "
@@ -119,7 +125,8 @@ def sync_inbox(forum_id: str, forum, store, now: datetime) -> InboxReport:
     already stored. An inbox that says it holds more PMs than were ever read, or that is full
     (new PMs are held back, unseen), is a problem for the host, never silence. A forum without
     private messages (FluxBB) has no inbox: nothing is read and nothing is wrong (thread votes
-    still count)."""
+    still count). With [forum] inbox_cleanup, stored PMs then leave the inbox (inbox_cleanup.py),
+    and the inbox is read once more: PMs the board held back come in, and it shows what went."""
     report = InboxReport(forum_id)
     if not getattr(forum, "pm_supported", True):
         if forum_id not in _TOLD_NO_PMS:   # said once per run, not every tick
@@ -127,28 +134,59 @@ def sync_inbox(forum_id: str, forum, store, now: datetime) -> InboxReport:
             log.info("forum %s has no private messages: its inbox is not read, orders cannot come by PM",
                      forum_id)
         return report
-    known = store.known_pm_ids(forum_id)
-    listed: set[str] = set()
-    first = None
     try:
-        for headers, listing in forum.inbox_pages():
-            report.pages_fetched += 1
-            first = first or listing
-            for header in headers:
-                if header.id not in known | listed and store.record_pm(forum_id, header, forum.message(header.id),
-                                                                      now):
-                    report.new_pms.append(header.id)
-            store.record_own_pms(forum_id, listing.own)
-            on_page = {h.id for h in headers} | set(listing.own)
-            listed |= on_page
-            if on_page & known or report.pages_fetched >= MAX_INBOX_PAGES:
-                break
-        report.error = _inbox_problem(forum_id, first, len(known | listed))
+        first, listed = _read_inbox(forum_id, forum, store, now, report)
+        cleanup = Cleanup.of(getattr(forum, "settings", None))
+        kept = ""
+        if cleanup is not None and (asked := _clean(forum_id, forum, store, cleanup, listed, first, now)):
+            first, again = _read_inbox(forum_id, forum, store, now, report, min_pages=report.pages_fetched)
+            left = confirm_removed(forum_id, store, asked, set(again), now)
+            kept = f"; the forum kept PMs forumgm asked it to remove: {', '.join(left)}" if left else ""
+        problem = _inbox_problem(forum_id, first, len(store.known_pm_ids(forum_id)))
+        report.error = problem + kept if problem else None
     except PageLayoutError as error:
         report.error = f"the PM inbox of {forum_id} does not look like the forum's inbox any more ({error})"
     except ForumError as error:
         report.error = f"the forum did not answer while reading the PM inbox of {forum_id}: {error}"
     return report
+
+
+def _unread_pms(forum, html: str) -> int | None:
+    """Counted once per sync, on the last page read (a forum edge without the count: None)."""
+    count = getattr(forum, "unread_pms", None)
+    return count(html) if count is not None else None
+
+
+def _read_inbox(forum_id: str, forum, store, now: datetime, report: InboxReport,
+                min_pages: int = 1) -> tuple[Listing | None, list[str]]:
+    """Store the PMs new to the store; the first page's listing and the ids listed, page order."""
+    known = store.known_pm_ids(forum_id)
+    listed: list[str] = []
+    first = None
+    for number, (headers, listing) in enumerate(forum.inbox_pages(), start=1):
+        report.pages_fetched += 1
+        first = first or listing
+        for header in headers:
+            if header.id not in known and header.id not in listed and store.record_pm(
+                    forum_id, header, forum.message(header.id), now):
+                report.new_pms.append(header.id)
+        store.record_own_pms(forum_id, listing.own)
+        on_page = [h.id for h in headers] + list(listing.own)
+        listed += on_page
+        if (set(on_page) & known and number >= min_pages) or number >= MAX_INBOX_PAGES:
+            break
+    return first, listed
+
+
+def _clean(forum_id: str, forum, store, cleanup: Cleanup, listed: list[str], first: Listing | None,
+           now: datetime) -> list[str]:
+    """The PMs the board was asked to remove; a board that refused is logged, the sync goes on
+    (an inbox that fills up says so by itself)."""
+    try:
+        return clean_inbox(forum_id, forum, store, cleanup, listed, first, now)
+    except ForumError as error:
+        log.warning("forum %s: the stored PMs could not be removed from the inbox: %s", forum_id, error)
+        return []
 
 
 def _inbox_problem(forum_id: str, listing, seen: int) -> str | None:

@@ -1,6 +1,8 @@
 """One tick of the daemon (DESIGN.md "Data flow of one tick").
 
-    sync the inbox and each game's thread      (forumgm.daemon.sync; a game that fails stops, visibly)
+    sync each game's thread, then the inbox    (forumgm.daemon.sync; a game that fails stops, visibly) —
+                                               the inbox only when the thread pages count a PM unread, a
+                                               phase is due, or a periodic whole read is (daemon/inbox_check.py)
     record inputs: order PMs -> orders + a receipt draft each; thread votes -> the running tally
     resolve every due phase once, oldest first (catch-up after downtime, deadline by deadline)
     a PM no game of its forum takes            -> a notice for the host (forumgm.daemon.stray_pms)
@@ -16,17 +18,19 @@ import logging
 import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from forumgm.daemon.clock import due_phases, schedule
 from forumgm.daemon.config import GameConfig
 from forumgm.daemon.finish import finish_by_engine, is_finished
 from forumgm.daemon.host_actions.pause import is_paused
+from forumgm.daemon.inbox_check import DEFAULT_FULL_READ, inbox_reason
 from forumgm.daemon.late import late_key, missed_phase
 from forumgm.daemon.reminders import draft_before_deadline
 from forumgm.daemon.role_delivery import role_drafts
 from forumgm.daemon.notices import KIND as NOTICE_KIND, host_notices
-from forumgm.daemon.pictures import MAP_KIND, save_pictures
+from forumgm.daemon.pictures import save_pictures, with_mark
 from forumgm.daemon.store import Store, StoreError
 from forumgm.daemon.stops import is_held
 from forumgm.daemon.stored_orders import order_pms
@@ -64,6 +68,7 @@ class GameRun:
     account: str = ""          # the host's forum account: its own posts are no votes
     post_url: Callable[[str], str | None] = no_link    # a thread post's link, for vote counts
     grace: timedelta = timedelta(0)    # a phase resolves this long after its deadline ([daemon] deadline_grace)
+    inbox_full_read: timedelta = DEFAULT_FULL_READ   # [daemon] inbox_full_read (forumgm.daemon.inbox_check)
 
     @property
     def id(self) -> str:
@@ -101,22 +106,31 @@ class TickReport:
 def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edges: Edges | None = None) -> TickReport:
     edges = edges if edges is not None else default_edges()
     report = TickReport()
-    inbox_errors = {forum_id: _sync_error(edges.sync_inbox, report, forum_id, forum, store, now)
-                    for forum_id in sorted({game.forum_id for game in games})}
-    for game in games:
-        if is_held(store, game.id):
-            continue        # its rules changed, or another held cause: `forumgm status` says why
+    # a held game (its rules changed, or another cause: `forumgm status` says why) is not read
+    live = [game for game in games if not is_held(store, game.id)]
+    threads: dict[str, tuple[Any, str | None]] = {}     # game id -> its thread's sync report, error
+    for game in live:
         try:
             start_game(game, store, now)
+            threads[game.id] = _sync_step(edges.sync_game, report, game.config, forum, store, now)
+        except sqlite3.Error:   # the store itself fails: run_loop says so once, not per game
+            raise
+        except Exception as error:  # one broken game must not stop the others
+            _game_failed(game, error, report)
+    inbox_errors = {forum_id: _inbox_step(edges, report, forum_id, forum, store, now,
+                                          [game for game in live if game.forum_id == forum_id], threads)
+                    for forum_id in sorted({game.forum_id for game in games})}
+    for game in live:
+        if game.id not in threads:
+            continue        # it failed to start: logged above
+        try:
             # inputs may be missing after a failed sync: never resolve on a partial view of the forum
-            error = (inbox_errors[game.forum_id] or _sync_error(edges.sync_game, report, game.config, forum, store, now)
-                     or _resolution_error(game, store, now, report))
+            error = inbox_errors[game.forum_id] or threads[game.id][1] or _resolution_error(game, store, now, report)
             note_sync(store, game.id, error, now)     # the host sees why a game waits
         except sqlite3.Error:   # the store itself fails: run_loop says so once, not per game
             raise
         except Exception as error:  # one broken game must not stop the others
-            log.exception("game %s: tick failed", game.id)
-            report.errors.append(f"{game.id}: {error}")
+            _game_failed(game, error, report)
     for forum_id in inbox_errors:   # every game of the forum has read its orders: what none took
         try:
             draft_stray_pms([game for game in games if game.forum_id == forum_id], store)
@@ -150,19 +164,43 @@ def _resolution_error(game: GameRun, store: Store, now: datetime, report: TickRe
     return None
 
 
-def _sync_error(step: Callable | None, report: TickReport, *args) -> str | None:
-    """The step's error for the host (note_sync logs it when the game stops), or None. A step that
-    raises is an error of the same kind: the games it reads for wait, the tick goes on."""
+def _game_failed(game: GameRun, error: Exception, report: TickReport) -> None:
+    log.exception("game %s: tick failed", game.id)
+    report.errors.append(f"{game.id}: {error}")
+
+
+def _sync_step(step: Callable | None, report: TickReport, *args) -> tuple[Any, str | None]:
+    """The step's report and its error for the host (note_sync logs it when the game stops), or
+    None. A step that raises is an error of the same kind: the games it reads for wait, the tick goes on."""
     try:
-        error = getattr(step(*args), "error", None) if step is not None else None
+        done = step(*args) if step is not None else None
+        error = getattr(done, "error", None)
     except sqlite3.Error:   # the store itself fails: run_loop says so once, not per game
         raise
     except Exception as failure:
         log.exception("reading the forum failed")
-        error = f"reading the forum failed ({type(failure).__name__}: {failure}); see the log"
+        done, error = None, f"reading the forum failed ({type(failure).__name__}: {failure}); see the log"
     if error:
         report.errors.append(error)
-    return error or None
+    return done, error or None
+
+
+def _inbox_step(edges: Edges, report: TickReport, forum_id: str, forum: Any, store: Store, now: datetime,
+                games: list[GameRun], threads: dict[str, tuple[Any, str | None]]) -> str | None:
+    """Read the forum's PM inbox unless the thread pages just read count none unread and no
+    whole read is due (forumgm.daemon.inbox_check); its error, or None."""
+    counts = [getattr(threads[game.id][0], "unread_pms", None) for game in games if game.id in threads]
+    every = min((game.inbox_full_read for game in games), default=DEFAULT_FULL_READ)
+    due = any(due_phases(game.config, now, store, game.grace) for game in games
+              if not is_finished(store, game.id) and not is_paused(store, game.id))
+    why = inbox_reason(counts, store.inbox_read_at(forum_id), now, every, due)
+    if why is None:
+        log.debug("forum %s: the thread pages count no unread PM; the inbox is not read", forum_id)
+        return None
+    log.debug("forum %s: reading the PM inbox (%s)", forum_id, why)
+    _, error = _sync_step(edges.sync_inbox, report, forum_id, forum, store, now)
+    store.set_inbox_read(forum_id, None if error else now)     # a read that failed is made again at once
+    return error
 
 
 # ---------------------------------------------------------------- the game's start
@@ -325,19 +363,16 @@ def resolve_once(game: GameRun, store: Store, phase_key: str, cutoff: datetime, 
         store.add_events(game.id, phase_key, resolution, [e.as_json() for e in outcome.events])
         for out in outcome.eliminated:
             store.add_elimination(game.id, phase_key, resolution, out.nick, out.cause)
+        pictures = _pictures(game, store, phase_key, outcome.state)
         for name, body in outcome.reports.items():
             if body:
                 kind = f"{name}_report"
-                store.add_draft(game.id, kind, "thread", body, phase_key, game.config.needs_approval(kind),
-                                resolution_id=resolution)
+                store.add_draft(game.id, kind, "thread", with_mark(body) if pictures else body, phase_key,
+                                game.config.needs_approval(kind), resolution_id=resolution, pictures=pictures)
+                pictures = []       # the first report carries them
         for pm in outcome.pms:
             store.add_draft(game.id, pm.kind, pm.to, pm.text, phase_key, game.config.needs_approval(pm.kind),
                             subject=pm.subject, resolution_id=resolution)
-        draw = getattr(game.rules, "images", None)      # optional: pictures of the new position
-        if draw is not None:
-            paths = save_pictures(store.path, game.id, phase_key, draw(outcome.state))
-            store.add_draft(game.id, MAP_KIND, "thread", "\n".join(str(path) for path in paths), phase_key,
-                            game.config.needs_approval(MAP_KIND), resolution_id=resolution)
         for body in host_notices(game, outcome.events):     # for the host's eyes first, whatever [approval] says
             store.add_draft(game.id, NOTICE_KIND, "thread", body, phase_key, True, resolution_id=resolution)
         if tally is not None:
@@ -353,6 +388,12 @@ def resolve_once(game: GameRun, store: Store, phase_key: str, cutoff: datetime, 
             store.audit("daemon", "phase.resolve", {"game": game.id, "phase": phase_key, "resolution": resolution})
     log.info("game %s: phase %s resolved%s", game.id, phase_key, " again" if rerun else "")
     return True
+
+
+def _pictures(game: GameRun, store: Store, phase_key: str, state: Any) -> list[Path]:
+    """The files of the pictures the engine draws of the new position (optional: `Rules.images`)."""
+    draw = getattr(game.rules, "images", None)
+    return [] if draw is None else save_pictures(store.path, game.id, phase_key, draw(state))
 
 
 def _check_rerun(store: Store, game_id: str, row: dict) -> None:

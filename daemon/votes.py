@@ -14,8 +14,8 @@ from forumgm.daemon.notices import KIND as NOTICE_KIND
 from forumgm.daemon.store import Store
 from forumgm.daemon.stored_orders import order_pms
 from forumgm.daemon.stored_posts import CLOCK_SKEW
-from forumgm.engines.base import Phase, Tally
-from forumgm.engines.tally import VotePostVersion, VoteRules, count_votes
+from forumgm.engines.base import CountedVote, DiscardedVote, Phase, Tally
+from forumgm.engines.tally import HostVote, VotePostVersion, VoteRules, count_votes
 from forumgm.engines.votecount import vote_count_text
 from forumgm.parsers.colors import normalize_color
 from forumgm.parsers.forums.base import ColoredFragment
@@ -45,7 +45,14 @@ def count_phase_votes(game, store: Store, state: Any, phase: Phase, phase_row: d
     if rules is None:
         return None
     since = _previous_deadline(store, game.id, phase_row)
-    return count_votes(vote_versions(store, game.id, since, cutoff, game.account), game.roster(), rules, cutoff)
+    return count_votes(vote_versions(store, game.id, since, cutoff, game.account), game.roster(), rules, cutoff,
+                       host_votes(store, game.id, phase.key))
+
+
+def host_votes(store: Store, game_id: str, phase_key: str) -> list[HostVote]:
+    """The host's corrections of the phase's thread votes in force (forumgm correct)."""
+    return [HostVote(row["voter"], row["text"], row["cast_at"], row["entered_by"])
+            for row in store.vote_corrections(game_id, phase_key)]
 
 
 def takes_pm_votes(game) -> bool:
@@ -59,6 +66,15 @@ def pm_vote_tally(game, store: Store, state: Any, phase: Phase) -> Tally | None:
     if not takes_pm_votes(game):
         return None
     return game.rules.pm_vote_tally(state, phase, order_pms(store.orders(game.id, phase.key)))
+
+
+def stored_tally(store: Store, game_id: str, phase_key: str) -> Tally:
+    """The phase's thread votes as the daemon last counted and kept them (record_votes)."""
+    rows = store.votes(game_id, phase_key)
+    return Tally(tuple(CountedVote(row["voter"], row["target"], row["post_id"], row["cast_at"], row["text"],
+                                   row["entered_by"]) for row in rows if row["counted"]),
+                 tuple(DiscardedVote(row["voter"], row["text"], row["reason"] or "", row["post_id"], row["detail"] or "")
+                       for row in rows if not row["counted"]))
 
 
 def note_thread_votes(game, store: Store, phase: Phase, phase_row: dict) -> list[int]:

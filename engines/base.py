@@ -113,6 +113,7 @@ class CountedVote:
     post_id: str | None = None
     at: datetime | None = None
     text: str = ""
+    entered_by: str | None = None   # the host, when his correction stands for the player's posts
 
 
 @dataclass(frozen=True)
@@ -253,6 +254,14 @@ def run_steps(steps: Iterable[Step], state: Any, orders: Any, rng: PhaseRng) -> 
     return state, events
 
 
+# ---------------------------------------------------------------- the host's corrections
+
+# What the host's correction of a player's input to a phase stands for (`forumgm correct`): the
+# engine says, per phase, through Rules.correction_kind.
+ORDERS = "orders"              # his order PMs: the text is read by read_orders as if he had sent it alone
+THREAD_VOTE = "thread_vote"    # his coloured-nickname votes in the thread: the text names whom he votes for
+
+
 # ---------------------------------------------------------------- the game interface
 
 class Rules(Protocol):
@@ -260,6 +269,11 @@ class Rules(Protocol):
 
     `texts` is a `forumgm.engines.texts.Texts` (templates already loaded, so rendering does
     no I/O).
+
+    A game may also have optional methods, which the daemon looks up and skips where a game has
+    none. `host_digest(state, phase, posts, start, end, host, texts) -> OutgoingPm` is one: a game
+    whose thread has rules of its own (Mafia's discipline) returns the host's digest of the thread's
+    posts in [start, end) as a PM to him (`host` is his account; his own posts do not count).
     """
 
     name: str
@@ -275,6 +289,8 @@ class Rules(Protocol):
     # (None when the phase takes no thread votes); the tally is computed outside the engine
     # with engines.tally.count_votes and handed in as PhaseInputs.tally.
     def vote_rules(self, state: Any, phase: Phase) -> Any | None: ...
+    # What the host's correction of a player's input to the phase replaces: ORDERS or THREAD_VOTE.
+    def correction_kind(self, state: Any, phase: Phase) -> str: ...
     # True when the phase may resolve before its deadline (all orders in, continuous regime).
     def complete_early(self, state: Any, phase: Phase, orders: Sequence[OrderPm]) -> bool: ...
     def resolve(self, state: Any, phase: Phase, inputs: PhaseInputs, seed: int, texts: Any) -> Outcome: ...
@@ -284,3 +300,4 @@ class Rules(Protocol):
     def winner_name(self, state: Any) -> str | None: ...
     def dump(self, state: Any) -> dict: ...
     def load(self, data: Mapping[str, Any]) -> Any: ...
+

@@ -19,7 +19,7 @@ from forumgm.parsers.names import Resolved, Roster, account_player, clean, fold_
 REASONS = (
     "after_deadline", "before_open", "quoted", "spoiler", "code", "non_player", "dead_voter",
     "ambiguous", "ambiguous_name", "unknown_name", "dead_target", "superseded", "changed_not_allowed", "repeated",
-    "hidden_post",
+    "hidden_post", "corrected",
 )
 _WHERE_REASON = {"quote": "quoted", "spoiler": "spoiler", "code": "code"}
 
@@ -42,6 +42,16 @@ class VotePostVersion:
         if version_at is None:
             version_at = post.edited_at if isinstance(post.edited_at, datetime) else post.posted_at
         return cls(post.id, post.author, post.posted_at, version_at, post.colored, post.flagged, post.hidden)
+
+
+@dataclass(frozen=True)
+class HostVote:
+    """The host's correction of one player's vote of the day: it stands for whatever his posts say."""
+
+    voter: str                  # the player's canonical nickname
+    text: str                   # the name as the player would have written it in colour
+    at: datetime                # timed inside the day, so that it takes its place among the votes
+    entered_by: str
 
 
 @dataclass(frozen=True)
@@ -169,14 +179,15 @@ def _target(texts: Sequence[str], roster: Roster, rules: VoteRules) -> str | _No
     return next(iter(named))
 
 
-def _judge(ballot: _Ballot, roster: Roster, rules: VoteRules) -> CountedVote | DiscardedVote:
+def _judge(ballot: _Ballot, roster: Roster, rules: VoteRules,
+           entered_by: str | None = None) -> CountedVote | DiscardedVote:
     text = ", ".join(ballot.texts)
     voter = account_player(ballot.author, roster)
 
     def discard(reason: str, detail: str = "") -> DiscardedVote:
         return DiscardedVote(voter or ballot.author, text, reason, ballot.post_id, detail)
 
-    if rules.opens is not None and ballot.at < rules.opens:
+    if entered_by is None and rules.opens is not None and ballot.at < rules.opens:
         return discard("before_open")
     if voter is None:
         return discard("non_player")
@@ -187,7 +198,12 @@ def _judge(ballot: _Ballot, roster: Roster, rules: VoteRules) -> CountedVote | D
         return discard(target.reason, target.detail)
     if target != rules.abstain_token and target not in rules.candidates:
         return discard("dead_target", target)
-    return CountedVote(voter, target, ballot.post_id, ballot.at, text)
+    return CountedVote(voter, target, ballot.post_id, ballot.at, text, entered_by)
+
+
+def judge_host_vote(vote: HostVote, roster: Roster, rules: VoteRules) -> CountedVote | DiscardedVote:
+    """The host's correction read as the player's vote: the same names, voters and candidates."""
+    return _judge(_Ballot(vote.voter, None, vote.at, (vote.text,)), roster, rules, vote.entered_by)
 
 
 # ---------------------------------------------------------------- one vote per voter
@@ -225,8 +241,9 @@ def _posts(versions: Iterable[VotePostVersion]) -> list[list[VotePostVersion]]:
 
 
 def count_votes(versions: Iterable[VotePostVersion], roster: Roster, rules: VoteRules,
-                deadline: datetime) -> Tally:
-    """Every vote-coloured fragment of the day, either counted or discarded with a reason."""
+                deadline: datetime, corrections: Sequence[HostVote] = ()) -> Tally:
+    """Every vote-coloured fragment of the day, either counted or discarded with a reason. A player
+    the host corrected votes as the correction says: what his posts cast is set aside ("corrected")."""
     valid: list[_Valid] = []
     discarded: list[DiscardedVote] = []
     for post in _posts(versions):
@@ -245,4 +262,12 @@ def count_votes(versions: Iterable[VotePostVersion], roster: Roster, rules: Vote
             else:
                 discarded.append(judged)
     counted, replaced = _apply_policy(valid, rules)
+    corrected = {vote.voter: judge_host_vote(vote, roster, rules) for vote in corrections}
+    for vote in [vote for vote in counted if vote.voter in corrected]:
+        counted.remove(vote)
+        instead = corrected[vote.voter]
+        discarded.append(DiscardedVote(vote.voter, vote.text, "corrected", vote.post_id,
+                                       instead.target if isinstance(instead, CountedVote) else instead.text))
+    for instead in corrected.values():
+        (counted if isinstance(instead, CountedVote) else discarded).append(instead)
     return Tally(tuple(sorted(counted, key=lambda v: v.at)), tuple(discarded + replaced))

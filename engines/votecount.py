@@ -18,6 +18,7 @@ class VoterLink:
     voter: str
     url: str | None
     text: str
+    corrected: bool = False        # the host's correction stands for the voter's posts
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,8 @@ def _url(post_id: str | None, post_url: PostUrl) -> str | None:
 
 def tally_rows(tally: Tally, post_url: PostUrl) -> list[TallyRow]:
     """Candidates by vote count, most first, then by name."""
-    rows = [TallyRow(target, tuple(VoterLink(v.voter, _url(v.post_id, post_url), v.text) for v in votes))
+    rows = [TallyRow(target, tuple(VoterLink(v.voter, _url(v.post_id, post_url), v.text, v.entered_by is not None)
+                                   for v in votes))
             for target, votes in tally.by_target().items()]
     return sorted(rows, key=lambda row: (-row.count, row.target.casefold(), row.target))
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from html import escape
 
-KNOWN = ("b", "i", "u", "color", "size", "quote", "code", "url")
+KNOWN = ("b", "i", "u", "color", "size", "quote", "code", "url", "img")
 BLOCK = ("quote", "code")   # phpBB swallows one newline inside and after these (no <br>)
 
 _TAG = re.compile(r"\[(/?)(" + "|".join(KNOWN) + r")(?:=([^\]\n]*))?\]", re.IGNORECASE)
@@ -138,6 +138,10 @@ def _render_node(node: _Node, inner: str) -> str:
         return f'<span style="font-size:{int(node.arg)}%;line-height:116%">{inner}</span>'
     if node.name == "url":
         return _render_url(node, inner)
+    if node.name == "img":
+        src = "".join(c for c in node.children if isinstance(c, str)).strip()
+        if node.arg is None and _SAFE_URL.match(src) and len(node.children) == 1:
+            return f'<img src="{escape(src)}" class="postimage" alt="Image" />'
     return _text(node.raw_open) + inner + _text(f"[/{node.name}]")
 
 

@@ -49,6 +49,40 @@ class FormRule:
     referer: str | None = None        # pattern the Referer must match (FluxBB's confirm_referrer)
 
 
+ATTACH_ID = "ATTACH_ID_PLACEHOLDER"    # an upload's id in the pages that name it
+
+
+@dataclass(frozen=True)
+class UploadRule:
+    """How the board takes a file before the post that shows it inline (the reply form's own step)."""
+    path: str                         # pattern over the POST's "path?query" carrying the file
+    field: str                        # the file field
+    answer: str                       # fixture: the answer naming the new upload (ATTACH_ID its id)
+    refused: str                      # fixture: the answer to a file too large or of a type not allowed
+    inline: str                       # pattern of the inline tag in a posted message; group "ref"
+    shown: str                        # fixture: how a post shows an inline attachment (ATTACH_ID its id)
+    by_index: bool = False            # the tag names the upload by its place in the form's list (phpBB)
+    max_size: int = 128 * 1024
+    tokens: tuple[Token, ...] = ()
+    media_type: str = "text/html"
+
+
+@dataclass(frozen=True)
+class Removal:
+    """The inbox's own form removing PMs, as the board takes it (MyBB's do_stuff, SMF's pmactions)."""
+    path: str                         # pattern over the POST's "path?query"
+    tokens: tuple[Token, ...]
+    mark: str                         # pattern over "field=value" of a marked PM: group 1 its id
+    delete: str                       # the button that deletes the marked PMs
+    inbox: str                        # pattern over the GETs listing the inbox: removed PMs are not shown
+    when: dict[str, str] = field(default_factory=dict)   # fields telling this form from others on its path
+    move: str | None = None           # the button that moves them to the folder field `folder` names
+    folder: str | None = None
+    trash: bool = False               # a delete moves a PM to the trash, and only one there is deleted (MyBB)
+    answer: str = "redirect"          # as FormRule.answer
+    target: str = ""
+
+
 @dataclass(frozen=True)
 class Site:
     engine: str
@@ -78,14 +112,25 @@ class Site:
                                                           # drops or replaces invisible characters)
     flood_interval: float | None = None   # seconds between two POSTs (login, post, PM) before the board refuses
     flood_page: str | None = None     # the board's 403 page for a POST that came too soon (a fixture)
-    received_view: tuple[str, str, str] | None = None   # any received PM's page: (pattern, group 1 the id;
-                                                        # a saved PM page; that page's PM id, replaced)
+    received_view: tuple[str, str, str, str] | None = None   # any received PM's page: (pattern, group 1
+                                                        # the id; a saved PM page; how that page names its own id,
+                                                        # `{id}` the id (replaced))
+    removal: Removal | None = None
+    upload: UploadRule | None = None  # the board takes files with a reply
 
 
 @dataclass
 class Sent:
     id: str
     fields: dict[str, str]
+    attached: dict[str, str] = field(default_factory=dict)   # an inline tag's ref -> the upload's id
+
+
+@dataclass
+class Upload:
+    id: str
+    name: str
+    data: bytes
 
 
 @dataclass
@@ -98,6 +143,8 @@ class FixtureBoard:
     posts: list[Sent] = field(default_factory=list)
     pms: list[Sent] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)
+    removed: dict[str, str] = field(default_factory=dict)   # PM id -> "trash", "deleted" or "folder N"
+    uploads: list[Upload] = field(default_factory=list)
     clock: Callable[[], float] = time.monotonic   # for the flood rule
 
     def __post_init__(self):
@@ -142,15 +189,22 @@ class FixtureBoard:
         if site.sentbox and re.fullmatch(site.sentbox, where):
             return self._sentbox(sid)
         if site.received_view and (found := re.fullmatch(site.received_view[0], where)):
-            _, fixture, own_id = site.received_view
-            return self._text(sid, fixture).replace(f'id="msg{own_id}"', f'id="msg{found.group(1)}"')
+            _, fixture, own_id, named = site.received_view
+            return self._text(sid, fixture).replace(named.format(id=own_id), named.format(id=found.group(1)))
         for pattern, fixture in site.pages:
             if re.fullmatch(pattern, where):
-                return self._text(sid, fixture)
+                html = self._text(sid, fixture)
+                return self._without_removed(html) if site.removal and re.fullmatch(site.removal.inbox, where) else html
         return Response(f"no page at {where}", status=404)
 
     def _post(self, sid: str, where: str):
         site, form = self.site, request.form.to_dict()
+        removal = site.removal
+        if removal and re.fullmatch(removal.path, where) and all(form.get(k) == v for k, v in removal.when.items()):
+            return self._remove(sid, where, removal, form)
+        upload = site.upload
+        if upload and re.fullmatch(upload.path, where) and getattr(request.files.get(upload.field), "filename", ""):
+            return self._upload(sid, where, form, request.files[upload.field])
         rule = next((r for r in (site.login, site.reply, site.pm) if r and re.fullmatch(r.path, where)), None)
         if rule is None:
             return Response(f"no form at {where}", status=404)
@@ -179,6 +233,53 @@ class FixtureBoard:
             return self._refuse(sid, rule.page, f"The user {form.get(rule.fields['to'])} does not exist.")
         return self._accept(self.pms, rule, form)
 
+    def _remove(self, sid: str, where: str, removal: Removal, form: dict[str, str]):
+        self.received.append((where, form))
+        if sid not in self._members_in:
+            return self._text(sid, self.site.login_page)
+        if not self._tokens_ok(sid, removal, form):
+            return Response("bad or missing form token", status=403)
+        marked = [found.group(1) for name, value in form.items() if (found := re.fullmatch(removal.mark, f"{name}={value}"))]
+        if removal.delete in form:
+            for pm_id in marked:
+                self.removed[pm_id] = "deleted" if not removal.trash or self.removed.get(pm_id) == "trash" else "trash"
+        elif removal.move and removal.move in form:
+            for pm_id in marked:
+                self.removed[pm_id] = f"folder {form.get(removal.folder)}"
+        return self._answer(removal.answer, self.base_url + removal.target)
+
+    def _without_removed(self, html: str) -> str:
+        """An inbox page without the rows of PMs deleted, in the trash or moved."""
+        soup = BeautifulSoup(html, "html.parser")
+        inbox = self.site.layout.inbox
+        for row in soup.select(inbox.row):
+            if _get(row, inbox.id) in self.removed:
+                row.decompose()
+        return str(soup)
+
+    def _upload(self, sid: str, where: str, form: dict[str, str], file):
+        rule = self.site.upload
+        self.received.append((where, {**form, rule.field: file.filename}))
+        if sid not in self._members_in or not self._tokens_ok(sid, rule, form):
+            return Response("bad or missing form token", status=403)
+        data = file.read()
+        if len(data) > rule.max_size or not file.filename.lower().endswith((".png", ".jpg", ".gif")):
+            self.refused.append(f"upload {file.filename}")
+            return Response(self._text(sid, rule.refused), mimetype=rule.media_type)
+        self.uploads.append(Upload(str(next(self._ids)), file.filename, data))
+        return Response(self._text(sid, rule.answer).replace(ATTACH_ID, self.uploads[-1].id), mimetype=rule.media_type)
+
+    def _attached(self, message: str, form: dict[str, str]) -> dict[str, str]:
+        """The uploads a posted message shows inline, by their tag's ref."""
+        rule = self.site.upload
+        if rule is None:
+            return {}
+        refs = {found.group("ref") for found in re.finditer(rule.inline, message)}
+        if rule.by_index:
+            return {ref: form[f"attachment_data[{ref}][attach_id]"] for ref in refs
+                    if f"attachment_data[{ref}][attach_id]" in form}
+        return {ref: ref for ref in refs if any(u.id == ref for u in self.uploads)}
+
     def _login(self, sid: str, form: dict[str, str]):
         rule, digest = self.site.login, self.site.password_digest or (lambda password: password)
         if (form.get(rule.fields["username"]), form.get(rule.fields["password"])) != (self.member,
@@ -194,6 +295,7 @@ class FixtureBoard:
     def _accept(self, store: list[Sent], rule: FormRule, form: dict[str, str]):
         sent = Sent(str(next(self._ids)), {ours: form.get(name, "") for ours, name in rule.fields.items()})
         sent.fields["message"] = self.site.sanitise(sent.fields["message"])
+        sent.attached = self._attached(sent.fields["message"], form)
         store.append(sent)
         return self._answer(rule.answer, self.base_url + rule.target.format(id=sent.id))
 
@@ -231,7 +333,23 @@ class FixtureBoard:
         last = soup.select(self.site.layout.thread.post)[-1]
         for post in self.posts:
             last = _insert_after(last, _cloned_post(last, self.site.layout, post, self.member))
+            if post.attached:
+                self._show_attached(sid, last.select_one(self.site.layout.thread.body), post)
         return str(soup)
+
+    def _show_attached(self, sid: str, body, post: Sent) -> None:
+        """The post's inline tags as the board renders an attached picture."""
+        rule, text = self.site.upload, post.fields["message"]
+        body.clear()
+        start = 0
+        for found in re.finditer(rule.inline, text):
+            body.append(text[start:found.start()])
+            upload = post.attached.get(found.group("ref"))
+            if upload is not None:
+                shown = self._text(sid, rule.shown).replace(ATTACH_ID, upload)
+                body.append(BeautifulSoup(shown, "html.parser"))
+            start = found.end()
+        body.append(text[start:])
 
     def _sentbox(self, sid: str) -> str:
         inbox = self.site.layout.inbox
@@ -260,7 +378,7 @@ class FixtureBoard:
         _fill(scope.select_one(message.body), pm.fields["message"])
         return str(soup)
 
-    def _tokens_ok(self, sid: str, rule: FormRule, form: dict[str, str]) -> bool:
+    def _tokens_ok(self, sid: str, rule: FormRule | UploadRule | Removal, form: dict[str, str]) -> bool:
         def resolved(text: str) -> str:
             return _session_value(text, sid) if text in self.site.placeholders else text
         return all(form.get(resolved(t.name)) == resolved(t.value) for t in rule.tokens)
@@ -286,6 +404,16 @@ def _insert_after(anchor, node):
 def _fill(node, text: str) -> None:
     node.clear()
     node.append(text)
+
+
+def _get(scope, spec: Field) -> str | None:
+    """What the parser reads as `spec` in `scope` (its pattern's group, else all of it)."""
+    node = scope if spec.selector is None else scope.select_one(spec.selector)
+    if node is None:
+        return None
+    text = node.get(spec.attr, "") if spec.attr else node.get_text()
+    found = re.search(spec.pattern, text) if spec.pattern else None
+    return (found.group(1) if found.re.groups else found.group(0)) if found else (None if spec.pattern else text)
 
 
 def _set(scope, spec: Field, value: str) -> None:

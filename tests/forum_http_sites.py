@@ -8,8 +8,8 @@ import hashlib
 import re
 from dataclasses import replace
 
-from forumgm.parsers.forums import fluxbb, ipb3, ipb4, mybb, smf, vbulletin3, vbulletin4, xenforo
-from forum_http_board import FIXTURES, FormRule, Site, Token
+from forumgm.parsers.forums import fluxbb, ipb3, ipb4, mybb, phpbb, smf, vbulletin3, vbulletin4, xenforo
+from forum_http_board import FIXTURES, FormRule, Removal, Site, Token, UploadRule
 
 FORUMS = FIXTURES / "forums"
 
@@ -44,12 +44,16 @@ MYBB = Site(
     refusal='<div class="error"><p><em>Please correct the following errors before continuing:</em></p>'
             "<ul><li>{message}</li></ul></div>",
     pages=((r"index\.php", "index.html"), (r"newreply\.php\?tid=1", "newreply_form.html"),
-           (r"private\.php\?action=send", "pm_compose.html"), (r"private\.php\?fid=1", "pm_inbox.html"),
+           (r"private\.php\?action=send", "pm_compose.html"), (r"private\.php\?fid=0", "pm_inbox.html"),
            (r"private\.php\?action=read&pmid=1", "pm_view_1.html"),
            (r"private\.php\?action=read&pmid=3", "pm_view_2.html")),
     pm=FormRule(r"private\.php", "pm_compose.html", _MYBB_KEY, {"to": "to", "subject": "subject", "message": "message"},
                 answer="refresh", target="private.php"),
     sanitise=mybb_trim,
+    # a file is added with the reply form's "Add Attachment" button; 500 KB is the stock limit for a PNG
+    upload=UploadRule(r"newreply\.php\?tid=1&processed=1", "attachments[]", "real_newattachment_answer.html",
+                      "real_newattachment_too_large.html", r"\[attachment=(?P<ref>\d+)\]", "real_inline_attachment.html",
+                      max_size=500 * 1024, tokens=_MYBB_KEY),
     sentbox=r"private\.php\?fid=2", sent_message=r"private\.php\?action=read&pmid=(\d{3,})",
     pm_row_from="pm_inbox.html", pm_view_from="pm_view_1.html",
     placeholders=("MYBB_POST_KEY_PLACEHOLDER", "MYBB_LOGOUT_KEY_PLACEHOLDER"),
@@ -81,6 +85,31 @@ SMF = Site(
     placeholders=("SMF_SESSION_VAR_PLACEHOLDER", "SMF_SESSION_ID_PLACEHOLDER", "SMF_TOKEN_VAR_PLACEHOLDER",
                   "SMF_TOKEN_VALUE_PLACEHOLDER"),
     sanitise=smf_sanitise, flood_interval=2.0, flood_page="real_flood_403.html",
+    # the post form's scripts upload a file at once and get its id (JSON); 128 KB is the stock limit
+    upload=UploadRule(r"index\.php\?action=uploadAttach;sa=add;board=2", "attachment[]", "real_upload_answer.json",
+                      "real_upload_too_large.json", r"\[attach id=(?P<ref>\d+)\][^\[]*\[/attach\]",
+                      "real_inline_attachment.html", media_type="application/json"),
+)
+
+_PHPBB_TOKEN = (Token("form_token", "PHPBB_FORM_TOKEN_PLACEHOLDER"),)
+PHPBB = Site(
+    engine="phpbb", layout=phpbb.LAYOUT, fixtures=FORUMS / "phpbb", origin="http://127.0.0.1:8084/",
+    login_page="login.html", home="index.php",
+    login=FormRule(r"ucp\.php\?mode=login&sid=\w+", "login.html", _PHPBB_TOKEN,
+                   {"username": "username", "password": "password"}),
+    thread=r"viewtopic\.php\?t=2(?:&start=(?P<start>\d+))?",
+    thread_pages=("thread_page1.html", "thread_page2.html", "thread_page3_last.html"),
+    reply=FormRule(r"posting\.php\?mode=reply&t=2", "newreply_form.html", _PHPBB_TOKEN, {"message": "message"},
+                   target="viewtopic.php?p={id}#p{id}"),
+    refusal='<p class="error">{message}</p>',
+    pages=((r"index\.php", "index.html"), (r"posting\.php\?mode=reply&t=2", "newreply_form.html")),
+    placeholders=("PHPBB_FORM_TOKEN_PLACEHOLDER", "PHPBB_SID_ANON_PLACEHOLDER", "PHPBB_SID_HOST_PLACEHOLDER",
+                  "PHPBB_LINK_HASH_PLACEHOLDER"),
+    # "Add the file" shows the form again with the upload listed first (attachment_data[0]); an inline
+    # tag names an upload by its place in that list
+    upload=UploadRule(r"posting\.php\?mode=reply&t=2", "fileupload", "real_reply_add_file.html",
+                      "real_reply_add_file_refused.html", r"\[attachment=(?P<ref>\d+)\][^\[]*\[/attachment\]",
+                      "real_inline_attachment.html", by_index=True, max_size=256 * 1024, tokens=_PHPBB_TOKEN),
 )
 
 # SMF's inbox as the real board lists 18 PMs, 5 a page, oldest first: without `start` it opens on
@@ -90,7 +119,30 @@ SMF_PAGED_INBOX = replace(SMF, pages=(
     *((_SMF_INBOX_PAGE.format(start=start), f"real_pm_inbox_start{start}.html") for start in (0, 5, 10, 15)),
     (r"index\.php\?action=pm(?:;f=inbox)?", "real_pm_inbox_start15.html"),
     *SMF.pages,
-), received_view=(r"index\.php\?action=pm;pmsg=(\d+)", "real_pm_view_19.html", "19"))
+), received_view=(r"index\.php\?action=pm;pmsg=(\d+)", "real_pm_view_19.html", "19", 'id="msg{id}"'))
+
+# Removing PMs as the real boards did for the account Гость (tests/fixtures/forums/*/README.md):
+# MyBB's Inbox (fid=0) with his folder "forumgm", its do_stuff form moving or deleting (a delete
+# goes to the Trash Can, deleted for good from there); SMF's pmactions form of the inbox page.
+MYBB_CLEANUP = replace(
+    MYBB,
+    pages=((r"private\.php\?fid=0", "real_pm_inbox_with_folder.html"), (r"private\.php\?fid=4", "real_pm_trash.html"),
+           *MYBB.pages),
+    placeholders=(*MYBB.placeholders, "SESSION_TOKEN"),
+    received_view=(r"private\.php\?action=read&pmid=(\d+)", "real_pm_view_71.html", "71", "pmid={id}"),
+    removal=Removal(path=r"private\.php", when={"action": "do_stuff"}, tokens=(Token("my_post_key", "SESSION_TOKEN"),),
+                    mark=r"check\[(\d+)\]=1", delete="delete", move="moveto", folder="fid", trash=True,
+                    inbox=r"private\.php\?fid=0(?:&page=\d+)?", answer="refresh", target="private.php?fid=0"),
+)
+SMF_CLEANUP = replace(
+    SMF,
+    pages=((r"index\.php\?action=pm(?:;f=inbox)?", "real_pm_inbox_to_remove.html"), *SMF.pages),
+    placeholders=(*SMF.placeholders, "SESSION_VAR", "SESSION_TOKEN"),
+    received_view=(r"index\.php\?action=pm;pmsg=(\d+)", "real_pm_view_19.html", "19", 'id="msg{id}"'),
+    removal=Removal(path=r"index\.php\?action=pm;sa=pmactions;f=inbox;start=\d+", tokens=(Token("SESSION_VAR", "SESSION_TOKEN"),),
+                    mark=r"pms\[\d+\]=(\d+)", delete="del_selected", inbox=r"index\.php\?action=pm(?:;f=inbox.*)?",
+                    target="index.php?action=pm;f=inbox;start=0"),
+)
 
 FLUXBB = Site(
     engine="fluxbb", layout=fluxbb.LAYOUT, fixtures=FORUMS / "fluxbb", origin="http://127.0.0.1:8082/",

@@ -5,13 +5,13 @@ import pytest
 
 from forumgm.config import load_texts, read_rule_table
 from forumgm.engines.arena import make_rules
-from forumgm.engines.arena.cards import vocabulary
 from forumgm.engines.base import OrderPm, Phase, SetupError
 from forumgm.engines.receipts import receipt_text
+from forumgm.parsers.names import Roster
 from forumgm.parsers.orders.arena import Item, parse_line
 
 RULES = make_rules(read_rule_table("arena"))
-VOCAB = vocabulary(RULES.table)
+VOCAB = RULES.table.vocabulary
 STATE = RULES.setup({"fighters": [{"nick": "Аскон"}, {"nick": "Хан", "weapon": "гладий"}]}, 1)
 
 
@@ -168,3 +168,135 @@ def test_a_hosts_rules_table_overrides_the_shipped_numbers_key_by_key():
     with pytest.raises(SetupError) as error:
         rules_for("arena", {"weapons": {"меч": {"breakage": "много"}}})
     assert error.value.key == "rules.weapons.меч.breakage"
+
+
+# ---------------------------------------------------------------- fights of more than two
+
+ROSTER = Roster(("Аскон", "Лис", "Лиса", "Кума"), {"Кумушка": "Кума"})
+
+
+@pytest.mark.parametrize("line, expected", [
+    ("ПР: Выпад(голова, Кума)", Item(None, 2, "голова", target="Кума")),
+    ("ПР: Выпад(Кума, голова)", Item(None, 2, "голова", target="Кума")),
+    ("ПР: Выпад(голова Кума)", Item(None, 2, "голова", target="Кума")),
+    ("ПР: Выпад(Куме в голову)", Item(None, 2, "голова", target="Кума")),          # a case form
+    ("ПР: L(левая рука; Кумушке)", Item("L", None, "левая рука", target="Кума")),  # an alias, declined
+    ("ЛР: Блок(т, Лиса) ×2", Item(None, 13, "тело", 2, "Лиса")),
+    ("ПР: Выпад(голова)", Item(None, 2, "голова")),                                 # no name: the engine decides
+])
+def test_a_card_names_the_opponent_it_is_meant_for(line, expected):
+    verdict = parse_line(line, VOCAB, ROSTER)
+    assert verdict.ok, verdict.reason
+    assert verdict.order.items == (expected,)
+
+
+def test_commas_inside_brackets_do_not_split_the_items():
+    verdict = parse_line("ПР: Выпад(голова, Кума), Блок(тело), X L(пр, Лис) X", VOCAB, ROSTER)
+    assert verdict.ok, verdict.reason
+    assert [(i.code, i.sequence, i.arg, i.target) for i in verdict.order.items] == [
+        (None, 2, "голова", "Кума"), (None, 13, "тело", None), ("X", None, None, None),
+        ("L", None, "правая рука", "Лис"), ("X", None, None, None)]
+    assert verdict.canonical == "Правая рука: Выпад(голова, Кума), Блок(тело), X, L(правая рука, Лис), X"
+
+
+@pytest.mark.parametrize("line, reason", [
+    ("ПР: Выпад(голова, Кумп)", "неизвестный боец «Кумп»; возможно: Кума"),
+    ("ПР: Выпад(голова, Зорро)", "неизвестный боец «Зорро»"),
+    ("ПР: Выпад(голова, Лису)", "«Лису» подходит нескольким бойцам: Лис, Лиса"),
+    ("ПР: Выпад(голова, тело)", "в скобках две цели: «(голова, тело)»"),
+    ("ПР: Выпад(голова, Кума, Лис)", "в скобках — цель и, если нужно, соперник"),
+    ("ПР: Выпад(Кума)", "для «выпад» нужна цель"),
+    ("ПР: Выпад(пятка, Кума)", "неизвестная цель или направление «пятка»"),
+    ("Ноги: Шаг(вперёд, Кума)", "«шаг» не направлено на соперника, а указано «Кума»"),
+    ("ПР: Отдых(Кума)", "«отдых» не имеет цели, а указано «Кума»"),
+])
+def test_a_name_that_is_no_fighter_or_in_the_wrong_place_is_refused(line, reason):
+    verdict = parse_line(line, VOCAB, ROSTER)
+    assert not verdict.ok
+    assert verdict.reason.startswith(reason), verdict.reason
+
+
+THREE = RULES.setup({"fighters": [{"nick": "Аскон", "weapon": "гладий", "left": "гладий"}, {"nick": "Хан", "weapon": "гладий"},
+                                  {"nick": "Кума", "aliases": ["Кумушка"]}]}, 1)
+
+
+def read(state, nick: str, text: str) -> list:
+    return RULES.read_orders(state, Phase("step", 1), OrderPm(nick, text), [])
+
+
+def test_with_two_opponents_an_attack_must_name_one():
+    (verdict,) = read(THREE, "Хан", "ПР: Выпад(голова)")
+    assert not verdict.ok and verdict.line == "ПР: Выпад(голова)"
+    assert verdict.reason == ("против кого? В бою несколько соперников (Аскон, Кума): назовите одного в скобках, "
+                              "например «(голова, Аскон)»")
+    assert not read(THREE, "Хан", "ПР: X L(тело) X")[0].ok                # codes too
+    assert read(THREE, "Хан", "ПР: Выпад(голова, Кумушке)")[0].canonical.endswith("стопка: X L(голова, Кума) X X X X")
+
+
+def test_defenses_and_parries_may_name_nobody_but_never_oneself():
+    verdicts = read(THREE, "Хан", "ПР: Блок(тело), Парирование(голова)\nЛР: Блок(голова, Аскон)")
+    assert [v.ok for v in verdicts][:2] == [True, True]
+    (verdict,) = read(THREE, "Хан", "ПР: Выпад(голова, Хан)")
+    assert not verdict.ok and verdict.reason == "нельзя целить в самого себя"
+
+
+def test_two_hands_at_opposite_zones_clash_only_on_the_same_opponent():
+    apart = read(THREE, "Аскон", "ПР: Выпад(голова, Хан)\nЛР: Выпад(левая нога, Кума)")
+    assert all(v.ok for v in apart) and "две руки" not in str([v.canonical for v in apart])
+    same = read(THREE, "Аскон", "ПР: Выпад(голова, Хан)\nЛР: Выпад(левая нога, Хан)")
+    assert [v.line for v in same if not v.ok] == ["Левая рука, карта 2 (L(левая нога, Хан))"]
+
+
+def test_start_positions_put_every_two_of_three_or_four_at_the_start_distance():
+    from forumgm.engines.arena.fight import distance, pairs
+    for count in (3, 4):
+        nicks = ["Аскон", "Хан", "Кума", "Дрон"][:count]
+        state = RULES.setup({"fighters": [{"nick": nick} for nick in nicks]}, 1)
+        assert {distance(a, b) for a, b in pairs(state.fighters)} == {RULES.table.start_distance}
+        assert len({(f.x, f.y) for f in state.fighters}) == count
+    duel = RULES.setup({"fighters": [{"nick": "Аскон"}, {"nick": "Хан"}]}, 1)
+    assert [(f.x, f.y, f.facing) for f in duel.fighters] == [(3, 1, 0), (3, 4, 2)]    # one column, face to face
+
+
+def test_more_fighters_than_the_start_positions_name_the_key():
+    with pytest.raises(SetupError) as error:
+        RULES.setup({"fighters": [{"nick": str(n)} for n in range(5)]}, 1)
+    assert error.value.key == "setup.fighters" and "for 2, 3, 4 fighters, not 5" in error.value.message
+    table = read_rule_table("arena")
+    table["space"]["start"]["3"] = [[0, 0, "north"], [0, 0, "south"], [1, 1, "west"]]
+    with pytest.raises(SetupError) as error:
+        make_rules(table)
+    assert (error.value.key, error.value.message) == ("rules.space.start.3", "two fighters on one position")
+    table["space"]["start"]["3"] = [[0, 0, "north"], [0, 2, "south"], [1, 1, "west"]]
+    with pytest.raises(SetupError) as error:
+        make_rules(table)
+    assert error.value.key == "rules.space.start.3[1]"
+
+
+def test_a_host_adds_start_positions_for_five_in_the_game_file():
+    from forumgm.daemon.games import rules_for
+    five = [[0, 0, "north"], [0, 1, "east"], [1, 1, "south"], [1, 0, "west"], [0.5, 0.5, "north"]]   # docs/arena.md
+    rules = rules_for("arena", {"space": {"start": {"5": five}}})
+    state = rules.setup({"fighters": [{"nick": nick} for nick in ("Аскон", "Хан", "Кума", "Дрон", "Лис")]}, 1)
+    assert [(f.x, f.y, f.facing) for f in state.fighters] == [(1, 1, 0), (1, 4, 1), (4, 4, 2), (4, 1, 3), (3, 3, 0)]
+    assert sorted(rules.table.start) == [2, 3, 4, 5]
+
+
+def test_a_snapshot_from_before_targets_still_ripostes():
+    """Snapshots written before fights of more than two held only the hand of a stopping parry."""
+    from forumgm.engines.base import PhaseInputs
+    texts = load_texts()
+    state = RULES.setup({"fighters": [{"nick": "Аскон"}, {"nick": "Хан", "weapon": "гладий"}], "distance": 1,
+                         "dice": [6, 6, 1, 1]}, 1)
+    pms = (OrderPm("Хан", "ПР: Выпад(тело)"), OrderPm("Аскон", "ПР: X Парирование(тело)"))
+    for number in (1, 2):
+        state = RULES.resolve(state, Phase("step", number), PhaseInputs(orders=pms if number == 1 else ()), 1,
+                              texts).state
+    data = RULES.dump(state)
+    assert [f["riposte"] for f in data["fighters"]] == [(("right", "Хан"),), ()]
+    data["fighters"][0]["riposte"] = ["right"]
+    old = RULES.load(data)
+    assert old.fighter("Аскон").riposte == (("right", None),)
+    riposte = [e.data for e in RULES.resolve(old, Phase("step", 3), PhaseInputs(), 1, texts).events
+               if e.type == "attack"]
+    assert [(a["attacker"], a["code"], a["defender"], a["damage"]) for a in riposte] == [("Аскон", "R", "Хан", 2)]

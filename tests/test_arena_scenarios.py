@@ -111,7 +111,8 @@ def test_a_zero_lets_the_heavier_weapon_break_the_defenders(play):
 
 def test_approach_adds_one_to_the_multiplier(play):
     out = play("approach")
-    assert events(out, "distance", 3)[0] == {"type": "distance", "before": 2, "after": 1, "movement": "approach"}
+    assert events(out, "distance", 3)[0] == {"type": "distance", "between": ["Аскон", "Хан"], "before": 2, "after": 1,
+                                             "movement": "approach"}
     assert {"nick": "Аскон", "hand": "legs", "card": "W(вперёд)", "code": "W", "direction": "вперёд"} in \
         out["phases"][2]["steps"][0]["actions"]
     hit = attack(out, 3)
@@ -379,3 +380,135 @@ def test_a_step_0_is_refused_where_nothing_is_revealed(texts):
                 "phases": [{"kind": "step", "number": 0}]}
     with pytest.raises(ScenarioError, match="phases\\[0\\].number: expected a phase number 1 or more"):
         run_scenario(scenario, texts)
+
+
+# ---------------------------------------------------------------- fights of more than two
+
+def test_a_move_is_an_approach_to_one_and_a_sidestep_to_another(play):
+    out = play("three_sidestep_and_approach")
+    distances = {tuple(e["between"]): (e["before"], e["after"], e["movement"]) for e in events(out, "distance", 3)}
+    assert distances == {("Аскон", "Хан"): (2, 1, "approach"), ("Аскон", "Кума"): (2, 2, ""),
+                         ("Хан", "Кума"): (2, 2, "")}
+    by_askon, by_kuma = events(out, "attack", 3)
+    assert (by_askon["attacker"], by_askon["defender"], by_askon["zone"], by_askon["multiplier"],
+            by_askon["damage"]) == ("Аскон", "Хан", "тело", 2, 4)
+    assert ["rest", 1] in by_askon["multiplier_parts"] and ["approach", 1] in by_askon["multiplier_parts"]
+    assert (by_kuma["attacker"], by_kuma["aimed"], by_kuma["zone"], by_kuma["multiplier"], by_kuma["damage"]) == (
+        "Кума", "тело", "левая рука", 1, 3)
+    assert wounds(out, "Хан") == [("тело", "ранение"), ("левая рука", "лёгкое ранение")]
+    assert wounds(out, "Аскон") == [] and wounds(out, "Кума") == []
+    assert out["phases"][2]["steps"][0]["hits"] == [
+        {"attacker": "Аскон", "defender": "Хан", "zone": "тело", "damage": 4, "level": 2},
+        {"attacker": "Кума", "defender": "Хан", "zone": "левая рука", "damage": 3, "level": 1}]
+    technical = out["phases"][2]["reports"]["technical"]
+    assert "Дистанция Аскон — Хан: 2 → 1 (сближение)" in technical
+    assert "Кума → Хан (правая рука, меч): S в «тело» → сдвиг в «левая рука»" in technical
+    assert "Дистанции: Аскон — Хан 1; Аскон — Кума 2; Хан — Кума 2" in out["phases"][2]["reports"]["summary"]
+
+
+def test_a_defense_named_for_one_opponent_does_not_meet_another(play):
+    out = play("four_named_defense")
+    got = {a["attacker"]: (a["zone"], a["defense"], a["defense_hand"], a["multiplier"], a["hits"], a["cancels"],
+                           a["damage"]) for a in events(out, "attack", 2)}
+    assert got == {"Аскон": ("левая рука", "B", "left", 0.5, 3, 1, 1),      # the block meant for all
+                   "Хан": ("голова", "B", "right", 0.5, 4, 2, 1),           # the block meant for him
+                   "Дрон": ("голова", None, None, 1, 3, 0, 4)}              # the head's block is not for him
+    assert wounds(out, "Кума") == [("левая рука", "лёгкое ранение"), ("голова", "лёгкое ранение"),
+                                   ("голова", "ранение")]
+    assert dice(fighter(out, "Кума")) == (3, 2, 2)
+    rolls = out["phases"][1]["steps"][0]["rolls"]
+    assert [(r["nick"], r["for"]) for r in rolls] == [("Аскон", "атака L"), ("Кума", "защита B"), ("Хан", "атака L"),
+                                                       ("Кума", "защита B"), ("Дрон", "атака L")]
+    assert {"nick": "Кума", "hand": "right", "card": "B(голова, Хан)", "code": "B", "zone": "голова"} in \
+        out["phases"][1]["steps"][0]["actions"]
+    literary = out["phases"][0]["reports"]["literary"]
+    assert "На песок арены выходят Аскон (гладий), Хан (гладий), Кума (гладий) и Дрон (гладий)." in literary
+
+
+def test_a_knocked_out_fighter_leaves_and_the_fight_goes_on_to_the_end(play):
+    out = play("three_knockout_then_surrender")
+    assert events(out, "fighter_out", 2) == [{"type": "fighter_out", "nick": "Кума", "kind": "нокаут", "step": 2}]
+    assert out["phases"][1]["eliminated"] == [{"nick": "Кума", "cause": "нокаут"}]
+    assert out["phases"][1]["result"] is None
+    # from step 3 Кума plays no card, and the lunge still aimed at him finds nobody
+    assert {a["nick"] for a in out["phases"][2]["steps"][0]["actions"]} == {"Аскон", "Хан"}
+    assert [e["between"] for e in events(out, "distance", 3)] == [["Аскон", "Хан"]]
+    (lunge,) = events(out, "attack", 3)
+    assert (lunge["attacker"], lunge["defender"], lunge["outcome"]) == ("Хан", "Кума", "no_target")
+    assert out["phases"][2]["steps"][0]["rolls"] == []
+    assert refused(out, "Кума", 3) == [("замена ПР: Быстрый блок(голова)", "вы выбыли из боя (нокаут)")]
+    assert refused(out, "Хан", 3) == [("замена ЛР: Быстрый блок(тело, Кума)", "Кума уже выбыл из боя")]
+    assert [e["nick"] for e in events(out, "refill_request", 4)] == ["Аскон", "Хан"]
+    assert [pm["to"] for pm in out["phases"][3]["pms"] if pm["kind"] == "refill"] == ["Аскон", "Хан"]
+    assert refused(out, "Аскон", 5) == []                 # one opponent left: a card may name nobody again
+    assert out["result"] == {"winner": "Аскон", "kind": "сдача", "loser": "Хан"}
+    assert out["phases"][4]["eliminated"] == [{"nick": "Хан", "cause": "сдача"}]
+    assert out["alive"] == ["Аскон"] and out["winner"] == "Аскон"
+    step2, step3, step5 = (out["phases"][n]["reports"] for n in (1, 2, 4))
+    assert "Кума выбывает из боя (нокаут)." in step2["literary"]
+    assert "Выбывает: Кума (нокаут)" in step2["technical"]
+    assert "[b]Кума[/b] — выбыл (нокаут): меч" in step2["summary"] and "Дистанция: 1" in step2["summary"]
+    assert "Хан → Кума (правая рука, гладий): L в «тело» — Кума уже выбыл из боя, удара нет" in step3["technical"]
+    assert "Хан замахивается на Кума, но того уже нет на арене." in step3["literary"]
+    assert step5["literary"].index("Хан бросает оружие и сдаётся.") < step5["literary"].index(
+        "Бой окончен: победа Аскон (сдача)")
+
+
+def test_two_fighters_down_in_one_step_leave_the_last_one_the_winner(play):
+    out = play("three_two_down_at_once")
+    assert [(e["nick"], e["kind"]) for e in events(out, "fighter_out", 2)] == [("Хан", "нокаут"), ("Кума", "нокаут")]
+    assert out["result"] == {"winner": "Аскон", "kind": "нокаут", "loser": "Хан"}
+    assert out["phases"][1]["eliminated"] == [{"nick": "Хан", "cause": "нокаут"}, {"nick": "Кума", "cause": "нокаут"}]
+    assert out["alive"] == ["Аскон"]
+    assert "Бой окончен: победа Аскон (нокаут)" in out["phases"][1]["reports"]["literary"]
+
+
+def test_a_fight_of_three_replays_the_same_with_the_same_seed(play):
+    first, again = play("three_knockout_then_surrender"), play("three_knockout_then_surrender")
+    assert first == again
+
+
+def test_three_ratings_reveal_to_each_higher_one_the_difference(play):
+    out = play("three_ratings")
+    reveals = [(pm["to"], pm["text"]) for pm in out["phases"][1]["pms"] if pm["kind"] == "reveal"]
+    assert [to for to, _ in reveals] == ["Аскон", "Аскон", "Хан"]
+    assert "чем у Хан, поэтому он открывает вам следующие 1 карту (перед шагом 2)" in reveals[0][1]
+    assert ("чем у Кума, поэтому он открывает вам следующие 2 карты (перед шагом 2):\n"
+            "• правая рука: X S(тело, Хан)") in reveals[1][1]
+    assert "чем у Кума, поэтому он открывает вам следующие 1 карту (перед шагом 2)" in reveals[2][1]
+    stacks = {e["nick"]: e["cards"] for e in events(out, "stack", 0) if e["hand"] == "right"}
+    assert stacks == {"Аскон": "X X S(голова, Кума) X X X", "Хан": "X X S(голова, Кума) X X X X",
+                      "Кума": "X X S(тело, Хан) X X X X"}          # a rating's rest after the lower ones' cut
+
+
+def test_a_furious_lunge_adds_up_its_two_attacks_only_against_one_opponent(play):
+    out = play("three_fury_two_opponents")
+    lunge, cut = events(out, "attack")
+    assert (lunge["defender"], lunge["outcome"], lunge["damage"]) == ("Кума", "held", 3)
+    assert (cut["defender"], cut["code"], cut["held"], cut["damage"], cut["level"]) == ("Хан", "C", 0, 3, 1)
+    assert wounds(out, "Хан") == [("голова", "лёгкое ранение")] and wounds(out, "Кума") == []
+
+
+def test_a_fight_of_four_loses_one_at_a_time_to_the_last_one_standing(play):
+    out = play("four_to_the_end")
+    moved = {tuple(e["between"]): e["movement"] for e in events(out, "distance", 1) if "Аскон" in e["between"]}
+    assert moved == {("Аскон", "Хан"): "approach", ("Аскон", "Кума"): "", ("Аскон", "Дрон"): ""}
+    assert len(events(out, "distance", 1)) == 6                  # every two of four
+    assert [(e["nick"], e["kind"]) for e in events(out, "fighter_out")] == [
+        ("Хан", "нокаут"), ("Кума", "сдача"), ("Дрон", "сдача")]
+    assert [e["step"] for e in events(out, "fighter_out")] == [3, 4, 6]
+    assert [phase["eliminated"] for phase in out["phases"]] == [
+        [], [], [{"nick": "Хан", "cause": "нокаут"}], [{"nick": "Кума", "cause": "сдача"}], [],
+        [{"nick": "Дрон", "cause": "сдача"}]]
+    assert [phase["result"] for phase in out["phases"][:5]] == [None] * 5
+    (lunge,) = events(out, "attack", 4)
+    assert (lunge["attacker"], lunge["defender"], lunge["outcome"]) == ("Дрон", "Хан", "no_target")
+    assert not any(s.get("playout") for phase in out["phases"] for s in phase["steps"])   # a surrender mid-fight
+    assert [pm["to"] for pm in out["phases"][3]["pms"] if pm["kind"] == "refill"] == ["Аскон", "Дрон"]
+    assert [len(events(out, "distance", step)) for step in (3, 4, 5, 6)] == [6, 3, 1, 1]
+    assert out["result"] == {"winner": "Аскон", "kind": "сдача", "loser": "Дрон"}
+    assert out["alive"] == ["Аскон"] and out["winner"] == "Аскон"
+    literary = [phase["reports"]["literary"] for phase in out["phases"]]
+    assert "Хан выбывает из боя (нокаут)." in literary[2]
+    assert "Кума бросает оружие и сдаётся." in literary[3] and "Бой окончен" not in literary[3]
+    assert "Дрон бросает оружие и сдаётся." in literary[5] and "Бой окончен: победа Аскон (сдача)." in literary[5]

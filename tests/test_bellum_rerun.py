@@ -52,8 +52,8 @@ def state_paths(out: str) -> set[str]:
 def test_a_corrected_order_rerun_changes_only_what_it_touches(posted, monkeypatch, capsys):
     table, store = posted, posted.store
     before = store.latest_snapshot(GAME)["state"]
-    [old_map] = [d for d in store.drafts(game_id=GAME) if d["kind"] == "map"]
-    old_pictures = {path: path.read_bytes() for path in map(Path, old_map["body"].splitlines())}
+    [old_report] = [d for d in store.drafts(game_id=GAME) if d["kind"] == "literary_report"]
+    old_pictures = {path: path.read_bytes() for path in map(Path, old_report["pictures"])}
 
     assert cli(table, "correct", GAME, "turn-1", "Хан", stdin=CORRECTED, monkeypatch=monkeypatch) == 0
     out = capsys.readouterr().out
@@ -76,10 +76,12 @@ def test_a_corrected_order_rerun_changes_only_what_it_touches(posted, monkeypatc
         f"last_battles.{battle}.winners.0", f"last_battles.{battle}.losers.0"}
     assert "state people.noricum.vestgoty: 5 -> None" in out
     assert "state people.noricum.zapadnaya_rim: None -> 2" in out
-    # the drafts: both reports, the two players' PMs and the map; Зорро's PM is the same
+    # the drafts: both reports (the first with its new map), the two players' PMs; Зорро's PM is the same
     changed = re.findall(r"^draft (\S+) to (\S+): changed \(was sent; goes out as a correction\)$", out, re.M)
-    assert sorted(changed) == [("literary_report", "thread"), ("map", "thread"), ("technical_report", "thread"),
+    assert sorted(changed) == [("literary_report", "thread"), ("technical_report", "thread"),
                                ("turn_pm", "Аскон"), ("turn_pm", "Хан")]
+    assert len(re.findall(r"^  -\[карта\] \w+/map\.png$", out, re.M)) == 1
+    assert len(re.findall(r"^  \+\[карта\] \w+/map\.png$", out, re.M)) == 1
     assert "  +В Норике Западная Римская Империя берёт верх над Вестготами." in out
     assert "  -Западная Римская Империя: 2 чел. отступили: Норик → Венетия" in out
     assert "  +Вестготы: 3 чел. вернулись: Норик → Паннония (поражение)" in out
@@ -103,11 +105,11 @@ def test_a_corrected_order_rerun_changes_only_what_it_touches(posted, monkeypatc
     assert new.pop(("turn_pm", "Зорро"))["status"] == "superseded"           # the same text is not sent twice
     for key in (("literary_report", "thread"), ("technical_report", "thread"), ("turn_pm", "Аскон"), ("turn_pm", "Хан")):
         assert new[key]["status"] == "pending" and new[key]["body"].startswith(CORRECTION), key
-    new_map = new[("map", "thread")]
-    assert new_map["status"] == "pending" and new_map["body"] != old_map["body"]
-    new_pictures = [Path(line) for line in new_map["body"].splitlines()]
+    new_report = new[("literary_report", "thread")]
+    assert new_report["body"].rstrip().endswith("[карта]")
+    new_pictures = [Path(name) for name in new_report["pictures"]]
     assert [p.name for p in new_pictures] == ["map.png", "map.svg"]
-    assert new_pictures[1].read_bytes() != old_pictures[Path(old_map["body"].splitlines()[1])]
+    assert new_pictures[1].read_bytes() != old_pictures[Path(old_report["pictures"][1])]
     assert {path: path.read_bytes() for path in old_pictures} == old_pictures
     assert [store.draft(d["id"])["status"] for d in drafts_before] == [d["status"] for d in drafts_before]
 

@@ -110,3 +110,28 @@ def test_check_config_reads_the_passwords_without_showing_them(tmp_path, monkeyp
     monkeypatch.setenv("FORUMGM_WEB_PASSWORD", "long enough")
     assert main(["check-config", config]) == 0
     assert "long enough" not in capsys.readouterr().out
+
+
+def test_a_game_that_posts_a_map_needs_the_pages_public_address(tmp_path, monkeypatch, capsys):
+    """Bellum posts its turn map with each report: attached where forumgm uploads files, else shown by address."""
+    monkeypatch.setenv("FORUMGM_PASSWORD", "secret")
+    monkeypatch.setenv("FORUMGM_WEB_PASSWORD", "long enough")
+    (tmp_path / "games").mkdir()
+    bellum = data_path("games", "bellum.example.toml").read_text(encoding="utf-8")
+    (tmp_path / "games" / "bellum.example.toml").write_text(bellum, encoding="utf-8")
+    text = data_path("forumgm.example.toml").read_text(encoding="utf-8")
+    text = text.replace('"games/mafia.example.toml", "games/legends.example.toml"', '"games/bellum.example.toml"')
+    config = tmp_path / "forumgm.toml"
+    config.write_text(text, encoding="utf-8")
+    assert 'engine = "phpbb"' in text
+    assert main(["check-config", str(config)]) == 0          # phpBB takes the map as an attachment
+    fluxbb = text.replace('engine = "phpbb"', 'engine = "fluxbb"')
+    config.write_text(fluxbb, encoding="utf-8")
+    assert main(["check-config", str(config)]) == 1
+    assert capsys.readouterr().err.splitlines()[0] == (
+        f"{config}: web.public_url: expected the page's public address, e.g. \"https://gm.example.org/forumgm/\" "
+        "(game bellum-example posts a map with each turn report; forumgm attaches no files on fluxbb, so the forum "
+        "shows the map by address)")
+    config.write_text(fluxbb.replace("[web]\n", '[web]\npublic_url = "https://gm.example.org/forumgm/"\n'),
+                      encoding="utf-8")
+    assert main(["check-config", str(config)]) == 0

@@ -1,9 +1,11 @@
 """An Arena duel on the local forum over real HTTP, hosted by the daemon: stacks sent by PM,
 receipts at once, a refill requested by PM and answered (and one missed), step reports approved
-by the host and posted once, the fight ending in a knock-out.
+by the host and posted once, the fight ending in a knock-out. And a fight of three: a card that
+names no opponent refused by receipt, one knocked out while the other two fight on, the last
+one standing wins.
 
-The game's [setup] scripts the only dice of the fight (the lunge at step 6), so the outcome is
-known; every other number is the engine's own.
+The game's [setup] scripts the only dice of each fight, so the outcome is known; every other
+number is the engine's own.
 """
 from __future__ import annotations
 
@@ -32,27 +34,7 @@ def msk(day: int, hour: int, minute: int = 0) -> datetime:
     return datetime(2026, 3, day, hour, minute, tzinfo=MSK)
 
 
-def write_installation(folder, forum_url: str, khan: str = "") -> Installation:
-    (folder / "arena.toml").write_text(f'''id = "{GAME}"
-type = "arena"
-thread_url = "{forum_url}viewtopic.php?t=2"
-seed = 3
-time_zone = "Europe/Moscow"
-start = 2026-03-02T12:00:00
-
-[[players]]
-nick = "Аскон"
-
-[[players]]
-nick = "Хан"
-
-[calendar.step]
-duration = "1d"
-
-[approval]
-receipt = false
-
-[setup]
+DUEL = '''[setup]
 distance = 1
 dice = [6, 6, 1, 1]
 
@@ -63,8 +45,32 @@ defense_dice = 1
 [[setup.fighters]]
 nick = "Хан"
 weapon = "гладий"
-{khan}
-''', encoding="utf-8")
+'''
+# Хан knocks Кума out at step 2, Аскон knocks Хан out at step 3: one defense die each.
+THREE = '''[setup]
+distance = 1
+dice = [6, 6, 1, 1, 6, 6, 1, 1]
+fighters = [{ nick = "Аскон", weapon = "гладий" }, { nick = "Хан", weapon = "гладий", defense_dice = 1 },
+            { nick = "Кума", defense_dice = 1 }]
+'''
+
+
+def write_installation(folder, forum_url: str, players=PLAYERS, setup: str = DUEL) -> Installation:
+    roster = "".join(f'[[players]]\nnick = "{nick}"\n\n' for nick in players)
+    (folder / "arena.toml").write_text(f'''id = "{GAME}"
+type = "arena"
+thread_url = "{forum_url}viewtopic.php?t=2"
+seed = 3
+time_zone = "Europe/Moscow"
+start = 2026-03-02T12:00:00
+
+{roster}[calendar.step]
+duration = "1d"
+
+[approval]
+receipt = false
+
+{setup}''', encoding="utf-8")
     (folder / "forumgm.toml").write_text(f'''games = ["arena.toml"]
 
 [forum]
@@ -86,21 +92,21 @@ path = "forumgm.sqlite"
 class Arena:
     """The board, the daemon and one HTTP session per player, on one clock."""
 
-    def __init__(self, folder, monkeypatch, khan: str = ""):
+    def __init__(self, folder, monkeypatch, players=PLAYERS, setup: str = DUEL):
         self.clock = FakeClock(msk(2, 11))
         board = Board(clock=self.clock.now)
         board.add_user(HOST, HOST_PASSWORD, admin=True)
-        for nick in PLAYERS:
+        for nick in players:
             board.add_user(nick, f"{nick}-pw")
         board.add_topic(HOST, "Арена: Аскон против Хана", "Бой начинается. Стопки действий — в личку.")
         self.server = LocalForum(board).start()
         monkeypatch.setenv("FORUMGM_E2E_PASSWORD", HOST_PASSWORD)
-        installation = write_installation(folder, self.server.url, khan)
+        installation = write_installation(folder, self.server.url, players, setup)
         self.store = Store(installation.storage, now=self.clock.now)
         self.host = self.session(HOST, HOST_PASSWORD)
         self.daemon = Daemon(installation, self.store, self.host, self.clock,
                              Edges(sync_game=sync_game, sync_inbox=sync_inbox, publish=publish_approved))
-        self.players = {nick: self.session(nick, f"{nick}-pw") for nick in PLAYERS}
+        self.players = {nick: self.session(nick, f"{nick}-pw") for nick in players}
 
     def session(self, nick: str, password: str):
         config = {"engine": "phpbb", "base_url": self.server.url, "username": nick, "min_interval": 0,
@@ -139,7 +145,8 @@ class Arena:
 
 @pytest.fixture
 def arena(request, tmp_path, monkeypatch):
-    arena = Arena(tmp_path, monkeypatch, getattr(request, "param", ""))
+    """A duel; a test may add lines to Хан's fighter card (indirect parametrisation)."""
+    arena = Arena(tmp_path, monkeypatch, setup=DUEL + getattr(request, "param", ""))
     yield arena
     arena.store.close()
     arena.server.stop()
@@ -227,3 +234,47 @@ def test_a_lower_attack_rating_reveals_step_1_before_it_is_played(arena):
     technical = arena.host_posts("Арена — шаг 1, технический отчёт")[0].text
     assert "Аскон, правая рука: K(тело)" in technical and "Аскон, ноги: W(назад)" in technical  # as shown
     assert len(arena.received("Хан", "перед шагом 2")) == 1
+
+
+@pytest.fixture
+def three(tmp_path, monkeypatch):
+    arena = Arena(tmp_path, monkeypatch, PLAYERS + ("Кума",), THREE)
+    yield arena
+    arena.store.close()
+    arena.server.stop()
+
+
+def test_a_fight_of_three_goes_on_after_a_knock_out(three):
+    three.tick(msk(2, 12))
+    three.send(msk(2, 13), "Хан", "ПР: Выпад(голова)")
+    three.tick(msk(2, 13, 10))
+    [refused] = three.received("Хан", "Re: Стопки")
+    assert "против кого? В бою несколько соперников (Аскон, Кума)" in refused
+    three.send(msk(2, 13, 20), "Хан", "ПР: Выпад(Куме в голову)")
+    three.send(msk(2, 13, 25), "Аскон", "ПР: Отдых, Выпад(голова, Хана)")
+    three.tick(msk(2, 13, 30))
+    assert any("Правая рука: Выпад(голова, Кума) → стопка: X L(голова, Кума) X X X X" in text
+               for text in three.received("Хан", "Re: Стопки"))
+    assert any("стопка: X X L(голова, Хан) X X X" in text for text in three.received("Аскон", "Re: Стопки"))
+
+    resolve_step(three, 1)
+    resolve_step(three, 2)
+    literary = three.host_posts("Арена. Шаг 2")[0].text
+    assert "Кума: тяжёлое ранение (голова) — и он падает без чувств." in literary
+    assert "Кума выбывает из боя (нокаут)." in literary
+    assert "Кума — выбыл (нокаут)" in three.host_posts("состояние после шага 2")[0].text
+    assert [(row["nick"], row["cause"]) for row in three.store.eliminations(GAME)] == [("Кума", "нокаут")]
+    assert three.store.game(GAME)["winner"] is None          # two fight on
+    three.send(msk(4, 13), "Кума", "замена ПР: Быстрый блок(голова)")
+    three.tick(msk(4, 13, 10))
+    assert any("вы выбыли из боя (нокаут)" in text for text in three.received("Кума", "Re: Стопки"))
+
+    resolve_step(three, 3)
+    technical = three.host_posts("Арена — шаг 3, технический отчёт")[0].text
+    assert "Аскон → Хан (правая рука, гладий): L в «голова»" in technical
+    assert "Дистанция Аскон — Хан: 1 → 1" in technical and "Дистанция Аскон — Кума" not in technical
+    assert "Бой окончен: победа Аскон (нокаут)" in technical
+    assert three.store.game(GAME)["winner"] == "Аскон"
+    assert [(row["nick"], row["cause"]) for row in three.store.eliminations(GAME)] == [("Кума", "нокаут"),
+                                                                                   ("Хан", "нокаут")]
+    assert [p["status"] for p in three.store.phases(GAME)] == ["resolved"] * 3

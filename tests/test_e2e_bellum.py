@@ -151,14 +151,16 @@ def test_a_turn_played_through_the_forum(table):
     assert table.store.phase(GAME, "turn-2")["status"] == "pending"
 
     pending = table.store.drafts(status="pending")
-    assert sorted(d["kind"] for d in pending) == ["literary_report", "map", "technical_report",
-                                                   "turn_pm", "turn_pm", "turn_pm"]
-    [map_draft] = [d for d in pending if d["kind"] == "map"]
-    pictures = [Path(line) for line in map_draft["body"].splitlines()]
+    assert sorted(d["kind"] for d in pending) == ["literary_report", "technical_report", "turn_pm", "turn_pm", "turn_pm"]
+    # the turn report carries the map: its files, and the mark in its text where the post shows it
+    [report] = [d for d in pending if d["kind"] == "literary_report"]
+    pictures = [Path(name) for name in report["pictures"]]
     assert [p.name for p in pictures] == ["map.png", "map.svg"]
     assert pictures[0].read_bytes().startswith(b"\x89PNG") and b"<text" in pictures[1].read_bytes()
+    assert report["body"].rstrip().endswith("[карта]")
+    assert all(not d["pictures"] for d in pending if d["id"] != report["id"])
     web = create_app(table.store, "a-long-web-password").test_client()
-    picture_url = f"/maps/{GAME}/{map_draft['id']}/0"
+    picture_url = f"/maps/{GAME}/{report['id']}/0"
     assert web.get(picture_url).status_code == 404           # not public before the host approves it
     for draft in pending:
         table.store.approve(draft["id"], by="host")
@@ -168,9 +170,10 @@ def test_a_turn_played_through_the_forum(table):
     assert "Норик (бой): Западная Римская Империя (2 чел. × 2 × 1.0 = 4.0)" in technical.text
     assert "Вестготы (5 чел. × 1.0 = 5.0)" in technical.text and "Победа: Вестготы." in technical.text
     assert "Западная Римская Империя: 2 чел. отступили: Норик → Венетия" in technical.text
-    [posted_map] = [p.bbcode for p in table.server.board.visible_posts(2) if "[img]" in p.bbcode]
-    assert posted_map.startswith(f"[img]{PUBLIC_URL.rstrip('/')}{picture_url}[/img]")
-    assert f"[url={PUBLIC_URL.rstrip('/')}/maps/{GAME}/{map_draft['id']}/1]SVG[/url]" in posted_map
+    [posted] = [p.bbcode for p in table.server.board.visible_posts(2) if "[img]" in p.bbcode]
+    assert posted.startswith("[b]370 год[/b]") and "[карта]" not in posted
+    assert posted.rstrip().endswith(f"[img]{PUBLIC_URL.rstrip('/')}{picture_url}[/img]\n"
+                                    f"[url={PUBLIC_URL.rstrip('/')}/maps/{GAME}/{report['id']}/1]SVG[/url]")
     served = web.get(picture_url)                            # what the forum's readers load
     assert served.status_code == 200 and served.mimetype == "image/png"
     assert served.data == pictures[0].read_bytes()

@@ -1,9 +1,12 @@
 """Before the deadline: the missing-vote reminder once per phase, the host's discipline digest."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from forumgm.daemon.clock import FixedClock
+from forumgm.engines.base import OutgoingPm
 from forumgm.parsers.forums.base import Post
 from mafia_daemon_support import daemon, drafts_of, example_installation, msk
 from spine_fakes import MemoryForum, ScriptedPm
@@ -15,7 +18,7 @@ def post(post_id: str, author: str, at) -> Post:
     return Post(id=post_id, author=author, author_id=None, posted_at=at, text="подозреваю всех")
 
 
-def game_day(tmp_path, monkeypatch, ticks, game_text=lambda text: text, later_posts=()):
+def game_day(tmp_path, monkeypatch, ticks, game_text=lambda text: text, later_posts=(), rules=lambda rules: rules):
     installation = example_installation(tmp_path, monkeypatch, game_text)
     clock = FixedClock(ticks[0])
     pms = [ScriptedPm(nick, "голос: Лиса", msk(3, 10 + i)) for i, nick in enumerate(VOTERS)]
@@ -24,6 +27,7 @@ def game_day(tmp_path, monkeypatch, ticks, game_text=lambda text: text, later_po
              *later_posts]
     forum = MemoryForum(clock, pms=pms, posts=posts)
     run = daemon(installation, clock, forum)
+    run.games = [replace(game, rules=rules(game.rules)) for game in run.games]
     for at in ticks:
         clock.set(at)
         assert not run.tick().errors
@@ -85,3 +89,42 @@ def test_a_digest_unchanged_since_the_one_before_the_deadline_is_not_drafted_twi
     store = game_day(tmp_path, monkeypatch, [msk(3, 10), msk(3, 21, 50), msk(3, 22, 0), msk(3, 22, 50), msk(3, 23)])
     [digest] = drafts_of(store, "discipline")
     assert digest["ref"] == "discipline:round-1:before" and "Хан" in digest["body"]
+
+
+class Delegating:
+    """The game's own engine with its optional host digest replaced (or taken away)."""
+
+    def __init__(self, rules, host_digest=None):
+        self._rules = rules
+        if host_digest is not None:
+            self.host_digest = host_digest
+
+    def __getattr__(self, name):
+        if name == "host_digest":
+            raise AttributeError(name)
+        return getattr(self._rules, name)
+
+
+def test_a_game_whose_engine_has_no_host_digest_gets_none(tmp_path, monkeypatch):
+    store = game_day(tmp_path, monkeypatch, [msk(3, 10), msk(3, 21, 50), msk(3, 22, 50)], rules=Delegating)
+    assert drafts_of(store, "discipline") == []
+    assert drafts_of(store, "reminder")          # the rest of the day is drafted as before
+
+
+def test_the_digest_is_whatever_the_engine_drafts_for_the_host(tmp_path, monkeypatch):
+    seen = []
+
+    def host_digest(state, phase, posts, start, end, host, texts):
+        seen.append((phase.key, sorted(p.id for p in posts), start, end, host))
+        return OutgoingPm(host, "order_digest", f"{len(seen)} of {phase.key}", subject="Сводка")
+
+    store = game_day(tmp_path, monkeypatch, [msk(3, 10), msk(3, 21, 50), msk(3, 22, 50)],
+                     rules=lambda rules: Delegating(rules, host_digest))
+    [(key, posts, opens, before, host), (_, _, _, deadline, _)] = seen
+    assert key == "round-1" and host == "Ведущий" and posts == ["11", "12", "13", "14", "15", "16"]
+    assert opens < msk(3, 12) and before == msk(3, 21, 50) and deadline == msk(3, 22, 45)
+    drafts = {d["ref"]: d for d in drafts_of(store, "order_digest")}
+    assert set(drafts) == {"order_digest:round-1:before", "order_digest:round-1:deadline"}
+    assert drafts["order_digest:round-1:before"]["body"] == "1 of round-1"
+    assert drafts["order_digest:round-1:deadline"]["subject"] == "Сводка"
+    assert drafts["order_digest:round-1:deadline"]["target"] == "Ведущий"

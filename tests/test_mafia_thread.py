@@ -4,6 +4,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 
 from forumgm.config import load_texts
+from forumgm.engines.base import Phase
 from forumgm.engines.mafia import RULES
 from forumgm.engines.mafia.discipline import Flag, digest, digest_text
 from forumgm.parsers.forums.base import Post
@@ -72,3 +73,12 @@ def test_quiet_day_within_the_limits_is_clean():
     assert result.clean
     assert "Нарушений нет" in digest_text(result, load_texts())
     assert digest(state, posts[1:], START, END).silent == ("И1",)
+
+
+def test_the_engine_drafts_the_digest_as_a_pm_to_the_host():
+    state = RULES.setup({"players": [{"nick": f"И{i}"} for i in range(8)]}, 3)
+    posts = [post(f"И{i}", "мысль", i) for i in range(1, 8)] + [post("Ведущий", "итоги", 11)]
+    pm = RULES.host_digest(state, Phase("round", 2), posts, START, END, "Ведущий", load_texts())
+    assert (pm.to, pm.kind, pm.subject) == ("Ведущий", "discipline", "Дисциплина в теме, игровой день 2")
+    assert pm.text == digest_text(digest(state, posts, START, END, "Ведущий"), load_texts())
+    assert "И0" in pm.text and "Ведущий" not in pm.text

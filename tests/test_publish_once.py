@@ -59,8 +59,8 @@ class LostAnswer:
     def __init__(self, forum):
         self.forum = forum
 
-    def reply(self, url, bbcode):
-        self.forum.reply(url, bbcode)
+    def reply(self, url, bbcode, attachments=()):
+        self.forum.reply(url, bbcode, attachments)
         raise ForumError("connection reset")
 
     def send_pm(self, to, subject, bbcode):
@@ -84,6 +84,25 @@ def test_a_crash_between_sending_and_sent_is_reconciled_without_a_duplicate(stor
     on_forum = [p.bbcode for p in server.board.visible_posts(2)] + [m.bbcode for m in server.board.pms.values()]
     assert on_forum.count(body) == 1
     assert store.draft(draft)["forum_ref"] == recovered.reconciled[draft]
+
+
+def test_a_report_with_its_map_lost_mid_send_is_found_by_its_words_and_posted_once(tmp_path, store, server, clock):
+    """The board shows the map as a picture, not its address: the post is found by the report's words."""
+    from forumgm.daemon.pictures import with_mark
+    from localforum_support import PLAYERS, thread_url
+
+    store.register_game("g1", "mafia", "local", thread_url(server), "UTC", 1, {nick: [] for nick in PLAYERS},
+                        {"web_url": "https://gm.example.org/forumgm/"})
+    picture = tmp_path / "map.png"
+    picture.write_bytes(b"\x89PNG")
+    draft = store.add_draft("g1", "literary_report", "thread", with_mark("[b]375 год[/b]\nГунны идут на запад."),
+                            "t1", False, pictures=[picture])
+    forum = host_forum(server, clock)
+    assert not publish_approved(LostAnswer(forum), store, clock.now()).ok
+    recovered = publish_approved(forum, store, clock.now())
+    assert recovered.sent == {} and draft in recovered.reconciled
+    [post] = [p for p in host_posts(server) if "Гунны" in p.bbcode]
+    assert post.bbcode.endswith(f"[img]https://gm.example.org/forumgm/maps/g1/{draft}/0[/img]\n")
 
 
 def test_a_post_lost_mid_send_is_found_even_after_the_thread_grew_many_pages(store, server, clock):

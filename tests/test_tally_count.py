@@ -207,3 +207,32 @@ def test_an_account_that_only_looks_like_a_player_votes_for_nobody(account):
                         ROSTER, rules(), DEADLINE)
     assert counted(tally) == {"gosha100": "Аскон"}
     assert reasons(tally) == [(account, "Robozik", "non_player")]
+
+
+def test_the_hosts_correction_stands_for_the_players_posts():
+    from forumgm.engines.tally import HostVote
+
+    posts = [post("1", "Аскон", 1, "Кума"), post("2", "Аскон", 5, "Тор"), post("3", "Тора", 2, "Кума"),
+             post("4", "Тор", 3, "Кто-то")]
+    fixes = [HostVote("Аскон", "Торой", at(20), "host"),          # replaces his counted vote (and the one before)
+             HostVote("Кума", "Аскону", at(30), "host"),          # adds a vote he never posted
+             HostVote("Тор", "Тор", at(40), "host")]              # stands beside his unreadable post
+    tally = count_votes(posts, ROSTER, rules(), DEADLINE, fixes)
+    assert counted(tally) == {"Тора": "Кума", "Аскон": "Тора", "Кума": "Аскон", "Тор": "Тор"}
+    assert [(v.voter, v.post_id, v.entered_by, v.at) for v in tally.counted if v.entered_by] == [
+        ("Аскон", None, "host", at(20)), ("Кума", None, "host", at(30)), ("Тор", None, "host", at(40))]
+    assert [(d.voter, d.text, d.reason, d.detail) for d in tally.discarded] == [
+        ("Тор", "Кто-то", "unknown_name", ""), ("Аскон", "Тор", "corrected", "Тора"),
+        ("Аскон", "Кума", "superseded", "Тор")]
+
+
+def test_a_correction_is_judged_by_the_days_rules_like_a_post():
+    from forumgm.engines.tally import HostVote
+
+    fixes = [HostVote("Аскон", "Кума", at(20), "host"), HostVote("Тора", "Аскон", at(21), "host")]
+    tally = count_votes([post("1", "Аскон", 1, "Тор")], ROSTER, rules(dead=("Кума", "Тора"), policy="first"),
+                        DEADLINE, fixes)
+    assert tally.counted == ()
+    assert [(d.voter, d.text, d.reason, d.detail) for d in tally.discarded] == [
+        ("Аскон", "Тор", "corrected", "Кума"), ("Аскон", "Кума", "dead_target", "Кума"),
+        ("Тора", "Аскон", "dead_voter", "")]

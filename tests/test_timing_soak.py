@@ -24,7 +24,7 @@ from soak import OUTSIDERS, START, Pace, Soak, VirtualClock, apply, legends_scri
 DAYS = 6
 # one-day phases and sparse polling: six game days in a few seconds, every kind of tick included
 PACE = Pace(legends_night="1d", legends_day="1d", mafia_round="1d", poll_interval=3600, poll_near=600,
-            chatter=0.25)
+            inbox_full_read=4 * 3600, chatter=0.25)
 
 
 # what the harness itself keeps (the in-process board's posts and PMs, a record of every tick)
@@ -84,10 +84,13 @@ def test_the_games_were_played_and_every_phase_resolved_on_time(soak):
             assert record.at == store.phase(game_id, key)["deadline"] + grace, name
 
 
-def test_a_quiet_poll_costs_one_request_per_thread_and_the_inbox_on_the_last_day_as_on_the_first(soak):
+def test_a_quiet_poll_costs_one_request_per_thread_on_the_last_day_as_on_the_first(soak):
+    """Two threads: two requests. The inbox's one more only at the periodic whole read (every
+    fourth hourly poll here) or at a deadline."""
     for day in (2, DAYS):
         costs = [t.requests for t in quiet_ticks(soak, day)]
-        assert len(costs) >= 10 and statistics.median(costs) == 3, (day, costs)
+        assert len(costs) >= 10 and statistics.median(costs) == 2, (day, costs)
+        assert 3 in costs and set(costs) <= {2, 3}, (day, costs)
 
 
 def test_the_store_work_of_a_quiet_poll_does_not_grow_with_the_threads(soak):

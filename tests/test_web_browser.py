@@ -40,6 +40,15 @@ def log_in(page, base, password):
     page.click("button[type=submit]")
 
 
+def submit_correction(page, phase: str, nick: str, text: str) -> None:
+    """The game page's correction form, filled and sent."""
+    form = page.locator("form#correct")
+    form.locator("select[name=phase]").select_option(phase)
+    form.locator("select[name=nick]").select_option(nick)
+    form.locator("textarea[name=text]").fill(text)
+    form.get_by_role("button", name="Исправить").click()
+
+
 def decide(page, draft_id, button):
     page.locator(f"#draft-{draft_id}").get_by_role("button", name=button).click()
     expect(page.locator(".flash")).to_contain_text(f"№{draft_id}")
@@ -101,3 +110,51 @@ def test_a_role_link_shows_the_role_once(site, page):
     page.reload()
     expect(page.locator("h1")).to_have_text("Ссылка уже использована")
     expect(page.locator("main")).not_to_contain_text("Доктор")
+
+
+def test_an_edit_is_previewed_with_its_difference_before_it_is_saved(site, page):
+    seeded, base = site
+    store = seeded.store
+    before = store.draft(seeded.lynch_report)["body"]
+    log_in(page, base, PASSWORD)
+    page.goto(f"{base}/drafts")
+    edited = "Посажен: [b]Хана[/b]\nРоль: Доктор"
+    page.locator(f"#draft-{seeded.lynch_report} textarea").fill(edited)
+    page.locator(f"#draft-{seeded.lynch_report}").get_by_role("button", name="Предпросмотр").click()
+
+    expect(page.locator("h1")).to_have_text(f"Предпросмотр черновика №{seeded.lynch_report}")
+    expect(page.locator(".preview strong")).to_have_text("Хана")           # the BBCode as the forum shows it
+    expect(page.locator("#preview-diff .del")).to_have_text(["-Посажен: ..."])
+    expect(page.locator("#preview-diff .add")).to_have_text(["+Посажен: [b]Хана[/b]", "+Роль: Доктор"])
+    expect(page.locator("textarea[name=body]")).to_have_value(edited)
+    assert store.draft(seeded.lynch_report)["body"] == before and store.draft_edits(seeded.lynch_report) == []
+
+    page.locator("textarea[name=body]").fill(edited + "\nМафия: 1")     # changed again: previewed again
+    page.get_by_role("button", name="Предпросмотр").click()
+    expect(page.locator("#preview-diff .add")).to_have_text(["+Посажен: [b]Хана[/b]", "+Роль: Доктор", "+Мафия: 1"])
+    page.get_by_role("button", name="Сохранить").click()
+    expect(page.locator(".flash.ok")).to_have_text(f"Черновик №{seeded.lynch_report} сохранён.")
+    draft = store.draft(seeded.lynch_report)
+    assert (draft["body"], draft["status"]) == (edited + "\nМафия: 1", "pending")
+    assert [(e["body_before"], e["edited_by"]) for e in store.draft_edits(seeded.lynch_report)] == [(before, "host")]
+
+
+def test_a_previewed_edit_is_not_saved_over_a_text_changed_since(site, page):
+    seeded, base = site
+    store = seeded.store
+    log_in(page, base, PASSWORD)
+    page.goto(f"{base}/drafts")
+    page.locator(f"#draft-{seeded.vote_count} textarea").fill("Хана — 3")
+    page.locator(f"#draft-{seeded.vote_count}").get_by_role("button", name="Предпросмотр").click()
+    store.edit_draft(seeded.vote_count, "Хана — 2 (исправлено в другой вкладке)", by="host")
+    page.get_by_role("button", name="Сохранить").click()
+    expect(page.locator(".flash.error")).to_contain_text("его текст изменился после предпросмотра")
+    assert store.draft(seeded.vote_count)["body"] == "Хана — 2 (исправлено в другой вкладке)"
+
+    token = page.locator(f"#draft-{seeded.vote_count} input[name=csrf_token]").get_attribute("value")
+    target = f"{base}/drafts/{seeded.vote_count}"
+    refused = page.request.post(target, form={"action": "preview", "body": "x"}, max_redirects=0)
+    assert refused.status == 403                        # a preview too needs the session's token
+    shown = page.request.post(target, form={"action": "preview", "body": "x", "csrf_token": token}, max_redirects=0)
+    assert shown.status == 200 and "Правка ещё не сохранена" in shown.text()
+    assert store.draft(seeded.vote_count)["body"] == "Хана — 2 (исправлено в другой вкладке)"

@@ -14,7 +14,7 @@ from forumgm.daemon.run import game_runs
 from forumgm.daemon.store import Store
 from forumgm.daemon.web.server import web_server
 from test_e2e_mafia import GAME, HOST, ROUND_1, Table, host_posts, msk, play_round
-from test_web_browser import log_in, page  # noqa: F401  (the browser fixture is reused)
+from test_web_browser import log_in, page, submit_correction  # noqa: F401  (the browser fixture is reused)
 
 PASSWORD = "длинный пароль ведущего"
 
@@ -51,11 +51,7 @@ def test_a_corrected_vote_rerun_from_the_page_reaches_the_forum_once(hosted, pag
     table, store, base = hosted
     log_in(page, base, PASSWORD)
     page.goto(f"{base}/games/{GAME}")
-    form = page.locator("form#correct")
-    form.locator("select[name=phase]").select_option("round-1")
-    form.locator("select[name=nick]").select_option("Гор")
-    form.locator("textarea[name=text]").fill("голос: Тора")
-    form.get_by_role("button", name="Исправить").click()
+    submit_correction(page, "round-1", "Гор", "голос: Тора")
     expect(page.locator(".flash.ok")).to_contain_text("Приказы игрока Гор (круг 1) исправлены")
     expect(page.locator(".order.correction")).to_contain_text("исправление host-1: ввёл host")
     expect(page.locator(".order.replaced")).to_contain_text("Заменено исправлением ведущего host-1")
@@ -170,7 +166,9 @@ def test_the_tally_links_each_vote_to_its_post(tmp_path, page):  # noqa: F811
     from web_seed import GAME as SEEDED, PASSWORD as SEEDED_PASSWORD, seeded_store
 
     forum = load_installation(data_path("forumgm.example.toml")).forum
-    links = SimpleNamespace(post_url=post_url_builder(forum, "https://forum.example.org/viewtopic.php?t=7"))
+    # a game whose engine counts no votes by PM: the page shows the thread's votes as stored
+    links = SimpleNamespace(post_url=post_url_builder(forum, "https://forum.example.org/viewtopic.php?t=7"),
+                            rules=SimpleNamespace())
     seeded = seeded_store(tmp_path)
     server = web_server(seeded.store, SEEDED_PASSWORD, "127.0.0.1", 0, games=lambda: {SEEDED: links})
     thread = threading.Thread(target=server.serve_forever, daemon=True)

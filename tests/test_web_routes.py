@@ -104,14 +104,18 @@ def test_game_page_shows_tally_orders_receipts_and_maps(host, seeded):
     assert "day-1.png" in html and "missing.svg" not in html
 
 
-def test_map_image_is_served_only_when_a_map_draft_names_it(host, seeded):
+def test_map_image_is_served_only_when_a_draft_carries_it(host, seeded):
     html = page(host, f"/games/{GAME}")
     src = re.search(r'<img class="map" src="([^"]+)"', html).group(1)
     response = host.get(src)
     assert response.status_code == 200 and response.mimetype == "image/png" and response.data == PNG
     assert host.get(src[:-1] + "1").status_code == 404          # the listed but missing SVG
     assert host.get(f"/games/{GAME}/maps/{seeded.vote_count}/0").status_code == 404
-    assert f'src="{src}"' in page(host, "/drafts")                # previewed beside the pending map draft
+    # previewed inside the report that carries it, where its mark puts it in the post
+    preview = re.search(r'<div class="preview"[^>]*>((?:(?!</div>).)*Конец\.)', page(host, "/drafts"), re.S).group(1)
+    assert re.search(rf'Итоги дня\..*<figure>\s*<img class="map" src="{re.escape(src)}".*</figure>.*Конец\.',
+                     preview, re.S)
+    assert "[карта]" not in preview
 
 
 def test_tally_follows_the_current_phase(seeded):
@@ -227,19 +231,6 @@ def test_a_draft_the_forum_refused_shows_the_forums_message_escaped(host, seeded
     assert "Форум не принял этот текст: The user &lt;b&gt;Аскон&lt;/b&gt; does not accept messages." in refused
     assert html.count('class="send-error"') == 1
 
-
-def test_a_mafia_day_vote_sent_by_pm_is_in_the_tally(seeded):
-    store = seeded.store
-    store.record_order(GAME, "day-1", "pm-12", "Вереск", store.now(), "голос: Аскон", [
-        {"line": "голос: Аскон", "ok": True, "canonical": "голос: Аскон"}])      # already voted in the thread
-    store.record_order(GAME, "day-1", "pm-13", "<b>Злодей</b>", store.now(), "голос: Вереск\nголос: Хана", [
-        {"line": "голос: Вереск", "ok": True, "canonical": "голос: Вереск"},
-        {"line": "голос: Хана", "ok": False, "reason": "голос уже принят"}])
-    store.record_order(GAME, "day-1", "pm-14", "Дима", store.now(), "не судить", [
-        {"line": "не судить", "ok": True, "canonical": "не судить"}])
-    lines = {line.target: line.voters for line in running_tally(store, GAME).lines}
-    assert lines == {"Хана": ("Аскон", "Вереск"), "Аскон": ("Хана",), "Вереск": ("<b>Злодей</b>",),
-                     "не судить": ("Дима",)}
 
 def test_drafts_are_named_in_russian_as_the_host_calls_them(host, seeded):
     html = page(host, "/drafts")

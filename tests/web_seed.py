@@ -59,7 +59,8 @@ def seeded_store(folder: Path) -> Seeded:
     store.mark_sent(sent, "pm:9001", NOW)
     map_path = folder / "day-1.png"
     map_path.write_bytes(PNG)
-    store.add_draft(GAME, "map", "thread", f"{map_path}\n{folder / 'missing.svg'}", "day-1", True)
+    store.add_draft(GAME, "literary_report", "thread", "Итоги дня.\n\n[карта]\n\nКонец.", "day-1", True,
+                    pictures=[map_path, folder / "missing.svg"])
     return Seeded(store, vote_count, lynch_report, role_pm, receipt, sent, map_path)
 
 

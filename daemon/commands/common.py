@@ -37,7 +37,8 @@ def open_installation(path: Path, check_engines: bool = False) -> tuple[Installa
     except ConfigError as error:
         print("\n".join(error.problems), file=sys.stderr)
         return None
-    problems = [problem for game in installation.games for problem in setup_problems(game)] if check_engines else []
+    problems = ([problem for game in installation.games for problem in setup_problems(game)]
+                + picture_problems(installation)) if check_engines else []
     if problems:
         print("\n".join(problems), file=sys.stderr)
         return None
@@ -83,6 +84,30 @@ def setup_problems(game) -> list[str]:
     except SetupError as error:
         return [f"{game.source}: {_file_key(error.key, game)}: {error.message}"]
     return []
+
+
+def picture_problems(installation) -> list[str]:
+    """A game whose engine draws a map with each turn report needs a way to show it in the thread:
+    the forum's attachments (forumgm uploads files on phpBB, MyBB and SMF) or the page's public
+    address ([web] public_url)."""
+    from forumgm.daemon.forum import ADAPTERS, Forum
+    from forumgm.daemon.games import rules_for
+
+    adapter = ADAPTERS.get(installation.forum.engine, Forum)
+    if installation.web_public_url or adapter.attach is not Forum.attach:
+        return []
+    problems = []
+    for game in installation.games:
+        try:
+            draws = hasattr(rules_for(game.type), "images")
+        except ModuleNotFoundError:
+            continue        # setup_problems names the missing engine
+        if draws:
+            problems.append(f"{installation.source}: web.public_url: expected the page's public address, e.g. "
+                            f"\"https://gm.example.org/forumgm/\" (game {game.id} posts a map with each turn report; "
+                            f"forumgm attaches no files on {installation.forum.engine}, so the forum shows the map "
+                            "by address)")
+    return problems
 
 
 def _file_key(key: str, game) -> str:

@@ -1,4 +1,5 @@
-"""`forumgm correct --config FILE GAME PHASE NICK [FILE]`: the host enters a player's orders (or PM vote)."""
+"""`forumgm correct --config FILE GAME PHASE NICK [FILE]`: the host enters a player's orders (or PM vote),
+or his vote in the thread on a day that takes them there."""
 from __future__ import annotations
 
 import sys
@@ -9,18 +10,19 @@ from forumgm.daemon.commands.common import actor, add_by_argument, add_config_ar
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser("correct", help="correct or add a player's orders or vote of a phase "
-                                                   "(his PMs stay; a new receipt is drafted)")
+                                                   "(his PMs and posts stay; orders get a new receipt)")
     add_config_argument(parser)
     parser.add_argument("game", help="game id")
     parser.add_argument("phase", help="phase key, e.g. round-2 or night-3")
     parser.add_argument("nick", help="the player")
     parser.add_argument("file", nargs="?", type=Path,
-                        help="the orders as the player would write them (default: standard input)")
+                        help="the orders, or the voted name, as the player would write them (default: standard input)")
     add_by_argument(parser)
 
 
 def run(args) -> int:
-    from forumgm.daemon.host_actions.correct import correct_order
+    from forumgm.daemon.host_actions.correct import correct
+    from forumgm.daemon.host_actions.correct_vote import VoteCorrection
     from forumgm.daemon.store import StoreError
 
     try:
@@ -33,16 +35,36 @@ def run(args) -> int:
         return 2
     _installation, store, game = opened
     try:
-        done = correct_order(game, store, args.phase, args.nick, text, actor(args), store.now())
+        done = correct(game, store, args.phase, args.nick, text, actor(args), store.now())
     except StoreError as error:
         print(f"forumgm correct: {error}", file=sys.stderr)
         return 1
-    replaced = ", ".join(row["pm_id"] for row in done.replaced) or "nothing: added"
-    print(f"{args.game} {args.phase}: {done.player}'s orders are now {done.order} (replacing {replaced})")
-    for verdict in done.verdicts:
-        print(f"  accepted: {verdict.canonical}" if verdict.ok else f"  refused: «{verdict.line}» — {verdict.reason}")
-    print(f"receipt: draft {done.receipt} ({store.draft(done.receipt)['status']})")
+    print("\n".join(vote_lines(args, done) if isinstance(done, VoteCorrection) else order_lines(args, store, done)))
     if done.phase_resolved:
         print(f"{args.phase} is resolved: the correction counts once it is re-run; see what changes with "
               f"forumgm resolve --config {args.config} {args.game} {args.phase} --rerun --dry-run")
     return 0
+
+
+def order_lines(args, store, done) -> list[str]:
+    replaced = ", ".join(row["pm_id"] for row in done.replaced) or "nothing: added"
+    lines = [f"{args.game} {args.phase}: {done.player}'s orders are now {done.order} (replacing {replaced})"]
+    for verdict in done.verdicts:
+        lines.append(f"  accepted: {verdict.canonical}" if verdict.ok
+                     else f"  refused: «{verdict.line}» — {verdict.reason}")
+    lines.append(f"receipt: draft {done.receipt} ({store.draft(done.receipt)['status']})")
+    return lines
+
+
+def vote_lines(args, done) -> list[str]:
+    lines = [f"{args.game} {args.phase}: {done.player}'s thread vote is now the host's {done.ref}: "
+             f"{done.vote.target} (his posts stay as they were)"]
+    for row in done.replaced:
+        if "correction" in row:
+            lines.append(f"  replaces the earlier correction {row['correction']}: «{row['text']}»")
+        else:
+            counted = f"counted for {row['target']}" if row["counted"] else f"not counted: {row['reason']}"
+            lines.append(f"  replaces post {row['post_id']}: «{row['text']}» ({counted})")
+    if not done.replaced:
+        lines.append("  replaces nothing: he had not voted")
+    return lines

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from forumgm.daemon.commands.common import actor, add_by_argument, add_config_argument, known_game, open_installation
 from forumgm.daemon.signup_choices import KIND as ASSIGNMENT, AssignmentError, approve_assignment
+from forumgm.daemon.pictures import MARK
 
 ACTIONS = ("list", "show", "edit", "approve", "reject")
 STATUSES = ("pending", "approved", "sending", "sent", "rejected", "superseded")   # the store's DRAFT_STATUSES
@@ -97,6 +98,8 @@ def _show(store, draft_id: int) -> None:
         print(f"sent as: {draft['forum_ref']} at {draft['sent_at'].isoformat()}")
     if draft["send_error"]:
         print(_refusal(draft))
+    for path in draft["pictures"] or []:
+        print(f"picture: {path} (posted where the text says {MARK})")
     print()
     print(draft["body"])
     for edit in store.draft_edits(draft_id):

@@ -7,22 +7,24 @@ really differs (phpBB adds PM recipients in a separate step).
 from __future__ import annotations
 
 import logging
+import mimetypes
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
-from typing import Callable, Collection, Iterator
+from typing import Callable, Collection, Iterator, Sequence
 from urllib.parse import urljoin
 
 from forumgm.daemon.forum.errors import (
-    Accepted, BoardSaid, ForumError, ForumRefused, NoPrivateMessages, SessionLost,
+    Accepted, BoardSaid, ForumError, ForumRefused, NoAttachments, NoPrivateMessages, SessionLost,
 )
 from forumgm.daemon.forum.http import HttpClient, HttpError, Page
 from forumgm.daemon.forum.page_text import first_text, flood_wait, meta_refresh
 from forumgm.daemon.forum.sent_text import same_name, same_text, skeleton
 from forumgm.daemon.forum.settings import ForumSettings
-from forumgm.daemon.forum.spec import EngineSpec, Paged, PmSpec
+from forumgm.daemon.forum.spec import EngineSpec, Paged, PmRemoval, PmSpec
 from forumgm.parsers.forums.base import Form, Listing, PageInfo, PmHeader, PmMessage, Post
-from forumgm.parsers.forums.reader import read_form
+from forumgm.parsers.forums.reader import read_form, read_options
+from forumgm.parsers.forums.unread import unread_pms
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +36,17 @@ SENT_CLOCK_MARGIN = timedelta(days=1)
 ANY_TARGET = r"."
 FLOOD_RETRIES = 2     # a flood refusal is waited out this often per text, then it waits for the next tick
 FLOOD_MARGIN = 1.0    # seconds added to the pause the board names (its clock ticks in whole seconds)
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """A file posted with a reply, shown where `mark` is in the text."""
+    name: str
+    data: bytes
+    mark: str
+
+    def upload(self) -> tuple[str, bytes, str]:
+        return self.name, self.data, mimetypes.guess_type(self.name)[0] or "application/octet-stream"
 
 
 class ForumAdapter:
@@ -57,6 +70,16 @@ class ForumAdapter:
     @property
     def pm_supported(self) -> bool:
         return self.spec.pm is not None
+
+    def unread_pms(self, html: str) -> int | None:
+        """The unread PMs a page of this board counts in its header; None when its pages do not tell."""
+        shown = self.spec.unread_pms
+        return unread_pms(html, shown) if shown is not None and self.pm_supported else None
+
+    @property
+    def attaches(self) -> bool:
+        """Whether forumgm uploads files with a reply on this engine (the board may still refuse one)."""
+        return type(self).attach is not ForumAdapter.attach
 
     # -- the Forum interface ---------------------------------------------------------------------
     def current_user(self) -> str:
@@ -94,13 +117,18 @@ class ForumAdapter:
     def message(self, pm_id: str) -> PmMessage:
         return self._message(self.pms().message, pm_id)
 
-    def reply(self, thread_url: str, bbcode: str) -> str:
-        """The new post's id; Accepted when the board took it without naming it."""
+    def reply(self, thread_url: str, bbcode: str, attachments: Sequence[Attachment] = ()) -> str:
+        """The new post's id; Accepted when the board took it without naming it. `attachments` are
+        uploaded with the post and shown inline where their marks are in `bbcode`; NoAttachments
+        (before anything is posted) when the board takes none."""
         def once() -> str:
             step = self.spec.reply
             page, form = self.fetch_form(self.url(step.page.format(thread=self.thread_id(thread_url))), step.form)
-            return self.reply_answer(self.submit(page, form, step.values(form.fields, message=bbcode), follow=False),
-                                     bbcode)
+            text = bbcode
+            if attachments:
+                page, form, text = self.attach(page, form, attachments, bbcode)
+            return self.reply_answer(self.submit(page, form, step.values(form.fields, message=text), follow=False),
+                                     text)
         return self.posting(once)
 
     def send_pm(self, to_nick: str, subject: str, bbcode: str) -> str:
@@ -162,6 +190,29 @@ class ForumAdapter:
                for header in next(self._folder_pages(folder, sent=True))[0]]
         return max(ids, key=_id_order) if ids else "0"
 
+    def remove_pms(self, pm_ids: Sequence[str], action: str, folder: str | None = None) -> None:
+        """Delete the inbox's PMs `pm_ids`, or move them to the account's PM folder named `folder`,
+        with the inbox page's own form (its tokens included). Whether the board did it, the inbox
+        shows afterwards: the caller reads it again."""
+        removal = self.removal(action)
+        page, form = self._removal_form(self._listing(self.pms().inbox, 1), removal.form)
+        values = removal.delete if action == "delete" else _with_folder(removal.move, self._folder_value(
+            page, removal, folder))
+        result = self.submit(page, form, {**self._marked(removal, form, pm_ids), **values})
+        if action == "delete" and removal.confirm is not None:
+            self.submit(result, self._read_css_form(result, removal.confirm), dict(removal.confirm_with))
+        if action == "delete" and removal.trash is not None:
+            page, form = self._removal_form(self._listing(removal.trash, 1), removal.form)
+            self.submit(page, form, {**self._marked(removal, form, pm_ids), **removal.delete})
+
+    def removal(self, action: str) -> PmRemoval:
+        """How this board removes PMs; ForumError when it cannot `action` them."""
+        removal = self.pms().removal
+        if removal is None or action not in removal.actions:
+            can = f"only {' and '.join(removal.actions)}" if removal else "neither delete nor move"
+            raise ForumError(f"forumgm can {can} PMs on {self.spec.name}, not {action} them")
+        return removal
+
     def posting(self, once: Callable[[], str]) -> str:
         """Run a posting flow, again after the pause a flood refusal names (the board said it did
         not take it), at most FLOOD_RETRIES times."""
@@ -202,6 +253,19 @@ class ForumAdapter:
     def add_recipient(self, page: Page, form: Form, to_nick: str) -> tuple[Page, Form]:
         """Boards that take the recipient with the rest of the form need no step of their own."""
         return page, form
+
+    def attach(self, page: Page, form: Form, attachments: Sequence[Attachment], bbcode: str) -> tuple[Page, Form, str]:
+        """Upload the files as the reply form's own attachment step does; the page and form to post
+        then, and the text with each mark replaced by the board's inline tag for its file."""
+        raise NoAttachments(f"forumgm attaches no files on {self.spec.name}")
+
+    def upload_field(self, form: Form, name: str) -> str:
+        """The reply form's file field `name`; NoAttachments when the form has none (attachments are
+        off on the board, or the account may not attach here)."""
+        if name not in form.files:
+            raise NoAttachments(f"the {self.spec.name} reply form takes no file (attachments are off, or the "
+                                f"account {self.settings.username} may not attach in this forum)")
+        return name
 
     def answer_ref(self, result: Page, pattern: str, what: str, accepted: str | None = None) -> str:
         """The id in where the board sends us after a form; Accepted when it sends where it goes
@@ -274,19 +338,54 @@ class ForumAdapter:
         except ValueError as error:
             raise ForumError(f"no {name} form on {page.url.split('?')[0]}: {error}") from error
 
-    def submit(self, page: Page, form: Form, values: dict[str, str], follow: bool = True) -> Page:
+    def submit(self, page: Page, form: Form, values: dict[str, str], follow: bool = True,
+               files: dict[str, Attachment] | None = None) -> Page:
         """POST a form read from `page` as a browser does (Referer: the page; FluxBB checks it),
         no sooner than FORM_MIN_AGE after the page was fetched."""
         self.client.wait_until(max(self._form_at + FORM_MIN_AGE, self._posted_at + self.post_interval()))
         multipart = form.enctype.startswith("multipart/")
         try:
             result = self.client.post(urljoin(page.url, form.action), {**form.fields, **values},
-                                      multipart=multipart, follow=follow, headers={"Referer": page.url})
+                                      multipart=multipart, follow=follow, headers={"Referer": page.url},
+                                      files={name: file.upload() for name, file in (files or {}).items()})
         except HttpError as error:
             raise self.board_said(error) from error
         finally:
             self._form_at = self._posted_at = self.client.clock()
         return result
+
+    def _removal_form(self, url: str, css: str) -> tuple[Page, Form]:
+        page = self.fetch(url)
+        self._form_at = self.client.clock()
+        return page, self._read_css_form(page, css)
+
+    def _read_css_form(self, page: Page, css: str) -> Form:
+        try:
+            return read_form(page.text, replace(self.parser.LAYOUT, forms={"removal": css}), "removal")
+        except ValueError as error:
+            raise ForumError(f"no PM form ({css}) on {page.url.split('?')[0]}: {error}") from error
+
+    @staticmethod
+    def _marked(removal: PmRemoval, form: Form, pm_ids: Sequence[str]) -> dict[str, str]:
+        """The form's own fields without a box the page had ticked, and a ticked box per PM."""
+        unmarked = {name: value for name, value in form.fields.items()
+                    if not name.startswith(removal.mark.split("[")[0] + "[")}
+        marks = {removal.mark.format(pm=pm_id, n=n): removal.mark_value.format(pm=pm_id)
+                 for n, pm_id in enumerate(pm_ids)}
+        return {**unmarked, **marks}
+
+    def _folder_value(self, page: Page, removal: PmRemoval, folder: str | None) -> str:
+        """The form's value for the account's PM folder named `folder` (a count the board shows
+        after a name, "forumgm [3]", is not part of it)."""
+        options = read_options(page.text, removal.folder_options or "option")
+        wanted = (folder or "").strip().casefold()
+        for value, text in options:
+            name = re.sub(r"\s*[\[(]\d+[\])]$", "", text).strip().casefold()
+            if wanted and (name == wanted or name.endswith(" " + wanted)):
+                return value
+        shown = ", ".join(text for _, text in options) or "none"
+        raise ForumRefused(f"the account has no PM folder named {folder!r} on {self.spec.name} "
+                           f"(the inbox offers: {shown}); make it on the forum or name another")
 
     def _listing(self, paged, page: int) -> str:
         return self.url(paged.url(page, start=(page - 1) * self.pms().per_page))
@@ -323,6 +422,10 @@ class ForumAdapter:
                 return self.spec.default_per_page   # a one-page thread: nothing to learn yet
             self._per_page[thread] = min(starts)
         return self._per_page[thread]
+
+
+def _with_folder(values, folder: str) -> dict[str, str]:
+    return {name: value.format(folder=folder) for name, value in values.items()}
 
 
 def _any_since(posts: list[Post], since: datetime | None) -> bool:

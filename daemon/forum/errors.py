@@ -44,3 +44,9 @@ class BoardSaid(ForumError):
         self.status = status
         self.reason = reason
         self.wait = wait
+
+
+class NoAttachments(ForumError):
+    """The board takes no file with this post (the engine has no attachments for forumgm, the
+    account may not attach, or the board refused the file: too large, a type it does not allow).
+    Said before the post itself is sent: nothing was posted."""

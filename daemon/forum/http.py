@@ -73,10 +73,11 @@ class HttpClient:
         return self._send("GET", url, params=params or None)
 
     def post(self, url: str, data: dict[str, str], multipart: bool = False, follow: bool = True,
-             headers: dict[str, str] | None = None) -> Page:
-        if multipart:
-            return self._send("POST", url, files={k: (None, v) for k, v in data.items()}, follow=follow,
-                              headers=headers)
+             headers: dict[str, str] | None = None, files: dict[str, tuple[str, bytes, str]] | None = None) -> Page:
+        """`files`: field -> (file name, content, media type), sent multipart."""
+        if multipart or files:
+            return self._send("POST", url, files={**{k: (None, v) for k, v in data.items()}, **(files or {})},
+                              follow=follow, headers=headers)
         return self._send("POST", url, data=data, follow=follow, headers=headers)
 
     def wait_until(self, moment: float) -> None:

@@ -1,14 +1,19 @@
 """phpBB 3.x (prosilver): login with form_token, reply (once more when someone posted meanwhile),
-PM recipients added with the form's own "Add" step before sending."""
+files attached with the reply form's own "Add the file" step, PM recipients added with the
+form's own "Add" step before sending."""
 from __future__ import annotations
 
-from forumgm.daemon.forum.adapter import ForumAdapter
-from forumgm.daemon.forum.errors import ForumRefused
+from typing import Sequence
+
+from forumgm.daemon.forum.adapter import Attachment, ForumAdapter
+from forumgm.daemon.forum.errors import ForumRefused, NoAttachments
 from forumgm.daemon.forum.http import Page
 from forumgm.daemon.forum.page_text import first_text
-from forumgm.daemon.forum.spec import EngineSpec, FormStep, Paged, PmSpec
+from forumgm.daemon.forum.spec import EngineSpec, FormStep, Paged, PmRemoval, PmSpec
 from forumgm.parsers.forums import phpbb as parser
 from forumgm.parsers.forums.base import Form
+from forumgm.parsers.forums.layout import Field
+from forumgm.parsers.forums.unread import UnreadCount
 
 NEW_POSTS_NOTICE = "At least one new post has been made to this topic"
 
@@ -33,7 +38,19 @@ SPEC = EngineSpec(
         send=FormStep("ucp.php?i=pm&mode=compose", "pm", {"subject": "subject", "message": "message"},
                       {"username_list": "", "post": "Submit"}),
         sent_ref=r"[?&]p=(\d+)",
+        # the folder's own form: "Delete marked" asks "are you sure?" first; "Move marked to <folder>"
+        # lists the account's own folders (each folder holds the board's limit, the inbox one again)
+        removal=PmRemoval(
+            form="form#viewfolder", mark="marked_msg_id[{n}]",
+            delete={"mark_option": "delete_marked", "submit_mark": "Go"},
+            confirm="form#confirm", confirm_with={"confirm": "Yes"},
+            move={"mark_option": "{folder}", "submit_mark": "Go"},
+            folder_options='form#viewfolder select[name="mark_option"] option',
+        ),
     ),
+    # counts a PM from the moment it is sent, before the recipient's inbox holds it; 0 stays in the page, hidden
+    unread_pms=UnreadCount("a[href*='i=pm'][href*='folder=inbox'][role='menuitem']",
+                           Field("strong.badge", pattern=r"^(\d+)$")),
 )
 
 
@@ -48,6 +65,22 @@ class PhpbbForum(ForumAdapter):
             result = self.submit(result, self.read_form(result, step.form), step.values(message=bbcode), follow=False)
         return super().reply_answer(result, bbcode)
 
+    def attach(self, page: Page, form: Form, attachments: Sequence[Attachment], bbcode: str) -> tuple[Page, Form, str]:
+        """Each file through the form's "Add the file" step, as a browser without scripts does; phpBB
+        lists the newest upload first, so after n uploads the i-th file is attachment n-1-i."""
+        field = self.upload_field(form, "fileupload")
+        for attachment in attachments:
+            before = _uploaded(form)
+            page = self.submit(page, form, {"message": bbcode, "add_file": "Add the file"}, files={field: attachment})
+            form = self.read_form(page, self.spec.reply.form)
+            if _uploaded(form) != [attachment.name, *before]:
+                raise NoAttachments(f"phpBB did not take the file {attachment.name}: "
+                                    f"{first_text(page.text, self.spec.errors) or 'no reason shown'}")
+        count = len(attachments)
+        for index, attachment in enumerate(attachments):
+            bbcode = bbcode.replace(attachment.mark, f"[attachment={count - 1 - index}]{attachment.name}[/attachment]")
+        return page, form, bbcode
+
     def add_recipient(self, page: Page, form: Form, to_nick: str) -> tuple[Page, Form]:
         added = self.submit(page, form, {"username_list": to_nick, "add_to": "Add"})
         added_form = self.read_form(added, self.spec.pm.send.form)
@@ -55,3 +88,10 @@ class PhpbbForum(ForumAdapter):
             raise ForumRefused(f"the forum does not know the recipient {to_nick}: "
                                f"{first_text(added.text, self.spec.errors) or 'no message'}")
         return added, added_form
+
+
+def _uploaded(form: Form) -> list[str]:
+    """The file names of the uploads the reply form carries, in its order (newest first)."""
+    names = {int(key[len("attachment_data["):key.index("]")]): value for key, value in form.fields.items()
+             if key.startswith("attachment_data[") and key.endswith("[real_filename]")}
+    return [names[index] for index in sorted(names)]

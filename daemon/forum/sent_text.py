@@ -2,7 +2,7 @@
 
 Boards change what they are given: MyBB and FluxBB trim trailing invisible characters, SMF 2.1
 turns some into U+FFFD, BBCode becomes markup (a colour, a link's words without its address,
-a quote's "X wrote:"), whitespace is collapsed, `<` comes back as `&lt;`. What every board keeps
+a quote's "X wrote:", a picture its alt text), whitespace is collapsed, `<` comes back as `&lt;`. What every board keeps
 is the sequence of letters and digits, so two texts are compared on that (their skeleton).
 """
 from __future__ import annotations
@@ -11,6 +11,9 @@ import html
 import re
 import unicodedata
 
+# a picture's address or attached file is never shown as words (a board shows the picture, with
+# its alt text, file name and size at most): phpBB's [attachment=0]name[/attachment], SMF's [attach id=1]name[/attach]
+_PICTURE = re.compile(r"\[(img|attachment|attach)\b[^\]\n]*\].*?\[/\1\]|\[attachment=\d+\]", re.IGNORECASE | re.DOTALL)
 _BBCODE_TAG = re.compile(r"\[/?[a-z*][a-z0-9*]*(?:=[^\]\n]*)?\]", re.IGNORECASE)
 _NOT_WORD = re.compile(r"[\W_]+")
 # what a board adds around the sent words when rendering them: "Кума wrote:", "Spoiler", "Code: Select all"
@@ -19,7 +22,7 @@ RENDERING_SLACK = 40
 
 def skeleton(text: str) -> str:
     """The letters and digits of a text or of a BBCode source, case-folded, in order."""
-    plain = html.unescape(_BBCODE_TAG.sub(" ", text))
+    plain = html.unescape(_BBCODE_TAG.sub(" ", _PICTURE.sub(" ", text)))
     return _NOT_WORD.sub("", unicodedata.normalize("NFKC", plain).casefold())
 
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from datetime import timedelta
 from typing import Any
 
 
@@ -19,6 +20,10 @@ class ForumSettings:
     post_interval: float | None = None  # the board's flood interval (seconds between two posts, PMs or
                                         # logins); None: the engine's known default (spec.post_interval)
     selectors: Any = None         # the generic engine's config: a table or a TOML file's path
+    inbox_cleanup: str = "off"    # "delete" / "move": stored, answered PMs leave the inbox (daemon/inbox_cleanup.py)
+    inbox_cleanup_folder: str | None = None
+    inbox_cleanup_after: timedelta = timedelta(days=1)
+    inbox_cleanup_fill: float = 0.8
 
     @classmethod
     def read(cls, config: Any) -> "ForumSettings":

@@ -9,9 +9,21 @@ in once per 2 s per IP address (a 403 page asking to wait otherwise).
 """
 from __future__ import annotations
 
-from forumgm.daemon.forum.adapter import ForumAdapter
-from forumgm.daemon.forum.spec import EngineSpec, FormStep, Paged, PmSpec
+import json
+import re
+from typing import Sequence
+
+from forumgm.daemon.forum.adapter import Attachment, ForumAdapter
+from forumgm.daemon.forum.errors import NoAttachments
+from forumgm.daemon.forum.http import Page
+from forumgm.daemon.forum.spec import EngineSpec, FormStep, Paged, PmRemoval, PmSpec
 from forumgm.parsers.forums import smf as parser
+from forumgm.parsers.forums.base import Form
+from forumgm.parsers.forums.layout import Field
+from forumgm.parsers.forums.unread import UnreadCount
+
+# the post form's scripts upload a file here at once; the board keeps it for the session's next post
+UPLOAD = "index.php?action=uploadAttach;sa=add;board={board}"
 
 SPEC = EngineSpec(
     name="SMF",
@@ -36,10 +48,43 @@ SPEC = EngineSpec(
         oldest_first=True,
         send=FormStep("index.php?action=pm;sa=send", "pm", {"to": "to", "subject": "subject", "message": "message"},
                       {"post": "Send message"}),
+        # SMF 2.1 has labels, not folders: a labelled PM still counts against the account's PM
+        # limit, so PMs are only deleted ("Remove selected")
+        removal=PmRemoval(form="form#pmFolder", mark="pms[{n}]", delete={"del_selected": "Remove selected"}),
     ),
+    # "My Messages <span class="amt">4</span>": the number only when a PM is unread
+    unread_pms=UnreadCount("a#pm_menu_top", Field("span.amt", pattern=r"^(\d+)$"), absent_is_zero=True),
 )
 
 
 class SmfForum(ForumAdapter):
     spec = SPEC
     parser = parser
+
+    def attach(self, page: Page, form: Form, attachments: Sequence[Attachment], bbcode: str) -> tuple[Page, Form, str]:
+        """Each file through the board's upload step, as its post form's scripts do: the board keeps it
+        for the session's next post and answers its id, which the inline tag names."""
+        self.upload_field(form, "attachment[]")
+        board = re.search(r"[?;&]board=(\d+)", form.action)
+        upload = Form(action=UPLOAD.format(board=board.group(1) if board else ""), method="post",
+                      enctype="multipart/form-data")
+        for attachment in attachments:
+            answer = self.submit(page, upload, {}, files={"attachment[]": attachment})
+            try:
+                [file] = json.loads(answer.text)["files"]
+                aid = int(file["attachID"])
+            except (ValueError, KeyError, TypeError):
+                said = re.sub(r"<[^>]+>", "", " ".join(_errors(answer.text))) or "no reason shown"
+                raise NoAttachments(f"SMF did not take the file {attachment.name}: {said}") from None
+            bbcode = bbcode.replace(attachment.mark, f"[attach id={aid}]{attachment.name}[/attach]")
+        return page, form, bbcode
+
+
+def _errors(text: str) -> list[str]:
+    """What the upload step's JSON answer says went wrong (nothing when it is no such answer)."""
+    try:
+        answer = json.loads(text)
+        return [str(e) for file in answer.get("files") or [] for e in file.get("errors") or []] + \
+            [str(e) for e in answer.get("generalErrors") or []]
+    except (ValueError, AttributeError):
+        return []

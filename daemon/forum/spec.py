@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
+from forumgm.parsers.forums.unread import UnreadCount
+
 
 @dataclass(frozen=True)
 class Paged:
@@ -47,6 +49,30 @@ class FormStep:
 
 
 @dataclass(frozen=True)
+class PmRemoval:
+    """How the board removes PMs from the inbox: the inbox page's form with a box per PM, how a
+    box is marked, and what the form sends to delete or move the marked PMs.
+
+    `mark` names the field of one PM (`{pm}` its id, `{n}` its place among the marked: PHP reads
+    `pms[0]`, `pms[1]` as the `pms[]` the page has) and `mark_value` its value. A move's values
+    name `{folder}`: the value of the page's `folder_options` entry whose text is the folder's
+    name (a count after it, "[3]", is the board's)."""
+    form: str                          # CSS of the inbox page's form
+    mark: str
+    delete: Mapping[str, str]
+    mark_value: str = "{pm}"
+    move: Mapping[str, str] | None = None
+    folder_options: str | None = None  # CSS of the <option>s naming the folders a PM can go to
+    confirm: str | None = None         # CSS of the "are you sure?" form a delete answers with (phpBB)
+    confirm_with: Mapping[str, str] = field(default_factory=dict)   # the button that says yes
+    trash: Paged | None = None         # a deleted PM lands here and is deleted once more from it (MyBB)
+
+    @property
+    def actions(self) -> tuple[str, ...]:
+        return ("delete", "move") if self.move is not None else ("delete",)
+
+
+@dataclass(frozen=True)
 class PmSpec:
     inbox: Paged
     sentbox: Paged
@@ -61,6 +87,7 @@ class PmSpec:
     oldest_first: bool = False    # folders list the oldest PM first and open on their last page (SMF)
     lists_recipient: bool = True  # a sent folder's row names the recipient; False: a list of
                                   # conversations naming who started each (the host, for ours)
+    removal: PmRemoval | None = None   # None: forumgm cannot delete or move PMs on this board
 
     @property
     def sent_folders(self) -> tuple[Paged, ...]:
@@ -85,3 +112,5 @@ class EngineSpec:
                                                              # know (a PM compose form), for FormStep.form
     reply_accepted: str | None = None  # pattern over where the board sends after taking a reply it does not name
     post_interval: float = 0.0    # the board's own flood rule for the host's account, seconds between posts
+    unread_pms: UnreadCount | None = None   # the header's unread-PM count on every page; None: the
+                                            # inbox is read at every poll

@@ -1,25 +1,47 @@
-"""The host corrects, or adds, a player's orders (or PM vote) of a phase, open or resolved.
+"""The host corrects, or adds, a player's input of a phase, open or resolved: his orders (or PM vote),
+or his vote in the thread. Which of the two the text stands for is the game's word
+(`Rules.correction_kind`); the daemon does not know the games.
 
-The correction is read by the game's own grammar (`Rules.read_orders`) as if the player had sent it
-alone, and it replaces everything he sent for that phase. His PMs stay as they were, marked as
-replaced, so the page shows them beside the correction. The receipt is redone: the receipts not
-sent yet are superseded and a new one answers the correction. A resolved phase takes the
-correction when the host re-runs it (`forumgm resolve GAME PHASE --rerun`).
+Orders: the correction is read by the game's own grammar (`Rules.read_orders`) as if the player had
+sent it alone, and it replaces everything he sent for that phase. His PMs stay as they were, marked
+as replaced, so the page shows them beside the correction. The receipt is redone: the receipts not
+sent yet are superseded and a new one answers the correction.
+
+A thread vote: forumgm.daemon.host_actions.correct_vote.
+
+A resolved phase takes the correction when the host re-runs it (`forumgm resolve GAME PHASE --rerun`).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from forumgm.daemon.finish import is_finished
+from forumgm.daemon.host_actions.correct_vote import correct_vote
 from forumgm.daemon.phase_names import phase_label
 from forumgm.daemon.store import OPEN_DRAFT_STATUSES, Store, StoreError
-from forumgm.engines.base import OrderPm, Phase, Verdict
+from forumgm.engines.base import THREAD_VOTE, OrderPm, Phase, Verdict
 from forumgm.engines.receipts import receipt_text
 from forumgm.parsers.names import account_player
 
 TEMPLATE = "common/receipt_corrected.j2"
 SUBJECT = "Ведущий исправил ваши приказы"
+
+
+@dataclass(frozen=True)
+class Target:
+    """What a correction is about: the player, the phase as the store and the engine know it."""
+
+    player: str
+    row: dict                      # the phase's row
+    phase: Phase
+    state: Any                     # the state the phase resolves from
+    at: datetime                   # the correction's time: inside the phase
+
+    @property
+    def resolved(self) -> bool:
+        return self.row["status"] == "resolved"
 
 
 @dataclass(frozen=True)
@@ -32,8 +54,9 @@ class Correction:
     phase_resolved: bool           # a re-run is needed for the correction to count
 
 
-def correct_order(game, store: Store, phase_key: str, nick: str, text: str, by: str, now: datetime) -> Correction:
-    """Record the host's text as `nick`'s orders of the phase, with a new receipt, in one transaction."""
+def correct(game, store: Store, phase_key: str, nick: str, text: str, by: str, now: datetime):
+    """Record the host's text as `nick`'s input of the phase, in one transaction: a `Correction` of his
+    orders, or a `VoteCorrection` of his thread vote, as the game's rules say the phase takes it."""
     text = text.replace("\r\n", "\n").strip()
     if not text:
         raise StoreError("the correction is empty: give the order or vote text as the player would write it")
@@ -44,29 +67,38 @@ def correct_order(game, store: Store, phase_key: str, nick: str, text: str, by: 
     if is_finished(store, game.id):
         raise StoreError(f"{game.id} is finished; its orders can no longer change")
     with store.transaction():
-        row = store.phase(game.id, phase_key)
-        if row is None:
-            raise StoreError(f"{game.id}: no phase {phase_key!r}")
-        resolved = row["status"] == "resolved"
-        snapshot = store.snapshot_before(game.id, phase_key) if resolved else store.latest_snapshot(game.id)
-        state = game.rules.load(snapshot["state"])
-        # timed inside the phase, so that every rule reading times sees an order sent before the deadline
-        at = min(now, row["deadline"] - timedelta(seconds=1))
-        verdicts = tuple(game.rules.read_orders(state, Phase(row["kind"], row["number"]),
-                                                OrderPm(player, text, None, at), []))
-        order, replaced = store.record_correction(game.id, phase_key, player, at, text,
-                                                     [v.as_json() for v in verdicts], by)
-        superseded = _supersede_open_receipts(store, game.id, replaced)
-        body = receipt_text(game.config.type, player, verdicts, game.texts, template=TEMPLATE,
-                            phase=phase_label(phase_key))
-        receipt = store.add_draft(game.id, "receipt", player, body, phase_key, game.config.needs_approval("receipt"),
-                                  ref=f"receipt:{order['pm_id']}", subject=SUBJECT)
-        store.audit(by, "order.correct", {
-            "game": game.id, "phase": phase_key, "player": player, "text": text, "order": order["pm_id"],
-            "replaced": [{"pm_id": r["pm_id"], "text": r["raw_text"], "entered_by": r["entered_by"]} for r in replaced],
-            "receipt": receipt, "superseded_receipts": superseded,
-        })
-    return Correction(order["pm_id"], player, verdicts, tuple(replaced), receipt, resolved)
+        target = _target(game, store, phase_key, player, now)
+        if game.rules.correction_kind(target.state, target.phase) == THREAD_VOTE:
+            return correct_vote(game, store, target, text, by)
+        return _correct_orders(game, store, target, text, by)
+
+
+def _target(game, store: Store, phase_key: str, player: str, now: datetime) -> Target:
+    row = store.phase(game.id, phase_key)
+    if row is None:
+        raise StoreError(f"{game.id}: no phase {phase_key!r}")
+    resolved = row["status"] == "resolved"
+    snapshot = store.snapshot_before(game.id, phase_key) if resolved else store.latest_snapshot(game.id)
+    # timed inside the phase, so that every rule reading times sees an input sent before the deadline
+    at = min(now, row["deadline"] - timedelta(seconds=1))
+    return Target(player, row, Phase(row["kind"], row["number"]), game.rules.load(snapshot["state"]), at)
+
+
+def _correct_orders(game, store: Store, target: Target, text: str, by: str) -> Correction:
+    player, phase_key = target.player, target.row["key"]
+    verdicts = tuple(game.rules.read_orders(target.state, target.phase, OrderPm(player, text, None, target.at), []))
+    order, replaced = store.record_correction(game.id, phase_key, player, target.at, text,
+                                              [v.as_json() for v in verdicts], by)
+    superseded = _supersede_open_receipts(store, game.id, replaced)
+    body = receipt_text(game.config.type, player, verdicts, game.texts, template=TEMPLATE, phase=phase_label(phase_key))
+    receipt = store.add_draft(game.id, "receipt", player, body, phase_key, game.config.needs_approval("receipt"),
+                              ref=f"receipt:{order['pm_id']}", subject=SUBJECT)
+    store.audit(by, "order.correct", {
+        "game": game.id, "phase": phase_key, "player": player, "text": text, "order": order["pm_id"],
+        "replaced": [{"pm_id": r["pm_id"], "text": r["raw_text"], "entered_by": r["entered_by"]} for r in replaced],
+        "receipt": receipt, "superseded_receipts": superseded,
+    })
+    return Correction(order["pm_id"], player, verdicts, tuple(replaced), receipt, target.resolved)
 
 
 def _supersede_open_receipts(store: Store, game_id: str, replaced: list[dict]) -> list[int]:

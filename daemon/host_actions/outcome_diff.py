@@ -8,7 +8,10 @@ import difflib
 import hashlib
 import json
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
+
+from forumgm.daemon.pictures import MARK
 
 
 @dataclass(frozen=True)
@@ -18,6 +21,11 @@ class DraftText:
     target: str                 # 'thread' or a nickname
     status: str
     body: str
+    pictures: tuple[str, ...] = ()     # files it is posted with (a turn report's map)
+
+    def shown(self) -> str:
+        """The body and, after it, the pictures by their folder (named by their content) and name."""
+        return "\n".join([self.body, *(f"{MARK} {'/'.join(Path(p).parts[-2:])}" for p in self.pictures)])
 
 
 @dataclass(frozen=True)
@@ -44,7 +52,7 @@ class DraftChange:
 
     @property
     def changed(self) -> bool:
-        return self.old is None or self.new is None or self.old.body != self.new.body
+        return self.old is None or self.new is None or self.old.shown() != self.new.shown()
 
 
 @dataclass(frozen=True)
@@ -62,7 +70,7 @@ class OutcomeDiff:
     def digest(self) -> str:
         """Names this exact outcome: a confirmation is for the outcome the host saw, not a later one."""
         material = json.dumps([self.eliminated_after, [(c.path, c.new) for c in self.state],
-                               [(d.kind, d.target, d.new.body if d.new else None) for d in self.drafts]],
+                               [(d.kind, d.target, d.new.shown() if d.new else None) for d in self.drafts]],
                               ensure_ascii=False, sort_keys=True, default=str)
         return hashlib.sha256(material.encode("utf-8")).hexdigest()[:16]
 
@@ -110,7 +118,7 @@ def draft_changes(old: tuple[DraftText, ...], new: tuple[DraftText, ...]) -> lis
     changes = []
     for key in list(olds) + [k for k in news if k not in olds]:
         a, b = olds.get(key), news.get(key)
-        changes.append(DraftChange(key[0], key[1], a, b, text_diff(a.body if a else "", b.body if b else "")))
+        changes.append(DraftChange(key[0], key[1], a, b, text_diff(a.shown() if a else "", b.shown() if b else "")))
     return changes
 
 

@@ -2,9 +2,10 @@
 
 The game's config keeps the players it was dealt with; the store keeps each replacement, and the
 roster the daemon plays with is the config's with the replacements applied. Replacing renames the
-player everywhere the game goes on from (every snapshot, orders, votes, eliminations, drafts not yet
-sent); what was already sent stays as it was. The old account is no player any more, so its later
-PMs reach the host as notices (forumgm.daemon.stray_pms) and its posts are no votes.
+player everywhere the game goes on from (every snapshot, orders, votes, the host's vote corrections,
+eliminations, drafts not yet sent); what was already sent stays as it was. The old account is no
+player any more, so its later PMs reach the host as notices (forumgm.daemon.stray_pms) and its posts
+are no votes.
 """
 from __future__ import annotations
 
@@ -70,6 +71,8 @@ def _rename(store: Store, game_id: str, old: str, new: str) -> dict:
         ("eliminations", "UPDATE eliminations SET nick = ? WHERE game_id = ? AND nick = ?"),
         ("players", "UPDATE players SET nick = ?, aliases = '[]' WHERE game_id = ? AND nick = ?"),
         ("drafts", f"UPDATE drafts SET target = ? WHERE game_id = ? AND target = ? AND status IN {OPEN_DRAFT_STATUSES}"),
+        ("vote_corrections", "UPDATE vote_corrections SET voter = ? WHERE game_id = ? AND voter = ?"),
+        ("vote_corrections_for", "UPDATE vote_corrections SET text = ? WHERE game_id = ? AND text = ?"),
     ):
         counts[name] = db.execute(sql, [new, game_id, old]).rowcount
     return counts

@@ -4,8 +4,8 @@ The preview runs the very re-run the confirmation would (`tick.resolve_once` fro
 snapshot, with the orders in force now) inside a transaction that is rolled back, so the diff is
 exactly what confirming does and nothing is superseded before the host says so. A draft of the old
 outcome that was already sent is not sent again: when the new outcome words it the same, its new
-twin is dropped; when it differs, the new text goes out as a correction post (or PM). A picture
-draft lists files, not words: a changed one goes out as the new picture, as it is.
+twin is dropped; when it differs, or the pictures it carries (a turn report's map) differ, the new
+text goes out as a correction post (or PM) with its pictures.
 """
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from datetime import datetime
 
 from forumgm.daemon.host_actions.outcome_diff import DraftText, OutcomeDiff, PhaseOutcome, outcome_diff, paired
 from forumgm.daemon.phase_names import phase_label
-from forumgm.daemon.pictures import MAP_KIND
 from forumgm.daemon.store import Store, StoreError
 
 CORRECTION_TEMPLATE = "common/correction_post.j2"
@@ -64,7 +63,8 @@ def phase_outcome(store: Store, resolution_id: int) -> PhaseOutcome:
     return PhaseOutcome(
         eliminations=tuple((row["nick"], row["cause"]) for row in eliminations),
         state=snapshot["state"] if snapshot else None,
-        drafts=tuple(DraftText(d["id"], d["kind"], d["target"], d["status"], d["body"]) for d in drafts),
+        drafts=tuple(DraftText(d["id"], d["kind"], d["target"], d["status"], d["body"], tuple(d["pictures"] or ()))
+                     for d in drafts),
     )
 
 
@@ -81,12 +81,8 @@ def _answer_sent_drafts(game, store: Store, resolution_id: int, phase_key: str) 
         twin = sent.get(key)
         if twin is None:
             continue
-        if draft.kind == MAP_KIND:
-            if twin.body == draft.body:
-                store.supersede(draft.id)
-            continue
         correction = game.texts.render(CORRECTION_TEMPLATE, phase=phase_label(phase_key), body=draft.body)
-        if twin.body in (draft.body, correction):
+        if twin.body in (draft.body, correction) and twin.pictures == draft.pictures:
             store.supersede(draft.id)
         else:
             store.set_draft_body(draft.id, correction)

@@ -124,6 +124,8 @@ def create_app(board: Board) -> Flask:
         if request.args.get("i") not in ("pm", "ucp_pm"):
             return message("User Control Panel", f"Logged in as {me.name}.")
         board.place_pms(me.id)
+        if request.method == "POST" and request.args.get("action") == "view_folder":
+            return mark(me, _int(request.args.get("f")))
         if mode == "compose":
             return compose(me)
         if mode == "view" and request.args.get("p"):
@@ -144,7 +146,9 @@ def create_app(board: Board) -> Flask:
 
     def folder(me: User, name: str) -> Response:
         sent = name in ("sentbox", "outbox")
-        messages = {"sentbox": board.sentbox, "outbox": board.outbox}.get(name, board.inbox)(me.id)
+        own = _int(name) if _int(name) in me.pm_folders else 0
+        messages = {"sentbox": board.sentbox, "outbox": board.outbox}.get(
+            name, lambda user_id: board.pm_folder(user_id, own))(me.id)
         pages = max(1, math.ceil(len(messages) / PMS_PER_PAGE))
         page_no = min(pages, _int(request.args.get("start")) // PMS_PER_PAGE + 1)
         shown = messages[(page_no - 1) * PMS_PER_PAGE: page_no * PMS_PER_PAGE]
@@ -152,17 +156,48 @@ def create_app(board: Board) -> Flask:
         def page_url(n: int) -> str:
             return f"./ucp.php?i=pm&folder={name}" + (f"&start={(n - 1) * PMS_PER_PAGE}" if n > 1 else "")
 
+        created, token = board.form_key("ucp_pm_view", _session(board)[0])
         rows = [dict(id=m.id, subject=m.subject, unread=m.unread and not sent, date=_date(m.sent_at),
                      sender=board.users[m.sender_id],
                      recipient=board.users[m.recipient_id] if sent else None) for m in shown]
         return page("pm_folder.html", page_title="Private messages", section="ucp", rows=rows, sent=sent,
-                    folder_id={"sentbox": -1, "outbox": -2}.get(name, 0), page=page_no, pages=pages,
+                    folder_id={"sentbox": -1, "outbox": -2}.get(name, own), page=page_no, pages=pages,
                     page_url=page_url, total_label=f"{len(messages)} message{'s' if len(messages) != 1 else ''}",
-                    stored=len(messages), limit=board.pm_folder_limit)
+                    stored=len(messages), limit=board.pm_folder_limit, creation_time=created, form_token=token,
+                    move_to=[(number, folder_name, len(board.pm_folder(me.id, number)))
+                             for number, folder_name in me.pm_folders.items() if number != own])
+
+    def mark(me: User, folder_id: int) -> Response:
+        """phpBB's folder form: "Delete marked" asks first (a confirm key of its own), "Move marked
+        to <folder>" moves at once and shows the folder again."""
+        sid, _ = _session(board)
+        form = request.form
+        marked = [_int(value) for name, value in form.items(multi=True) if name.startswith("marked_msg_id[")]
+        option = form.get("mark_option", "")
+        back = f"./ucp.php?i=pm&folder={folder_id or 'inbox'}"
+        try:
+            if "confirm" in form or "cancel" in form:
+                created, _, token = request.args.get("confirm_key", "").partition(".")
+                board.check_form_key("confirm", sid, created, token)
+                if "confirm" in form and option == "delete_marked":
+                    board.remove_pms(me.id, marked)
+                    said = "Messages successfully deleted" if len(marked) > 1 else "This message has been deleted successfully."
+                    return message("Information", said, refresh=back)
+                return redirect(back)
+            board.check_form_key("ucp_pm_view", sid, form.get("creation_time", ""), form.get("form_token", ""))
+            if option == "delete_marked":
+                created, token = board.form_key("confirm", sid)
+                return page("confirm.html", page_title="Delete marked messages", section="ucp",
+                            folder_id=folder_id, marked=marked, confirm_key=f"{created}.{token}")
+            if option.isdigit():
+                board.remove_pms(me.id, marked, int(option))
+        except BoardError as problem:
+            return message("Information", str(problem), 400)
+        return folder(me, str(folder_id) if folder_id else "inbox")
 
     def view_pm(me: User, pm_id: int) -> Response:
         pm = board.pms.get(pm_id)
-        if pm is None or me.id not in (pm.sender_id, pm.recipient_id):
+        if pm is None or me.id not in (pm.sender_id, pm.recipient_id) or (pm.deleted and me.id != pm.sender_id):
             return message("Information", "The requested message does not exist.", 404)
         if me.id == pm.recipient_id:
             pm.unread = False

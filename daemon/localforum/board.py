@@ -36,6 +36,7 @@ class User:
     name: str
     password: str
     admin: bool = False
+    pm_folders: dict[int, str] = field(default_factory=dict)   # his own PM folders (phpBB: ids from 1)
 
 
 @dataclass
@@ -71,6 +72,8 @@ class PrivateMessage:
     sent_at: datetime
     unread: bool = True
     placed: bool = False      # in the recipient's folders: phpBB keeps it in the sender's outbox till then
+    folder: int = 0           # the recipient's folder: 0 the inbox, else one of his own
+    deleted: bool = False     # by the recipient (the sender's copy stays)
 
 
 class Board:
@@ -203,9 +206,35 @@ class Board:
             return pm
 
     def inbox(self, user_id: int) -> list[PrivateMessage]:
-        """Newest first; a PM beyond the folder's limit is held back, as phpBB does by default."""
-        received = sorted((m for m in self.pms.values() if m.recipient_id == user_id), key=lambda m: m.id)
+        """Newest first; a PM beyond the folder's limit is held back, as phpBB does by default, and
+        comes in once PMs before it are deleted or moved."""
+        return self.pm_folder(user_id, 0)
+
+    def pm_folder(self, user_id: int, folder: int) -> list[PrivateMessage]:
+        """Newest first, the folder's limit at most (phpBB limits every folder alike)."""
+        received = sorted((m for m in self.pms.values()
+                           if m.recipient_id == user_id and not m.deleted and m.folder == folder), key=lambda m: m.id)
         return received[:self.pm_folder_limit][::-1]
+
+    def add_pm_folder(self, user_id: int, name: str) -> int:
+        user = self.users[user_id]
+        number = max(user.pm_folders, default=0) + 1
+        user.pm_folders[number] = name
+        return number
+
+    def remove_pms(self, user_id: int, pm_ids: list[int], to_folder: int | None = None) -> None:
+        """Delete the PMs he received (to_folder None) or move them to one of his folders."""
+        if to_folder is not None and to_folder not in self.users[user_id].pm_folders:
+            raise BoardError("The selected folder does not exist.")
+        with self._lock:
+            for pm_id in pm_ids:
+                pm = self.pms.get(pm_id)
+                if pm is None or pm.recipient_id != user_id:
+                    continue
+                if to_folder is None:
+                    pm.deleted = True
+                else:
+                    pm.folder = to_folder
 
     def place_pms(self, user_id: int) -> None:
         """The recipient opened his PMs: phpBB moves what was sent to him from the senders' outboxes

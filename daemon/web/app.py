@@ -6,6 +6,7 @@ session's CSRF token. Templates are autoescaped: nothing a player wrote is rende
 """
 from __future__ import annotations
 
+import hashlib
 import logging
 import math
 import secrets
@@ -20,8 +21,9 @@ from markupsafe import Markup
 
 from forumgm.config import data_path
 from forumgm.parsers.bbcode import to_phpbb_html
+from forumgm.daemon.host_actions.outcome_diff import text_diff
 from forumgm.daemon.phase_names import phase_label
-from forumgm.daemon.pictures import RELEASED
+from forumgm.daemon.pictures import MARK, RELEASED
 from forumgm.daemon.signup_choices import KIND as ASSIGNMENT, AssignmentError, approve_assignment
 from forumgm.daemon.secrets import web_password_problem
 from forumgm.daemon.store import Store, StoreError
@@ -81,8 +83,6 @@ KIND_LABELS = {
     "signup": "список записавшихся",
     "signup_assignment": "распределение фракций",
     "signup_reply": "ответ на запись",
-    "map": "карта",
-    "map_image": "карта",
     "technical_report": "технический отчёт",
     "literary_report": "литературный отчёт",
     "lynch_report": "отчёт о линче",
@@ -130,6 +130,7 @@ def create_app(store: Store, password: str, games: Callable[[], Mapping[str, Any
     app.extensions["forumgm"] = {"store": store, "password": password, "games": games or dict,
                                  "throttle": LoginThrottle(store.now)}
     app.jinja_env.globals["csrf_token"] = csrf_token
+    app.jinja_env.globals["picture_mark"] = MARK
     app.jinja_env.filters["moscow"] = moscow_time
     app.jinja_env.filters["status"] = status_label
     app.jinja_env.filters["kind"] = lambda kind: KIND_LABELS.get(kind, kind)
@@ -222,18 +223,20 @@ def game(game_id: str):
     row = store().game(game_id)
     if row is None:
         abort(404)
+    run = current_app.extensions["forumgm"]["games"]().get(game_id)    # None: served without the installation
     return render_template(
         "game.html",
         game=queries.game_view(store(), row),
-        tally=queries.running_tally(store(), game_id),
+        tally=queries.running_tally(store(), game_id, run),
         orders=queries.orders_with_receipts(store(), game_id),
         maps=queries.map_images(store(), game_id),
         players=game_queries.players(store(), game_id),
+        vote_corrections=game_queries.vote_corrections(store(), game_id),
         phases=game_queries.phases(store(), game_id),
         audit=game_queries.audit(store(), game_id),
         row=row,
-        actions=game_id in current_app.extensions["forumgm"]["games"](),
-        vote_links=game_queries.vote_links(store(), game_id, current_app.extensions["forumgm"]["games"]().get(game_id)),
+        actions=run is not None,
+        vote_links=game_queries.vote_links(store(), game_id, run),
     )
 
 
@@ -302,13 +305,20 @@ def approve_group():
 @web.post("/drafts/<int:draft_id>")
 @login_required
 def decide_draft(draft_id: int):
-    """Save the edited text, approve (what the host sees, edits included) or reject one draft."""
+    """Preview the edited text (nothing saved), save it, approve (what the host sees, edits included)
+    or reject one draft."""
     action = request.form.get("action")
-    if action not in DONE:
+    if action not in DONE and action != "preview":
         abort(400)
     body = request.form.get("body")
     if body is not None:
         body = body.replace("\r\n", "\n")   # browsers send textarea lines CRLF-separated
+    if action == "preview":
+        return preview_draft(draft_id, body)
+    if action == "save" and changed_since(draft_id, request.form.get("seen")):
+        flash(f"Черновик №{draft_id} не сохранён: его текст изменился после предпросмотра. "
+              "Посмотрите новый текст и повторите правку.", "error")
+        return redirect(url_for("web.drafts", _anchor=f"draft-{draft_id}"))
     try:
         assignment = action == "approve" and store().draft(draft_id)["kind"] == ASSIGNMENT
         with store().transaction():
@@ -328,6 +338,37 @@ def decide_draft(draft_id: int):
     else:
         flash(DONE[action].format(id=draft_id), "ok")
     return redirect(url_for("web.drafts"))
+
+
+def preview_draft(draft_id: int, body: str | None):
+    """The edited text as the forum would show it and its difference from the current version;
+    nothing is saved: the page's save button posts the same text back (with the version it was
+    compared against, so that a draft changed meanwhile is not overwritten unseen)."""
+    if body is None:
+        abort(400)
+    try:
+        draft = store().draft(draft_id)
+    except StoreError:
+        abort(404)
+    if draft["status"] != "pending":
+        flash(f"Черновик №{draft_id} уже не ожидает решения.", "error")
+        return redirect(url_for("web.drafts"))
+    return render_template("draft_preview.html", draft=draft, body=body, diff=text_diff(draft["body"], body),
+                           seen=version_digest(draft["body"]))
+
+
+def version_digest(body: str) -> str:
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()[:16]
+
+
+def changed_since(draft_id: int, seen: str | None) -> bool:
+    """The draft's text is no longer the version a preview compared against."""
+    if not seen:
+        return False
+    try:
+        return seen != version_digest(store().draft(draft_id)["body"])
+    except StoreError:
+        return False    # no such draft: saving says so
 
 
 

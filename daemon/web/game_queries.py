@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from forumgm.daemon.host_actions.correct_vote import ref
 from forumgm.daemon.host_actions.outcome_diff import text_diff
 from forumgm.daemon.store import Store
 from forumgm.daemon.web.queries import current_phase
@@ -32,6 +33,17 @@ class PhaseView:
     eliminations: tuple[tuple[str, str], ...]
     events: tuple[dict, ...]
     snapshot: str                         # the state after the phase, as indented JSON
+
+
+@dataclass(frozen=True)
+class VoteCorrectionView:
+    ref: str
+    phase_key: str
+    voter: str
+    text: str                             # the name the host entered for the player
+    entered_by: str
+    recorded_at: datetime
+    replaced_by: str | None               # a later correction of the same vote
 
 
 @dataclass(frozen=True)
@@ -68,6 +80,14 @@ def phases(store: Store, game_id: str) -> list[PhaseView]:
             json.dumps(snapshot["state"], ensure_ascii=False, indent=1) if snapshot else "",
         ))
     return views
+
+
+def vote_corrections(store: Store, game_id: str) -> list[VoteCorrectionView]:
+    """The host's corrections of thread votes, newest first, the replaced ones too."""
+    rows = store.vote_corrections(game_id, superseded=True)
+    return [VoteCorrectionView(ref(row["id"]), row["phase_key"], row["voter"], row["text"], row["entered_by"],
+                               row["recorded_at"], ref(row["superseded_by"]) if row["superseded_by"] else None)
+            for row in reversed(rows)]
 
 
 def audit(store: Store, game_id: str, limit: int = 200) -> list[AuditLine]:

@@ -10,7 +10,8 @@ from __future__ import annotations
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 
 from forumgm.daemon.finish import finish_game
-from forumgm.daemon.host_actions.correct import correct_order
+from forumgm.daemon.host_actions.correct import correct as correct_input
+from forumgm.daemon.host_actions.correct_vote import VoteCorrection
 from forumgm.daemon.host_actions.deadline import move_deadline, parse_local, parse_span
 from forumgm.daemon.host_actions.pause import pause_game, resume_game
 from forumgm.daemon.host_actions.replace import replace_player
@@ -60,8 +61,16 @@ def _done(game_id: str, action, message: str, anchor: str = "actions"):
 def correct(game_id: str):
     game = game_run(game_id)
     phase, nick, text = field("phase"), field("nick"), field("text")
-    return _done(game_id, lambda: correct_order(game, store(), phase, nick, text, HOST_ACTOR, store().now()),
-                 f"Приказы игрока {nick} ({phase_label(phase)}) исправлены; новая квитанция в черновиках.", "orders")
+    try:
+        done = correct_input(game, store(), phase, nick, text, HOST_ACTOR, store().now())
+    except (StoreError, ValueError) as error:
+        flash(f"Не сделано: {error}", "error")
+        return back(game_id)
+    if isinstance(done, VoteCorrection):
+        flash(f"Голос игрока {done.player} ({phase_label(phase)}) исправлен: за {done.vote.target}.", "ok")
+        return back(game_id, "tally")
+    flash(f"Приказы игрока {nick} ({phase_label(phase)}) исправлены; новая квитанция в черновиках.", "ok")
+    return back(game_id, "orders")
 
 
 @host.get("/games/<game_id>/phases/<phase_key>/rerun")

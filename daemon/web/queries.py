@@ -8,19 +8,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from forumgm.daemon.games import game_title
 from forumgm.daemon.stops import Stop, stops
 from forumgm.daemon.store import Store
-from forumgm.parsers.orders.mafia import CANONICAL_VERB, NO_TRIAL
+from forumgm.daemon.votes import pm_vote_tally, stored_tally, takes_pm_votes
+from forumgm.engines.base import Phase, Tally
 
 # The daemon drafts one receipt per order PM under this reference (see Store.add_draft).
 RECEIPT_REF = "receipt:{pm_id}"
-# A map draft's body lists the image files of the turn, one path a line (PNG and SVG).
-MAP_KINDS = frozenset({"map", "map_image"})
 IMAGE_TYPES = {".png": "image/png", ".svg": "image/svg+xml", ".jpg": "image/jpeg", ".jpeg": "image/jpeg"}
-# A day vote sent by PM (Mafia) is an accepted order line in this canonical form.
-PM_VOTE = CANONICAL_VERB["vote"]
 
 
 @dataclass(frozen=True)
@@ -39,6 +37,7 @@ class GameView:
 class TallyLine:
     target: str
     voters: tuple[str, ...]
+    corrected: frozenset[str] = frozenset()    # voters whose vote is the host's correction
 
 
 @dataclass(frozen=True)
@@ -72,7 +71,7 @@ class OrderView:
 @dataclass(frozen=True)
 class MapImage:
     draft_id: int
-    index: int                            # position of the file in the draft's body
+    index: int                            # position of the file among the draft's pictures
     path: Path
     phase_key: str | None
 
@@ -110,37 +109,27 @@ def games(store: Store) -> list[GameView]:
     return [game_view(store, game) for game in store.games()]
 
 
-def running_tally(store: Store, game_id: str) -> TallyView:
-    """The current phase's votes as last counted: who votes for whom, and what did not count."""
+def running_tally(store: Store, game_id: str, game: Any = None) -> TallyView:
+    """The current phase's votes: who votes for whom, and what did not count. Thread votes as the
+    daemon last counted them; the day votes of a game that takes them by PM (Mafia) as its engine
+    counts them from the orders in force (`game`: the tick.GameRun; a page served without the
+    installation has no engine and shows the thread's votes only)."""
     phase = current_phase(store, game_id)
     if phase is None:
         return TallyView(None, (), ())
-    rows = store.votes(game_id, phase["key"])
-    by_target: dict[str, list[str]] = {}
-    for row in rows:
-        if row["counted"]:
-            by_target.setdefault(row["target"], []).append(row["voter"])
-    counted = {voter for voters in by_target.values() for voter in voters}
-    for voter, target in pm_votes(store, game_id, phase["key"]).items():
-        if voter not in counted:
-            by_target.setdefault(target, []).append(voter)
-    lines = sorted((TallyLine(target, tuple(voters)) for target, voters in by_target.items()),
+    if game is None or not takes_pm_votes(game):
+        return tally_view(phase["key"], stored_tally(store, game_id, phase["key"]))
+    state = game.rules.load(store.latest_snapshot(game_id)["state"])
+    return tally_view(phase["key"], pm_vote_tally(game, store, state, Phase(phase["kind"], phase["number"])))
+
+
+def tally_view(phase_key: str, tally: Tally) -> TallyView:
+    lines = sorted((TallyLine(target, tuple(vote.voter for vote in votes),
+                              frozenset(vote.voter for vote in votes if vote.entered_by))
+                    for target, votes in tally.by_target().items()),
                    key=lambda line: (-len(line.voters), line.target))
-    discarded = tuple(DiscardedLine(row["voter"], row["text"], row["reason"] or "", row["detail"] or "")
-                      for row in rows if not row["counted"])
-    return TallyView(phase["key"], tuple(lines), discarded)
-
-
-def pm_votes(store: Store, game_id: str, phase_key: str) -> dict[str, str]:
-    """voter -> target of the day votes accepted from order PMs of the phase (a vote is not changed:
-    the first one stands); a game whose votes are in the thread has none."""
-    votes: dict[str, str] = {}
-    for order in store.orders(game_id, phase_key):
-        for verdict in order["verdicts"]:
-            canonical = verdict.get("canonical", "") if verdict.get("ok") else ""
-            if canonical == NO_TRIAL or canonical.startswith(PM_VOTE):
-                votes.setdefault(order["sender"], canonical.removeprefix(PM_VOTE).strip())
-    return votes
+    discarded = tuple(DiscardedLine(vote.voter, vote.text, vote.reason, vote.detail) for vote in tally.discarded)
+    return TallyView(phase_key, tuple(lines), discarded)
 
 
 def orders_with_receipts(store: Store, game_id: str) -> list[OrderView]:
@@ -160,25 +149,23 @@ def orders_with_receipts(store: Store, game_id: str) -> list[OrderView]:
 
 
 def draft_images(draft: dict) -> list[MapImage]:
-    """The image files a map draft names that exist on disk (none for other kinds)."""
-    if draft["kind"] not in MAP_KINDS:
-        return []
+    """The picture files a draft carries (a turn report's map) that exist on disk."""
     images = []
-    for index, line in enumerate(draft["body"].splitlines()):
-        path = Path(line.strip())
+    for index, name in enumerate(draft["pictures"] or []):
+        path = Path(name)
         if path.suffix.lower() in IMAGE_TYPES and path.is_file():
             images.append(MapImage(draft["id"], index, path, draft["phase_key"]))
     return images
 
 
 def map_images(store: Store, game_id: str) -> list[MapImage]:
-    """The images of the game's live map drafts, newest draft first."""
+    """The pictures of the game's live drafts, newest draft first."""
     return [image for draft in reversed(store.drafts(game_id=game_id)) if draft["status"] != "superseded"
             for image in draft_images(draft)]
 
 
 def map_image(store: Store, game_id: str, draft_id: int, index: int) -> MapImage | None:
-    """One listed image; only files a map draft names are ever served."""
+    """One listed image; only files a draft carries are ever served."""
     for image in map_images(store, game_id):
         if image.draft_id == draft_id and image.index == index:
             return image

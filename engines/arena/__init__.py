@@ -1,4 +1,4 @@
-"""Arena («Спартак»): gladiator duels with action cards (docs/arena.md).
+"""Arena («Спартак»): gladiator duels (or fights of several) with action cards (docs/arena.md).
 
 `make_rules(mapping)` binds the tables (config/arena/*.toml, read and merged by the caller);
 that is how the daemon and `forumgm simulate` build the engine.

@@ -8,9 +8,10 @@ from typing import Iterable, Sequence
 
 from forumgm.engines.arena.state import Card, Fighter
 from forumgm.engines.arena.table import HANDS, ArenaTable
-from forumgm.parsers.orders.arena import Item, Vocabulary, arg_text
+from forumgm.parsers.orders.arena import Item, arg_text
 
 REST = "X"
+AIMED = ("attack", "defense")         # the card types that may name an opponent
 HAND_NAMES = {"right": "Правая рука", "left": "Левая рука", "legs": "Ноги"}
 
 
@@ -32,22 +33,9 @@ class Note:
         return self.kind != "info"
 
 
-def vocabulary(table: ArenaTable) -> Vocabulary:
-    zones = {zone.lower(): zone for zone in table.zones}
-    zones.update(table.zone_aliases)
-    return Vocabulary(
-        codes={code: kind for code, (_, kind) in table.actions.items()},
-        sequences={s.name.lower(): s.number for s in table.sequences.values()},
-        sequence_codes={s.number: s.cards for s in table.sequences.values()},
-        zones=zones,
-        directions=dict(table.directions),
-    )
-
-
 def card_text(card: Card, table: ArenaTable) -> str:
-    if card.arg is None:
-        return card.code
-    return f"{card.code}({arg_text(card.arg, vocabulary(table))})"
+    inside = ", ".join(part for part in (arg_text(card.arg, table.vocabulary), card.target) if part)
+    return f"{card.code}({inside})" if inside else card.code
 
 
 def stack_text(cards: Iterable[Card], table: ArenaTable) -> str:
@@ -66,6 +54,7 @@ class _Raw:
     arg: str | None
     seq: int | None               # a sequence written by name: its number
     group: int                    # cards of one named sequence share a group
+    target: str | None = None     # the opponent named for an attack or defense
 
 
 def _raw(items: Sequence[Item], table: ArenaTable, replacing: bool) -> list[_Raw]:
@@ -75,13 +64,19 @@ def _raw(items: Sequence[Item], table: ArenaTable, replacing: bool) -> list[_Raw
         for _ in range(item.count):
             group += 1
             if item.code is not None:
-                out.append(_Raw(item.code, item.arg if table.kind(item.code) != "rest" else None, None, group))
+                out.append(_raw_card(item.code, item, None, group, table))
                 continue
-            sequence = table.sequences[item.sequence]
-            for code in sequence.variants(after_rest=False, replacing=replacing)[0]:
-                kind = table.kind(code)
-                out.append(_Raw(code, item.arg if kind not in ("rest", "surrender") else None, item.sequence, group))
+            for code in table.sequences[item.sequence].variants(after_rest=False, replacing=replacing)[0]:
+                out.append(_raw_card(code, item, item.sequence, group, table))
     return out
+
+
+def _raw_card(code: str, item: Item, seq: int | None, group: int, table: ArenaTable) -> _Raw:
+    """A card of the item: a zone or direction where its type takes one, the opponent where it
+    aims at one (the rests of «Выпад(голова, Кума)» take neither)."""
+    kind = table.kind(code)
+    return _Raw(code, item.arg if kind not in ("rest", "surrender") else None, seq, group,
+                item.target if kind in AIMED else None)
 
 
 def _name(table: ArenaTable, number: int) -> str:
@@ -100,7 +95,7 @@ def _segment(raw: list[_Raw], table: ArenaTable, carry: Card | None, after_rest:
             if raw[at].code != code:
                 return cards, (at, f"начатая последовательность «{_name(table, carry.seq)}» должна быть "
                                    f"завершена: ожидается {code}")
-            cards.append(Card(code, raw[at].arg, carry.seq, False, carry.ahead[offset + 1:]))
+            cards.append(Card(code, raw[at].arg, carry.seq, False, carry.ahead[offset + 1:], target=raw[at].target))
             at += 1
         after_rest = cards[-1].code == REST
     while at < len(raw):
@@ -110,7 +105,8 @@ def _segment(raw: list[_Raw], table: ArenaTable, carry: Card | None, after_rest:
             codes = sequence.variants(after_rest=False, replacing=replacing)[0]   # as _raw laid it out
             if sequence.replacement == "only" and not replacing:
                 return cards, (at, f"«{sequence.name}» играется только на замену другой последовательности")
-            cards += [Card(r.code, r.arg, sequence.number, i == 0, codes[i + 1:]) for i, r in enumerate(group)]
+            cards += [Card(r.code, r.arg, sequence.number, i == 0, codes[i + 1:], target=r.target)
+                      for i, r in enumerate(group)]
             at += len(group)
         else:
             end = at
@@ -121,7 +117,8 @@ def _segment(raw: list[_Raw], table: ArenaTable, carry: Card | None, after_rest:
                 return cards, (at, problem)
             number, codes = chosen
             taken = raw[at:min(end, at + len(codes))]
-            cards += [Card(r.code, r.arg, number, i == 0, tuple(codes[i + 1:])) for i, r in enumerate(taken)]
+            cards += [Card(r.code, r.arg, number, i == 0, tuple(codes[i + 1:]), target=r.target)
+                      for i, r in enumerate(taken)]
             at += len(taken)
         after_rest = cards[-1].code == REST and not cards[-1].ahead
     return cards, None
@@ -168,7 +165,7 @@ def build(items: Sequence[Item], size: int | None, table: ArenaTable, hand: str,
     if problem:
         index, reason = problem
         shown = raw[index]
-        notes.append(Note(hand, index + 1, card_text(Card(shown.code, shown.arg), table),
+        notes.append(Note(hand, index + 1, card_text(Card(shown.code, shown.arg, target=shown.target), table),
                           f"{reason}; отдыхом стали эта и следующие карты, всего {len(raw) - index}", "rest"))
         cards = cards[:index] + [rest("invalid") for _ in raw[index:]]
     return cards, notes
@@ -242,15 +239,21 @@ def _acts(card: Card | None, table: ArenaTable) -> bool:
     return card is not None and table.kind(card.code) in ("attack", "defense")
 
 
+def _same_aim(a: Card, b: Card) -> bool:
+    """Two cards at one opponent's body: the same name, or one naming nobody (the only opponent,
+    or a defense against all)."""
+    return a.target is None or b.target is None or a.target == b.target
+
+
 def _clash(fighter: Fighter, table: ArenaTable) -> tuple[str, int, str] | None:
     """The first step where legs and a hand both attack or defend (the legs give way), or both
-    hands aim at opposite zones (the left hand gives way)."""
+    hands aim at opposite zones of one opponent (the left hand gives way)."""
     stacks = {hand: fighter.stack(hand) for hand in HANDS}
     for index in range(max(len(s) for s in stacks.values())):
         top = {hand: cards[index] if index < len(cards) else None for hand, cards in stacks.items()}
         if _acts(top["legs"], table) and (_acts(top["right"], table) or _acts(top["left"], table)):
             return "legs", index, "нельзя атаковать или защищаться одновременно ногами и руками"
-        if (_acts(top["right"], table) and _acts(top["left"], table)
+        if (_acts(top["right"], table) and _acts(top["left"], table) and _same_aim(top["right"], top["left"])
                 and table.is_opposite(top["right"].arg, top["left"].arg)):
             return "left", index, "две руки не могут быть направлены на противоположные части тела"
     return None

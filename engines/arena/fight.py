@@ -6,6 +6,10 @@ weapon multipliers, breakage, armour) → throws → wounds and their effects �
 Everything that happens is an event; `rows` collect the `steps` output of `forumgm simulate`
 (docs/simulate.md: actions, rolls, hits). Wound effects apply after every attack of the step:
 the actions are simultaneous.
+
+Any number of fighters may fight (a duel is two): each attack is aimed at one opponent, and
+distances, approach and retreat, and sideways shifts are those of the attacker and his target.
+A fighter who goes down leaves the fight; the fight ends when one or none is left.
 """
 from __future__ import annotations
 
@@ -13,7 +17,7 @@ import math
 from dataclasses import dataclass, replace
 from typing import Any
 
-from forumgm.engines.arena.cards import REST, card_text, rest, vocabulary
+from forumgm.engines.arena.cards import REST, card_text, rest
 from forumgm.parsers.orders.arena import arg_text
 from forumgm.engines.arena.dice import Dice
 from forumgm.engines.arena.state import FACING, ArenaState, Card, Fighter, Wound
@@ -44,14 +48,14 @@ class StepState:
     number: int
     dice: Dice
     cards: tuple[tuple[str, str, Card], ...] = ()        # (nick, hand, card) revealed
-    before: int = 0
-    after: int = 0
+    start: tuple[tuple[str, int, int], ...] = ()         # (nick, x, y) before the moves
     sideways: tuple[tuple[str, str], ...] = ()           # (nick, left|right) of a sideways step
     blows: tuple[Blow, ...] = ()
     hits: tuple[dict, ...] = ()
-    ripostes: tuple[tuple[str, str], ...] = ()           # (nick, hand) whose parry stopped a lunge
+    ripostes: tuple[tuple[str, str, str], ...] = ()      # (nick, hand, the lunger) of a parry that stopped a lunge
+    riposting: tuple[tuple[str, str, str], ...] = ()     # (nick, hand, the lunger) of a riposte played now
     surrendered: tuple[str, ...] = ()
-    forced_rest: tuple[str, ...] = ()                    # fighters who only rest (after surrender)
+    forced_rest: tuple[str, ...] = ()                    # out, but resting on the sand (the playout after a surrender)
 
     @property
     def table(self) -> ArenaTable:
@@ -63,20 +67,43 @@ class StepState:
     def with_fighter(self, fighter: Fighter) -> "StepState":
         return replace(self, game=self.game.put(fighter))
 
-    def movement(self) -> str:
-        return "approach" if self.after < self.before else "retreat" if self.after > self.before else ""
+    def present(self) -> tuple[Fighter, ...]:
+        """The fighters on the sand this step: those in the fight, and a surrendered one resting
+        while the winner plays out."""
+        return tuple(f for f in self.game.fighters if not f.out or f.nick in self.forced_rest)
+
+    def distance(self, a: str, b: str) -> int:
+        return distance(self.game.fighter(a), self.game.fighter(b))
+
+    def distance_before(self, a: str, b: str) -> int:
+        """The distance before this step's moves."""
+        where = {nick: (x, y) for nick, x, y in self.start}
+        (ax, ay), (bx, by) = where[a], where[b]
+        return max(abs(ax - bx), abs(ay - by))
+
+    def movement(self, a: str, b: str) -> str:
+        """approach, retreat or "" between two fighters in this step's moves."""
+        before, after = self.distance_before(a, b), self.distance(a, b)
+        return "approach" if after < before else "retreat" if after > before else ""
 
 
 def distance(a: Fighter, b: Fighter) -> int:
     return max(abs(a.x - b.x), abs(a.y - b.y))
 
 
+def pairs(fighters) -> list[tuple[Fighter, Fighter]]:
+    """Every two fighters, in setup order."""
+    fighters = list(fighters)
+    return [(a, b) for index, a in enumerate(fighters) for b in fighters[index + 1:]]
+
+
 # ---------------------------------------------------------------- reveal
 
 def reveal(ss: StepState, orders: Any, rng: PhaseRng):
-    table, cards, events = ss.table, [], []
-    for fighter in ss.game.fighters:
+    table, cards, events, riposting = ss.table, [], [], []
+    for fighter in ss.present():
         acted, surrendered = list(fighter.acted), False
+        parried = dict(fighter.riposte)
         for hand in fighter.active_hands():
             stack = fighter.stack(hand)
             card = stack[0] if stack else rest("empty")
@@ -84,9 +111,11 @@ def reveal(ss: StepState, orders: Any, rng: PhaseRng):
                 card = rest("surrendered")
             else:
                 fighter = fighter.with_stack(hand, stack[1:])
-            if card.code == table.riposte and hand not in fighter.riposte:
+            if card.code == table.riposte and hand not in parried:
                 events.append(Event("riposte_void", {"nick": fighter.nick, "hand": hand}))
-                card = replace(card, code=REST, arg=None)
+                card = replace(card, code=REST, arg=None, target=None)
+            elif card.code == table.riposte and card.target is None:
+                riposting.append((fighter.nick, hand, parried[hand]))
             if card.first and hand in acted:
                 acted.remove(hand)
             if card.code != REST and hand not in acted:
@@ -97,11 +126,11 @@ def reveal(ss: StepState, orders: Any, rng: PhaseRng):
         ss = ss.with_fighter(fighter)
         if surrendered:
             ss = replace(ss, surrendered=ss.surrendered + (fighter.nick,))
-    vocab = vocabulary(table)
+    vocab = table.vocabulary
     rows = [{"nick": n, "hand": h, "card": card_text(c, table), "code": c.code,
              **({_ARG[table.kind(c.code)]: arg_text(c.arg, vocab)} if c.arg else {})} for n, h, c in cards]
     reveal_data = {"step": ss.number, "cards": rows, "playout": bool(ss.forced_rest)}
-    return replace(ss, cards=tuple(cards)), events + [Event("reveal", reveal_data)]
+    return replace(ss, cards=tuple(cards), riposting=tuple(riposting)), events + [Event("reveal", reveal_data)]
 
 
 # ---------------------------------------------------------------- moves
@@ -111,12 +140,12 @@ def _turned(facing: int, quarter_turns: int) -> int:
 
 
 def moves(ss: StepState, orders: Any, rng: PhaseRng):
-    """Moves and turns, applied before any attack (the rules' "half" move already counts)."""
+    """Moves and turns, applied before any attack (the rules' "half" move already counts); then
+    the distance of every two fighters, before and after."""
     table, events = ss.table, []
-    first, second = ss.game.fighters[:2]
-    before = distance(first, second)
+    ss = replace(ss, start=tuple((f.nick, f.x, f.y) for f in ss.present()))
     lateral = []
-    for fighter in ss.game.fighters:
+    for fighter in ss.present():
         card = ss.card(fighter.nick, "legs")
         if card is None or table.kind(card.code) not in ("move", "turn"):
             continue
@@ -128,7 +157,7 @@ def moves(ss: StepState, orders: Any, rng: PhaseRng):
         dx, dy = FACING[_turned(fighter.facing, TURNS[card.arg])]
         x, y = fighter.x + dx, fighter.y + dy
         blocked = ("edge" if not (0 <= x < table.size and 0 <= y < table.size)
-                   else "occupied" if any((f.x, f.y) == (x, y) for f in ss.game.fighters) else "")
+                   else "occupied" if any((f.x, f.y) == (x, y) for f in ss.present()) else "")
         events.append(Event("move", {"nick": fighter.nick, "code": card.code, "direction": card.arg,
                                      "from": [fighter.x, fighter.y], "to": [x, y] if not blocked else [fighter.x, fighter.y],
                                      "blocked": blocked}))
@@ -136,21 +165,24 @@ def moves(ss: StepState, orders: Any, rng: PhaseRng):
             ss = ss.with_fighter(replace(fighter, x=x, y=y))
             if card.arg in ("left", "right"):
                 lateral.append((fighter.nick, card.arg))
-    first, second = ss.game.fighters[:2]
-    after = distance(first, second)
-    ss = replace(ss, before=before, after=after, sideways=tuple(lateral) if after == before else ())
-    return ss, events + [Event("distance", {"before": before, "after": after, "movement": ss.movement()})]
+    ss = replace(ss, sideways=tuple(lateral))
+    for a, b in pairs(ss.present()):
+        events.append(Event("distance", {"between": [a.nick, b.nick], "before": ss.distance_before(a.nick, b.nick),
+                                         "after": ss.distance(a.nick, b.nick),
+                                         "movement": ss.movement(a.nick, b.nick)}))
+    return ss, events
 
 
 # ---------------------------------------------------------------- attacks
 
-def _defense(ss: StepState, defender: Fighter, zone: str):
+def _defense(ss: StepState, defender: Fighter, zone: str, attacker: str):
     """The defender's card that meets an attack on `zone`: the same zone (full effect) before an
-    adjacent one (half effect); among equals the first hand in right, left, legs order."""
+    adjacent one (half effect); among equals the first hand in right, left, legs order. A defense
+    meant for another opponent does not meet this one's attacks."""
     table, found = ss.table, None
     for hand in ORDER:
         card = ss.card(defender.nick, hand)
-        if card is None or table.kind(card.code) != "defense":
+        if card is None or table.kind(card.code) != "defense" or card.target not in (None, attacker):
             continue
         if card.arg == zone:
             return hand, card, False
@@ -220,17 +252,33 @@ def _protected(ss: StepState, defender: Fighter, zone: str, level: int, shield_h
     return ss, level, reduced
 
 
+def _target(ss: StepState, attacker: Fighter, hand: str, card: Card) -> Fighter | None:
+    """The opponent the card is meant for, if he is still on the sand; a riposte naming nobody
+    goes at the one whose lunge was parried, another card naming nobody at the only opponent (a
+    name is required while there are more)."""
+    present = [f for f in ss.present() if f.nick != attacker.nick]
+    named = card.target or next((at for nick, h, at in ss.riposting if (nick, h) == (attacker.nick, hand)), None)
+    if named is not None:
+        return next((f for f in present if f.nick == named), None)
+    return present[0] if len(present) == 1 else None
+
+
 def _attack(ss: StepState, attacker: Fighter, hand: str, card: Card, events: list) -> StepState:
     """One attack card: the target zone (shifted by a sidestep), range, a throw's own roll, the
     defense it meets, the multiplier, dice, damage, armour, and the wound it leaves."""
     table = ss.table
-    defender = ss.game.opponent(attacker.nick)
     sequence = table.sequences[card.seq]
     weapon = table.weapons[attacker.weapon_of(hand)]
+    defender = _target(ss, attacker, hand, card)
     base = {"attacker": attacker.nick, "hand": hand, "code": card.code, "aimed": card.arg,
-            "defender": defender.nick, "weapon": weapon.name}
+            "defender": defender.nick if defender else card.target, "weapon": weapon.name}
+    if defender is None:
+        events.append(Event("attack", {**base, "zone": None, "outcome": "no_target"}))
+        return ss
     zone = card.arg
-    side = dict(ss.sideways).get(defender.nick)
+    movement = ss.movement(attacker.nick, defender.nick)
+    after = ss.distance(attacker.nick, defender.nick)
+    side = dict(ss.sideways).get(defender.nick) if not movement else None
     if side:
         zone = table.shift.get(zone, (zone, zone))[0 if side == "left" else 1]
         if not zone:
@@ -239,29 +287,29 @@ def _attack(ss: StepState, attacker: Fighter, hand: str, card: Card, events: lis
     base["zone"] = zone
     low, high = sequence.range or weapon.range
     high += attacker.attack_rating if sequence.max_rating else 0
-    if not low <= ss.after <= high:
-        events.append(Event("attack", {**base, "outcome": "out_of_range", "distance": ss.after, "range": [low, high]}))
+    if not low <= after <= high:
+        events.append(Event("attack", {**base, "outcome": "out_of_range", "distance": after, "range": [low, high]}))
         return ss
     if card.code == table.throw:
         ss = ss.with_fighter(ss.game.fighter(attacker.nick).with_weapon(hand, "рука"))
         roll = ss.dice.roll(1, attacker.nick, "бросок")[0]
-        needed = table.throw_base - (ss.after - table.throw_from)
+        needed = table.throw_base - (after - table.throw_from)
         events.append(Event("throw", {**base, "roll": roll, "needed": needed, "hit": roll <= needed}))
         if roll > needed:
             return ss
-    def_hand, defense, half = _defense(ss, defender, zone)
+    def_hand, defense, half = _defense(ss, defender, zone, attacker.nick)
     defender_attacks = any(table.kind(c.code) == "attack" for n, _, c in ss.cards if n == defender.nick)
     column = defense.code if defense else "attack" if defender_attacks else "rest"
     shield = defense is not None and table.weapons[defender.weapon_of(def_hand)].shield
-    multiplier, parts = _multiplier(table, card.code, column, half, shield, ss.movement())
+    multiplier, parts = _multiplier(table, card.code, column, half, shield, movement)
     detail = {**base, "defense": defense.code if defense else None, "defense_hand": def_hand, "half": half,
               "multiplier": multiplier, "multiplier_parts": parts}
     stopped = defense is not None and defense.code == table.riposte_after and card.code in table.riposte_stops
     if multiplier == 0:
         events.append(Event("attack", {**detail, "outcome": "zero"}))
         if stopped:
-            ss = replace(ss, ripostes=ss.ripostes + ((defender.nick, def_hand),))
-        return _breakage(ss, weapon, defender, def_hand, events) if defense else ss
+            ss = replace(ss, ripostes=ss.ripostes + ((defender.nick, def_hand, attacker.nick),))
+        return _breakage(ss, attacker, weapon, defender, def_hand, events) if defense else ss
     hits_rolled = ss.dice.roll(attacker.attack_dice, attacker.nick, f"атака {card.code}")
     hits = sum(1 for v in hits_rolled if v >= table.hit_on)
     cancels = 0
@@ -275,17 +323,18 @@ def _attack(ss: StepState, attacker: Fighter, hand: str, card: Card, events: lis
     severing = card.code in table.severing_by
     attacker_now = ss.game.fighter(attacker.nick)
     if sequence.one_wound and any(table.kind(c) == "attack" for c in card.ahead):
-        ss = ss.with_fighter(replace(attacker_now, pending=attacker_now.pending + ((hand, zone, damage),)))
+        ss = ss.with_fighter(replace(attacker_now, pending=attacker_now.pending + ((hand, defender.nick, damage),)))
         events.append(Event("attack", {**detail, "outcome": "held", "hits": hits, "cancels": cancels,
                                        "weapon_multiplier": weapon_multiplier, "damage": damage}))
         return ss
     if sequence.one_wound:
-        held = sum(d for h, _, d in attacker_now.pending if h == hand)
+        # the first attack's damage counts only against the same opponent
+        held = sum(d for h, at, d in attacker_now.pending if (h, at) == (hand, defender.nick))
         ss = ss.with_fighter(replace(attacker_now, pending=tuple(p for p in attacker_now.pending if p[0] != hand)))
         detail["held"] = held
         damage += held
     if stopped and damage == 0:
-        ss = replace(ss, ripostes=ss.ripostes + ((defender.nick, def_hand),))
+        ss = replace(ss, ripostes=ss.ripostes + ((defender.nick, def_hand, attacker.nick),))
     level = _level(table, damage, defender.defense_dice, severing)
     worn: list[Event] = []
     ss, level, reduced = _protected(ss, defender, zone, level, def_hand if shield and not half else None, worn)
@@ -300,14 +349,14 @@ def _attack(ss: StepState, attacker: Fighter, hand: str, card: Card, events: lis
     return ss
 
 
-def _breakage(ss: StepState, weapon, defender: Fighter, def_hand: str, events: list) -> StepState:
+def _breakage(ss: StepState, attacker: Fighter, weapon, defender: Fighter, def_hand: str, events: list) -> StepState:
     """A zero not caused by range: the attacker may break the defender's weapon."""
     table = ss.table
     theirs = table.weapons[defender.weapon_of(def_hand)]
     difference = weapon.breakage - theirs.breakage
     if theirs.natural or difference < 1:
         return ss
-    roll = ss.dice.roll(1, ss.game.opponent(defender.nick).nick, "поломка")[0]
+    roll = ss.dice.roll(1, attacker.nick, "поломка")[0]
     broken = roll <= difference
     events.append(Event("breakage", {"nick": defender.nick, "hand": def_hand, "weapon": theirs.name,
                                      "roll": roll, "needed": difference, "broken": broken}))
@@ -319,7 +368,7 @@ def _breakage(ss: StepState, weapon, defender: Fighter, def_hand: str, events: l
 def _attacks(throws: bool):
     def step(ss: StepState, orders: Any, rng: PhaseRng):
         events: list[Event] = []
-        for nick in [f.nick for f in ss.game.fighters]:
+        for nick in [f.nick for f in ss.present()]:
             for hand in ORDER:
                 card = ss.card(nick, hand)
                 if card is None or ss.table.kind(card.code) != "attack" or (card.code == ss.table.throw) != throws:
@@ -411,18 +460,26 @@ def out_reason(table: ArenaTable, fighter: Fighter, surrendered: bool) -> str | 
 
 
 def end(ss: StepState, orders: Any, rng: PhaseRng):
+    """Who goes down this step leaves the fight; with one (or nobody) left the fight is over:
+    the last one standing wins, by the way his (first) opponent of this step went down."""
     if ss.game.result is not None:
         return ss, []
-    out = {f.nick: out_reason(ss.table, f, f.nick in ss.surrendered) for f in ss.game.fighters}
-    losers = [nick for nick, reason in out.items() if reason]
+    game = ss.game
+    reasons = {f.nick: out_reason(ss.table, f, f.nick in ss.surrendered) for f in game.in_fight()}
+    losers = [nick for nick, reason in reasons.items() if reason]
     if not losers:
         return ss, []
-    if len(losers) == len(ss.game.fighters):
-        result = {"winner": None, "kind": "ничья", "reasons": out}
+    for nick in losers:
+        game = game.put(replace(game.fighter(nick), out=reasons[nick]))
+    events = [Event("fighter_out", {"nick": nick, "kind": reasons[nick], "step": ss.number}) for nick in losers]
+    standing = game.in_fight()
+    if len(standing) > 1:
+        return replace(ss, game=game), events
+    if standing:
+        result = {"winner": standing[0].nick, "kind": reasons[losers[0]], "loser": losers[0]}
     else:
-        winner = next(nick for nick in out if not out[nick])
-        result = {"winner": winner, "kind": out[losers[0]], "loser": losers[0]}
-    return replace(ss, game=replace(ss.game, result=result)), [Event("fight_over", dict(result))]
+        result = {"winner": None, "kind": "ничья", "reasons": {nick: reasons[nick] for nick in losers}}
+    return replace(ss, game=replace(game, result=result)), events + [Event("fight_over", dict(result))]
 
 
 STEP = (

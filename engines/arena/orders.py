@@ -10,10 +10,11 @@ from dataclasses import dataclass, replace
 from typing import Iterable, Sequence
 
 from forumgm.engines.arena.cards import (HAND_NAMES, REST, Note, build, insert_rests, rest, rests_after,
-                                         stack_text, validate, vocabulary)
+                                         stack_text, validate)
 from forumgm.engines.arena.state import ArenaState, Fighter
 from forumgm.engines.base import Accepted, Event, OrderPm, Rejected, Verdict
-from forumgm.parsers.orders.arena import StackLine, parse_orders
+from forumgm.parsers.names import Roster
+from forumgm.parsers.orders.arena import Item, StackLine, parse_orders
 
 
 @dataclass(frozen=True)
@@ -22,8 +23,13 @@ class FighterOrders:
     replacements: dict[str, StackLine]         # hand -> the last replacement for it
 
 
+def roster(state: ArenaState) -> Roster:
+    """The fighters' names (and the game's aliases for them) that a card may name as its target."""
+    return Roster(tuple(f.nick for f in state.fighters), {alias: f.nick for f in state.fighters for alias in f.aliases})
+
+
 def _lines(state: ArenaState, pms: Iterable[OrderPm], nick: str) -> tuple[FighterOrders, list[list[Verdict]]]:
-    vocab = vocabulary(state.table)
+    vocab, names = state.table.vocabulary, roster(state)
     stacks: dict[str, StackLine] = {}
     replacements: dict[str, StackLine] = {}
     per_pm = []
@@ -31,7 +37,7 @@ def _lines(state: ArenaState, pms: Iterable[OrderPm], nick: str) -> tuple[Fighte
         if pm.sender != nick:
             continue
         verdicts = []
-        for verdict in parse_orders(pm.text, vocab):
+        for verdict in parse_orders(pm.text, vocab, names):
             if verdict.ok:
                 refusal = _refusal(state, state.fighter(nick), verdict.order)
                 if refusal:
@@ -46,12 +52,35 @@ def _lines(state: ArenaState, pms: Iterable[OrderPm], nick: str) -> tuple[Fighte
 def _refusal(state: ArenaState, fighter: Fighter, line: StackLine) -> str | None:
     if state.result is not None:
         return "бой окончен"
+    if fighter.out:
+        return f"вы выбыли из боя ({fighter.out})"
+    aim = next(filter(None, (_aim_problem(state, fighter, item) for item in line.items)), None)
+    if aim:
+        return aim
     if line.hand in fighter.removed:
         return f"стопки «{HAND_NAMES[line.hand]}» больше нет (ранение)"
     if line.replacement:
         return None
     if fighter.sent and not fighter.refill_due:
         return "стопки уже выложены, а пополнение не запрошено"
+    return None
+
+
+def _aim_problem(state: ArenaState, fighter: Fighter, item: Item) -> str | None:
+    """Whom the item aims at: a named opponent still in the fight; no name is the only opponent,
+    and an attack must name one while there are more (a defense then guards against them all;
+    a parry's riposte goes at the one whose lunge it stopped)."""
+    table = state.table
+    opponents = [f.nick for f in state.opponents(fighter.nick)]
+    codes = (item.code,) if item.code else tuple(c.strip("()") for c in table.sequences[item.sequence].cards)
+    if item.target == fighter.nick:
+        return "нельзя целить в самого себя"
+    if item.target is not None and item.target not in opponents:
+        return f"{item.target} уже выбыл из боя"
+    aims = any(table.kind(code) == "attack" and code != table.riposte for code in codes)
+    if item.target is None and aims and len(opponents) > 1:
+        return (f"против кого? В бою несколько соперников ({', '.join(opponents)}): назовите одного в скобках, "
+                f"например «(голова, {opponents[0]})»")
     return None
 
 
@@ -72,8 +101,7 @@ def _fill(state: ArenaState, fighter: Fighter, hand: str, line: StackLine | None
     else:
         kind = "sent"
         cards, notes = build(line.items, size, table, hand, carry, after_rest)
-    opponents = [f for f in state.fighters if f.nick != fighter.nick]
-    cards, added = insert_rests(cards, rests_after(fighter, opponents, hand, table))
+    cards, added = insert_rests(cards, rests_after(fighter, state.opponents(fighter.nick), hand, table))
     if added:
         notes.append(Note(hand, None, "", f"добавлено отдыхов после последовательностей (рейтинг, лёгкие раны): {added}"))
     return fighter.with_stack(hand, stack + tuple(cards)), notes, kind

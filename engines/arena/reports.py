@@ -30,7 +30,7 @@ def context(events: Sequence[Event], number: int, rows: list[dict], game: ArenaS
         "card_rests": _of(events, "card_rest"),
         "replacements": _of(events, "replacement"),
         "fighters": summary["fighters"],
-        "distance": summary["distance"],
+        "distances": summary["distances"],
         "result": summary["result"],
         "actions": {code: name for code, (name, _) in game.table.actions.items()},
     }
@@ -45,12 +45,11 @@ def outcome(before: ArenaState, game: ArenaState, number: int, events: list[Even
     pms += [OutgoingPm(r["to"], "reveal", texts.render(REVEAL, step=number, **r),
                        subject=f"Арена: карты соперника перед шагом {number + 1}")
             for r in _of(events, "forced_reveal")]
-    result = game.result if before.result is None else None
-    loser = (result or {}).get("loser")
+    out_before = {f.nick for f in before.fighters if f.out}
     return Outcome(
         state=game,
         events=tuple(events),
-        eliminated=(Elimination(loser, result["kind"]),) if loser else (),
+        eliminated=tuple(Elimination(f.nick, f.out) for f in game.fighters if f.out and f.nick not in out_before),
         pms=tuple(pms),
         # step 0 (stacks laid down, nothing played) has nothing to narrate in the thread
         reports={"technical": texts.render(TECHNICAL, **ctx),

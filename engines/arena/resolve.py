@@ -8,7 +8,7 @@ from typing import Sequence
 
 from forumgm.engines.arena.cards import stack_text
 from forumgm.engines.arena.dice import Dice
-from forumgm.engines.arena.fight import STEP, StepState
+from forumgm.engines.arena.fight import STEP, StepState, distance, pairs
 from forumgm.engines.arena.orders import apply_orders, collect
 from forumgm.engines.arena.state import ArenaState
 from forumgm.engines.base import Event, OrderPm, PhaseRng, run_steps
@@ -26,8 +26,8 @@ def _run(game: ArenaState, number: int, dice: Dice, rng: PhaseRng, forced_rest: 
         row["playout"] = True
     game = ss.game
     ripostes = {}
-    for nick, hand in ss.ripostes:
-        ripostes.setdefault(nick, []).append(hand)
+    for nick, hand, lunger in ss.ripostes:
+        ripostes.setdefault(nick, []).append((hand, lunger))
     game = replace(game, fighters=tuple(replace(f, riposte=tuple(ripostes.get(f.nick, ()))) for f in game.fighters))
     return game, events, row
 
@@ -39,7 +39,7 @@ def _playout(game: ArenaState, number: int, dice: Dice, rng: PhaseRng):
     winner = result.get("winner")
     if result.get("kind") != "сдача" or winner is None:
         return game, events, rows
-    loser = game.opponent(winner).nick
+    loser = result["loser"]
     for extra in range(1, PLAYOUT_LIMIT + 1):
         fighter = game.fighter(winner)
         if not any(fighter.stack(h) and not fighter.stack(h)[0].first for h in fighter.active_hands()):
@@ -59,8 +59,8 @@ def reveals_before_first_step(game: ArenaState) -> bool:
 def _forced_reveals(game: ArenaState) -> list[Event]:
     """Each fighter with a lower attack rating shows (the difference) upcoming cards of each stack."""
     events = []
-    for fighter in game.fighters:
-        for other in game.fighters:
+    for fighter in game.in_fight():
+        for other in game.in_fight():
             shown = other.attack_rating - fighter.attack_rating
             if other.nick == fighter.nick or shown <= 0:
                 continue
@@ -75,7 +75,7 @@ def _after_step(game: ArenaState) -> tuple[ArenaState, list[Event]]:
     table, events = game.table, []
     if game.result is not None:
         return game, events
-    for fighter in game.fighters:
+    for fighter in game.in_fight():
         due = table.stack_size - fighter.speed_rating
         if due >= 1 and fighter.played >= due:
             game = game.put(replace(fighter, refill_due=due, played=0))
@@ -97,12 +97,10 @@ def summary(game: ArenaState) -> Event:
             "stacks": {hand: stack_text(f.stack(hand), table) for hand in f.active_hands()},
             "cards_left": {hand: len(f.stack(hand)) for hand in f.active_hands()},
             "removed": list(f.removed), "severed": list(f.severed),
-            "helmet_damage": f.helmet_damage, "shield_damage": f.shield_damage,
+            "helmet_damage": f.helmet_damage, "shield_damage": f.shield_damage, "out": f.out,
         })
-    first, second = game.fighters[:2]
-    return Event("summary", {"step": game.step, "fighters": fighters,
-                             "distance": max(abs(first.x - second.x), abs(first.y - second.y)),
-                             "result": game.result})
+    distances = [{"between": [a.nick, b.nick], "distance": distance(a, b)} for a, b in pairs(game.in_fight())]
+    return Event("summary", {"step": game.step, "fighters": fighters, "distances": distances, "result": game.result})
 
 
 def resolve_step(state: ArenaState, number: int, pms: Sequence[OrderPm], rng: PhaseRng):

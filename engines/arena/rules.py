@@ -9,7 +9,7 @@ from forumgm.engines.arena.resolve import resolve_step, reveals_before_first_ste
 from forumgm.engines.arena.setup import start_state
 from forumgm.engines.arena.state import ArenaState, dump_state, load_state
 from forumgm.engines.arena.table import ArenaTable
-from forumgm.engines.base import OrderPm, Outcome, Phase, PhaseInputs, SetupError, Verdict, phase_rng
+from forumgm.engines.base import ORDERS, OrderPm, Outcome, Phase, PhaseInputs, SetupError, Verdict, phase_rng
 
 STEP = "step"
 
@@ -37,6 +37,9 @@ class ArenaRules:
     def vote_rules(self, state: ArenaState, phase: Phase) -> None:
         return None
 
+    def correction_kind(self, state: ArenaState, phase: Phase) -> str:
+        return ORDERS
+
     def complete_early(self, state: ArenaState, phase: Phase, orders: Sequence[OrderPm]) -> bool:
         return False   # a stack may be corrected and a replacement sent until the deadline
 
@@ -45,8 +48,7 @@ class ArenaRules:
         return outcome(state, game, phase.number, events, rows, texts, inputs.extra.get("deadlines", {}).get(STEP))
 
     def alive(self, state: ArenaState) -> list[str]:
-        loser = (state.result or {}).get("loser")
-        return [f.nick for f in state.fighters if f.nick != loser]
+        return [f.nick for f in state.in_fight()]
 
     def winner(self, state: ArenaState) -> str | None:
         if state.result is None:

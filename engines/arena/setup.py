@@ -1,4 +1,5 @@
-"""The starting position of a duel from a setup table: fighter cards, the arena, scripted dice."""
+"""The starting position of a fight from a setup table: fighter cards, where each stands (the
+tables' start positions for that many fighters), scripted dice."""
 from __future__ import annotations
 
 from typing import Any, Mapping
@@ -28,11 +29,23 @@ def _tables(setup: Mapping[str, Any]) -> list[Mapping[str, Any]]:
         if stray:
             raise SetupError("setup.fighters", f"not players of this game: {', '.join(stray)}")
     tables += [f for f in fighters if f["nick"] not in listed]
-    if len(tables) != 2:
-        raise SetupError("setup.fighters", f"a duel needs exactly two fighters (got {len(tables)})")
-    if tables[0]["nick"] == tables[1]["nick"]:
+    if len(tables) < 2:
+        raise SetupError("setup.fighters", f"a fight needs two fighters or more (got {len(tables)})")
+    if len({t["nick"] for t in tables}) != len(tables):
         raise SetupError("setup.fighters", "a nick appears twice")
     return tables
+
+
+def _positions(table: ArenaTable, count: int, gap: int) -> tuple[tuple[int, int, int], ...]:
+    """(x, y, facing) of each fighter: the tables' start positions on a square of side `gap` in
+    the middle of the arena."""
+    if count not in table.start:
+        counts = ", ".join(map(str, sorted(table.start))) or "no number of"
+        raise SetupError("setup.fighters", f"the arena's start positions (rules.space.start) are for {counts} "
+                                           f"fighters, not {count}")
+    low = (table.size - 1 - gap) // 2
+    line = {0: low, 1: low + gap, 0.5: table.size // 2}
+    return tuple((line[x], line[y], facing) for x, y, facing in table.start[count])
 
 
 def _dice(value: Any, table: ArenaTable) -> tuple[int, ...]:
@@ -51,8 +64,8 @@ def start_state(table: ArenaTable, setup: Mapping[str, Any]) -> ArenaState:
     size, gap = table.size, setup.get("distance", table.start_distance)
     if isinstance(gap, bool) or not isinstance(gap, int) or not 1 <= gap < size:
         raise SetupError("setup.distance", f"expected a whole number of sectors 1…{size - 1} (got {gap!r})")
-    column, first_row = size // 2, (size - 1 - gap) // 2
-    for index, entry in enumerate(_tables(setup)):
+    entries = _tables(setup)
+    for index, (entry, (x, y, facing)) in enumerate(zip(entries, _positions(table, len(entries), gap))):
         aliases = entry.get("aliases", [])
         if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
             raise SetupError(f"setup.fighters[{index}].aliases", "expected a list of names")
@@ -63,6 +76,6 @@ def start_state(table: ArenaTable, setup: Mapping[str, Any]) -> ArenaState:
             attack_dice=card["attack_dice"], defense_dice=card["defense_dice"], move_dice=card["move_dice"],
             attack_rating=card["attack_rating"], defense_rating=card["defense_rating"],
             speed_rating=card["speed_rating"],
-            x=column, y=first_row + (gap if index else 0), facing=2 if index else 0,
+            x=x, y=y, facing=facing,
         ))
     return ArenaState(table=table, fighters=tuple(fighters), dice=_dice(setup.get("dice", []), table))

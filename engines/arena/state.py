@@ -18,6 +18,7 @@ class Card:
     first: bool = True                # opens an instance of its sequence
     ahead: tuple[str, ...] = ()       # codes still to come in that instance (empty: it closes it)
     added: str = ""                   # why the program put this rest here (pad, rating, wound, invalid, …)
+    target: str | None = None         # the opponent an attack or defense is meant for (None: the only one)
 
 
 @dataclass(frozen=True)
@@ -53,8 +54,9 @@ class Fighter:
     played: int = 0                   # steps played since the last fill
     refill_due: int = 0               # cards each stack is waiting for
     acted: tuple[str, ...] = ()       # hands whose current sequence has executed more than rests
-    riposte: tuple[str, ...] = ()     # hands whose parry stopped a lunge in the last step
-    pending: tuple[tuple[str, str, int], ...] = ()   # (hand, zone, damage) of a two-attack sequence
+    riposte: tuple[tuple[str, str], ...] = ()   # (hand, the lunger) of a parry that stopped a lunge last step
+    pending: tuple[tuple[str, str, int], ...] = ()   # (hand, opponent, damage) of a two-attack sequence
+    out: str = ""                     # how he left the fight (сдача, нокаут, …); "" while he fights
 
     def stack(self, hand: str) -> tuple[Card, ...]:
         return self.stacks[HANDS.index(hand)]
@@ -85,8 +87,12 @@ class ArenaState:
     def fighter(self, nick: str) -> Fighter:
         return next(f for f in self.fighters if f.nick == nick)
 
-    def opponent(self, nick: str) -> Fighter:
-        return next(f for f in self.fighters if f.nick != nick)
+    def in_fight(self) -> tuple[Fighter, ...]:
+        return tuple(f for f in self.fighters if not f.out)
+
+    def opponents(self, nick: str) -> tuple[Fighter, ...]:
+        """Those still in the fight against this fighter."""
+        return tuple(f for f in self.in_fight() if f.nick != nick)
 
     def put(self, fighter: Fighter) -> "ArenaState":
         return replace(self, fighters=tuple(fighter if f.nick == fighter.nick else f for f in self.fighters))
@@ -112,7 +118,8 @@ def load_state(data: Mapping[str, Any]) -> ArenaState:
             "severed": tuple(f.get("severed", ())),
             "wounds": tuple(Wound(**w) for w in f.get("wounds", ())),
             "acted": tuple(f.get("acted", ())),
-            "riposte": tuple(f.get("riposte", ())),
+            # snapshots written before fights of more than two held the hand alone
+            "riposte": tuple((r, None) if isinstance(r, str) else tuple(r) for r in f.get("riposte", ())),
             "pending": tuple(tuple(p) for p in f.get("pending", ())),
         }))
     return ArenaState(table=load_table(data["table"]), fighters=tuple(fighters), step=data.get("step", 0),

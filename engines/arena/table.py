@@ -7,10 +7,12 @@ key (`rules.weapons.меч.range`) and what is expected. The engine holds no num
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any, Mapping
 
 from forumgm.engines.base import SetupError
+from forumgm.parsers.orders.arena import Vocabulary
 
 ACTION_TYPES = ("rest", "attack", "defense", "move", "turn", "surrender")
 SEQUENCE_KINDS = ("", "attack", "defense", "move")
@@ -22,6 +24,8 @@ FIGHTER_KEYS = ("weapon", "left", "helmet", "attack_dice", "defense_dice", "move
 HANDS = ("right", "left", "legs")
 BODY_PARTS = ("head", "body", "left_arm", "right_arm", "left_leg", "right_leg")
 DIRECTIONS = ("forward", "back", "left", "right")
+FACINGS = ("north", "east", "south", "west")       # the order of state.FACING
+START_LINES = (0, 0.5, 1)                          # a side of the start square, or the arena's middle line
 
 
 @dataclass(frozen=True)
@@ -95,6 +99,7 @@ class ArenaTable:
     shield: Armour
     size: int
     start_distance: int
+    start: Mapping[int, tuple[tuple[float, float, int], ...]]   # fighters -> (x, y, facing) of each
     zones: tuple[str, ...]
     zone_aliases: Mapping[str, str]
     adjacent: frozenset[frozenset[str]]
@@ -112,6 +117,19 @@ class ArenaTable:
 
     def is_opposite(self, a: str, b: str) -> bool:
         return frozenset((a, b)) in self.opposite
+
+    @cached_property
+    def vocabulary(self) -> Vocabulary:
+        """The words the order grammar reads, built once per table (every card shown asks)."""
+        zones = {zone.lower(): zone for zone in self.zones}
+        zones.update(self.zone_aliases)
+        return Vocabulary(
+            codes={code: kind for code, (_, kind) in self.actions.items()},
+            sequences={s.name.lower(): s.number for s in self.sequences.values()},
+            sequence_codes={s.number: s.cards for s in self.sequences.values()},
+            zones=zones,
+            directions=dict(self.directions),
+        )
 
     def by_name(self, name: str) -> Sequence | None:
         return next((s for s in self.sequences.values() if s.name.lower() == name.lower()), None)
@@ -218,6 +236,7 @@ def load_table(mapping: Mapping[str, Any], root: str = "rules") -> ArenaTable:
         shield=_armour(check, armour, "shield", zones),
         size=check.whole(space, "size", "space", 2, 100),
         start_distance=check.whole(space, "start_distance", "space", 1, 99),
+        start=MappingProxyType(_start(check, space)),
         zones=zones,
         zone_aliases=MappingProxyType(_aliases(check, space, zones)),
         adjacent=_pairs(check, space, "adjacent", zones),
@@ -444,6 +463,26 @@ def _shift(check: TableCheck, space: Mapping, zones: tuple[str, ...]) -> dict[st
         for target in pair:
             check.one_of(target, ("",) + zones, key)
         out[zone] = (pair[0], pair[1])
+    return out
+
+
+def _start(check: TableCheck, space: Mapping) -> dict[int, tuple[tuple[float, float, int], ...]]:
+    table = check.table(space.get("start", {}), "space.start")
+    out = {}
+    for count, slots in table.items():
+        key = f"space.start.{count}"
+        if not str(count).isdigit() or int(count) < 2:
+            check.fail(key, "expected a number of fighters, 2 or more")
+        if not isinstance(slots, list) or len(slots) != int(count):
+            check.fail(key, f"expected {count} positions, one per fighter")
+        for index, slot in enumerate(slots):
+            if (not isinstance(slot, list) or len(slot) != 3 or any(isinstance(v, bool) for v in slot[:2])
+                    or slot[0] not in START_LINES or slot[1] not in START_LINES or slot[2] not in FACINGS):
+                check.fail(f"{key}[{index}]", "expected [x, y, facing]: x and y 0, 0.5 or 1, facing one of "
+                                              f"{', '.join(FACINGS)} (got {slot!r})")
+        if len({(x, y) for x, y, _ in slots}) != len(slots):
+            check.fail(key, "two fighters on one position")
+        out[int(count)] = tuple((x, y, FACINGS.index(facing)) for x, y, facing in slots)
     return out
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from forumgm.engines.base import OrderPm, Outcome, Phase, PhaseInputs, Verdict, phase_rng
+from forumgm.engines.base import ORDERS, OrderPm, Outcome, Phase, PhaseInputs, Verdict, phase_rng
 from forumgm.engines.bellum import orders as _orders
 from forumgm.engines.bellum.authority import authority_table
 from forumgm.engines.bellum.report import TurnTexts, player_pms, turn_reports
@@ -58,6 +58,9 @@ class BellumRules:
     def vote_rules(self, state: BellumState, phase: Phase) -> None:
         return None
 
+    def correction_kind(self, state: BellumState, phase: Phase) -> str:
+        return ORDERS
+
     def complete_early(self, state: BellumState, phase: Phase, orders: Sequence[OrderPm]) -> bool:
         """The turn ends early once every player has sent «ход готов» (in any of his PMs)."""
         ready = _orders.ready_players(state, phase, orders)
@@ -100,9 +103,9 @@ class BellumRules:
 
     def signup_choices(self, setup: Mapping[str, Any]) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
         """(id, name, aliases) of every faction of the game's scenario, for the sign-up."""
-        from forumgm.engines.bellum.setup import _scenario
+        from forumgm.engines.bellum.setup import game_scenario
 
-        scenario = _scenario(setup.get("scenario"))
+        scenario = game_scenario(setup.get("scenario"))
         return tuple((f.id, f.name, f.aliases) for f in scenario.factions.values())
 
 

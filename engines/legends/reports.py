@@ -59,8 +59,8 @@ def lynch(before: LegendsState, phase: Phase, events: list[Event], tally: Tally 
     urls = post_urls or {}
     rows = []
     for target, votes in (tally.by_target() if tally else {}).items():
-        rows.append({"target": target, "voters": [{"voter": v.voter, "post_id": v.post_id,
-                                                   "url": urls.get(v.post_id)} for v in votes]})
+        rows.append({"target": target, "voters": [{"voter": v.voter, "post_id": v.post_id, "url": urls.get(v.post_id),
+                                                   "corrected": v.entered_by is not None} for v in votes]})
     rows.sort(key=lambda row: -len(row["voters"]))
     verdict = next((e.as_json() for e in events if e.type in ("lynched", "no_lynch", "no_lynch_day")), {})
     return texts.render("legends/lynch.j2", day=phase.number, rows=rows,

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from forumgm.engines.base import OrderPm, Outcome, Phase, PhaseInputs, SetupError, Verdict, phase_rng
+from forumgm.engines.base import ORDERS, THREAD_VOTE, OrderPm, Outcome, Phase, PhaseInputs, SetupError, Verdict, phase_rng
 from forumgm.engines.legends.day import lynch_open, resolve_day
 from forumgm.engines.legends.night import resolve_night
 from forumgm.engines.legends.orders import night_orders, read_pm
@@ -55,6 +55,10 @@ class LegendsRules:
         living = frozenset(p.nick for p in state.living())
         return VoteRules(colors=state.table.vote_colors, voters=living, candidates=living,
                          policy=state.table.vote_policy)
+
+    def correction_kind(self, state: LegendsState, phase: Phase) -> str:
+        """A day with a lynch takes votes in the thread; nights take order PMs."""
+        return THREAD_VOTE if self.vote_rules(state, phase) is not None else ORDERS
 
     def complete_early(self, state: LegendsState, phase: Phase, orders: Sequence[OrderPm]) -> bool:
         """Rules §8: in the continuous regime a night ends once every living player wrote."""

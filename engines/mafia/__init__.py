@@ -3,18 +3,20 @@
 `RULES` (or `make_rules(rule_table)`) is the engine the daemon and `forumgm simulate` drive.
 Beyond the Rules protocol it drafts the role PMs (`role_pms`), answers PMs that came after the
 deadline (`late_verdicts`), builds the reminder of missing day votes given the time left before
-the deadline (`reminder`) and guards the rules freeze (`freeze_rules`).
+the deadline (`reminder`), drafts the host's thread-discipline digest (`host_digest`) and guards
+the rules freeze (`freeze_rules`).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any, Mapping, Sequence
 
-from forumgm.engines.base import (CountedVote, DiscardedVote, Elimination, OrderPm, Outcome, OutgoingPm, Phase,
+from forumgm.engines.base import (ORDERS, CountedVote, DiscardedVote, Elimination, OrderPm, Outcome, OutgoingPm, Phase,
                                   PhaseInputs, Tally, Verdict, phase_rng)
 from forumgm.engines.mafia import orders as _orders
 from forumgm.engines.mafia.briefing import role_pms
+from forumgm.engines.mafia.discipline import host_digest
 from forumgm.engines.mafia.freeze import RulesFrozen, change_rules
 from forumgm.engines.mafia.reminder import Reminder, reminder
 from forumgm.engines.mafia.report import round_pms, round_report
@@ -23,6 +25,7 @@ from forumgm.engines.mafia.setup import start_state
 from forumgm.engines.mafia.state import MafiaState, RuleConfig, dump_state, load_state, rule_config
 from forumgm.engines.mafia.win import WINNER_NAMES
 from forumgm.engines.texts import Texts
+from forumgm.parsers.forums.base import Post
 
 ROUND = "round"
 
@@ -65,6 +68,9 @@ class MafiaRules:
                         if mine.vote is not None)
         return Tally(counted, tuple(DiscardedVote(d["voter"], d["text"], d["reason"]) for d in collected.discarded))
 
+    def correction_kind(self, state: MafiaState, phase: Phase) -> str:
+        return ORDERS   # the day vote is a PM like the night's orders
+
     def complete_early(self, state: MafiaState, phase: Phase, orders: Sequence[OrderPm]) -> bool:
         return False  # night orders may be replaced until the deadline
 
@@ -105,6 +111,11 @@ class MafiaRules:
     def reminder(self, state: MafiaState, phase: Phase, orders: Sequence[OrderPm], texts: Texts,
                  left: timedelta) -> Reminder | None:
         return reminder(state, phase, orders, texts, left)
+
+    def host_digest(self, state: MafiaState, phase: Phase, posts: Sequence[Post], start: datetime, end: datetime,
+                    host: str, texts: Texts) -> OutgoingPm:
+        """The thread-discipline digest of the game day [start, end) for the host."""
+        return host_digest(state, phase, posts, start, end, host, texts)
 
     def freeze_rules(self, state: MafiaState, force: bool = False) -> MafiaState:
         """The state under this engine's rule config; RulesFrozen when it changed since the

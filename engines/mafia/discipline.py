@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Iterable
 
+from forumgm.engines.base import OutgoingPm, Phase
 from forumgm.engines.mafia.roles import BOSS, COMMISSAR, MAFIOSO
 from forumgm.engines.mafia.state import MafiaState
 from forumgm.engines.texts import Texts
@@ -18,6 +19,7 @@ from forumgm.parsers.forums.base import Post
 SILENCED_ROLES = (COMMISSAR, BOSS, MAFIOSO)
 DAILY_LIMIT = 2
 DIGEST = "mafia/discipline.j2"
+KIND = "discipline"
 
 
 @dataclass(frozen=True)
@@ -58,3 +60,10 @@ def digest(state: MafiaState, posts: Iterable[Post], start: datetime, end: datet
 
 def digest_text(result: Digest, texts: Texts) -> str:
     return texts.render(DIGEST, silent=list(result.silent), flags=list(result.flags), limit=DAILY_LIMIT)
+
+
+def host_digest(state: MafiaState, phase: Phase, posts: Iterable[Post], start: datetime, end: datetime,
+                host: str, texts: Texts) -> OutgoingPm:
+    """The digest of the game day [start, end) as a PM to the host (drafted, he reads it)."""
+    return OutgoingPm(host, KIND, digest_text(digest(state, posts, start, end, host), texts),
+                      subject=f"Дисциплина в теме, игровой день {phase.number}")

@@ -88,3 +88,4 @@ class Form:
     method: str
     fields: dict[str, str] = field(default_factory=dict)   # hidden inputs and preset values
     enctype: str = "application/x-www-form-urlencoded"
+    files: tuple[str, ...] = ()                             # names of its file inputs (attachments)

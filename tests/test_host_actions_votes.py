@@ -1,0 +1,167 @@
+"""The host corrects a player's vote in the thread of a Legends day (`forumgm correct`, and on the page):
+his posts stay as they were, the tally counts the correction beside them, the lynch and a re-run use it."""
+from __future__ import annotations
+
+import io
+import sys
+import threading
+
+import pytest
+from playwright.sync_api import expect
+
+from forumgm.daemon.cli import main
+from forumgm.daemon.run import game_runs
+from forumgm.daemon.store import Store
+from forumgm.daemon.web.server import web_server
+from legends_forum_support import GAME, msk, start_daemon, tick_at
+from test_e2e_legends import game  # noqa: F401  (the fixture is reused: the local forum and the installation)
+from test_web_browser import log_in, page, submit_correction  # noqa: F401  (the browser fixture is reused)
+
+PASSWORD = "длинный пароль ведущего"
+
+
+@pytest.fixture
+def day_two(game):  # noqa: F811
+    """Day 2 of the example Legends game open, its votes posted in the thread over HTTP."""
+    server, clock, config, players = game
+    daemon = start_daemon(config, server, clock)
+    for moment in (msk(2, 20), msk(3, 10, 5), msk(3, 21, 5), msk(4, 10, 5)):
+        tick_at(daemon, clock, moment)
+    clock.moment = msk(4, 12, 30)
+    posts = {"Аскон": players["Аскон"].post("Голосую за [color=blue]Кума[/color]"),
+             "gosha100": players["gosha100"].post("[color=blue]Кума[/color]"),
+             "Robozik": players["Robozik"].post("[color=blue]Аскон[/color]"),
+             "Кума": players["Кума"].post("Я за [color=blue]Неизвестного[/color]")}
+    tick_at(daemon, clock, msk(4, 13))
+    yield server, clock, config, daemon, posts
+    daemon.store.close()
+
+
+def cli(config, *args, stdin: str = "", monkeypatch=None) -> int:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    return main([args[0], "--config", str(config), *args[1:], "--by", "ведущий"])
+
+
+def counted(store) -> dict[str, tuple[str, str | None, str | None]]:
+    return {v["voter"]: (v["target"], v["post_id"], v["entered_by"]) for v in store.votes(GAME, "day-2") if v["counted"]}
+
+
+def not_counted(store) -> list[tuple]:
+    return [(v["voter"], v["text"], v["reason"], v["post_id"], v["detail"]) for v in store.votes(GAME, "day-2")
+            if not v["counted"]]
+
+
+def draft_body(store, kind: str) -> str:
+    [draft] = [d for d in store.drafts(game_id=GAME) if d["kind"] == kind and d["phase_key"] == "day-2"
+               and d["status"] != "superseded"]
+    return draft["body"]
+
+
+def test_a_corrected_vote_of_the_open_day_counts_beside_the_players_post(day_two, monkeypatch, capsys):
+    server, clock, config, daemon, posts = day_two
+    store = daemon.store
+    clock.moment = msk(4, 14)
+    assert cli(config, "correct", GAME, "day-2", "gosha100", stdin="Аскона\n", monkeypatch=monkeypatch) == 0
+    out = capsys.readouterr().out
+    assert "day-2: gosha100's thread vote is now the host's vote-1: Аскон (his posts stay as they were)" in out
+    assert f"replaces post {posts['gosha100']}: «Кума» (counted for Кума)" in out
+    # a name no vote can go to is refused, and changes nothing
+    assert cli(config, "correct", GAME, "day-2", "Кума", stdin="Неизвестный", monkeypatch=monkeypatch) == 1
+    assert "«Неизвестный» is no vote Кума can cast in day-2: unknown_name" in capsys.readouterr().err
+
+    expected_counted = {"Аскон": ("Кума", posts["Аскон"], None), "gosha100": ("Аскон", None, "ведущий"),
+                        "Robozik": ("Аскон", posts["Robozik"], None)}
+    expected_not_counted = [("Кума", "Неизвестного", "unknown_name", posts["Кума"], ""),
+                            ("gosha100", "Кума", "corrected", posts["gosha100"], "Аскон")]
+    assert counted(store) == expected_counted and not_counted(store) == expected_not_counted
+    tick_at(daemon, clock, msk(4, 15))      # counted again from the thread: the correction stays
+    assert counted(store) == expected_counted and not_counted(store) == expected_not_counted
+    assert server.board.posts[int(posts["gosha100"])].bbcode == "[color=blue]Кума[/color]"   # the post as it was
+    [(actor, detail)] = [(row["actor"], row["detail"]) for row in store.audit_log() if row["action"] == "vote.correct"]
+    assert actor == "ведущий" and (detail["player"], detail["text"], detail["vote"]) == ("gosha100", "Аскона", "Аскон")
+    assert detail["replaced"] == [{"post_id": posts["gosha100"], "text": "Кума", "counted": True, "target": "Кума"}]
+
+    assert main(["votes", "--config", str(config), GAME]) == 0
+    count = capsys.readouterr().out
+    assert "Аскон — 2: " in count and "gosha100[/url] (исправлено ведущим)" not in count
+    assert "gosha100 (исправлено ведущим)" in count
+    assert "«Кума» — заменён исправлением ведущего (голос за Аскон)" in count
+
+    assert tick_at(daemon, clock, msk(4, 21, 5)).resolved == [f"{GAME}/day-2"]
+    lynch = draft_body(store, "lynch_report")
+    assert "Аскон — 2: " in lynch and "gosha100 (исправлено ведущим)" in lynch
+    assert "«Кума» — заменён исправлением ведущего (голос за Аскон)" in lynch
+    assert "Линчеван: [b]Аскон[/b]." in lynch
+    assert "gosha100 (исправлено ведущим)" in draft_body(store, "vote_count_final")
+
+
+def test_a_corrected_vote_of_a_resolved_day_counts_when_it_is_re_run(day_two, monkeypatch, capsys):
+    server, clock, config, daemon, posts = day_two
+    store = daemon.store
+    assert tick_at(daemon, clock, msk(4, 21, 5)).resolved == [f"{GAME}/day-2"]
+    assert "Линчеван: [b]Кума[/b]." in draft_body(store, "lynch_report")
+    clock.moment = msk(4, 22)
+    assert cli(config, "correct", GAME, "day-2", "gosha100", stdin="Robozik", monkeypatch=monkeypatch) == 0
+    assert cli(config, "correct", GAME, "day-2", "gosha100", stdin="Аскон", monkeypatch=monkeypatch) == 0
+    out = capsys.readouterr().out
+    assert "replaces the earlier correction vote-1: «Robozik»" in out
+    assert "day-2 is resolved: the correction counts once it is re-run" in out
+    assert cli(config, "correct", GAME, "day-2", "Кума", stdin="Аскон", monkeypatch=monkeypatch) == 0
+    assert counted(store)["gosha100"] == ("Кума", posts["gosha100"], None)     # the resolved count stands till re-run
+    assert [(row["voter"], row["text"], row["superseded_by"]) for row in store.vote_corrections(GAME, superseded=True)] \
+        == [("gosha100", "Robozik", 2), ("gosha100", "Аскон", None), ("Кума", "Аскон", None)]
+    capsys.readouterr()
+
+    assert cli(config, "resolve", GAME, "day-2", "--rerun", "--dry-run", monkeypatch=monkeypatch) == 0
+    diff = capsys.readouterr().out
+    assert "eliminated: Кума (lynch) -> Аскон (lynch)" in diff
+    assert "+Аскон — 3: " in diff and "gosha100 (исправлено ведущим)" in diff
+    assert cli(config, "resolve", GAME, "day-2", "--rerun", "--yes", monkeypatch=monkeypatch) == 0
+    assert counted(store)["gosha100"] == ("Аскон", None, "ведущий")
+    assert counted(store)["Кума"] == ("Аскон", None, "ведущий")
+    # his post's vote was no vote already: it keeps its reason, beside the correction now counted
+    assert not_counted(store) == [("Кума", "Неизвестного", "unknown_name", posts["Кума"], ""),
+                                  ("gosha100", "Кума", "corrected", posts["gosha100"], "Аскон")]
+    lynch = draft_body(store, "lynch_report")
+    assert "Линчеван: [b]Аскон[/b]." in lynch and "Кума (исправлено ведущим)" in lynch
+
+    # a night of the same game takes orders: there the correction is his orders, with a receipt
+    assert cli(config, "correct", GAME, "night-2", "Аскон", stdin="Шпионаж Кума", monkeypatch=monkeypatch) == 0
+    assert "Аскон's orders are now host-1 (replacing nothing: added)" in capsys.readouterr().out
+    assert [o["raw_text"] for o in store.orders(GAME, "night-2")] == ["Шпионаж Кума"]
+
+
+def test_the_host_corrects_a_thread_vote_on_his_page(day_two, page):  # noqa: F811
+    server, clock, config, daemon, posts = day_two
+    installation = daemon.installation
+    store = Store(installation.storage, now=clock.now)
+    web = web_server(store, PASSWORD, "127.0.0.1", 0,
+                     games=lambda: {game.id: game for game in game_runs(installation, store)})
+    thread = threading.Thread(target=web.serve_forever, daemon=True)
+    thread.start()
+    base = f"http://127.0.0.1:{web.server_port}"
+    try:
+        clock.moment = msk(4, 14)
+        log_in(page, base, PASSWORD)
+        page.goto(f"{base}/games/{GAME}")
+        submit_correction(page, "day-2", "gosha100", "Аскон")
+        expect(page.locator(".flash.ok")).to_have_text("Голос игрока gosha100 (день 2) исправлен: за Аскон.")
+        expect(page.locator("table.tally tr").nth(1).locator("td")).to_have_text(
+            ["Аскон", "2", "Robozik, gosha100 (исправлено ведущим)"])
+        expect(page.locator("table.discarded tr", has_text="gosha100").locator("td")).to_have_text(
+            ["gosha100", "Кума", "заменён исправлением ведущего (голос за Аскон)"])
+        expect(page.locator("table.vote-corrections tr").nth(1).locator("td")).to_have_text(
+            ["день 2", "gosha100", "Аскон", "host, 04.03.2026 14:00 МСК (vote-1)",
+             "действует; сообщения игрока остаются как были"])
+        assert server.board.posts[int(posts["gosha100"])].bbcode == "[color=blue]Кума[/color]"
+        assert [row["actor"] for row in store.audit_log() if row["action"] == "vote.correct"] == ["host"]
+
+        # a name nobody can be voted for is refused on the page too, and the tally stays
+        submit_correction(page, "day-2", "Кума", "Незнакомец")
+        expect(page.locator(".flash.error")).to_contain_text("is no vote Кума can cast in day-2")
+        assert len(store.vote_corrections(GAME)) == 1
+    finally:
+        web.shutdown()
+        thread.join()
+        web.server_close()
+        store.close()
