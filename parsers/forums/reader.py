@@ -201,14 +201,14 @@ def read_form(html: str, layout: EngineLayout, name: str) -> Form:
         method=(attributes.get("method") or "get").lower(),
         fields=_form_fields(form),
         enctype=attributes.get("enctype") or "application/x-www-form-urlencoded",
-        files=tuple(dict.fromkeys(control.attributes["name"] for control in form.css('input[type="file"][name]'))),
+        files=tuple(dict.fromkeys(control.attributes["name"] for control in every(form, 'input[type="file"][name]'))),
     )
 
 
 def read_options(html: str, selector: str) -> list[tuple[str, str]]:
     """(value, text) of every <option> the selector finds, in page order."""
     return [(option.attributes.get("value") or option.text(strip=True), option.text(strip=True))
-            for option in LexborHTMLParser(html).css(selector)]
+            for option in every(LexborHTMLParser(html).root, selector)]
 
 
 class EngineFunctions(NamedTuple):
