@@ -4,10 +4,12 @@
 
 Prints the time to draw the start position (137 provinces, 297 links, 157 stacks of people,
 58 factions in the legend) as PNG and as SVG, the best of several runs after a warm-up (the
-first drawing also loads matplotlib's fonts), and the picture sizes.
+first drawing also loads matplotlib's fonts), the picture sizes and the machine's load around
+the runs (on a shared machine the wall clock also counts other processes' turns).
 """
 from __future__ import annotations
 
+import os
 import time
 
 from forumgm.engines.bellum.mapdraw import draw_map, start_position
@@ -17,6 +19,7 @@ ROUNDS = 5
 
 
 def main() -> None:
+    print("load average before: %.1f %.1f %.1f" % os.getloadavg())
     scenario = load_scenario("370")
     position = start_position(scenario)
     for fmt in ("png", "svg"):
@@ -30,6 +33,7 @@ def main() -> None:
         # CPU time too: on a shared machine the wall clock also counts other processes' turns
         print(f"370 map {fmt}: wall best {min(times) * 1000:.0f} ms, median {sorted(times)[ROUNDS // 2] * 1000:.0f} ms; "
               f"CPU best {min(cpu) * 1000:.0f} ms; {len(picture) // 1024} KB")
+    print("load average after: %.1f %.1f %.1f" % os.getloadavg())
 
 
 if __name__ == "__main__":

@@ -8,7 +8,8 @@ optimal assignment, and on the host's approval write the players into the game.
 - the assignment (kind "signup_assignment", for the thread): one line «ник — фракция» a player,
   then the better choices each player missed and who got them.
 Approving the assignment posts it and writes its lines — as the host left them — into the
-game's file as [[players]] with nick and role (`apply_assignment`).
+game's file as [[players]] with nick (the account's own name, not as escaped for the post) and
+role (`approve_assignment`).
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from typing import Sequence
 
 from forumgm.daemon.stored_posts import stored_posts
 from forumgm.engines.assignment import Assignment, Wish, assign
+from forumgm.engines.texts import escape_bbcode
 from forumgm.parsers.signup import LEAVE, post_action
 from forumgm.parsers.signup_choices import ChoiceNames, ChoicePost, read_choices
 
@@ -157,6 +159,16 @@ def _choice_id(written: str, names: ChoiceNames) -> str | None:
     return names.ids[resolution.nick] if resolution.ok else None
 
 
+def account_names(pairs: Sequence[tuple[str, str]], authors: set[str]) -> list[tuple[str, str]]:
+    """Each line's nick as the player's account has it: the post shows a nick escaped (a "[" as a
+    lookalike, no invisible characters), the game file needs the name his posts and PMs carry. A
+    nick no sign-up post has (the host wrote another player in) stays as written."""
+    shown: dict[str, str] = {}
+    for author in sorted(authors):
+        shown.setdefault(escape_bbcode(author), author)
+    return [(nick if nick in authors else shown.get(nick, nick), choice) for nick, choice in pairs]
+
+
 def write_players(game_file: Path, pairs: Sequence[tuple[str, str]]) -> None:
     """Replace the sign-up's `players = []` of a game file by [[players]] tables (nick, role)."""
     text = game_file.read_text(encoding="utf-8")
@@ -189,7 +201,7 @@ def approve_assignment(store, game, rules, draft_id: int, by: str) -> list[tuple
     names = choice_names(rules, game)
     if names is None:
         raise AssignmentError(f"the {game.type} engine offers no choices to assign")
-    pairs = assignment_lines(draft["body"], names)
+    pairs = account_names(assignment_lines(draft["body"], names), {p.author for p in stored_posts(store, game.id)})
     write_players(game.source, pairs)
     store.approve(draft_id, by=by)
     store.audit(by, "signup.players", {"game": game.id, "file": str(game.source), "players": pairs})

@@ -128,10 +128,16 @@ def test_the_png_is_the_forums_width_and_shows_the_owners_colour(s370):
     assert image.width == WIDTH_PX
     assert 900 < image.height < 1400
     colours = {colour for _, colour in image.convert("RGB").getcolors(1 << 20)}
-    rome = tuple(int(s370.factions["zap_rim"].color[i:i + 2], 16) for i in (1, 3, 5))
-    assert rome in colours          # the full colour of the Western Empire's squares
-    # 256 colours: small enough to attach to a post on a stock board (SMF takes 128 KB at most)
+    # a palette of few colours, small enough to attach to a post on a stock board (SMF takes 128 KB
+    # at most), with every faction's own colour kept (within a shade) and no two merged into one
     assert image.mode == "P" and len(data) < 128 * 1024
+    shown = {}
+    for faction in s370.factions.values():
+        wanted = tuple(int(faction.color[i:i + 2], 16) for i in (1, 3, 5))
+        near = [c for c in colours if max(abs(a - b) for a, b in zip(c, wanted)) <= 3]
+        assert near, faction.name
+        shown[faction.id] = min(near, key=lambda c: sum(abs(a - b) for a, b in zip(c, wanted)))
+    assert len(set(shown.values())) == len(s370.factions) == 58
 
 
 def test_the_same_position_gives_the_same_svg(s370):
@@ -246,3 +252,48 @@ def test_map_command_draws_the_position_after_a_simulated_turn(tmp_path, monkeyp
     drawn = {key: count for key, (_, count, _) in found["stacks"].items()}
     assert drawn == {(p, f): n for p, here in after["people"].items() for f, n in here.items() if n > 0}
     assert {pid: owner for pid, (owner, _) in found["cells"].items() if owner} == after["owners"]
+
+
+def test_map_command_titles_a_turn_with_the_years_the_scenarios_rules_give_a_turn(tmp_path, capsys):
+    """A simulation playing ten-year turns ([setup.rules] years_per_turn = 10): turn 2 ends in 390."""
+    import shutil
+    from pathlib import Path
+
+    folder = Path(__file__).parent / "scenarios" / "bellum"
+    shutil.copy(folder / "small_map.toml", tmp_path / "small_map.toml")
+    scenario = tmp_path / "capture.toml"
+    scenario.write_text((folder / "capture.toml").read_text(encoding="utf-8")
+                        + "\n[setup.rules]\nyears_per_turn = 10\n", encoding="utf-8")
+    assert main(["map", str(scenario), "--out", str(tmp_path / "turn2.svg"), "--turn", "2"]) == 0
+    assert "После хода 2 (390 г.)" in capsys.readouterr().out
+    assert "После хода 2 (390 г.)" in (tmp_path / "turn2.svg").read_text(encoding="utf-8")
+
+
+def test_no_two_province_names_overlap_on_the_370_map(s370):
+    """The names as the renderer draws them (their boxes after placement) share no pixel, in the
+    crowded Balkans and Asia Minor too; each stays near its province's point."""
+    from matplotlib import rc_context
+
+    from forumgm.engines.bellum.labels import overlap
+    from forumgm.engines.bellum.mapdraw import RC, faction_looks, map_figure
+
+    position = start_position(s370)
+    with rc_context(RC):
+        figure = map_figure(s370, position["people"], position["owners"],
+                            faction_looks(s370, position["people"], position["subjugated"], {}))
+        renderer = figure.canvas.get_renderer()
+        names = {text.get_gid()[5:]: text for text in figure.axes[0].texts if (text.get_gid() or "").startswith("name:")}
+        boxes = {pid: tuple(text.get_window_extent(renderer).extents) for pid, text in names.items()}
+    assert set(boxes) == set(s370.provinces)
+    crossing = [(a, b) for a in boxes for b in boxes if a < b and overlap(boxes[a], boxes[b]) > 0]
+    assert crossing == []
+    to_pixels = figure.axes[0].transData
+    for pid, (x0, y0, x1, y1) in boxes.items():
+        x, y = to_pixels.transform(_project_point(s370, pid))
+        assert x0 - 40 < x < x1 + 40 and y0 - 40 < y < y1 + 40, pid      # within a few letters of its point
+
+
+def _project_point(scenario, pid):
+    from forumgm.engines.bellum.mapdraw import _project
+
+    return _project(scenario.provinces[pid].x, scenario.provinces[pid].y)

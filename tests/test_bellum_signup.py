@@ -242,3 +242,49 @@ def test_approving_the_assignment_on_the_hosts_page_writes_the_players(tmp_path,
     assert store.draft(draft_id)["status"] == "approved"
     assert [(p.nick, p.role) for p in load_game(game_file_path).players] == [("Аскон", "sassanidy"), ("Хан", "alany")]
     store.close()
+
+
+def test_approval_writes_each_players_account_name_as_it_is_not_as_escaped_for_the_post(tmp_path, monkeypatch,
+                                                                                          capsys):
+    """A nick with a "[" (or an invisible character) is escaped in the assignment's post; the game
+    file gets the account's own name, which his posts and PMs carry."""
+    from datetime import datetime, timezone
+
+    from forumgm.daemon.cli import main
+    from forumgm.daemon.config import load_game
+    from forumgm.parsers.forums.base import Post
+
+    monkeypatch.setenv("FORUMGM_SIGNUP_PASSWORD", "secret")
+    config = bellum_installation(tmp_path)
+    store = Store(tmp_path / "forumgm.sqlite")
+    store.register_forum("main", "phpbb", "https://forum.example.org/", HOST)
+    store.register_game("bellum-open", "bellum", "main", "https://forum.example.org/viewtopic.php?t=7", "UTC", 370, {})
+    at = datetime(2026, 3, 1, 10, tzinfo=timezone.utc)
+    legion, tom = "[Legion] Рим", "Том & <Джерри>\u200b"
+    for number, (author, text) in enumerate([(legion, "Сассаниды, Армяне, Гунны"), (tom, "Гунны, Аланы, Пикты")]):
+        post = Post(str(number + 1), author, None, at + timedelta(minutes=number), text=text)
+        store.record_post("bellum-open", post, 1, post.posted_at)
+    store.close()
+
+    assert main(["signup", "--config", str(config), "bellum-open"]) == 0
+    store = Store(tmp_path / "forumgm.sqlite")
+    [assignment] = [d for d in store.drafts(game_id="bellum-open") if d["kind"] == KIND]
+    assert "［Legion] Рим — Сассаниды" in assignment["body"]          # no tag can open in the post
+    assert "Том & <Джерри> — Гунны" in assignment["body"]
+    assert main(["drafts", "--config", str(config), "approve", str(assignment["id"])]) == 0
+    game = load_game(tmp_path / "bellum.toml")
+    assert [(p.nick, p.role) for p in game.players] == [(legion, "sassanidy"), (tom, "gunny")]
+    store.close()
+
+
+def test_the_engine_offers_the_factions_of_the_games_scenario_read_by_its_public_setup():
+    from forumgm.engines.base import SetupError
+    from forumgm.engines.bellum import RULES
+    from forumgm.engines.bellum.setup import game_scenario
+
+    scenario = game_scenario("370")
+    offered = RULES.signup_choices({"scenario": "370"})
+    assert offered == tuple((f.id, f.name, f.aliases) for f in scenario.factions.values()) and len(offered) == 58
+    with pytest.raises(SetupError) as refused:
+        RULES.signup_choices({"scenario": "no_such_map.toml"})
+    assert refused.value.key == "setup.scenario" and "no_such_map.toml" in refused.value.message

@@ -10,8 +10,6 @@ import contextlib
 import sys
 from pathlib import Path
 
-YEARS_PER_TURN = 5
-
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser("map", help="draw the Bellum map of a scenario's position (PNG or SVG)")
@@ -55,13 +53,14 @@ def read_position(path: Path, turn: int | None):
     from forumgm.daemon.simulate import load_scenario as load_simulation
     from forumgm.engines.bellum.mapdraw import start_position
     from forumgm.engines.bellum.scenario import load_scenario, parse_scenario
+    from forumgm.engines.bellum.turnmap import map_title
 
     table = load_simulation(path)
     if "provinces" in table:                       # a scenario file: its start
         if turn:
             raise MapInputError("--turn: a scenario file has only its start (--turn 0)")
         scenario = parse_scenario(table, str(path))
-        return scenario, start_position(scenario), _title(scenario, 0)
+        return scenario, start_position(scenario), map_title(scenario.year, 0, 0)
     if table.get("game") != "bellum":
         raise MapInputError(f"game: expected \"bellum\" (got {table.get('game')!r})")
     name = (table.get("setup") or {}).get("scenario")
@@ -74,15 +73,13 @@ def read_position(path: Path, turn: int | None):
     if not 0 <= turn <= last:
         raise MapInputError(f"--turn: expected 0..{last} (the scenario has {last} turn(s))")
     if turn == 0:
-        return scenario, start_position(scenario), _title(scenario, 0)
+        return scenario, start_position(scenario), map_title(scenario.year, 0, 0)
+    from forumgm.daemon.games import rules_for
     from forumgm.daemon.simulate import run_scenario
+    from forumgm.engines.bellum.setup import setup_rules
 
     with contextlib.chdir(path.resolve().parent):     # as `forumgm simulate`: paths are the file's
         result = run_scenario(table)
-    return scenario, result["phases"][turn - 1], _title(scenario, turn)
-
-
-def _title(scenario, turn: int) -> str:
-    if turn == 0:
-        return f"{scenario.year} г. — начало"
-    return f"После хода {turn} ({scenario.year + YEARS_PER_TURN * turn} г.)"
+    # the simulation ran: its [setup.rules] are readable
+    years = setup_rules(table["setup"], rules_for("bellum").config).years_per_turn
+    return scenario, result["phases"][turn - 1], map_title(scenario.year, years, turn)

@@ -103,9 +103,9 @@ class BellumRules:
 
     def signup_choices(self, setup: Mapping[str, Any]) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
         """(id, name, aliases) of every faction of the game's scenario, for the sign-up."""
-        from forumgm.engines.bellum.setup import _scenario
+        from forumgm.engines.bellum.setup import game_scenario
 
-        scenario = _scenario(setup.get("scenario"))
+        scenario = game_scenario(setup.get("scenario"))
         return tuple((f.id, f.name, f.aliases) for f in scenario.factions.values())
 
 

@@ -30,12 +30,12 @@ from PIL import Image
 from matplotlib import rc_context
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from matplotlib.lines import Line2D
 from matplotlib.collections import LineCollection, PolyCollection
 from matplotlib.colors import to_rgba
 from matplotlib.path import Path as MplPath
 from scipy.spatial import Voronoi
 
+from forumgm.engines.bellum.labels import Box, Label, place_labels
 from forumgm.engines.bellum.scenario import Scenario
 
 FORMATS = ("png", "svg")
@@ -50,14 +50,18 @@ SOUTH_FROM, SOUTH_SCALE = 30.0, 0.6
 CELL_RADIUS = 3.2           # degrees of latitude: a cell ends here, leaving open sea between distant points
 MARGIN = 1.5
 LEGEND_COLUMNS = 5
-PNG_COLOURS = 256
-PNG_COMPRESSION = 9
+LEGEND_ROW = 0.17           # inches a legend row takes
+LEGEND_TOP = 2.0            # rows of room above and below the legend's entries, together
+LEGEND_INDENT = 0.12        # where a column's symbols stand, in columns
+LEGEND_SIZE = 6.5
+PNG_COLOURS = 128
+PNG_EDGE_COLOURS = 32       # at least this many of them for the edges of letters and shapes
 
 SQUARE, CIRCLE, RINGED, CONCAVE = "square", "circle", "ringed", "concave"
 SYMBOL_NAMES = {
     SQUARE: "цивилизованный народ",
     CIRCLE: "племя",
-    RINGED: "покорённое племя (обводка — цвет хозяина)",
+    RINGED: "покорённое племя (обвод — хозяин)",
     CONCAVE: "племя-покоритель",
 }
 LINK_STYLES = {
@@ -67,10 +71,20 @@ LINK_STYLES = {
 }
 LINK_NAMES = {"land": "сухопутная граница", "blue": "морской путь для всех",
               "purple": "морской путь для государств"}
+BACKGROUND = "#f4f8fb"
+NAME_INK = "#1a1a1a"
+EDGE = "#202020"
+LEGEND_FILL, LEGEND_RING, TITLE_EDGE = "#bbbbbb", "#555555", "#888888"
 UNOWNED_CIVILIZED = "#efe6cf"
 UNOWNED_WILD = "#dfe8d2"
 CELL_EDGE = "#ffffff"
 OWNER_ALPHA = 0.42
+FONT = "DejaVu Sans"        # shipped with matplotlib: the same letters on every machine
+RC = {
+    "svg.fonttype": "none", "svg.hashsalt": "forumgm-bellum", "font.family": FONT,
+    # unhinted letters: as legible at these sizes, and their layout took a quarter of the PNG's time
+    "text.hinting": "no_hinting",
+}
 NAME_SIZE = 6.0
 COUNT_SIZE = 5.0
 
@@ -99,47 +113,74 @@ def draw_map(scenario: Scenario, people: Mapping[str, Mapping[str, int]], owners
     if fmt not in FORMATS:
         raise ValueError(f"map format must be one of {', '.join(FORMATS)} (got {fmt!r})")
     looks = faction_looks(scenario, people, subjugated, factions or {})
-    present = [looks[fid] for fid in _present(people, looks)]
-    legend_rows = math.ceil((len(present) + len(SYMBOL_NAMES) + len(LINK_NAMES)) / LEGEND_COLUMNS)
-    x0, x1, y0, y1 = _extent(scenario)
-    map_height_in = WIDTH_PX / DPI * (y1 - y0) / (x1 - x0)
-    legend_height_in = 0.35 + legend_rows * 0.17
-    with rc_context({"svg.fonttype": "none", "svg.hashsalt": "forumgm-bellum", "font.family": "DejaVu Sans"}):
-        figure = Figure(figsize=(WIDTH_PX / DPI, map_height_in + legend_height_in), dpi=DPI)
-        total = map_height_in + legend_height_in
-        axes = figure.add_axes((0, legend_height_in / total, 1, map_height_in / total))
-        axes.set_xlim(x0, x1)
-        axes.set_ylim(y0, y1)
-        axes.set_axis_off()
-        axes.set_facecolor("#f4f8fb")
-        figure.patch.set_facecolor("#f4f8fb")
-        _cells(axes, scenario, owners, looks)
-        _links(axes, scenario)
-        _names(axes, scenario)
-        _people(axes, scenario, people, looks)
-        if title:
-            axes.text(x0 + 0.5, y1 - 0.5, title, fontsize=11, fontweight="bold", va="top", ha="left",
-                      gid="title", bbox={"facecolor": "white", "edgecolor": "#888888", "alpha": 0.85})
-        legend_axes = figure.add_axes((0, 0, 1, legend_height_in / total))
-        legend_axes.set_axis_off()
-        _legend(legend_axes, present)
+    with rc_context(RC):
+        figure = map_figure(scenario, people, owners, looks, title)
         if fmt == "png":
-            return _png(figure)
+            return _png(figure, _flat_colours(looks, owners))
         buffer = io.BytesIO()
         figure.savefig(buffer, format=fmt, dpi=DPI, metadata={"Date": None}, facecolor=figure.get_facecolor())
     return buffer.getvalue()
 
 
-def _png(figure: Figure) -> bytes:
-    """The picture in 256 colours: a third of a true-colour PNG's size (under the 128 KB a stock SMF
-    board takes as an attachment), and quicker to encode than matplotlib's own RGBA writer."""
-    canvas = FigureCanvasAgg(figure)
+def map_figure(scenario: Scenario, people: Mapping[str, Mapping[str, int]], owners: Mapping[str, str],
+               looks: Mapping[str, FactionLook], title: str | None = None) -> Figure:
+    """The map as a matplotlib figure with an Agg canvas, for draw_map to render under RC."""
+    present = [looks[fid] for fid in _present(people, looks)]
+    legend_rows = math.ceil((len(present) + len(SYMBOL_NAMES) + len(LINK_NAMES)) / LEGEND_COLUMNS)
+    x0, x1, y0, y1 = _extent(scenario)
+    map_height_in = WIDTH_PX / DPI * (y1 - y0) / (x1 - x0)
+    legend_height_in = (legend_rows + LEGEND_TOP) * LEGEND_ROW
+    figure = Figure(figsize=(WIDTH_PX / DPI, map_height_in + legend_height_in), dpi=DPI)
+    FigureCanvasAgg(figure)             # the names are placed by the sizes its renderer gives them
+    total = map_height_in + legend_height_in
+    axes = figure.add_axes((0, legend_height_in / total, 1, map_height_in / total))
+    axes.set_xlim(x0, x1)
+    axes.set_ylim(y0, y1)
+    axes.set_axis_off()
+    axes.set_facecolor(BACKGROUND)
+    figure.patch.set_facecolor(BACKGROUND)
+    _cells(axes, scenario, owners, looks)
+    _links(axes, scenario)
+    stacks = _stacks(scenario, people, looks)
+    _names(axes, scenario, stacks)
+    _people(axes, stacks, looks)
+    if title:
+        axes.text(x0 + 0.5, y1 - 0.5, title, fontsize=11, fontweight="bold", va="top", ha="left",
+                  gid="title", bbox={"facecolor": "white", "edgecolor": TITLE_EDGE, "alpha": 0.85})
+    legend_axes = figure.add_axes((0, 0, 1, legend_height_in / total))
+    legend_axes.set_axis_off()
+    _legend(legend_axes, present, legend_rows)
+    return figure
+
+
+def _png(figure: Figure, exact: list[tuple[int, int, int]]) -> bytes:
+    """The picture in PNG_COLOURS colours: the `exact` ones (every colour drawn flat: factions,
+    owners' cells, inks) and the rest chosen from the picture (the edges of letters and shapes).
+    Under a fifth of a true-colour PNG's size (within the 128 KB a stock SMF board takes as an
+    attachment), and quicker to encode than matplotlib's own RGBA writer; no faction colour is
+    merged into another."""
+    canvas = figure.canvas
     canvas.draw()
-    image = Image.frombuffer("RGBA", canvas.get_width_height(), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
+    image = Image.frombuffer("RGBA", canvas.get_width_height(), canvas.buffer_rgba(), "raw", "RGBA", 0, 1).convert("RGB")
+    exact = exact[:PNG_COLOURS - PNG_EDGE_COLOURS]
+    chosen = image.quantize(PNG_COLOURS - len(exact), method=Image.Quantize.FASTOCTREE).getpalette()
+    palette = Image.new("P", (1, 1))
+    palette.putpalette([value for colour in exact for value in colour] + chosen[:3 * (PNG_COLOURS - len(exact))])
     buffer = io.BytesIO()
-    image.convert("RGB").quantize(PNG_COLOURS, method=Image.Quantize.FASTOCTREE).save(
-        buffer, "PNG", compress_level=PNG_COMPRESSION)
+    image.quantize(palette=palette, dither=Image.Dither.NONE).save(buffer, "PNG", compress_level=6)
     return buffer.getvalue()
+
+
+def _flat_colours(looks: Mapping[str, FactionLook], owners: Mapping[str, str]) -> list[tuple[int, int, int]]:
+    """The colours the map draws flat, as 8-bit RGB: the factions', the owned cells' (the owner's
+    colour at OWNER_ALPHA over the background), the unowned cells', the links' and the inks."""
+    background = to_rgba(BACKGROUND)
+    flat = {to_rgba(look.color) for look in looks.values()}
+    flat |= {tuple(OWNER_ALPHA * c + (1 - OWNER_ALPHA) * b for c, b in zip(to_rgba(looks[owner].color), background))
+             for owner in set(owners.values()) if owner in looks}
+    flat |= {to_rgba(c) for c in (BACKGROUND, UNOWNED_CIVILIZED, UNOWNED_WILD, CELL_EDGE, NAME_INK, EDGE, LEGEND_FILL,
+                                  LEGEND_RING, TITLE_EDGE, "#000000", *(style["color"] for style in LINK_STYLES.values()))}
+    return sorted({tuple(round(255 * v) for v in colour[:3]) for colour in flat})
 
 
 # ---------------------------------------------------------------- factions
@@ -296,19 +337,45 @@ def _links(axes, scenario: Scenario) -> None:
         axes.add_collection(collection, autolim=False)
 
 
-def _names(axes, scenario: Scenario) -> None:
+def _names(axes, scenario: Scenario, stacks: list[Stack]) -> None:
+    """Each province's name near its point, clear of the other names and, where it can be, of the
+    people's symbols (engines/bellum/labels.py), measured as the renderer will draw them."""
+    renderer = axes.figure.canvas.get_renderer()
+    to_pixels = axes.transData
+    texts, labels = {}, []
     for pid, province in scenario.provinces.items():
-        x, y = _project(province.x, province.y)
-        axes.text(x, y + 0.3, province.name.replace(" ", "\n"), fontsize=NAME_SIZE, ha="center", va="bottom", zorder=5, linespacing=0.95,
-                  fontweight="bold" if province.civilized else "normal", color="#1a1a1a",
-                  gid=f"name:{pid}")
+        x, y = to_pixels.transform(_project(province.x, province.y))
+        text = axes.text(0, 0, province.name.replace(" ", "\n"), fontsize=NAME_SIZE,
+                         fontweight="bold" if province.civilized else "normal",
+                         ha="center", va="center", zorder=5, linespacing=0.95, color=NAME_INK, gid=f"name:{pid}")
+        extent = text.get_window_extent(renderer)
+        texts[pid] = text
+        labels.append(Label(pid, x, y, extent.width, extent.height))
+    bounds = tuple(axes.bbox.extents)
+    for pid, (x0, y0, x1, y1) in place_labels(labels, [_stack_box(stack, to_pixels) for stack in stacks],
+                                             bounds).items():
+        texts[pid].set_position(to_pixels.inverted().transform(((x0 + x1) / 2, (y0 + y1) / 2)))
 
 
-def _people(axes, scenario: Scenario, people: Mapping[str, Mapping[str, int]],
-            looks: Mapping[str, FactionLook]) -> None:
-    """One collection per symbol kind (drawing hundreds of separate markers is slow); each
-    marker carries a link `#stack:<province>:<faction>:<count>` that names it in the SVG."""
-    placed: dict[str, list] = {kind: [] for kind in SYMBOL_NAMES}
+@dataclass(frozen=True)
+class Stack:
+    """One faction's people in a province, where the map draws them (data coordinates)."""
+    x: float
+    y: float
+    count: int
+    province: str
+    look: FactionLook
+
+    @property
+    def size(self) -> float:
+        """The symbol's width in points: its area grows with the count."""
+        return 6.0 + 2.2 * math.sqrt(self.count)
+
+
+def _stacks(scenario: Scenario, people: Mapping[str, Mapping[str, int]],
+            looks: Mapping[str, FactionLook]) -> list[Stack]:
+    """Every faction's people under their province's point, the largest first, four a row."""
+    placed = []
     for pid, stacks in people.items():
         if pid not in scenario.provinces:
             continue
@@ -318,22 +385,33 @@ def _people(axes, scenario: Scenario, people: Mapping[str, Mapping[str, int]],
         for index, (fid, count) in enumerate(present):
             row, column = divmod(index, per_row)
             in_row = min(per_row, len(present) - row * per_row)
-            sx = x + (column - (in_row - 1) / 2) * 0.95
-            sy = y - 0.25 - row * 0.9
-            placed[looks[fid].symbol].append((sx, sy, count, pid, looks[fid]))
-            axes.text(sx, sy, str(count), fontsize=COUNT_SIZE, ha="center", va="center", zorder=7,
-                      color=_ink(looks[fid].color), gid=f"count:{pid}:{fid}")
-    for kind, marks in placed.items():
+            placed.append(Stack(x + (column - (in_row - 1) / 2) * 0.95, y - 0.25 - row * 0.9, count, pid, looks[fid]))
+    return placed
+
+
+def _stack_box(stack: Stack, to_pixels) -> Box:
+    x, y = to_pixels.transform((stack.x, stack.y))
+    half = stack.size * DPI / 72 / 2
+    return x - half, y - half, x + half, y + half
+
+
+def _people(axes, stacks: list[Stack], looks: Mapping[str, FactionLook]) -> None:
+    """One collection per symbol kind (drawing hundreds of separate markers is slow); each
+    marker carries a link `#stack:<province>:<faction>:<count>` that names it in the SVG."""
+    for stack in stacks:
+        axes.text(stack.x, stack.y, str(stack.count), fontsize=COUNT_SIZE, ha="center", va="center", zorder=7,
+                  color=_ink(stack.look.color), gid=f"count:{stack.province}:{stack.look.id}")
+    for kind in SYMBOL_NAMES:
+        marks = [stack for stack in stacks if stack.look.symbol == kind]
         if not marks:
             continue
-        edges = [(looks[look.master].color if look.master in looks else "#202020") if kind == RINGED else "#202020"
-                 for *_, look in marks]
-        collection = axes.scatter([m[0] for m in marks], [m[1] for m in marks],
-                                  s=[(6.0 + 2.2 * math.sqrt(m[2])) ** 2 for m in marks],   # area grows with the count
-                                  marker=MARKERS[kind], c=[m[4].color for m in marks], edgecolors=edges,
+        edges = [(looks[m.look.master].color if m.look.master in looks else EDGE) if kind == RINGED else EDGE
+                 for m in marks]
+        collection = axes.scatter([m.x for m in marks], [m.y for m in marks], s=[m.size ** 2 for m in marks],
+                                  marker=MARKERS[kind], c=[m.look.color for m in marks], edgecolors=edges,
                                   linewidths=2.2 if kind == RINGED else 0.5, zorder=6)
         collection.set_gid(f"stacks:{kind}")
-        collection.set_urls([f"#stack:{pid}:{look.id}:{count}" for _, _, count, pid, look in marks])
+        collection.set_urls([f"#stack:{m.province}:{m.look.id}:{m.count}" for m in marks])
 
 
 def _concave_square() -> MplPath:
@@ -358,16 +436,33 @@ def _ink(color: str) -> str:
     return "#000000" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#ffffff"
 
 
-def _legend(axes, present: list[FactionLook]) -> None:
-    handles = [Line2D([], [], linestyle="none", marker=MARKERS[kind],
-                      markersize=8, markerfacecolor="#bbbbbb", markeredgecolor="#202020" if kind != RINGED else "#555555",
-                      markeredgewidth=0.5 if kind != RINGED else 2.0, label=label)
-               for kind, label in SYMBOL_NAMES.items()]
-    handles += [Line2D([], [], label=label, **LINK_STYLES[kind]) for kind, label in LINK_NAMES.items()]
-    handles += [Line2D([], [], linestyle="none", marker=MARKERS[look.symbol],
-                       markersize=7, markerfacecolor=look.color, markeredgecolor="#202020", markeredgewidth=0.5,
-                       label=look.name)
-                for look in present]
-    legend = axes.legend(handles=handles, loc="upper center", ncol=LEGEND_COLUMNS, fontsize=6.5, frameon=False,
-                         handlelength=2.2, columnspacing=1.2, borderaxespad=0.2)
-    legend.set_gid("legend")
+def _legend(axes, present: list[FactionLook], rows: int) -> None:
+    """The symbols, the links and every faction on the map, in LEGEND_COLUMNS columns read
+    downwards. Laid out by hand: matplotlib's own legend measured every entry several times and
+    took half the drawing."""
+    axes.set_xlim(0, LEGEND_COLUMNS)
+    axes.set_ylim(rows + LEGEND_TOP, 0)                   # a row a unit, from the top
+    entries = [(kind, label) for kind, label in SYMBOL_NAMES.items()]
+    entries += [(f"link:{kind}", label) for kind, label in LINK_NAMES.items()]
+    entries += [(look, look.name) for look in present]
+    marks: dict[str, list] = {}
+    segments, styles = [], []
+    for index, (what, label) in enumerate(entries):
+        column, row = divmod(index, rows)
+        x, y = column + LEGEND_INDENT, LEGEND_TOP / 2 + row + 0.5
+        if isinstance(what, FactionLook):
+            marks.setdefault(what.symbol, []).append((x, y, what.color, EDGE, 0.5, 7))
+        elif what.startswith("link:"):
+            segments.append([(x - 0.04, y), (x + 0.04, y)])
+            styles.append(LINK_STYLES[what[5:]])
+        else:
+            marks.setdefault(what, []).append((x, y, LEGEND_FILL, EDGE if what != RINGED else LEGEND_RING,
+                                               0.5 if what != RINGED else 2.0, 8))
+        axes.text(x + 0.07, y, label, fontsize=LEGEND_SIZE, va="center", ha="left", gid="legend")
+    for kind, placed in marks.items():
+        axes.scatter([m[0] for m in placed], [m[1] for m in placed], s=[m[5] ** 2 for m in placed],
+                     marker=MARKERS[kind], c=[m[2] for m in placed], edgecolors=[m[3] for m in placed],
+                     linewidths=[m[4] for m in placed], gid="legend")
+    axes.add_collection(LineCollection(segments, colors=[style["color"] for style in styles],
+                                       linestyles=[style["linestyle"] for style in styles],
+                                       linewidths=[style["linewidth"] for style in styles]), autolim=False)

@@ -15,7 +15,9 @@ SETUP_KEYS = {"scenario", "players", "rolls", "people", "owners", "events", "rul
 PLAYER_KEYS = {"nick", "faction", "role", "aliases"}
 
 
-def _scenario(name: Any) -> Any:
+def game_scenario(name: Any) -> Any:
+    """The scenario a game's [setup] names (`scenario`): a shipped one or a file; SetupError on
+    setup.scenario when it cannot be read."""
     from forumgm.engines.bellum.scenario import ScenarioError, load_scenario
 
     if not isinstance(name, str) or not name:
@@ -110,13 +112,20 @@ def _rolls(value: Any) -> int | None:
     return round(value * 100)
 
 
+def setup_rules(setup: Mapping[str, Any], rules: RuleConfig) -> RuleConfig:
+    """The rule numbers a game plays by: the engine's (config/bellum/rules.toml), with a
+    simulation's own [setup.rules] over them."""
+    if "rules" not in setup:
+        return rules
+    if not isinstance(setup["rules"], Mapping):
+        raise SetupError("setup.rules", "expected a table of rule numbers")
+    return rule_config({**rules.as_json(), **setup["rules"]}, "setup.rules")
+
+
 def start_state(setup: Mapping[str, Any], seed: int, rules: RuleConfig) -> BellumState:
     reject_unknown_keys(setup, SETUP_KEYS, "setup")
-    if "rules" in setup:        # a simulation's own rule numbers over the engine's (config/bellum/rules.toml)
-        if not isinstance(setup["rules"], Mapping):
-            raise SetupError("setup.rules", "expected a table of rule numbers")
-        rules = rule_config({**rules.as_json(), **setup["rules"]}, "setup.rules")
-    scenario = _scenario(setup.get("scenario"))
+    rules = setup_rules(setup, rules)
+    scenario = game_scenario(setup.get("scenario"))
     world = world_from_scenario(scenario)
     factions = _players(setup.get("players"), _factions(scenario))
     base_people: dict[str, dict[str, int]] = {}

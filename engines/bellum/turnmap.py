@@ -19,9 +19,17 @@ def map_scenario(state: BellumState) -> Scenario:
     return Scenario(world.name, world.year, empty, MappingProxyType(provinces), links, empty, (), empty, empty)
 
 
+def map_title(first_year: int, years_per_turn: int, turn: int) -> str:
+    """The title of the map after `turn` (0: the start); turn N is played in the year
+    first_year + (N - 1) × years_per_turn and ends when the next begins."""
+    if turn == 0:
+        return f"{first_year} г. — начало"
+    return f"После хода {turn} ({first_year + turn * years_per_turn} г.)"
+
+
 def turn_images(state: BellumState, position: dict) -> dict[str, bytes]:
     """`map.png` and `map.svg` of the position after the state's last turn."""
-    title = f"После хода {state.turn} ({state.year(state.turn + 1)} г.)" if state.turn else f"{state.world.year} г. — начало"
+    title = map_title(state.world.year, state.rules.years_per_turn, state.turn)
     scenario = map_scenario(state)
     return {f"map.{fmt}": draw_map(scenario, position["people"], position["owners"], position["subjugated"],
                                    fmt=fmt, factions=position["factions"], title=title)
