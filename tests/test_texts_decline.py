@@ -90,3 +90,12 @@ def test_arena_technical_and_reveal_texts_decline_and_agree_with_numbers(arena):
     assert "Кума пополняет стопки: по 1 карте" in technical
     reveal = arena("reveal", to="Аскон", nick="Кума", count=1, step=1, cards={"right": "X"})
     assert reveal.startswith("Аскон, ваш рейтинг атаки выше, чем у Кумы, поэтому он открывает вам следующую 1 карту")
+
+
+def _move(blocked):
+    return {"type": "move", "blocked": blocked, "nick": "Хан", "code": "W", "direction": "forward"}
+
+
+def test_an_arena_step_where_nobody_acts_still_tells_the_thread_something(arena):
+    assert _literary(arena, _move("edge")) == "[b]Арена. Шаг 2[/b]\nБойцы выжидают, не сводя глаз друг с друга."
+    assert _literary(arena, _move(None)) == "[b]Арена. Шаг 2[/b]\nХан шагает вперёд."
