@@ -800,6 +800,18 @@ class Store:
         return self._rows("SELECT * FROM pms WHERE forum_id = ? AND seen_at >= ? ORDER BY sent_at, seen_at, rowid",
                           [forum_id, to_text(since)])
 
+    def unclaimed_pms(self, forum_id: str, game_ids: Sequence[str], since: datetime, ref_prefix: str) -> list[dict]:
+        """The forum's PMs sent (or, undated, seen) at or after `since` that none of `game_ids` read as
+        an order and that no live draft with reference `ref_prefix` + pm_id answers, in `pms` order."""
+        games = list(game_ids)
+        marks = ", ".join("?" for _ in games)
+        return self._rows(
+            "SELECT * FROM pms WHERE forum_id = ? AND COALESCE(sent_at, seen_at) >= ? "
+            f"AND pm_id NOT IN (SELECT pm_id FROM orders WHERE game_id IN ({marks})) "
+            "AND ? || pm_id NOT IN (SELECT ref FROM drafts WHERE substr(ref, 1, ?) = ? AND status <> 'superseded') "
+            "ORDER BY sent_at, seen_at, rowid",
+            [forum_id, to_text(since), *games, ref_prefix, len(ref_prefix), ref_prefix])
+
     # ------------------------------------------------------------ inputs: votes and orders
 
     def replace_votes(self, game_id: str, phase_key: str, counted: Iterable, discarded: Iterable) -> None:
@@ -1025,12 +1037,6 @@ class Store:
             "resolution_id": resolution_id, "created_at": now, "updated_at": now,
             **({"pictures": json.dumps([str(path) for path in pictures], ensure_ascii=False)} if pictures else {}),
         })
-
-    def live_refs(self, prefix: str) -> set[str]:
-        """The references starting with `prefix` of live drafts, whatever game they belong to."""
-        rows = self.db.execute("SELECT ref FROM drafts WHERE substr(ref, 1, ?) = ? AND status <> 'superseded'",
-                               [len(prefix), prefix])
-        return {row[0] for row in rows}
 
     def drafts(self, status: str | None = None, game_id: str | None = None) -> list[dict]:
         where, params = [], []

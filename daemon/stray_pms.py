@@ -34,17 +34,16 @@ def draft_stray_pms(games: Sequence[Any], store: Store) -> list[int]:
     owner = min(games, key=lambda game: game.id)
     forum_id = owner.forum_id
     since = _watched_since(store, games)
+    if since is None:
+        return []
     running = [game for game in games if not is_finished(store, game.id)]
     rosters = [game.roster() for game in running]
-    drafted = store.live_refs(stray_ref(forum_id, ""))
-    # read while the game ran, or before a replacement: a finished game's players are nobody's now
-    taken = {pm_id for game in games for pm_id in store.order_pm_ids(game.id)}
     made = []
-    for pm in store.pms(forum_id):
+    # a PM some game read (while it ran, or before a replacement) or one a notice answers is settled:
+    # the store leaves those out, so a tick's work does not grow with the month's mail
+    for pm in store.unclaimed_pms(forum_id, [game.id for game in games], since, stray_ref(forum_id, "")):
         at = pm["sent_at"] or pm["seen_at"]
         ref = stray_ref(forum_id, pm["pm_id"])
-        if ref in drafted or pm["pm_id"] in taken or since is None or at < since:
-            continue
         if any(account_player(pm["sender"], roster) for roster in rosters):
             continue
         zone = owner.config.time_zone

@@ -124,3 +124,22 @@ def test_a_failed_transaction_writes_nothing(store):
             raise RuntimeError("crash between steps")
     assert store.phase("g", "round-1")["status"] == "pending"
     assert store.resolutions("g") == []
+
+
+def test_unclaimed_pms_leave_out_old_mail_orders_and_answered_ones(store):
+    def pm(pm_id: str, sent_at: datetime | None, seen_at: datetime) -> None:
+        header = PmHeader(pm_id, "Хан", None, "ход", sent_at, True)
+        store.record_pm("f", header, PmMessage(pm_id, "Хан", None, "ход", sent_at, "<p>ход</p>", "ход"), seen_at)
+
+    pm("1", T0 - timedelta(minutes=5), T0 + timedelta(minutes=5))    # sent before `since`: old mail
+    pm("2", T0, T0)                                                  # the game read it
+    pm("3", T0 + timedelta(minutes=1), T0 + timedelta(minutes=1))     # a live notice answers it
+    pm("4", T0 + timedelta(minutes=2), T0 + timedelta(minutes=2))     # its notice was superseded
+    pm("5", None, T0 + timedelta(minutes=3))                          # undated: when it was seen
+    pm("6", None, T0 - timedelta(minutes=1))
+    store.record_order("g", "round-1", "2", "Хан", T0, "ход", [])
+    store.add_draft("g", "host_notice", "host", "ЛС", None, True, ref="stray_pm:f:3")
+    store.supersede(store.add_draft("g", "host_notice", "host", "ЛС", None, True, ref="stray_pm:f:4"))
+    assert [p["pm_id"] for p in store.unclaimed_pms("f", ["g"], T0, "stray_pm:f:")] == ["5", "4"]
+    assert [p["pm_id"] for p in store.unclaimed_pms("f", [], T0, "stray_pm:f:")] == ["5", "2", "4"]
+    assert [p["pm_id"] for p in store.unclaimed_pms("f", ["g"], T0, "receipt:")] == ["5", "3", "4"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 
 from forumgm.daemon.localforum import LocalForum
+from forumgm.daemon.stray_pms import draft_stray_pms
 from legends_forum_support import (
     GAME, HOST, PASSWORD_ENV, ROLES, Player, legends_board, msk, players_toml, start_daemon, tick_at,
     write_installation,
@@ -109,3 +110,30 @@ def test_a_pm_from_a_player_of_a_finished_game_is_a_notice_that_says_so(forum):
     assert notice["ref"] == f"stray_pm:local:{late}"
     assert f"Отправитель Лель — игрок уже оконченной игры ({OTHER_GAME})" in notice["body"]
     assert "не записан игроком" not in notice["body"]
+
+
+def test_a_tick_after_no_new_mail_reads_no_settled_pm_again(forum, monkeypatch):
+    # a month of mail must not make every tick slower: a PM a game took as an order, or one a notice
+    # already answers, is not loaded from the store again
+    server, clock, config, people = forum
+    clock.moment = msk(2, 20)
+    daemon = start_daemon(config, server, clock)
+    tick_at(daemon, clock, msk(2, 20))
+    clock.moment = msk(2, 22)
+    order_pm = people["Аскон"].pm("Ночь 1", "Шпионаж Кума")
+    guest_pm = people[GUEST].pm("Вопрос", "Можно вступить в игру?")
+    tick_at(daemon, clock, msk(2, 22, 30))
+    assert [o["pm_id"] for o in daemon.store.orders(GAME)] == [order_pm]
+    assert [d["ref"] for d in notices(daemon.store)] == [f"stray_pm:local:{guest_pm}"]
+
+    loaded: list[str] = []
+    rows = daemon.store._rows
+
+    def counted(sql, params=()):
+        found = rows(sql, params)
+        loaded.extend(row["pm_id"] for row in found if {"pm_id", "html"} <= row.keys())   # rows of stored PMs
+        return found
+
+    monkeypatch.setattr(daemon.store, "_rows", counted)
+    assert draft_stray_pms(daemon.games, daemon.store) == []
+    assert loaded == []
