@@ -14,7 +14,7 @@ GAME = "mafia-7"
 PLAYERS = ("Аскон", "Хана", "Вереск", "Дима", "<b>Злодей</b>")
 NOW = datetime(2024, 3, 2, 12, 0, tzinfo=timezone.utc)
 DEADLINE = datetime(2024, 3, 2, 19, 45, tzinfo=timezone.utc)   # 22:45 in Moscow
-# a 1x1 transparent PNG: the smallest real image a map draft can name
+# a 1x1 transparent PNG: the smallest real image a draft can carry as its map
 PNG = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==")
 
 
