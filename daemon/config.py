@@ -50,9 +50,12 @@ FORUM_KEYS = {"id", "engine", "base_url", "account", "password_env", "password_f
 INBOX_CLEANUP = ("off", "delete", "move")
 # what forumgm can do with stored PMs on each engine's board (the adapters' PmRemoval, which a test
 # holds this to; kept here so that reading a config does not load the forum's HTTP side)
-INBOX_CLEANUP_ACTIONS = {"phpbb": ("delete", "move"), "mybb": ("delete", "move"), "smf": ("delete",)}
+INBOX_CLEANUP_ACTIONS = {"phpbb": ("delete", "move"), "mybb": ("delete", "move"), "smf": ("delete",),
+                         "vbulletin3": ("delete",), "vbulletin4": ("delete",)}
 INBOX_CLEANUP_WHY_NOT = {
     "smf": "SMF 2.1 has labels, not folders, and a labelled PM still counts against the PM limit",
+    "vbulletin3": "vBulletin counts every folder against the PM quota",
+    "vbulletin4": "vBulletin counts every folder against the PM quota",
     "fluxbb": "FluxBB has no private messages",
 }
 STORAGE_KEYS = {"path", "raw_pages_kept"}
@@ -437,8 +440,8 @@ def _inbox_cleanup(check: Checker, table: Mapping) -> dict[str, Any]:
         if action not in can:
             why = INBOX_CLEANUP_WHY_NOT.get(engine, f"forumgm cannot {action} PMs on {engine} boards")
             expected = " or ".join(f'"{a}"' for a in ("off", *can))
-            check.problem("forum.inbox_cleanup", f"{expected} on {engine} ({why}; delete old PMs there by hand)",
-                          action)
+            by_hand = "" if can else "; delete old PMs there by hand"
+            check.problem("forum.inbox_cleanup", f"{expected} on {engine} ({why}{by_hand})", action)
     if action == "move" and values["inbox_cleanup_folder"] is None:
         check.problem("forum.inbox_cleanup_folder", 'the name of a PM folder the account has on the forum '
                       '(needed with inbox_cleanup = "move")')

@@ -961,13 +961,29 @@ class Store:
         return from_text(row[0]) if row else None
 
     def snapshot_before(self, game_id: str, phase_key: str) -> dict | None:
-        """The state a phase resolves from: the newest current snapshot older than the phase's own."""
-        own = self._one("SELECT s.id FROM snapshots s JOIN resolutions r ON r.id = s.resolution_id "
-                        "WHERE s.game_id = ? AND r.phase_key = ? ORDER BY s.id LIMIT 1", [game_id, phase_key])
-        if own is None:
+        """The state a phase resolves from: the current snapshot of the latest phase resolved before it
+        (by deadline), else the setup. A re-run of an earlier phase renews the snapshots after it one by
+        one, so the order of the phases decides, not the order the snapshots were written in."""
+        phase = self.phase(game_id, phase_key)
+        if phase is None:
             return self.latest_snapshot(game_id)
-        return self._one("SELECT * FROM snapshots WHERE game_id = ? AND current = 1 AND id < ? "
-                         "ORDER BY id DESC LIMIT 1", [game_id, own["id"]])
+        before = self._one("SELECT s.* FROM snapshots s JOIN phases p ON p.game_id = s.game_id AND p.key = s.phase_key "
+                           "WHERE s.game_id = ? AND s.current = 1 AND p.deadline < ? "
+                           "ORDER BY p.deadline DESC, s.id DESC LIMIT 1", [game_id, to_text(phase["deadline"])])
+        return before or self._one("SELECT * FROM snapshots WHERE game_id = ? AND phase_key = 'setup' AND current = 1 "
+                                   "ORDER BY id DESC LIMIT 1", [game_id])
+
+    def drop_pending_phase(self, game_id: str, key: str) -> None:
+        """Inside a transaction: a phase no longer in the game's course (a re-run changed what follows)
+        leaves the calendar with its running count; its drafts not sent are superseded, receipts aside
+        (they answer PMs the players did send)."""
+        if not self.db.conn.in_transaction:
+            raise StoreError("drop_pending_phase must run inside Store.transaction()")
+        self.db.execute("DELETE FROM phases WHERE game_id = ? AND key = ? AND status = 'pending'", [game_id, key])
+        self.db.execute("DELETE FROM votes WHERE game_id = ? AND phase_key = ?", [game_id, key])
+        self.db.execute(f"UPDATE drafts SET status = 'superseded', updated_at = ? WHERE game_id = ? AND phase_key = ? "
+                        f"AND kind <> 'receipt' AND status IN {OPEN_DRAFT_STATUSES}",
+                        [to_text(self.now()), game_id, key])
 
     def add_events(self, game_id: str, phase_key: str, resolution_id: int, events: Iterable[Mapping]) -> None:
         for seq, event in enumerate(events):

@@ -264,3 +264,12 @@ VBULLETIN4 = _vbulletin(
     "vbulletin4", vbulletin4.LAYOUT,
     '<div class="blockrow error"><h3>При обработке вашего сообщения возникли ошибки</h3>'
     "<ol><li>{message}</li></ol></div>")
+# private.php's do=managepm as its public source reads it: pm[ID] boxes, dowhat=delete, the token
+VBULLETIN4_CLEANUP = replace(
+    VBULLETIN4,
+    received_view=(r"private\.php\?do=showpm&pmid=(\d+)", "pm_view.html", "9", 'name="pmid" value="{id}"'),
+    removal=Removal(path=r"private\.php\?do=managepm&folderid=0", when={"dowhat": "delete"},
+                    tokens=(Token("securitytoken", "1796045400-VB_SECURITYTOKEN_PLACEHOLDER"),),
+                    mark=r"pm\[(\d+)\]=yes", delete="dowhat", inbox=r"private\.php\?folderid=0(?:&page=\d+)?",
+                    answer="redirect.html", target="private.php?folderid=0"),
+)

@@ -62,7 +62,7 @@ ROUND_3 = [
 ]
 
 
-def write_installation(folder, forum_url: str) -> Installation:
+def write_installation(folder, forum_url: str, forum_extra: str = "") -> Installation:
     players = "".join(f'[[players]]\nnick = "{nick}"\nrole = "{role}"\n\n' for nick, role in ROLES.items())
     (folder / "mafia.toml").write_text(f'''id = "{GAME}"
 type = "mafia"
@@ -90,7 +90,7 @@ time_zone = "UTC"
 password_env = "FORUMGM_E2E_PASSWORD"
 min_interval = 0
 posts_per_page = 5
-
+{forum_extra}
 [storage]
 path = "forumgm.sqlite"
 ''', encoding="utf-8")
@@ -100,7 +100,7 @@ path = "forumgm.sqlite"
 class Table:
     """The board, the daemon and one HTTP session per player, on one clock."""
 
-    def __init__(self, folder, monkeypatch):
+    def __init__(self, folder, monkeypatch, forum_extra: str = ""):
         self.clock = FakeClock(msk(2, 22))
         board = Board(clock=self.clock.now)
         board.add_user(HOST, HOST_PASSWORD, admin=True)
@@ -109,9 +109,10 @@ class Table:
         board.add_topic(HOST, "Мафия: партия на восьмерых", "Игра начинается в 23:00. Голоса и ходы — в личку.")
         self.server = LocalForum(board).start()
         monkeypatch.setenv("FORUMGM_E2E_PASSWORD", HOST_PASSWORD)
-        installation = write_installation(folder, self.server.url)
+        installation = write_installation(folder, self.server.url, forum_extra)
         self.store = Store(installation.storage, now=self.clock.now)
-        self.host = self.session(HOST, HOST_PASSWORD)
+        self.host = open_forum(installation.forum, HOST_PASSWORD, clock=self.clock.monotonic, sleep=self.clock.sleep,
+                               now=self.clock.now)      # as `forumgm run` opens it, from [forum]
         self.daemon = Daemon(installation, self.store, self.host, self.clock,
                              Edges(sync_game=sync_game, sync_inbox=sync_inbox, publish=publish_approved))
         self.players = {nick: self.session(nick, f"{nick}-pw") for nick in ROLES}
@@ -264,3 +265,25 @@ def test_only_the_players_own_words_are_orders_and_a_look_alike_account_is_nobod
     assert [(o["sender"], o["raw_text"]) for o in orders] == [("Тора", "голос: Бук")]
     receipts = [d for d in table.store.drafts(game_id=GAME) if d["kind"] == "receipt"]
     assert [d["target"] for d in receipts] == ["Тора"] and "не распознана" not in receipts[0]["body"]
+
+
+def test_with_inbox_cleanup_the_hosts_inbox_is_emptied_once_receipts_are_out(tmp_path, monkeypatch):
+    """[forum] inbox_cleanup through the daemon: the round is read and resolved as without it, and
+    the order PMs leave the host's inbox an hour after they were stored, their receipts sent."""
+    table = Table(tmp_path, monkeypatch, 'inbox_cleanup = "delete"\ninbox_cleanup_after = "1h"\n')
+    try:
+        table.tick(msk(2, 22))
+        table.approve()
+        table.tick(msk(2, 22, 10))
+        host = table.server.board.user_named(HOST).id
+        play_round(table, 1, ROUND_1, 3)
+        assert len(table.store.orders(GAME, "round-1")) == len(ROUND_1)
+        assert all(d["status"] == "sent" for d in table.store.drafts(game_id=GAME) if d["kind"] == "receipt")
+        assert table.server.board.inbox(host) == []
+        stored = {pm["pm_id"] for pm in table.store.pms("local")}
+        assert {row["pm_id"] for row in table.store.pm_removals("local") if row["done_at"]} == stored
+        assert len(stored) == len(ROUND_1)
+        assert "посажен(а) Лиса — Босс мафии" in host_posts(table, "Итоги игрового дня 1")[0].text
+    finally:
+        table.store.close()
+        table.server.stop()

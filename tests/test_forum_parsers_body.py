@@ -82,3 +82,14 @@ def test_line_breaks_and_whitespace():
 
 def test_empty_coloured_span_is_no_fragment():
     assert colored('<span style="color:blue">  </span>текст') == []
+
+
+def test_every_kind_of_whitespace_is_one_space_and_single_spaces_stay():
+    assert post_body("a\u00a0\u00a0b\tc \u2003 d\u3000e f")[0] == "a b c d e f"
+
+
+def test_a_processing_instruction_in_a_body_is_read_as_nothing():
+    # lexbor keeps `<?php … ?>` as a node of its own (a browser makes it a comment): no text,
+    # and no error that would stop the game over one post
+    assert post_body('Голосую за <?php echo 1 ?><span style="color:blue">Кума</span>')[:3] == (
+        "Голосую за Кума", "Голосую за Кума", post_body('Голосую за <span style="color:blue">Кума</span>')[2])

@@ -98,6 +98,8 @@ def test_the_rerun_diff_is_shown_and_nothing_changes_until_confirmed(played, mon
     assert "  -[b]Тюрьма:[/b] никто не посажен: равенство голосов" in out
     assert "  +[b]Тюрьма:[/b] посажен(а) Бук — Мафиози" in out
     assert "draft warning to Тора: no longer drafted (was sent)" in out
+    # the town wins on day 2 now: the open round 3 is no longer in the game's course
+    assert out.rstrip().endswith("open phase round-3: no longer follows round-2 (the game ends there)")
     assert store.drafts(game_id=GAME) == drafts_before
     assert [r["rerun"] for r in store.resolutions(GAME, "round-2")] == [0]
 
@@ -105,8 +107,10 @@ def test_the_rerun_diff_is_shown_and_nothing_changes_until_confirmed(played, mon
     assert "nothing changed" in capsys.readouterr().out
     assert store.drafts(game_id=GAME) == drafts_before
 
+    assert [p["key"] for p in store.phases(GAME)] == ["round-1", "round-2", "round-3"]
     assert cli(config, "resolve", GAME, "round-2", "--rerun", stdin="y\n", monkeypatch=monkeypatch) == 0
     assert [(r["rerun"], r["current"]) for r in store.resolutions(GAME, "round-2")] == [(0, 0), (1, 1)]
+    assert [p["key"] for p in store.phases(GAME)] == ["round-1", "round-2"]
     assert [e["nick"] for e in store.eliminations(GAME) if e["phase_key"] == "round-2"] == ["Бук", "Ива"]
     new = [d for d in store.drafts(game_id=GAME) if d["resolution_id"] == store.resolutions(GAME, "round-2")[1]["id"]]
     live = [d for d in new if d["status"] != "superseded"]
@@ -117,6 +121,48 @@ def test_the_rerun_diff_is_shown_and_nothing_changes_until_confirmed(played, mon
     assert [store.draft(d["id"])["status"] for d in drafts_before] == [d["status"] for d in drafts_before]
     action, detail = host_audit(store)[-1]
     assert action == "phase.rerun" and detail["replaced"] == store.resolutions(GAME, "round-2")[0]["id"]
+
+
+def test_an_older_phase_is_re_run_with_every_later_one_from_its_new_outcome(played, monkeypatch, capsys):
+    installation, config = played
+    # three who voted for Лиса on day 1 vote for Бук instead: Бук is jailed, Лиса plays on and kills
+    for nick, text in (("Аскон", "голос: Бук\nпроверить Бука"), ("Хан", "голос: Бук\nлечить Аскона"),
+                       ("Тора", "голос: Бук")):
+        assert cli(config, "correct", GAME, "round-1", nick, stdin=text, monkeypatch=monkeypatch) == 0
+    store = Store(installation.storage)
+    drafts_before = store.drafts(game_id=GAME)
+    capsys.readouterr()
+
+    assert cli(config, "resolve", GAME, "round-1", "--rerun", "--dry-run") == 0
+    out = capsys.readouterr().out
+    round_1, round_2 = out.split("== round-2\n")
+    assert round_1.startswith("== round-1\neliminated: Лиса (jail) -> Бук (jail), Хан (kill_mafia)\n")
+    assert "  +[b]Тюрьма:[/b] посажен(а) Бук — Мафиози" in round_1
+    # day 2 goes on from the new day 1: Хан is dead, Лиса alive, Аскон's vote for the jailed Бук is no vote
+    assert "  +[b]В игре (5):[/b] Аскон, Лиса, Тора, Эф, Гор" in round_2
+    assert "draft warning to Аскон: new" in round_2 and "draft warning to Хан: no longer drafted (was sent)" in round_2
+    assert "open phase" not in out          # round 3 still follows round 2
+    assert store.drafts(game_id=GAME) == drafts_before
+    assert [r["rerun"] for r in store.resolutions(GAME)] == [0, 0]
+
+    assert cli(config, "resolve", GAME, "round-1", "--rerun", "--yes") == 0
+    assert "round-1, round-2: resolved again" in capsys.readouterr().out
+    assert [(r["phase_key"], r["rerun"], r["current"]) for r in store.resolutions(GAME)] == [
+        ("round-1", 0, 0), ("round-2", 0, 0), ("round-1", 1, 1), ("round-2", 1, 1)]
+    assert [(e["phase_key"], e["nick"], e["cause"]) for e in store.eliminations(GAME)] == [
+        ("round-1", "Бук", "jail"), ("round-1", "Хан", "kill_mafia"), ("round-2", "Ива", "missed_votes")]
+    state = store.latest_snapshot(GAME)["state"]
+    assert {p["nick"]: p["alive"] for p in state["players"]}["Лиса"] is True
+    assert store.snapshot_before(GAME, "round-2")["resolution_id"] == store.resolutions(GAME)[2]["id"]
+    assert [p["key"] for p in store.phases(GAME, status="pending")] == ["round-3"]
+    corrections = [d for d in store.drafts(status="pending", game_id=GAME) if d["kind"] == "round_report"]
+    assert [(d["phase_key"], d["body"].startswith("[b]Исправление.[/b]")) for d in corrections] == [
+        ("round-1", True), ("round-2", True)]
+    assert [(action, detail["phase"]) for action, detail in host_audit(store) if action == "phase.rerun"] == [
+        ("phase.rerun", "round-1"), ("phase.rerun", "round-2")]
+    capsys.readouterr()
+    assert cli(config, "resolve", GAME, "round-1", "--rerun", "--dry-run") == 0
+    assert capsys.readouterr().out.strip() == "the re-run gives the same outcome: nothing changes"
 
 
 def test_the_rerun_with_yes_is_the_outcome_the_dry_run_showed(played, monkeypatch, capsys):

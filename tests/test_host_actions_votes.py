@@ -43,7 +43,8 @@ def cli(config, *args, stdin: str = "", monkeypatch=None) -> int:
 
 
 def counted(store) -> dict[str, tuple[str, str | None, str | None]]:
-    return {v["voter"]: (v["target"], v["post_id"], v["entered_by"]) for v in store.votes(GAME, "day-2") if v["counted"]}
+    return {v["voter"]: (v["target"], v["post_id"], v["entered_by"])
+            for v in store.votes(GAME, "day-2") if v["counted"]}
 
 
 def not_counted(store) -> list[tuple]:
@@ -108,14 +109,17 @@ def test_a_corrected_vote_of_a_resolved_day_counts_when_it_is_re_run(day_two, mo
     assert "day-2 is resolved: the correction counts once it is re-run" in out
     assert cli(config, "correct", GAME, "day-2", "Кума", stdin="Аскон", monkeypatch=monkeypatch) == 0
     assert counted(store)["gosha100"] == ("Кума", posts["gosha100"], None)     # the resolved count stands till re-run
-    assert [(row["voter"], row["text"], row["superseded_by"]) for row in store.vote_corrections(GAME, superseded=True)] \
-        == [("gosha100", "Robozik", 2), ("gosha100", "Аскон", None), ("Кума", "Аскон", None)]
+    rows = store.vote_corrections(GAME, superseded=True)
+    assert [(row["voter"], row["text"], row["superseded_by"]) for row in rows] == [
+        ("gosha100", "Robozik", 2), ("gosha100", "Аскон", None), ("Кума", "Аскон", None)]
     capsys.readouterr()
 
     assert cli(config, "resolve", GAME, "day-2", "--rerun", "--dry-run", monkeypatch=monkeypatch) == 0
     diff = capsys.readouterr().out
     assert "eliminated: Кума (lynch) -> Аскон (lynch)" in diff
     assert "+Аскон — 3: " in diff and "gosha100 (исправлено ведущим)" in diff
+    # Аскон's clan loses its last warrior: the game ends with day 2, the open night 3 leaves the calendar
+    assert diff.rstrip().endswith("open phase night-3: no longer follows day-2 (the game ends there)")
     assert cli(config, "resolve", GAME, "day-2", "--rerun", "--yes", monkeypatch=monkeypatch) == 0
     assert counted(store)["gosha100"] == ("Аскон", None, "ведущий")
     assert counted(store)["Кума"] == ("Аскон", None, "ведущий")
@@ -129,6 +133,9 @@ def test_a_corrected_vote_of_a_resolved_day_counts_when_it_is_re_run(day_two, mo
     assert cli(config, "correct", GAME, "night-2", "Аскон", stdin="Шпионаж Кума", monkeypatch=monkeypatch) == 0
     assert "Аскон's orders are now host-1 (replacing nothing: added)" in capsys.readouterr().out
     assert [o["raw_text"] for o in store.orders(GAME, "night-2")] == ["Шпионаж Кума"]
+    assert store.phases(GAME, status="pending") == []
+    tick_at(daemon, clock, msk(4, 23))
+    assert store.game(GAME)["finished_by"] == "engine"
 
 
 def test_the_host_corrects_a_thread_vote_on_his_page(day_two, page):  # noqa: F811
@@ -165,3 +172,22 @@ def test_the_host_corrects_a_thread_vote_on_his_page(day_two, page):  # noqa: F8
         thread.join()
         web.server_close()
         store.close()
+
+
+def test_a_re_run_that_would_change_the_course_of_played_phases_is_refused(day_two, monkeypatch, capsys):
+    server, clock, config, daemon, posts = day_two
+    store = daemon.store
+    assert tick_at(daemon, clock, msk(4, 21, 5)).resolved == [f"{GAME}/day-2"]
+    assert tick_at(daemon, clock, msk(5, 10, 5)).resolved == [f"{GAME}/night-3"]
+    for nick in ("gosha100", "Кума"):
+        assert cli(config, "correct", GAME, "day-2", nick, stdin="Аскон", monkeypatch=monkeypatch) == 0
+    resolutions = store.resolutions(GAME)
+    capsys.readouterr()
+
+    assert cli(config, "resolve", GAME, "day-2", "--rerun", "--dry-run", monkeypatch=monkeypatch) == 1
+    error = capsys.readouterr().err
+    assert ("re-running day-2 changes the course of the game: with the new outcome the game ends after day-2, "
+            "but night-3 was played after it") in error and "nothing was changed" in error
+    assert cli(config, "resolve", GAME, "day-2", "--rerun", "--yes", monkeypatch=monkeypatch) == 1
+    assert store.resolutions(GAME) == resolutions
+    assert [(p["key"], p["status"]) for p in store.phases(GAME)][-2:] == [("night-3", "resolved"), ("day-3", "pending")]

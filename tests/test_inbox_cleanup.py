@@ -253,7 +253,10 @@ def test_cleanup_is_off_unless_configured_and_read_with_its_keys(tmp_path):
 @pytest.mark.parametrize("engine, extra, problem", [
     ("smf", 'inbox_cleanup = "move"\ninbox_cleanup_folder = "x"',
      'forum.inbox_cleanup: expected "off" or "delete" on smf (SMF 2.1 has labels, not folders, and a labelled '
-     "PM still counts against the PM limit; delete old PMs there by hand) (got 'move')"),
+     "PM still counts against the PM limit) (got 'move')"),
+    ("vbulletin4", 'inbox_cleanup = "move"\ninbox_cleanup_folder = "x"',
+     'forum.inbox_cleanup: expected "off" or "delete" on vbulletin4 (vBulletin counts every folder against the '
+     "PM quota) (got 'move')"),
     ("fluxbb", 'inbox_cleanup = "delete"',
      'forum.inbox_cleanup: expected "off" on fluxbb (FluxBB has no private messages; delete old PMs there by '
      "hand) (got 'delete')"),

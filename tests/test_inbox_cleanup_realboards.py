@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 
 from forum_http_board import FIXTURES, BoardServer, FixtureBoard
-from forum_http_sites import MYBB_CLEANUP, SMF_CLEANUP
+from forum_http_sites import MYBB_CLEANUP, SMF_CLEANUP, VBULLETIN4_CLEANUP
 from forumgm.daemon.forum import open_forum
 from forumgm.daemon.forum.phpbb import SPEC as PHPBB
 from forumgm.daemon.forum.http import Page
@@ -78,6 +78,17 @@ def test_smf_removes_the_marked_pms_with_the_sessions_own_field(tmp_path, clock)
         assert server.board.removed == {str(n): "deleted" for n in range(36, 41)}
         [posted] = removal_posts(server.board)
         assert sorted(v for k, v in posted.items() if k.startswith("pms[")) == ["36", "37", "38", "39", "40"]
+        assert all(row["done_at"] for row in store.pm_removals("main"))
+
+
+def test_vbulletin_deletes_with_the_managepm_form_its_source_reads(tmp_path, clock):
+    """Not run against the real software: the form's fields are those private.php reads."""
+    with served(VBULLETIN4_CLEANUP, clock) as server:
+        store = stored_then_a_day_later(tmp_path, server, VBULLETIN4_CLEANUP,
+                                        cleaning(server, VBULLETIN4_CLEANUP, clock), clock)
+        assert server.board.removed == {"12": "deleted", "9": "deleted"}
+        [posted] = [form for where, form in server.board.received if "managepm" in where]
+        assert (posted["do"], posted["dowhat"], posted["pm[12]"], posted["pm[9]"]) == ("managepm", "delete", "yes", "yes")
         assert all(row["done_at"] for row in store.pm_removals("main"))
 
 

@@ -72,8 +72,8 @@ def table(tmp_path, monkeypatch, smtp):
     monkeypatch.setenv("FORUMGM_SMTP_PASSWORD", SMTP_PASSWORD)
     write = test_e2e_mafia.write_installation
 
-    def with_notify(folder, forum_url):
-        write(folder, forum_url)
+    def with_notify(folder, forum_url, forum_extra=""):
+        write(folder, forum_url, forum_extra)
         with open(folder / "forumgm.toml", "a", encoding="utf-8") as handle:
             handle.write(notify_section(port))
         return load_installation(folder / "forumgm.toml")

@@ -60,12 +60,6 @@ def test_drafts_edit_approve_reject_are_audited(played, capsys, tmp_path):
     assert actions == ["draft.rejected", "draft.approved", "draft.edit", "phase.rerun"]
 
 
-def test_rerun_of_an_older_phase_is_refused(played, capsys):
-    config, _ = played
-    assert main(["resolve", "--config", str(config), GAME, "round-1", "--rerun", "--yes"]) == 1
-    assert "re-run the latest resolved phase" in capsys.readouterr().err
-
-
 def test_drafts_list_filters_by_status(played, capsys):
     config, _ = played
     assert main(["drafts", "--config", str(config), "list", "--status", "sent"]) == 0

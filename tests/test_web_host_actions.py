@@ -14,6 +14,8 @@ from forumgm.daemon.run import game_runs
 from forumgm.daemon.store import Store
 from forumgm.daemon.web.server import web_server
 from test_e2e_mafia import GAME, HOST, ROUND_1, Table, host_posts, msk, play_round
+from test_host_actions_cli import played  # noqa: F401  (two rounds of the example game, on the command line's store)
+from test_spine_tick import GAME as SPINE_GAME, installation  # noqa: F401
 from test_web_browser import log_in, page, submit_correction  # noqa: F401  (the browser fixture is reused)
 
 PASSWORD = "длинный пароль ведущего"
@@ -65,7 +67,7 @@ def test_a_corrected_vote_rerun_from_the_page_reaches_the_forum_once(hosted, pag
     assert [r["rerun"] for r in store.resolutions(GAME, "round-1")] == [0]     # nothing changed yet
 
     page.get_by_role("button", name="Подтвердить пересчёт").click()
-    expect(page.locator(".flash.ok")).to_contain_text("круг 1 пересчитан(а)")
+    expect(page.locator(".flash.ok")).to_contain_text("Пересчитано: круг 1;")
     [draft] = [d for d in store.drafts(status="pending", game_id=GAME) if d["kind"] == "round_report"]
     assert draft["body"].startswith("[b]Исправление.[/b] Ведущий пересчитал итоги (круг 1)")
     page.locator(f"#draft-{draft['id']}").get_by_role("button", name="Одобрить").click()
@@ -202,3 +204,41 @@ def test_the_pages_fit_a_phone_screen(hosted, path):
         overflow = phone.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
         browser.close()
     assert overflow <= 0
+
+
+def test_an_older_phase_is_re_run_from_the_page_with_every_later_one(played, page, monkeypatch):  # noqa: F811
+    """Two rounds of the example game resolved; the host corrects day 1 and re-runs it: day 2 follows."""
+    from forumgm.daemon.host_actions.correct import correct
+
+    installation, _config = played
+    store = Store(installation.storage)
+    games = {game.id: game for game in game_runs(installation, store)}
+    game = games[SPINE_GAME]
+    for nick, text in (("Аскон", "голос: Бук\nпроверить Бука"), ("Хан", "голос: Бук\nлечить Аскона"),
+                       ("Тора", "голос: Бук")):
+        correct(game, store, "round-1", nick, text, "host", store.now())
+    server = web_server(store, PASSWORD, "127.0.0.1", 0, games=lambda: games)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    base = f"http://127.0.0.1:{server.server_port}"
+    try:
+        log_in(page, base, PASSWORD)
+        page.goto(f"{base}/games/{SPINE_GAME}")
+        page.get_by_role("link", name="Пересчитать круг 1…").click()
+        expect(page.locator("#chain")).to_contain_text("После этой фазы уже подведены: круг 2.")
+        expect(page.locator("#rerun-round-1 table.eliminated td")).to_have_text(
+            ["Лиса (jail)", "Бук (jail), Хан (kill_mafia)"])
+        expect(page.locator("#rerun-round-2 .draft.change", has_text="предупреждение · ЛС: Аскон")).to_contain_text(
+            "новый")
+        assert [r["rerun"] for r in store.resolutions(SPINE_GAME)] == [0, 0]      # nothing changed yet
+
+        page.get_by_role("button", name="Подтвердить пересчёт").click()
+        expect(page.locator(".flash.ok")).to_contain_text("Пересчитано: круг 1, круг 2;")
+        assert [(r["phase_key"], r["current"]) for r in store.resolutions(SPINE_GAME) if r["rerun"]] == [
+            ("round-1", 1), ("round-2", 1)]
+        assert [e["nick"] for e in store.eliminations(SPINE_GAME) if e["phase_key"] == "round-1"] == ["Бук", "Хан"]
+    finally:
+        server.shutdown()
+        thread.join()
+        server.server_close()
+        store.close()

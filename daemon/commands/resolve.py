@@ -8,8 +8,9 @@ from forumgm.daemon.commands.common import actor, add_by_argument, add_config_ar
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("resolve", help="re-run a resolved phase from its snapshot: shows what changes, "
-                                                   "then asks (supersedes its drafts only when confirmed)")
+    parser = subparsers.add_parser("resolve", help="re-run a resolved phase (and every later resolved one, in order) "
+                                                   "from its snapshot: shows what changes, then asks (supersedes "
+                                                   "drafts only when confirmed)")
     add_config_argument(parser)
     parser.add_argument("game", help="game id")
     parser.add_argument("phase", help="phase key, e.g. round-2 or night-3")
@@ -43,12 +44,13 @@ def run(args) -> int:
                 print("nothing changed")
                 return 1
             expected = diff.digest()
-        confirm_rerun(game, store, args.phase, actor(args), store.now(), expected)
+        done = confirm_rerun(game, store, args.phase, actor(args), store.now(), expected)
     except StoreError as error:
         print(f"forumgm resolve: {error}", file=sys.stderr)
         return 1
-    pending = [d for d in store.drafts(status="pending", game_id=args.game) if d["phase_key"] == args.phase]
-    print(f"{args.game} {args.phase}: resolved again; {len(pending)} new draft(s) wait for approval")
+    phases = [rerun.phase for rerun in done.phases]
+    pending = [d for d in store.drafts(status="pending", game_id=args.game) if d["phase_key"] in phases]
+    print(f"{args.game} {', '.join(phases)}: resolved again; {len(pending)} new draft(s) wait for approval")
     return 0
 
 
@@ -60,9 +62,22 @@ def _confirmed(question: str) -> bool:
 
 
 def diff_lines(diff) -> list[str]:
-    """The re-run's difference as the host reads it in a terminal."""
+    """The re-run's difference as the host reads it in a terminal: phase by phase when later phases
+    are resolved again too."""
     if not diff.changed:
         return ["the re-run gives the same outcome: nothing changes"]
+    lines = []
+    for rerun in diff.phases:
+        if len(diff.phases) > 1:
+            lines.append(f"== {rerun.phase}" + ("" if rerun.diff.changed else ": the same outcome"))
+        lines += phase_diff_lines(rerun.diff)
+    if diff.dropped:
+        then = f"{diff.scheduled} opens instead" if diff.scheduled else "the game ends there"
+        lines.append(f"open phase {diff.dropped}: no longer follows {diff.phases[-1].phase} ({then})")
+    return lines
+
+
+def phase_diff_lines(diff) -> list[str]:
     lines = []
     if diff.eliminated_before != diff.eliminated_after:
         lines.append("eliminated: " + _eliminated(diff.eliminated_before) + " -> " + _eliminated(diff.eliminated_after))

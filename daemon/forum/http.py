@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass
-from typing import Callable
+from dataclasses import dataclass, field
+from typing import Callable, Mapping
 from urllib.parse import urlsplit
 
 import requests
 
 from forumgm.daemon.forum.charset import decode_page
+from forumgm.daemon.forum.conditional import KeptPages, validators
 from forumgm.daemon.forum.errors import ForumError, MaybeSent, Unreachable
 
 log = logging.getLogger(__name__)
@@ -46,6 +47,8 @@ class Page:
     status: int
     text: str
     location: str | None = None   # the Location of a redirect that was not followed
+    validators: Mapping[str, str] = field(default_factory=dict)   # for a conditional GET of it (conditional.py)
+    unchanged: bool = False       # the board answered 304: this is the copy kept from before
 
 
 @dataclass(frozen=True)
@@ -67,10 +70,13 @@ class HttpClient:
         self.clock = clock
         self.sleep = sleep
         self.requests_made = 0
+        self.kept = KeptPages()     # pages that came with validators, for conditional GETs
         self._last_at: dict[str, float] = {}
 
     def get(self, url: str, **params) -> Page:
-        return self._send("GET", url, params=params or None)
+        if params:
+            return self._send("GET", url, params=params)
+        return self.kept.answer(url, self._send("GET", url, headers=self.kept.ask(url) or None))
 
     def post(self, url: str, data: dict[str, str], multipart: bool = False, follow: bool = True,
              headers: dict[str, str] | None = None, files: dict[str, tuple[str, bytes, str]] | None = None) -> Page:
@@ -128,7 +134,8 @@ class HttpClient:
     def _page(self, response: requests.Response) -> Page:
         text = decode_page(response.headers.get("Content-Type"), response.content)
         location = response.headers.get("Location") if response.is_redirect else None
-        page = Page(url=response.url, status=response.status_code, text=text, location=location)
+        page = Page(url=response.url, status=response.status_code, text=text, location=location,
+                    validators=validators(response.headers))
         if response.status_code >= 400 and response.status_code != 404:
             # the adapter reads the board's own words on the page (a flood refusal, a ban)
             raise HttpError(f"{response.request.method} {_without_query(response.url)}: HTTP {response.status_code}",

@@ -12,7 +12,7 @@ import hashlib
 from dataclasses import replace
 
 from forumgm.daemon.forum.adapter import ForumAdapter
-from forumgm.daemon.forum.spec import EngineSpec, FormStep, Paged, PmSpec
+from forumgm.daemon.forum.spec import EngineSpec, FormStep, Paged, PmRemoval, PmSpec
 from forumgm.parsers.forums import vbulletin3, vbulletin4
 from forumgm.parsers.forums.base import Form
 
@@ -35,6 +35,11 @@ VBULLETIN3 = EngineSpec(
         message="private.php?do=showpm&pmid={pm}",
         send=FormStep("private.php?do=newpm", "pm", {"to": "recipients", "subject": "title", "message": "message"},
                       {"sbutton": "Отправить сообщение"}),
+        # the folder's form, as private.php reads it on do=managepm (its public source): a box
+        # pm[ID] per PM and dowhat=delete delete them at once; every folder counts against the
+        # PM quota, so moving frees nothing
+        removal=PmRemoval(form='form[name="pmform"], form#pmform', mark="pm[{pm}]", mark_value="yes",
+                          delete={"do": "managepm", "dowhat": "delete"}),
     ),
 )
 

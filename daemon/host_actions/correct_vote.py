@@ -42,7 +42,8 @@ def correct_vote(game, store: Store, target: "Target", text: str, by: str) -> Vo
                 if row["voter"] == player and not row["entered_by"]]
     row, earlier = store.record_vote_correction(game.id, phase_key, player, target.at, text, by)
     if earlier is not None:
-        replaced.append({"correction": ref(earlier["id"]), "text": earlier["text"], "entered_by": earlier["entered_by"]})
+        replaced.append({"correction": ref(earlier["id"]), "text": earlier["text"],
+                         "entered_by": earlier["entered_by"]})
     if not target.resolved:     # the open day's tally shows it now; a resolved one keeps its count until re-run
         record_votes(game, store, target.state, target.phase, target.row)
     store.audit(by, "vote.correct", {"game": game.id, "phase": phase_key, "player": player, "text": text,

@@ -1,30 +1,66 @@
 """Re-running a resolved phase: first what would change, then, only when the host confirms, the change.
 
-The preview runs the very re-run the confirmation would (`tick.resolve_once` from the phase's
-snapshot, with the orders in force now) inside a transaction that is rolled back, so the diff is
-exactly what confirming does and nothing is superseded before the host says so. A draft of the old
-outcome that was already sent is not sent again: when the new outcome words it the same, its new
-twin is dropped; when it differs, or the pictures it carries (a turn report's map) differ, the new
-text goes out as a correction post (or PM) with its pictures.
+A phase resolves again from the state the phase before it left, with the orders and votes in force
+now. Every phase resolved after it went on from its old outcome, so each is resolved again in turn,
+from the new outcome of the one before, and the host sees one difference for all of them. When the
+new outcome changes the course of the game (the rules now end it, or another phase follows) where a
+later phase was already played, the re-run is refused: played phases cannot be replayed on another
+course. Only the open phase, where nothing was resolved yet, gives way: it leaves the calendar, and
+the phase the rules now name (if any) takes its place.
+
+The preview runs the very re-run the confirmation would (`tick.resolve_once` for each phase) inside
+a transaction that is rolled back, so the diff is exactly what confirming does and nothing is
+superseded before the host says so. A draft of an old outcome that was already sent is not sent
+again: when the new outcome words it the same, its new twin is dropped; when it differs, the new
+text goes out as a correction post (or PM). A picture draft lists files, not words: a changed one
+goes out as the new picture, as it is.
 """
 from __future__ import annotations
 
+import hashlib
+from dataclasses import dataclass
 from datetime import datetime
 
 from forumgm.daemon.host_actions.outcome_diff import DraftText, OutcomeDiff, PhaseOutcome, outcome_diff, paired
 from forumgm.daemon.phase_names import phase_label
 from forumgm.daemon.store import Store, StoreError
+from forumgm.engines.base import Phase
 
 CORRECTION_TEMPLATE = "common/correction_post.j2"
 
 
+@dataclass(frozen=True)
+class PhaseRerun:
+    phase: str
+    diff: OutcomeDiff
+
+
+@dataclass(frozen=True)
+class RerunDiff:
+    """One re-run's difference: the phase asked for, then each later resolved phase, in order."""
+
+    phases: tuple[PhaseRerun, ...]
+    dropped: str | None = None          # the open phase the new course no longer leads to
+    scheduled: str | None = None        # the phase it leads to instead (None: the game ends there)
+
+    @property
+    def changed(self) -> bool:
+        return self.dropped is not None or any(rerun.diff.changed for rerun in self.phases)
+
+    def digest(self) -> str:
+        """Names this exact outcome: a confirmation is for the outcome the host saw, not a later one."""
+        material = "|".join([*(f"{r.phase}:{r.diff.digest()}" for r in self.phases), str(self.dropped),
+                             str(self.scheduled)])
+        return hashlib.sha256(material.encode("utf-8")).hexdigest()[:16]
+
+
 class _Undo(Exception):
-    def __init__(self, diff: OutcomeDiff) -> None:
+    def __init__(self, diff: RerunDiff) -> None:
         super().__init__("preview")
         self.diff = diff
 
 
-def preview_rerun(game, store: Store, phase_key: str, now: datetime) -> OutcomeDiff:
+def preview_rerun(game, store: Store, phase_key: str, now: datetime) -> RerunDiff:
     """The diff of the old and the new outcome; the store is left as it was."""
     try:
         with store.transaction():
@@ -34,7 +70,7 @@ def preview_rerun(game, store: Store, phase_key: str, now: datetime) -> OutcomeD
 
 
 def confirm_rerun(game, store: Store, phase_key: str, by: str, now: datetime,
-                  expected: str | None = None) -> OutcomeDiff:
+                  expected: str | None = None) -> RerunDiff:
     """Re-run for good; with `expected` (the digest of the diff the host saw) only if the outcome is still that."""
     with store.transaction():
         diff = _rerun(game, store, phase_key, now, by)
@@ -44,18 +80,58 @@ def confirm_rerun(game, store: Store, phase_key: str, by: str, now: datetime,
         return diff
 
 
-def _rerun(game, store: Store, phase_key: str, now: datetime, by: str) -> OutcomeDiff:
+def _rerun(game, store: Store, phase_key: str, now: datetime, by: str) -> RerunDiff:
+    row = store.phase(game.id, phase_key)
+    if row is None or store.current_resolution(game.id, phase_key) is None:
+        raise StoreError(f"{game.id}: phase {phase_key!r} is not resolved; nothing to re-run")
+    chain = [p for p in store.phases(game.id, status="resolved") if p["deadline"] >= row["deadline"]]
+    done = []
+    for index, phase in enumerate(chain):
+        done.append(PhaseRerun(phase["key"], _rerun_one(game, store, phase["key"], now, by)))
+        if index + 1 < len(chain):
+            _check_course(game, store, phase, chain[index + 1], phase_key)
+    return RerunDiff(tuple(done), *_open_phase_course(game, store, chain[-1]))
+
+
+def _rerun_one(game, store: Store, phase_key: str, now: datetime, by: str) -> OutcomeDiff:
     from forumgm.daemon.tick import resolve_once    # tick imports the host actions it honours (pause)
 
     row = store.phase(game.id, phase_key)
-    old = store.current_resolution(game.id, phase_key)
-    if row is None or old is None:
-        raise StoreError(f"{game.id}: phase {phase_key!r} is not resolved; nothing to re-run")
-    before = phase_outcome(store, old["id"])
+    before = phase_outcome(store, store.current_resolution(game.id, phase_key)["id"])
     resolve_once(game, store, phase_key, row["deadline"], now, rerun=True, by=by)
     new = store.current_resolution(game.id, phase_key)
     _answer_sent_drafts(game, store, new["id"], phase_key)
     return outcome_diff(before, phase_outcome(store, new["id"]))
+
+
+def _following(game, store: Store, row: dict) -> Phase | None:
+    """The phase the rules name after `row`'s current outcome."""
+    state = game.rules.load(store.resolution_outcome(store.current_resolution(game.id, row["key"])["id"])[0]["state"])
+    return game.rules.next_phase(state, Phase(row["kind"], row["number"]))
+
+
+def _check_course(game, store: Store, row: dict, played: dict, asked: str) -> None:
+    following = _following(game, store, row)
+    if following is not None and following.key == played["key"]:
+        return
+    now_leads = f"the game ends after {row['key']}" if following is None else f"{following.key} follows {row['key']}"
+    raise StoreError(f"{game.id}: re-running {asked} changes the course of the game: with the new outcome "
+                     f"{now_leads}, but {played['key']} was played after it. Played phases cannot be replayed on "
+                     f"another course; nothing was changed. (To end the game as the new outcome says, use "
+                     f"forumgm finish; or correct the inputs so that the game goes on as it did.)")
+
+
+def _open_phase_course(game, store: Store, last: dict) -> tuple[str | None, str | None]:
+    """The open phase after the last re-run one, when the new course no longer leads to it: it leaves
+    the calendar (nothing of it was resolved) for the phase the rules name now. (dropped, scheduled)"""
+    following = _following(game, store, last)
+    pending = [p for p in store.phases(game.id, status="pending") if p["deadline"] > last["deadline"]]
+    stale = [p for p in pending if following is None or p["key"] != following.key]
+    for phase in stale:
+        store.drop_pending_phase(game.id, phase["key"])
+    if not stale:
+        return None, None
+    return ", ".join(p["key"] for p in stale), following.key if following is not None else None
 
 
 def phase_outcome(store: Store, resolution_id: int) -> PhaseOutcome:

@@ -31,6 +31,9 @@ def create_app(board: Board) -> Flask:
                                **{"refresh": None, **values})
         response = Response(html, status=status, content_type="text/html; charset=UTF-8")
         response.set_cookie(SID_COOKIE, sid, httponly=True)
+        if board.etags and request.method == "GET":
+            response.add_etag()
+            response.make_conditional(request)
         return response
 
     def message(title: str, text: str, status: int = 200, refresh: str | None = None) -> Response:

@@ -90,6 +90,9 @@ class Board:
         self.sessions: dict[str, int] = {}
         # topics shown in a markup no phpBB parser knows, as after a theme change (for tests)
         self.broken_topics: set[int] = set()
+        # pages sent with an ETag and answered 304 when unchanged, as a board behind a caching proxy
+        # (phpBB itself sends no validator): the client's conditional GETs (for tests)
+        self.etags = False
         self._salt = secrets.token_hex(8)
         self._lock = threading.RLock()
 

@@ -90,11 +90,12 @@ def rerun_preview(game_id: str, phase_key: str):
 def rerun_confirm(game_id: str, phase_key: str):
     game = game_run(game_id)
     try:
-        confirm_rerun(game, store(), phase_key, HOST_ACTOR, store().now(), expected=field("digest"))
+        done = confirm_rerun(game, store(), phase_key, HOST_ACTOR, store().now(), expected=field("digest"))
     except StoreError as error:
         flash(f"Пересчёт не сделан: {error}", "error")
         return redirect(url_for("host.rerun_preview", game_id=game_id, phase_key=phase_key))
-    flash(f"{phase_label(phase_key)} пересчитан(а); новые черновики ждут решения.", "ok")
+    flash(f"Пересчитано: {', '.join(phase_label(rerun.phase) for rerun in done.phases)}; "
+          "новые черновики ждут решения.", "ok")
     return redirect(url_for("web.drafts"))
 
 

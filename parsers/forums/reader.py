@@ -14,24 +14,28 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from forumgm.parsers.dates import parse_forum_date
 from forumgm.parsers.forums.base import Form, Listing, PageInfo, PageLayoutError, PmHeader, PmMessage, Post
-from forumgm.parsers.forums.body import read_body
+from forumgm.parsers.forums.body import Marks, read_body
 from forumgm.parsers.forums.layout import EngineLayout, Field, Fields, InboxLayout, MessageLayout, Pagination
+from forumgm.parsers.forums.queries import ALONE, Alone, Posts, every, first
 
 Zone = tzinfo | str
+Query = Alone | Posts
 T = TypeVar("T")
 
 
-def read_field(scope: LexborNode, spec: Field | None) -> str | None:
-    """The stripped value `spec` names inside `scope`, or None when it is absent or empty."""
+def read_field(scope: LexborNode, spec: Field | None, query: Query = ALONE) -> str | None:
+    """The stripped value `spec` names inside `scope`, or None when it is absent or empty.
+    (`query`: Posts when the scope is a post sharing its queries with the page's posts.)"""
     if spec is None:
         return None
     if spec.joined and spec.selector is not None:
-        values = [value for node in scope.css(spec.selector) if (value := _node_value(node, spec.attr)) is not None]
+        values = [value for node in query.every(scope, spec.selector)
+                  if (value := _node_value(node, spec.attr)) is not None]
         if not values:
             return None
         value = " ".join(" ".join(values).split())
     else:           # one node, the usual case: no lists to build and join
-        node = scope if spec.selector is None else scope.css_first(spec.selector)
+        node = scope if spec.selector is None else query.first(scope, spec.selector)
         value = _node_value(node, spec.attr) if node is not None else None
         if value is None:
             return None
@@ -48,9 +52,9 @@ def _node_value(node: LexborNode, attr: str | None) -> str | None:
     return node.attributes.get(attr) if attr else node.text(deep=True)
 
 
-def read_fields(scope: LexborNode, specs: Fields) -> str | None:
+def read_fields(scope: LexborNode, specs: Fields, query: Query = ALONE) -> str | None:
     for spec in specs:
-        value = read_field(scope, spec)
+        value = read_field(scope, spec, query)
         if value is not None:
             return value
     return None
@@ -78,19 +82,21 @@ def rendered_on_its_day(read: Callable[[datetime | None], T], dates: Callable[[T
 
 def read_posts(html: str, layout: EngineLayout, tz: Zone, now: datetime | None = None) -> list[Post]:
     tree = LexborHTMLParser(html)
-    containers = tree.css(layout.thread.post)
+    containers = every(tree.root, layout.thread.post)
     if not containers:
         raise PageLayoutError(f"{layout.name}: no posts found ({layout.thread.post!r}); not a thread page?")
     page = _page_number(tree, layout.thread.pagination)
+    posts = Posts(containers)                 # each query once for all the posts
+    marks = Marks(posts.root, layout.body)    # and for all their bodies
     return rendered_on_its_day(
-        lambda clock: [_post(container, layout, _zone(tz), clock, page) for container in containers],
+        lambda clock: [_post(container, layout, _zone(tz), clock, page, posts, marks) for container in containers],
         lambda posts: [at for post in posts for at in (post.posted_at, post.edited_at) if isinstance(at, datetime)],
         tz, now)
 
 
 def read_page_info(html: str, layout: EngineLayout) -> PageInfo:
     tree = LexborHTMLParser(html)
-    if tree.css_first(layout.thread.post) is None:
+    if first(tree.root, layout.thread.post) is None:
         raise PageLayoutError(f"{layout.name}: no posts found; not a thread page?")
     return _page_info(tree, layout.thread.pagination)
 
@@ -112,8 +118,8 @@ def read_listing(html: str, layout: EngineLayout) -> Listing:
     tree = LexborHTMLParser(html)
     info = _page_info(tree, inbox.pagination) if inbox.pagination else PageInfo(1, 1)
     links: dict[int, str] = {}
-    container = tree.css_first(inbox.pagination.container) if inbox.pagination and inbox.pagination.container else None
-    for link in container.css("a[href]") if container is not None else ():
+    container = first(tree.root, inbox.pagination.container) if inbox.pagination and inbox.pagination.container else None
+    for link in every(container, "a[href]") if container is not None else ():
         number = _number(link.text(strip=True))
         if number is not None:
             links.setdefault(number, link.attributes["href"].replace("&amp;", "&"))
@@ -128,13 +134,13 @@ def _read_folder(html: str, layout: EngineLayout, inbox: InboxLayout | None, tz:
     if inbox is None:
         raise PageLayoutError(f"{layout.name} has no private messages")
     tree = LexborHTMLParser(html)
-    if tree.css_first(inbox.page) is None:
+    if first(tree.root, inbox.page) is None:
         raise PageLayoutError(f"{layout.name}: not an inbox page ({inbox.page!r} missing)")
-    unread = {node.mem_id for node in tree.css(inbox.unread)}
+    unread = {node.mem_id for node in every(tree.root, inbox.unread)}
 
     def headers(clock: datetime | None) -> list[PmHeader]:
         out = []
-        for row in tree.css(inbox.row):
+        for row in every(tree.root, inbox.row):
             pm_id = _required(row, inbox.id, layout, "PM id")
             out.append(PmHeader(
                 id=pm_id,
@@ -142,7 +148,7 @@ def _read_folder(html: str, layout: EngineLayout, inbox: InboxLayout | None, tz:
                 sender_id=read_field(row, inbox.sender_id),
                 subject=read_field(row, inbox.subject) or "",
                 sent_at=_date(row, inbox.sent_at, layout, tz, clock, f"PM {pm_id}"),
-                unread=row.mem_id in unread or row.css_first(inbox.unread) is not None,
+                unread=row.mem_id in unread or first(row, inbox.unread) is not None,
             ))
         return out
     return rendered_on_its_day(headers, lambda rows: [row.sent_at for row in rows], tz, now)
@@ -161,7 +167,7 @@ def _read_message(html: str, layout: EngineLayout, spec: MessageLayout | None, t
                   now: datetime | None) -> PmMessage:
     if spec is None:
         raise PageLayoutError(f"{layout.name} has no private messages")
-    container = LexborHTMLParser(html).css_first(spec.container)
+    container = first(LexborHTMLParser(html).root, spec.container)
     if container is None:
         raise PageLayoutError(f"{layout.name}: not a private message page ({spec.container!r} missing)")
     pm_id = _required(container, spec.id, layout, "PM id")
@@ -186,7 +192,7 @@ def read_form(html: str, layout: EngineLayout, name: str) -> Form:
     Submit buttons are left out: the caller adds the one it "clicks".
     """
     selector = layout.forms.get(name) or f'form#{name}, form[name="{name}"]'
-    form = LexborHTMLParser(html).css_first(selector)
+    form = first(LexborHTMLParser(html).root, selector)
     if form is None:
         raise PageLayoutError(f"{layout.name}: form {name!r} not found ({selector!r})")
     attributes = form.attributes
@@ -195,14 +201,14 @@ def read_form(html: str, layout: EngineLayout, name: str) -> Form:
         method=(attributes.get("method") or "get").lower(),
         fields=_form_fields(form),
         enctype=attributes.get("enctype") or "application/x-www-form-urlencoded",
-        files=tuple(dict.fromkeys(control.attributes["name"] for control in form.css('input[type="file"][name]'))),
+        files=tuple(dict.fromkeys(control.attributes["name"] for control in every(form, 'input[type="file"][name]'))),
     )
 
 
 def read_options(html: str, selector: str) -> list[tuple[str, str]]:
     """(value, text) of every <option> the selector finds, in page order."""
     return [(option.attributes.get("value") or option.text(strip=True), option.text(strip=True))
-            for option in LexborHTMLParser(html).css(selector)]
+            for option in every(LexborHTMLParser(html).root, selector)]
 
 
 class EngineFunctions(NamedTuple):
@@ -245,18 +251,19 @@ def bind(layout: EngineLayout) -> EngineFunctions:
     return EngineFunctions(posts, page_info, inbox, message, form, sent, sent_message, listing)
 
 
-def _post(container: LexborNode, layout: EngineLayout, tz: tzinfo, now: datetime | None, page: int) -> Post:
+def _post(container: LexborNode, layout: EngineLayout, tz: tzinfo, now: datetime | None, page: int,
+          posts: Posts, marks: Marks) -> Post:
     thread = layout.thread
-    post_id = _required(container, thread.post_id, layout, "post id")
-    body = _required_node(container, thread.body, layout, f"body of post {post_id}")
-    reading = read_body(body, layout.body)
-    edited_at, edited_by = _edit(container, layout, tz, now, post_id)
+    post_id = _required(container, thread.post_id, layout, "post id", posts)
+    body = _required_node(container, thread.body, layout, f"body of post {post_id}", posts)
+    reading = read_body(body, layout.body, marks)
+    edited_at, edited_by = _edit(container, layout, tz, now, post_id, posts)
     return Post(
-        hidden=bool(thread.hidden) and container.css_matches(thread.hidden),
+        hidden=bool(thread.hidden) and posts.first(container, thread.hidden) is not None,
         id=post_id,
-        author=_required(container, thread.author, layout, f"author of post {post_id}"),
-        author_id=read_field(container, thread.author_id),
-        posted_at=_date(container, thread.posted_at, layout, tz, now, f"post {post_id}"),
+        author=_required(container, thread.author, layout, f"author of post {post_id}", posts),
+        author_id=read_field(container, thread.author_id, posts),
+        posted_at=_date(container, thread.posted_at, layout, tz, now, f"post {post_id}", posts),
         edited_at=edited_at,
         edited_by=edited_by,
         html=body.inner_html.strip(),
@@ -268,9 +275,9 @@ def _post(container: LexborNode, layout: EngineLayout, tz: tzinfo, now: datetime
     )
 
 
-def _edit(container, layout, tz, now, post_id):
+def _edit(container, layout, tz, now, post_id, posts: Posts):
     edit = layout.thread.edit
-    marker = container.css_first(edit.marker) if edit else None
+    marker = posts.first(container, edit.marker) if edit else None
     if marker is None:
         return None, None
     when = read_fields(marker, edit.time)
@@ -283,8 +290,8 @@ def _edit(container, layout, tz, now, post_id):
     return edited_at, read_field(marker, edit.editor)
 
 
-def _date(scope, specs: Fields, layout: EngineLayout, tz, now, what: str) -> datetime:
-    value = read_fields(scope, specs)
+def _date(scope, specs: Fields, layout: EngineLayout, tz, now, what: str, query: Query = ALONE) -> datetime:
+    value = read_fields(scope, specs, query)
     if value is None:
         raise PageLayoutError(f"{layout.name}: {what}: no date found")
     try:
@@ -293,39 +300,40 @@ def _date(scope, specs: Fields, layout: EngineLayout, tz, now, what: str) -> dat
         raise PageLayoutError(f"{layout.name}: {what}: {error}") from None
 
 
-def _required(scope: LexborNode, spec: Field, layout: EngineLayout, what: str) -> str:
-    value = read_field(scope, spec)
+def _required(scope: LexborNode, spec: Field, layout: EngineLayout, what: str, query: Query = ALONE) -> str:
+    value = read_field(scope, spec, query)
     if value is None:
         raise PageLayoutError(f"{layout.name}: {what} not found ({spec})")
     return value
 
 
-def _required_node(scope: LexborNode, selector: str, layout: EngineLayout, what: str) -> LexborNode:
-    node = scope.css_first(selector)
+def _required_node(scope: LexborNode, selector: str, layout: EngineLayout, what: str,
+                   query: Query = ALONE) -> LexborNode:
+    node = query.first(scope, selector)
     if node is None:
         raise PageLayoutError(f"{layout.name}: {what} not found ({selector!r})")
     return node
 
 
 def _page_info(tree: LexborHTMLParser, pagination: Pagination) -> PageInfo:
-    container = tree.css_first(pagination.container) if pagination.container else None
+    container = first(tree.root, pagination.container) if pagination.container else None
     if container is None:
         return PageInfo(1, 1)
     page = _current_page(container, pagination)
     stated = _number(read_field(container, pagination.total))
-    listed = [number for node in container.css("a, span, strong, b, li, em")
+    listed = [number for node in every(container, "a, span, strong, b, li, em")
               if (number := _number(node.text(strip=True))) is not None]
     return PageInfo(page, stated or max([page, *listed]))
 
 
 def _page_number(tree: LexborHTMLParser, pagination: Pagination) -> int:
     """`_page_info(...).page` without reading the page count, which posts do not need."""
-    container = tree.css_first(pagination.container) if pagination.container else None
+    container = first(tree.root, pagination.container) if pagination.container else None
     return _current_page(container, pagination) if container is not None else 1
 
 
 def _current_page(container: LexborNode, pagination: Pagination) -> int:
-    current_node = container.css_first(pagination.current) if pagination.current else None
+    current_node = first(container, pagination.current) if pagination.current else None
     return (_number(current_node.text(strip=True)) if current_node is not None else None) or 1
 
 
@@ -335,7 +343,7 @@ def _number(text: str | None) -> int | None:
 
 def _form_fields(form: LexborNode) -> dict[str, str]:
     fields: dict[str, str] = {}
-    for control in form.css("input, textarea, select"):
+    for control in every(form, "input, textarea, select"):
         attributes = control.attributes
         name = attributes.get("name")
         if not name or "disabled" in attributes:
@@ -344,7 +352,7 @@ def _form_fields(form: LexborNode) -> dict[str, str]:
         if control.tag == "textarea":
             fields[name] = control.text(deep=True)
         elif control.tag == "select":
-            option = control.css_first("option[selected]") or control.css_first("option")
+            option = first(control, "option[selected]") or first(control, "option")
             if option is not None:
                 fields[name] = option.attributes.get("value") or option.text(strip=True)
         elif kind in ("submit", "button", "image", "reset", "file"):
