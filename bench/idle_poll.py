@@ -3,12 +3,14 @@ inbox read at every poll (as before, and as on a board whose pages count no unre
 only when the thread page counts one (now; plus the periodic whole read every 30 minutes).
 
     python bench/idle_poll.py                                  the local forum (a child process)
-    FORUMGM_BENCH_PASSWORD=... python bench/idle_poll.py ENGINE BASE_URL THREAD_URL ACCOUNT
-                                                               a real board, as ACCOUNT (its host)
+    FORUMGM_BENCH_PASSWORD=... FORUMGM_BENCH_PLAYER=NICK:PASSWORD \
+        python bench/idle_poll.py ENGINE BASE_URL THREAD_URL ACCOUNT     a real board, as ACCOUNT (its host)
 
 One Legends game (4 players, nobody acting) is hosted by the daemon's own tick; nothing is posted
 (no publishing step). 13 ticks 10 game minutes apart each way, after a first tick that logs in and
-reads everything; the polite 1 s between requests is kept on a real board.
+reads everything; the polite 1 s between requests is kept on a real board. Then a player sends the
+host a PM (the next tick reads it), and another that the host opens in his browser before the
+daemon polls (found by the periodic whole read, at most 30 minutes later).
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from zoneinfo import ZoneInfo
 
 from forumgm.daemon.config import load_installation
 from forumgm.daemon.forum import open_forum
+from forumgm.daemon.forum.errors import Accepted
 from forumgm.daemon.localforum import Board
 from forumgm.daemon.localforum.board import system_clock
 from forumgm.daemon.run import Daemon
@@ -32,6 +35,7 @@ from forumgm.daemon.tick import Edges
 from measure import ForumProcess, machine
 
 PASSWORD_ENV = "FORUMGM_BENCH_PASSWORD"
+PLAYER_ENV = "FORUMGM_BENCH_PLAYER"       # NICK:PASSWORD of a player account on a real board
 PLAYERS = ("Аскон", "Robozik", "Кума", "Ильмаринен")
 MSK = ZoneInfo("Europe/Moscow")
 TICKS, EVERY = 13, timedelta(minutes=10)
@@ -85,8 +89,10 @@ path = "forumgm.sqlite"
     return folder / "forumgm.toml"
 
 
-def idle_ticks(config: Path, password: str, by_count: bool) -> list[tuple[int, float]]:
-    """(requests, CPU seconds) of each idle tick after the first."""
+def idle_ticks(config: Path, password: str, by_count: bool,
+               player: tuple[str, str] | None = None) -> list[tuple[int, float]]:
+    """(requests, CPU seconds) of each idle tick after the first; then, with a `player` (nick,
+    password), what the ticks after his PMs cost and find."""
     installation = load_installation(config)
     clock = GameClock(datetime.now(timezone.utc))
     forum = open_forum(installation.forum, password)
@@ -103,8 +109,45 @@ def idle_ticks(config: Path, password: str, by_count: bool) -> list[tuple[int, f
         if report.errors:
             raise SystemExit(f"the tick failed: {report.errors}")
         costs.append((forum.client.requests_made - requests, time.process_time() - cpu))
+    if player is not None:
+        pm_flow(daemon, clock, installation.forum, password, player)
     daemon.store.close()
     return costs
+
+
+def pm_flow(daemon: Daemon, clock: GameClock, board, password: str, player: tuple[str, str]) -> None:
+    """A PM the page counts, and one the host opens in his browser before the daemon polls."""
+    nick, player_password = player
+    sender = open_forum({**_settings(board), "username": nick}, player_password)
+    forum = daemon.forum
+
+    def tick() -> tuple[int, int]:
+        clock.moment += EVERY
+        requests = forum.client.requests_made
+        if daemon.tick().errors:
+            raise SystemExit("the tick failed")
+        return forum.client.requests_made - requests, len(daemon.store.pms(daemon.installation.forum.id))
+
+    stored = len(daemon.store.pms(daemon.installation.forum.id))
+    send(sender, board, "Ночь", "Шпионаж Кума")
+    print(f"  a PM arrives: the next tick {tick()} (requests, PMs stored; {stored} before)")
+    send(sender, board, "Ночь", "Шпионаж Дракон")
+    browser = open_forum(_settings(board), password)
+    headers, _ = next(browser.inbox_pages())
+    browser.message(headers[0].id)         # the host opens it on the board
+    print(f"  a PM opened in the host's browser first: the next ticks {[tick() for _ in range(3)]}")
+
+
+def _settings(board) -> dict:
+    return {"engine": board.engine, "base_url": board.base_url, "username": board.account, "time_zone": "UTC"}
+
+
+def send(sender, board, subject: str, text: str) -> None:
+    """A player's PM to the host; a board that does not name the PM it took (MyBB, SMF) took it all the same."""
+    try:
+        sender.send_pm(board.account, subject, text)
+    except Accepted:
+        pass
 
 
 def local_board() -> Board:
@@ -120,13 +163,14 @@ def local_board() -> Board:
     return board
 
 
-def report(where: str, folder: Path, board: tuple[str, str, str, str, float], password: str) -> None:
+def report(where: str, folder: Path, board: tuple[str, str, str, str, float], password: str,
+           player: tuple[str, str]) -> None:
     print(f"{where}; {machine()}; load {os.getloadavg()[0]:.1f}")
     os.environ[PASSWORD_ENV] = password
     for by_count in (False, True):
         run = folder / ("count" if by_count else "every")     # a store of its own
         run.mkdir()
-        costs = idle_ticks(write_config(run, *board), password, by_count)
+        costs = idle_ticks(write_config(run, *board), password, by_count, player if by_count else None)
         requests = [r for r, _ in costs]
         cpu = sorted(c for _, c in costs)
         print(f"  inbox {'by the page count' if by_count else 'at every poll     '}: "
@@ -138,12 +182,14 @@ def main(argv: list[str]) -> None:
     with tempfile.TemporaryDirectory() as folder:
         if argv:
             engine, base_url, thread_url, account = argv
+            nick, player_password = os.environ[PLAYER_ENV].split(":", 1)
             report(f"{engine} at {base_url}", Path(folder), (engine, base_url, thread_url, account, 1.0),
-                   os.environ[PASSWORD_ENV])
+                   os.environ[PASSWORD_ENV], (nick, player_password))
             return
         with ForumProcess(local_board) as server:
             report("the local forum", Path(folder),
-                   ("phpbb", server.url, server.url + "viewtopic.php?t=2", "Ведущий", 0.0), "host-secret")
+                   ("phpbb", server.url, server.url + "viewtopic.php?t=2", "Ведущий", 0.0), "host-secret",
+                   ("Аскон", "pw"))
 
 
 if __name__ == "__main__":

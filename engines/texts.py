@@ -16,6 +16,8 @@ import re
 import jinja2
 from markupsafe import Markup
 
+from forumgm.parsers.names import decline
+
 # Invisible characters never reach a post: boards drop them (FluxBB everywhere, MyBB at the end)
 # or show them as U+FFFD (SMF 2.1), and a player could hide text in them.
 INVISIBLE = re.compile("[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffd]")
@@ -76,6 +78,7 @@ class Texts:
         self._env.filters["bb"] = escape_bbcode
         self._env.filters["plural"] = plural
         self._env.filters["visible"] = show_invisible
+        self._env.filters["decline"] = decline
 
     def names(self) -> list[str]:
         return self._env.list_templates()

@@ -190,6 +190,48 @@ def declensions(nick: str) -> frozenset[str]:
     return frozenset(forms)
 
 
+# What a template names a case by -> pymorphy's grammeme.
+CASE_NAMES = MappingProxyType({
+    "именительный": "nomn", "родительный": "gent", "дательный": "datv",
+    "винительный": "accs", "творительный": "ablt", "предложный": "loct",
+})
+
+
+def _person_parse(word: str):
+    """The dictionary's reading of a one-word nickname as a singular noun, a living being
+    first; None for a word the dictionary does not know or calls indeclinable."""
+    parses = [p for p in _morph().parse(word)
+              if p.is_known and p.tag.POS == "NOUN" and {"sing", "nomn"} <= p.tag.grammemes
+              and "Fixd" not in p.tag]
+    animate = [p for p in parses if "anim" in p.tag]
+    return (animate or parses or [None])[0]
+
+
+@lru_cache(maxsize=4096)
+def decline(nick: str, case: str) -> str:
+    """`nick` in the case a sentence needs («замахивается на Куму»), where the dictionary knows
+    it as a declinable noun; any other nickname (Latin, with digits, of several words, unknown
+    to the dictionary) stays as written, since a wrong guess would misname a player."""
+    if case not in CASE_NAMES:
+        raise ValueError(f"decline: the case must be one of {', '.join(f'«{c}»' for c in CASE_NAMES)}, "
+                         f"not «{case}»")
+    if not _CYRILLIC_WORD.fullmatch(nick.casefold()) or "-" in nick:
+        return nick
+    parse = _person_parse(nick.casefold())
+    if parse is None:
+        return nick
+    grammeme = CASE_NAMES[case]
+    # A nickname names a person: a masculine noun takes the animate accusative (= genitive)
+    # even where the dictionary's only reading is a thing («на Тора», not «на Тор»).
+    if grammeme == "accs" and "masc" in parse.tag and "anim" not in parse.tag:
+        grammeme = "gent"
+    form = parse.inflect({"sing", grammeme})
+    if form is None:
+        return nick
+    word = form.word
+    return word[:1].upper() + word[1:] if nick[:1].isupper() else word
+
+
 # ---------------------------------------------------------------- the index of a roster
 
 def _group(pairs: Iterable[tuple[str, str]]) -> dict[str, frozenset[str]]:

@@ -274,6 +274,9 @@ def test_step_1_cards_are_revealed_before_step_1(play):
     out = play("ratings")
     opening, first = out["phases"]
     assert (opening["number"], opening["steps"], opening["reports"]["literary"]) == (0, [], None)
+    technical = opening["reports"]["technical"]
+    assert technical.startswith("[b]Арена — шаг 0, технический отчёт[/b]\nСтопки выложены")
+    assert "Броски" not in technical                                  # no card played, no dice to list
     assert not events(out, "reveal", 0)                               # step 0 plays no card
     (before,) = [pm for pm in opening["pms"] if pm["kind"] == "reveal"]
     assert before["to"] == "Аскон" and "перед шагом 1" in before["text"]
@@ -344,7 +347,7 @@ def test_the_reports_are_rendered_from_the_events(play):
             "попаданий 2, отбито 0, множитель оружия 1.5; урон 3") in technical
     assert "Хан, атака S: 6, 6, 1, 1" in technical
     assert "Рана: Аскон, левая рука — тяжёлое ранение (стопка «левая рука» убрана)" in technical
-    assert "Бой окончен: победа Хан (ранение)" in technical and "Бой окончен" in literary
+    assert "Бой окончен: победа Хана (ранение)" in technical and "Бой окончен" in literary
     assert "Хан проводит рубку в левую руку — Аскон получает урон." in literary
     assert "Аскон: тяжёлое ранение (левая рука)" in literary
     assert "Раны: правая рука — тяжёлое ранение; левая рука — тяжёлое ранение" in summary
@@ -449,7 +452,7 @@ def test_a_knocked_out_fighter_leaves_and_the_fight_goes_on_to_the_end(play):
     assert "Выбывает: Кума (нокаут)" in step2["technical"]
     assert "[b]Кума[/b] — выбыл (нокаут): меч" in step2["summary"] and "Дистанция: 1" in step2["summary"]
     assert "Хан → Кума (правая рука, гладий): L в «тело» — Кума уже выбыл из боя, удара нет" in step3["technical"]
-    assert "Хан замахивается на Кума, но того уже нет на арене." in step3["literary"]
+    assert "Хан замахивается на Куму, но того уже нет на арене." in step3["literary"]
     assert step5["literary"].index("Хан бросает оружие и сдаётся.") < step5["literary"].index(
         "Бой окончен: победа Аскон (сдача)")
 
@@ -472,10 +475,10 @@ def test_three_ratings_reveal_to_each_higher_one_the_difference(play):
     out = play("three_ratings")
     reveals = [(pm["to"], pm["text"]) for pm in out["phases"][1]["pms"] if pm["kind"] == "reveal"]
     assert [to for to, _ in reveals] == ["Аскон", "Аскон", "Хан"]
-    assert "чем у Хан, поэтому он открывает вам следующие 1 карту (перед шагом 2)" in reveals[0][1]
-    assert ("чем у Кума, поэтому он открывает вам следующие 2 карты (перед шагом 2):\n"
+    assert "чем у Хана, поэтому он открывает вам следующую 1 карту (перед шагом 2)" in reveals[0][1]
+    assert ("чем у Кумы, поэтому он открывает вам следующие 2 карты (перед шагом 2):\n"
             "• правая рука: X S(тело, Хан)") in reveals[1][1]
-    assert "чем у Кума, поэтому он открывает вам следующие 1 карту (перед шагом 2)" in reveals[2][1]
+    assert "чем у Кумы, поэтому он открывает вам следующую 1 карту (перед шагом 2)" in reveals[2][1]
     stacks = {e["nick"]: e["cards"] for e in events(out, "stack", 0) if e["hand"] == "right"}
     assert stacks == {"Аскон": "X X S(голова, Кума) X X X", "Хан": "X X S(голова, Кума) X X X X",
                       "Кума": "X X S(тело, Хан) X X X X"}          # a rating's rest after the lower ones' cut

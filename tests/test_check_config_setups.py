@@ -127,6 +127,8 @@ def test_a_game_that_posts_a_map_needs_the_pages_public_address(tmp_path, monkey
     assert main(["check-config", str(config)]) == 0          # phpBB takes the map as an attachment
     fluxbb = text.replace('engine = "phpbb"', 'engine = "fluxbb"')
     config.write_text(fluxbb, encoding="utf-8")
+    (tmp_path / "games" / "bellum.example.toml").write_text(bellum.replace("viewtopic.php?t=", "viewtopic.php?id="),
+                                                            encoding="utf-8")   # FluxBB's thread address
     assert main(["check-config", str(config)]) == 1
     assert capsys.readouterr().err.splitlines()[0] == (
         f"{config}: web.public_url: expected the page's public address, e.g. \"https://gm.example.org/forumgm/\" "
@@ -135,3 +137,53 @@ def test_a_game_that_posts_a_map_needs_the_pages_public_address(tmp_path, monkey
     config.write_text(fluxbb.replace("[web]\n", '[web]\npublic_url = "https://gm.example.org/forumgm/"\n'),
                       encoding="utf-8")
     assert main(["check-config", str(config)]) == 0
+
+
+def _installation(tmp_path, monkeypatch, edit) -> str:
+    """The shipped example installation (phpBB, the Mafia and Legends examples), edited."""
+    monkeypatch.setenv("FORUMGM_PASSWORD", "secret")
+    monkeypatch.setenv("FORUMGM_WEB_PASSWORD", "long enough")
+    (tmp_path / "games").mkdir(exist_ok=True)
+    for name in ("mafia.example.toml", "legends.example.toml"):
+        (tmp_path / "games" / name).write_text(data_path("games", name).read_text(encoding="utf-8"), encoding="utf-8")
+    config = tmp_path / "forumgm.toml"
+    config.write_text(edit(data_path("forumgm.example.toml").read_text(encoding="utf-8")), encoding="utf-8")
+    return str(config)
+
+
+def test_a_thread_address_of_another_forum_engine_is_refused_with_the_engines_form(tmp_path, monkeypatch, capsys):
+    """The examples' phpBB addresses (viewtopic.php?t=…) name no MyBB thread: the daemon could never read it."""
+    config = _installation(tmp_path, monkeypatch, lambda t: t.replace('engine = "phpbb"', 'engine = "mybb"'))
+    assert main(["check-config", config]) == 1
+    err = capsys.readouterr().err
+    games = tmp_path / "games"
+    assert (f"{games / 'mafia.example.toml'}: thread_url: expected the address of a MyBB thread on "
+            "https://forum.example.org/, such as https://forum.example.org/showthread.php?tid=123 "
+            "(got 'https://forum.example.org/viewtopic.php?t=100')") in err
+    assert f"{games / 'legends.example.toml'}: thread_url: expected the address of a MyBB thread" in err
+    assert main(["run", "--config", config]) == 2
+    assert "thread_url: expected the address of a MyBB thread" in capsys.readouterr().err
+
+
+def test_a_thread_on_another_board_than_the_forums_is_refused(tmp_path, monkeypatch, capsys):
+    """forumgm reads the thread by its number on [forum] base_url: a thread of another board would be
+    another thread there."""
+    config = _installation(tmp_path, monkeypatch, lambda t: t)
+    mafia = tmp_path / "games" / "mafia.example.toml"
+    mafia.write_text(mafia.read_text(encoding="utf-8").replace(
+        "https://forum.example.org/viewtopic.php?t=100", "https://other.example.net/viewtopic.php?t=100"),
+        encoding="utf-8")
+    assert main(["check-config", config]) == 1
+    assert capsys.readouterr().err.splitlines() == [
+        f"{mafia}: thread_url: expected the address of a phpBB thread on https://forum.example.org/, such as "
+        "https://forum.example.org/viewtopic.php?t=123 (got 'https://other.example.net/viewtopic.php?t=100')",
+        "1 problem(s)"]
+
+
+def test_the_same_board_by_another_scheme_or_www_is_the_forums_thread(tmp_path, monkeypatch, capsys):
+    config = _installation(tmp_path, monkeypatch, lambda t: t)
+    mafia = tmp_path / "games" / "mafia.example.toml"
+    mafia.write_text(mafia.read_text(encoding="utf-8").replace(
+        "https://forum.example.org/viewtopic.php?t=100", "http://www.forum.example.org/viewtopic.php?f=2&t=100#p7"),
+        encoding="utf-8")
+    assert main(["check-config", config]) == 0, capsys.readouterr().err

@@ -195,8 +195,8 @@ def test_a_duel_played_through_the_forum(arena):
     technical = arena.host_posts("Арена — шаг 6, технический отчёт")[0].text
     assert "Хан, атака L: 6, 6, 1, 1" in technical
     assert "Рана: Аскон, голова — тяжёлое ранение (нокаут)" in technical
-    assert "Бой окончен: победа Хан (нокаут)" in technical
-    assert "Итог: победа Хан (нокаут)" in arena.host_posts("состояние после шага 6")[0].text
+    assert "Бой окончен: победа Хана (нокаут)" in technical
+    assert "Итог: победа Хана (нокаут)" in arena.host_posts("состояние после шага 6")[0].text
     missed = [e["data"] for e in arena.store.events(GAME, "step-5")
               if e["type"] == "stack" and e["data"]["nick"] == "Аскон"]
     assert [e["kind"] for e in missed] == ["missed"] * 3

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import logging
 import os
-import shutil
 import signal
 import sqlite3
 import subprocess
@@ -26,7 +25,9 @@ MOMENT = datetime(2026, 3, 3, 20, 0, tzinfo=timezone.utc)
 def config(tmp_path):
     games = tmp_path / "games"
     games.mkdir()
-    shutil.copy(data_path("games", "mafia.example.toml"), games / "mafia.example.toml")
+    game = data_path("games", "mafia.example.toml").read_text(encoding="utf-8")
+    (games / "mafia.example.toml").write_text(game.replace("https://forum.example.org/", "http://127.0.0.1:9/"),
+                                              encoding="utf-8")
     text = data_path("forumgm.example.toml").read_text(encoding="utf-8")
     text = text.replace('"games/mafia.example.toml", "games/legends.example.toml"', '"games/mafia.example.toml"')
     # a forum that refuses connections at once: every sync fails, so no phase may resolve

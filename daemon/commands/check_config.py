@@ -13,7 +13,7 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from forumgm.daemon.commands.common import picture_problems, setup_problems
+    from forumgm.daemon.commands.common import picture_problems, setup_problems, thread_problems
     from forumgm.daemon.nick_checks import mixed_script_warnings
     from forumgm.daemon.config import ConfigError, load_game, load_installation
 
@@ -26,7 +26,7 @@ def run(args) -> int:
         print(f"{len(error.problems)} problem(s)", file=sys.stderr)
         return 1
     games = loaded.games if hasattr(loaded, "games") else (loaded,)
-    problems = (secret_problems(loaded) + store_problems(loaded) + picture_problems(loaded)
+    problems = (secret_problems(loaded) + store_problems(loaded) + thread_problems(loaded) + picture_problems(loaded)
                 if hasattr(loaded, "games") else [])
     problems += [problem for game in games for problem in setup_problems(game)]
     for warning in (warning for game in games for warning in mixed_script_warnings(game)):

@@ -5,6 +5,7 @@ import re
 import sqlite3
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from forumgm.daemon.config import ConfigError, Installation, load_installation, player_key
 from forumgm.daemon.store import Store, store_problem
@@ -38,7 +39,7 @@ def open_installation(path: Path, check_engines: bool = False) -> tuple[Installa
         print("\n".join(error.problems), file=sys.stderr)
         return None
     problems = ([problem for game in installation.games for problem in setup_problems(game)]
-                + picture_problems(installation)) if check_engines else []
+                + thread_problems(installation) + picture_problems(installation)) if check_engines else []
     if problems:
         print("\n".join(problems), file=sys.stderr)
         return None
@@ -84,6 +85,38 @@ def setup_problems(game) -> list[str]:
     except SetupError as error:
         return [f"{game.source}: {_file_key(error.key, game)}: {error.message}"]
     return []
+
+
+def thread_problems(installation) -> list[str]:
+    """A game's thread must be one the forum's engine can name on [forum] base_url: forumgm reads
+    it by its number there, so a thread address of another engine could never be read, and one of
+    another board would be read as a different thread of this one."""
+    from forumgm.daemon.forum import ForumError, open_forum
+
+    try:
+        forum = open_forum(installation.forum, "")      # builds the URLs only; it logs in on first use
+    except (ForumError, OSError, ValueError):
+        return []        # the forum table's own problems are named where it is loaded
+    example = forum.url(forum.spec.thread_page.url(1, thread="123", start=0))
+    problems = []
+    for game in installation.games:
+        try:
+            forum.thread_id(game.thread_url)
+            same_board = _same_board(game.thread_url, forum.settings.base_url)
+        except ForumError:
+            same_board = False
+        if not same_board:
+            problems.append(f"{game.source}: thread_url: expected the address of a {forum.spec.name} thread on "
+                            f"{forum.settings.base_url}, such as {example} (got {game.thread_url!r})")
+    return problems
+
+
+def _same_board(thread_url: str, base_url: str) -> bool:
+    """Whether a thread address is on the board at `base_url`, written with http or https, with or
+    without www."""
+    thread, base = urlsplit(thread_url), urlsplit(base_url)
+    return ((thread.hostname or "").removeprefix("www."), thread.port) == \
+        ((base.hostname or "").removeprefix("www."), base.port) and thread.path.startswith(base.path or "/")
 
 
 def picture_problems(installation) -> list[str]:

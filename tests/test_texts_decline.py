@@ -1,0 +1,101 @@
+"""The `decline` filter: a nickname in the case a Russian sentence needs, when the dictionary
+knows it as a declinable noun, and unchanged otherwise."""
+from __future__ import annotations
+
+import pytest
+
+from forumgm.config import data_path, read_templates
+from forumgm.engines.texts import Texts
+from forumgm.parsers.names import decline
+
+
+@pytest.mark.parametrize("nick, case, form", [
+    ("Кума", "винительный", "Куму"),
+    ("Кума", "родительный", "Кумы"),
+    ("Иван", "винительный", "Ивана"),
+    ("Мария", "дательный", "Марии"),
+    ("Гладиатор", "творительный", "Гладиатором"),
+    ("Хан", "родительный", "Хана"),
+    # a nickname is a person: a masculine noun the dictionary calls inanimate takes the animate
+    # accusative («замахивается на Тора», never «на Тор»)
+    ("Тор", "винительный", "Тора"),
+    ("Лиса", "предложный", "Лисе"),
+])
+def test_a_known_noun_takes_the_case(nick, case, form):
+    assert decline(nick, case) == form
+
+
+@pytest.mark.parametrize("nick", [
+    "Robozik", "gosha100", "Кума2", "Аскон", "Зорро", "Ильмаринен", "Серый Волк", "Серый-Волк", "",
+])
+def test_latin_digits_unknown_indeclinable_and_compound_nicks_stay_as_written(nick):
+    assert decline(nick, "винительный") == nick
+
+
+def test_a_lowercase_nick_stays_lowercase():
+    assert decline("кума", "винительный") == "куму"
+
+
+def test_an_unknown_case_is_named_in_the_error():
+    with pytest.raises(ValueError, match="«винительный».*«вин»"):
+        decline("Кума", "вин")
+
+
+def test_templates_call_it_as_a_filter_and_the_result_is_still_escaped():
+    texts = Texts({"t.j2": '{{ a }} замахивается на {{ b | decline("винительный") }}.'})
+    assert texts.render("t.j2", a="Хан", b="Кума") == "Хан замахивается на Куму."
+    assert texts.render("t.j2", a="Хан", b="[b]x") == "Хан замахивается на \uff3bb]x."
+
+
+@pytest.fixture(scope="module")
+def arena():
+    texts = Texts(read_templates(data_path("templates")))
+    return lambda name, **context: texts.render(f"arena/{name}.j2", **context)
+
+
+def _attack(outcome, attacker, defender, **more):
+    return {"type": "attack", "outcome": outcome, "attacker": attacker, "defender": defender,
+            "code": "L", "zone": "голова", "defense": None, **more}
+
+
+def _literary(arena, *events, fighters=("Хан", "Кума", "Robozik")):
+    return arena("literary", step=2, result=None, actions={"L": "Выпад", "B": "Блок"},
+                 fighters=[{"nick": f} for f in fighters], events=list(events))
+
+
+def test_arena_literary_text_declines_the_nicks_it_can(arena):
+    text = _literary(arena,
+                     _attack("no_target", "Хан", "Кума"),
+                     _attack("out_of_range", "Кума", "Хан"),
+                     _attack("no_target", "Кума", "Robozik"),
+                     _attack("out_of_range", "Хан", "gosha100"),
+                     {"type": "breakage", "broken": True, "nick": "Хан", "weapon": "гладий"},
+                     {"type": "armour", "broken": True, "nick": "Кума", "piece": "шлем"},
+                     {"type": "fight_over", "winner": "Гладиатор", "kind": "нокаут"})
+    assert "Хан замахивается на Куму, но того уже нет на арене." in text
+    assert "Кума не достаёт до Хана." in text
+    assert "Кума замахивается на Robozik, но того уже нет на арене." in text
+    assert "Хан не достаёт до gosha100." in text
+    assert "Оружие Хана (гладий) ломается!" in text
+    assert "Шлем Кумы разваливается на куски." in text
+    assert "Бой окончен: победа Гладиатора (нокаут)." in text
+
+
+def test_arena_technical_and_reveal_texts_decline_and_agree_with_numbers(arena):
+    technical = arena("technical", step=3, result=None, actions={"L": "Выпад"}, rows=[],
+                      fighters=[{"nick": "Хан"}, {"nick": "Кума"}],
+                      events=[{"type": "refill_request", "nick": "Хан", "cards": 2, "hands": ["right"]},
+                              {"type": "refill_request", "nick": "Кума", "cards": 1, "hands": ["right"]}])
+    assert "Хан пополняет стопки: по 2 карты" in technical
+    assert "Кума пополняет стопки: по 1 карте" in technical
+    reveal = arena("reveal", to="Аскон", nick="Кума", count=1, step=1, cards={"right": "X"})
+    assert reveal.startswith("Аскон, ваш рейтинг атаки выше, чем у Кумы, поэтому он открывает вам следующую 1 карту")
+
+
+def _move(blocked):
+    return {"type": "move", "blocked": blocked, "nick": "Хан", "code": "W", "direction": "forward"}
+
+
+def test_an_arena_step_where_nobody_acts_still_tells_the_thread_something(arena):
+    assert _literary(arena, _move("edge")) == "[b]Арена. Шаг 2[/b]\nБойцы выжидают, не сводя глаз друг с друга."
+    assert _literary(arena, _move(None)) == "[b]Арена. Шаг 2[/b]\nХан шагает вперёд."
