@@ -196,7 +196,7 @@ def run_demo(duration: float, speed: float, auto_approve: bool, folder: Path | N
         # the page has its own connection to the store: it answers in its own thread
         page_store = Store(installation.storage, now=clock.now)
         page = web_server(page_store, web_password, installation.web_host, installation.web_port,
-                          games=lambda: {game.id: game for game in daemon.games})
+                          games=lambda: {game.id: game for game in daemon.games}, quiet=True)
         threading.Thread(target=page.serve_forever, daemon=True).start()
         print(f"local forum: {server.url}viewtopic.php?t=2  (game clock x{speed:g})", file=out)
         print(f"host's page: http://{installation.web_host}:{page.server_port}/  password: {web_password}  "

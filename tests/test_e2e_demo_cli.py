@@ -3,6 +3,7 @@ host's page while it runs."""
 from __future__ import annotations
 
 import io
+import logging
 import re
 import shlex
 import threading
@@ -41,9 +42,11 @@ def test_the_commands_the_demo_prints_parse_with_the_real_cli(tmp_path):
         assert args.handler is not None
 
 
-def test_the_demo_serves_the_hosts_page_while_it_runs_and_says_what_stays(tmp_path, monkeypatch):
-    """A short demo (a fast clock): its page answers with the printed password while the game runs;
-    afterwards its config serves the page again (`forumgm web`), the last lines say so."""
+def test_the_demo_serves_the_hosts_page_while_it_runs_and_says_what_stays(tmp_path, monkeypatch, caplog):
+    """A short demo (a fast clock): its page answers with the printed password while the game runs,
+    without writing an access-log line per request among the demo's own lines; afterwards its config
+    serves the page again (`forumgm web`), the last lines say so."""
+    caplog.set_level(logging.INFO, logger="werkzeug")
     monkeypatch.setenv(PASSWORD_ENV, "set by the demo")      # restored after the test
     out = io.StringIO()
     seen: dict = {}
@@ -66,6 +69,7 @@ def test_the_demo_serves_the_hosts_page_while_it_runs_and_says_what_stays(tmp_pa
     assert run_demo(3, 40000, True, tmp_path, 0, out, poll=0.1) == 0        # 3 s: the page is what matters
     visitor.join()
     assert seen == {"login": 302}
+    assert [r.getMessage() for r in caplog.records if r.name == "werkzeug"] == []
     last = out.getvalue().strip().splitlines()[-3:]
     assert last[0] == f"What stays after the demo: its config, database and drafts in {tmp_path}, and"
     assert f"forumgm web --config {tmp_path / 'forumgm.toml'}" in last[1]

@@ -24,8 +24,17 @@ class RedactingRequestHandler(WSGIRequestHandler):
         self.log("info", '"%s %s" %s %s', getattr(self, "command", "-"), path, code, size)
 
 
+class QuietRequestHandler(RedactingRequestHandler):
+    """No access log: the demo's terminal shows the game's own lines to the host, who is the one
+    making the requests (errors are still logged)."""
+
+    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+        pass
+
+
 def web_server(store: Store, password: str, host: str, port: int,
-               games: Callable[[], Mapping[str, Any]] | None = None, public_url: str | None = None) -> BaseWSGIServer:
+               games: Callable[[], Mapping[str, Any]] | None = None, public_url: str | None = None,
+               quiet: bool = False) -> BaseWSGIServer:
     """A server ready for serve_forever(); port 0 picks a free port (see server.server_port)."""
     return make_server(host, port, create_app(store, password, games, public_url), threaded=False,
-                       request_handler=RedactingRequestHandler)
+                       request_handler=QuietRequestHandler if quiet else RedactingRequestHandler)
