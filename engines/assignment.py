@@ -10,10 +10,10 @@ over the players × (choices + "nothing") matrix. Pure: the same lists give the 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence
 
-import numpy as np
-from scipy.optimize import linear_sum_assignment
+if TYPE_CHECKING:
+    import numpy as np
 
 # Pairs that may not be chosen (finite: linear_sum_assignment wants a feasible matrix; every
 # player can always take a "nothing" column, so a forbidden pair is never needed).
@@ -42,6 +42,11 @@ class Assignment:
 
 def assign(wishes: Sequence[Wish], offered: Sequence[str]) -> Assignment:
     """`wishes` in sign-up order; `offered` are the choices that may be given (others are ignored)."""
+    # imported here, not at the top: the daemon imports this module (through the host's pages) but
+    # only a sign-up by choices calls it, and scipy would otherwise sit in its memory for months
+    import numpy as np
+    from scipy.optimize import linear_sum_assignment
+
     offered = list(dict.fromkeys(offered))
     column = {choice: j for j, choice in enumerate(offered)}
     listed = [[c for c in dict.fromkeys(w.choices) if c in column] for w in wishes]
@@ -87,5 +92,7 @@ def _fix(score: np.ndarray, row: int, column: int | None, choices: int) -> np.nd
 
 
 def _optimum(score: np.ndarray) -> float:
+    from scipy.optimize import linear_sum_assignment
+
     rows, cols = linear_sum_assignment(score, maximize=True)
     return float(score[rows, cols].sum())
