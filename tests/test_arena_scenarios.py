@@ -324,6 +324,10 @@ def test_invalid_cards_become_rests_with_the_rule_named(play):
                        "оружие «нога» не позволяет последовательность «Выпад»"]
     receipt = next(pm for pm in out["phases"][0]["pms"] if pm["to"] == "Хан" and pm["kind"] == "receipt")
     assert "Правая рука, карта 1" in receipt["text"] and "перемещение можно играть только на ноги" in receipt["text"]
+    # The technical report shows the stacks as they will play, refused cards already rests.
+    laid = {(e["nick"], e["hand"]): e["cards"] for e in events(out, "stack")}
+    assert laid[("Аскон", "legs")] == laid[("Хан", "right")] == laid[("Хан", "legs")] == "X X X X X X"
+    assert laid[("Аскон", "right")] == "B(левая рука) X X S(голова) X X"
 
 
 def test_malformed_lines_are_refused_with_the_reason(play):

@@ -136,14 +136,14 @@ def apply_orders(state: ArenaState, orders: dict[str, FighterOrders]) -> tuple[A
     for fighter in state.fighters:
         mine = orders.get(fighter.nick, FighterOrders({}, {}))
         notes: list[Note] = []
+        laid: list[dict] = []
         if not fighter.sent or fighter.refill_due:
             size = state.table.stack_size if not fighter.sent else fighter.refill_due
             for hand in fighter.active_hands():
                 fighter, produced, kind = _fill(state, fighter, hand, mine.stacks.get(hand), size)
                 notes += produced
-                events.append(Event("stack", {"nick": fighter.nick, "hand": hand, "kind": kind,
-                                              "opening": not fighter.sent, "size": size,
-                                              "cards": stack_text(fighter.stack(hand), state.table)}))
+                laid.append({"nick": fighter.nick, "hand": hand, "kind": kind,
+                             "opening": not fighter.sent, "size": size})
             fighter = replace(fighter, sent=True, refill_due=0)
         for hand, line in mine.replacements.items():
             if hand in fighter.active_hands():
@@ -152,6 +152,9 @@ def apply_orders(state: ArenaState, orders: dict[str, FighterOrders]) -> tuple[A
                 events += [Event("replacement", {"nick": fighter.nick, **n.as_json()}) for n in produced]
         fighter, invalid = validate(fighter, state.table)
         notes += invalid
+        # The stacks as they will play: after the cards the rules refused became rests.
+        events += [Event("stack", {**info, "cards": stack_text(fighter.stack(info["hand"]), state.table)})
+                   for info in laid]
         events += [Event("card_rest", {"nick": fighter.nick, **n.as_json()}) for n in notes if n.kind == "rest"]
         state = state.put(fighter)
         all_notes[fighter.nick] = notes
