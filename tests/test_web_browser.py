@@ -158,3 +158,28 @@ def test_a_previewed_edit_is_not_saved_over_a_text_changed_since(site, page):
     shown = page.request.post(target, form={"action": "preview", "body": "x", "csrf_token": token}, max_redirects=0)
     assert shown.status == 200 and "Правка ещё не сохранена" in shown.text()
     assert store.draft(seeded.vote_count)["body"] == "Хана — 2 (исправлено в другой вкладке)"
+
+
+def test_the_turn_report_is_previewed_with_its_map_where_the_mark_puts_it(site, page):
+    seeded, base = site
+    log_in(page, base, PASSWORD)
+    page.goto(f"{base}/drafts")
+    preview = page.locator(f"#draft-{seeded.report} .preview")
+    expect(preview).to_contain_text("Итоги дня.")
+    picture = preview.locator("img.map")
+    expect(picture).to_have_count(1)                 # the PNG; the SVG named by the draft is not on disk
+    assert picture.evaluate("img => img.complete && img.naturalWidth") == 1        # loaded: the 1×1 seed PNG
+    order = preview.evaluate("""node => [...node.querySelectorAll('img.map')].map(img => {
+        const before = document.createRange(); before.setStart(node, 0); before.setEndBefore(img);
+        return before.toString().includes('Итоги дня.') && !before.toString().includes('Конец.'); })""")
+    assert order == [True]                           # between the text before the mark and after it
+    assert "[карта]" not in preview.inner_text()
+
+    # the host moves the mark to the top: the edit's preview shows the map first
+    page.locator(f"#draft-{seeded.report} textarea").fill("[карта]\nИтоги дня.\n\nКонец.")
+    page.locator(f"#draft-{seeded.report}").get_by_role("button", name="Предпросмотр").click()
+    expect(page.locator("h1")).to_have_text(f"Предпросмотр черновика №{seeded.report}")
+    moved = page.locator(".preview")
+    expect(moved.locator("img.map")).to_have_count(1)
+    assert moved.evaluate("""node => { const before = document.createRange(); before.setStart(node, 0);
+        before.setEndBefore(node.querySelector('img.map')); return before.toString().trim(); }""") == ""

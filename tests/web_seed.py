@@ -14,7 +14,7 @@ GAME = "mafia-7"
 PLAYERS = ("Аскон", "Хана", "Вереск", "Дима", "<b>Злодей</b>")
 NOW = datetime(2024, 3, 2, 12, 0, tzinfo=timezone.utc)
 DEADLINE = datetime(2024, 3, 2, 19, 45, tzinfo=timezone.utc)   # 22:45 in Moscow
-# a 1x1 transparent PNG: the smallest real image a map draft can name
+# a 1x1 transparent PNG: the smallest real image a draft can carry as its map
 PNG = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==")
 
 
@@ -27,6 +27,7 @@ class Seeded:
     receipt: int
     sent: int
     map_path: Path
+    report: int           # a turn report carrying the map
 
 
 def seeded_store(folder: Path) -> Seeded:
@@ -59,9 +60,9 @@ def seeded_store(folder: Path) -> Seeded:
     store.mark_sent(sent, "pm:9001", NOW)
     map_path = folder / "day-1.png"
     map_path.write_bytes(PNG)
-    store.add_draft(GAME, "literary_report", "thread", "Итоги дня.\n\n[карта]\n\nКонец.", "day-1", True,
-                    pictures=[map_path, folder / "missing.svg"])
-    return Seeded(store, vote_count, lynch_report, role_pm, receipt, sent, map_path)
+    report = store.add_draft(GAME, "literary_report", "thread", "Итоги дня.\n\n[карта]\n\nКонец.", "day-1", True,
+                             pictures=[map_path, folder / "missing.svg"])
+    return Seeded(store, vote_count, lynch_report, role_pm, receipt, sent, map_path, report)
 
 
 def audit_actions(store: Store) -> list[tuple[str, str, dict]]:

@@ -354,7 +354,7 @@ def preview_draft(draft_id: int, body: str | None):
         flash(f"Черновик №{draft_id} уже не ожидает решения.", "error")
         return redirect(url_for("web.drafts"))
     return render_template("draft_preview.html", draft=draft, body=body, diff=text_diff(draft["body"], body),
-                           seen=version_digest(draft["body"]))
+                           seen=version_digest(draft["body"]), images=queries.draft_images(draft))
 
 
 def version_digest(body: str) -> str:
