@@ -847,11 +847,7 @@ class Store:
 
     def orders(self, game_id: str, phase_key: str | None = None, superseded: bool = False) -> list[dict]:
         """The orders in force (a player's PMs the host corrected are left out unless `superseded`)."""
-        where = "" if superseded else " AND superseded_by IS NULL"
-        if phase_key is None:
-            return self._rows(f"SELECT * FROM orders WHERE game_id = ?{where} ORDER BY sent_at, id", [game_id])
-        return self._rows(f"SELECT * FROM orders WHERE game_id = ? AND phase_key = ?{where} ORDER BY sent_at, id",
-                          [game_id, phase_key])
+        return self._in_force("orders", game_id, phase_key, superseded, "sent_at, id")
 
     def record_correction(self, game_id: str, phase_key: str, sender: str, at: datetime, text: str,
                           verdicts: list[dict], by: str) -> tuple[dict, list[dict]]:
@@ -888,11 +884,14 @@ class Store:
 
     def vote_corrections(self, game_id: str, phase_key: str | None = None, superseded: bool = False) -> list[dict]:
         """The host's corrections of thread votes in force (with `superseded`, the replaced ones too), oldest first."""
-        where = "" if superseded else " AND superseded_by IS NULL"
-        if phase_key is None:
-            return self._rows(f"SELECT * FROM vote_corrections WHERE game_id = ?{where} ORDER BY id", [game_id])
-        return self._rows(f"SELECT * FROM vote_corrections WHERE game_id = ? AND phase_key = ?{where} ORDER BY id",
-                          [game_id, phase_key])
+        return self._in_force("vote_corrections", game_id, phase_key, superseded, "id")
+
+    def _in_force(self, table: str, game_id: str, phase_key: str | None, superseded: bool, order: str) -> list[dict]:
+        """A game's rows of a table whose corrected rows point at their replacement (`superseded_by`)."""
+        where = ["game_id = ?"] + ([] if phase_key is None else ["phase_key = ?"])
+        where += [] if superseded else ["superseded_by IS NULL"]
+        params = [game_id] + ([] if phase_key is None else [phase_key])
+        return self._rows(f"SELECT * FROM {table} WHERE {' AND '.join(where)} ORDER BY {order}", params)
 
     def order_pm_ids(self, game_id: str) -> set[str]:
         return {row[0] for row in self.db.execute("SELECT pm_id FROM orders WHERE game_id = ?", [game_id])}
