@@ -270,6 +270,28 @@ def test_a_lower_rating_adds_rests_and_reveals_cards(play):
     assert "добавлено отдыхов" in str(out["phases"][0]["receipts"]["Хан"])
 
 
+def test_a_ratings_rests_go_with_the_sequences_validation_refuses(play):
+    out = play("rating_rests_refused")                               # worked by hand in the scenario
+    stacks = {e["hand"]: e["cards"] for e in events(out, "stack", 0) if e["nick"] == "Хан"}
+    assert stacks == {"right": "B(тело) X X X X X X", "left": "X X X X X X", "legs": "X X X X X X"}
+    receipt = out["phases"][0]["receipts"]["Хан"]
+    assert [r["canonical"].rpartition("стопка: ")[2] for r in receipt[:3]] == list(stacks.values())
+    assert refused(out, "Хан", 1) == [
+        ("Правая рука, карта 3 (X)", "оружие «меч» не позволяет последовательность «Выпад»; отдыхом стали эта и "
+                                     "следующие карты, всего 5"),
+        ("Левая рука, карта 1 (X)", "оружие «рука» не позволяет последовательность «Рубка»; отдыхом стали эта и "
+                                    "следующие карты, всего 6"),
+        ("Ноги, карта 1 (K(тело))", "нельзя атаковать или защищаться одновременно ногами и руками; отдыхом стали эта "
+                                    "и следующие карты, всего 6")]
+    added = [r["canonical"] for r in receipt if r["ok"] and "добавлено отдыхов" in r["canonical"]]
+    assert added == ["Правая рука: добавлено отдыхов после последовательностей (рейтинг, лёгкие раны): 1"]
+    technical = out["phases"][0]["reports"]["technical"]
+    assert "Стопка Хана (правая рука, начало боя): выложена — B(тело) X X X X X X\n" in technical
+    assert "Хан, левая рука, карта 1 X: оружие «рука» не позволяет последовательность «Рубка»; отдыхом стали эта и " \
+           "следующие карты, всего 6\n" in technical
+    assert fighter(out, "Хан")["cards_left"] == {"right": 6, "left": 5, "legs": 5}
+
+
 def test_step_1_cards_are_revealed_before_step_1(play):
     out = play("ratings")
     opening, first = out["phases"]
