@@ -327,7 +327,8 @@ class Maps(Protocol):
 
     A game whose Rules has no `maps` has no maps: the daemon posts no map with its reports, the
     host's page shows it no maps section and `forumgm map` refuses its scenarios. Every method
-    draws one picture in one of `formats`; a table the engine cannot read raises SetupError.
+    draws one picture in one of `formats`; a table or file it cannot read raises ValueError (such
+    as SetupError) naming the file or key and what is expected.
     """
 
     formats: tuple[str, ...]        # the file suffixes it draws: ("png", "svg")

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any, Mapping
 
-from forumgm.engines.base import Maps, Picture, SetupError
+from forumgm.engines.base import Maps, Picture
 
 
 def register(subparsers) -> None:
@@ -29,13 +29,13 @@ class MapInputError(ValueError):
 
 
 def run(args) -> int:
-    from forumgm.daemon.simulate import ScenarioError, load_scenario
+    from forumgm.daemon.simulate import load_scenario
 
     try:
         table = load_scenario(args.scenario)
         with contextlib.chdir(args.scenario.resolve().parent):     # as `forumgm simulate`: paths are the file's
             picture = draw(table, str(args.scenario), args.out.suffix.lower().lstrip("."), args.turn)
-    except (ScenarioError, SetupError, MapInputError) as error:
+    except ValueError as error:     # a simulation's ScenarioError, MapInputError, or the engine's (Maps)
         print(f"forumgm map: {args.scenario}: {error}", file=sys.stderr)
         return 2
     try:
