@@ -15,7 +15,7 @@ from typing import Callable, Collection, Iterator, Sequence
 from urllib.parse import urljoin
 
 from forumgm.daemon.forum.errors import (
-    Accepted, BoardSaid, ForumError, ForumRefused, NoAttachments, NoPrivateMessages, SessionLost,
+    Accepted, BoardSaid, FloodPause, ForumError, ForumRefused, NoAttachments, NoPrivateMessages, SessionLost,
 )
 from forumgm.daemon.forum.http import HttpClient, HttpError, Page
 from forumgm.daemon.forum.page_text import first_text, flood_wait, meta_refresh
@@ -36,6 +36,9 @@ SENT_CLOCK_MARGIN = timedelta(days=1)
 ANY_TARGET = r"."
 FLOOD_RETRIES = 2     # a flood refusal is waited out this often per text, then it waits for the next tick
 FLOOD_MARGIN = 1.0    # seconds added to the pause the board names (its clock ticks in whole seconds)
+# a flood pause up to this long is waited out inside the tick (SMF's 2-5 s); a longer one (MyBB's
+# 60 s between a member's PMs) leaves the text for a tick after the pause, the tick going on meanwhile
+FLOOD_INLINE = 10.0
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,7 @@ class ForumAdapter:
         self._logged_in = False
         self._form_at = 0.0
         self._posted_at = float("-inf")
+        self._paused: dict[str, float] = {}    # "reply" or "PM" -> when the board's flood pause ends
         self._per_page: dict[str, int] = {}
 
     def __repr__(self) -> str:   # never the password
@@ -129,7 +133,7 @@ class ForumAdapter:
                 page, form, text = self.attach(page, form, attachments, bbcode)
             return self.reply_answer(self.submit(page, form, step.values(form.fields, message=text), follow=False),
                                      text)
-        return self.posting(once)
+        return self.posting("reply", once)
 
     def send_pm(self, to_nick: str, subject: str, bbcode: str) -> str:
         """The sent PM's id; Accepted when the board took it without naming it (publish.py finds it)."""
@@ -142,7 +146,7 @@ class ForumAdapter:
             # a board that never names a sent PM: any redirect that is not a refusal took it
             accepted = pms.sent_accepted or (None if pms.sent_ref else ANY_TARGET)
             return self.answer_ref(result, pms.sent_ref or r"(?!)", "PM", accepted=accepted)
-        return self.posting(once)
+        return self.posting("PM", once)
 
     def find_own_post(self, thread_url: str, bbcode: str, after: str | None = None, since: datetime | None = None,
                       claimed: Collection[str] = ()) -> str | None:
@@ -213,19 +217,35 @@ class ForumAdapter:
             raise ForumError(f"forumgm can {can} PMs on {self.spec.name}, not {action} them")
         return removal
 
-    def posting(self, once: Callable[[], str]) -> str:
-        """Run a posting flow, again after the pause a flood refusal names (the board said it did
-        not take it), at most FLOOD_RETRIES times."""
+    def posting(self, kind: str, once: Callable[[], str]) -> str:
+        """Run a posting flow of `kind` ("reply" or "PM": boards count their pauses apart), again
+        after the pause a flood refusal names (the board said it did not take it), at most
+        FLOOD_RETRIES times. A pause longer than FLOOD_INLINE is not waited here: FloodPause, and
+        until it is over the next text of the kind raises it without asking the board."""
+        self._before_posting(kind)
         for attempt in range(FLOOD_RETRIES + 1):
             try:
                 return once()
             except BoardSaid as said:
-                if said.wait is None or attempt == FLOOD_RETRIES:
+                if said.wait is None:
+                    raise
+                if said.wait + FLOOD_MARGIN > FLOOD_INLINE:
+                    self._paused[kind] = self.client.clock() + said.wait + FLOOD_MARGIN
+                    raise FloodPause(f"the forum's flood rule holds the {kind} for {said.wait:.0f} s: {said.reason}",
+                                     said.wait + FLOOD_MARGIN, said.reason) from said
+                if attempt == FLOOD_RETRIES:
                     raise
                 log.info("%s asks to wait %.0f s before posting again (%s)", self.settings.base_url, said.wait,
                          said.reason)
                 self.client.sleep(said.wait + FLOOD_MARGIN)
         raise AssertionError("unreachable")
+
+    def _before_posting(self, kind: str) -> None:
+        """FloodPause while the board's last flood pause for `kind`, or the interval kept between
+        POSTs, has longer than FLOOD_INLINE to run; a shorter rest is waited where the form goes."""
+        left = max(self._paused.get(kind, float("-inf")), self._posted_at + self.post_interval()) - self.client.clock()
+        if left > FLOOD_INLINE:
+            raise FloodPause(f"the forum's flood rule holds the {kind} for {left:.0f} s more", left)
 
     # -- steps an engine may override ------------------------------------------------------------
     def login_values(self, form: Form) -> dict[str, str]:
@@ -277,7 +297,7 @@ class ForumAdapter:
                 return found.group(1)
         refusal = first_text(result.text, self.spec.errors)
         if refusal:
-            wait = flood_wait(refusal, self.post_interval())
+            wait = flood_wait(refusal, self.flood_default())
             if wait is not None:
                 raise BoardSaid(f"the forum asks to wait before the {what}: {refusal}", result.status, refusal, wait)
             raise ForumRefused(f"the forum refused the {what}: {refusal}")
@@ -289,6 +309,11 @@ class ForumAdapter:
         """Seconds the board wants between two posts, PMs or logins of this account (its flood rule)."""
         configured = self.settings.post_interval
         return self.spec.post_interval if configured is None else configured
+
+    def flood_default(self) -> float:
+        """The pause after a flood refusal that names none: the interval the host set, else the
+        engine's stock flood interval."""
+        return self.settings.post_interval or self.spec.flood_pause
 
     # -- helpers ---------------------------------------------------------------------------------
     def pms(self) -> PmSpec:
@@ -322,7 +347,7 @@ class ForumAdapter:
     def board_said(self, error: HttpError) -> BoardSaid:
         """An error page with the board's words: a flood refusal says how long to wait."""
         reason = first_text(error.page.text, self.spec.errors)
-        wait = flood_wait(reason, self.post_interval()) if reason else None
+        wait = flood_wait(reason, self.flood_default()) if reason else None
         return BoardSaid(f"{error}: {reason}" if reason else str(error), error.page.status, reason, wait)
 
     def fetch_form(self, url: str, name: str, login: bool = True) -> tuple[Page, Form]:

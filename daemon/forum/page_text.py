@@ -24,7 +24,8 @@ def meta_refresh(html: str) -> str | None:
 # what boards write when they refuse a post, PM or login for coming too soon after the last one
 _FLOOD = re.compile(r"\bwait\b|too (?:soon|quickly|fast|often)|so soon|\bflood|less than \d+ seconds|"
                     r"подожд|слишком (?:часто|быстро)", re.IGNORECASE)
-_SECONDS = re.compile(r"(\d+(?:\.\d+)?)\s*(?:seconds?|secs?\b|s\b|сек)", re.IGNORECASE)
+# MyBB names what is left: "Please wait 59 more seconds"
+_SECONDS = re.compile(r"(\d+(?:\.\d+)?)\s*(?:more\s+|ещё\s+)?(?:seconds?|secs?\b|s\b|сек)", re.IGNORECASE)
 
 
 def flood_wait(message: str, default: float) -> float | None:

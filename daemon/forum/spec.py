@@ -112,5 +112,7 @@ class EngineSpec:
                                                              # know (a PM compose form), for FormStep.form
     reply_accepted: str | None = None  # pattern over where the board sends after taking a reply it does not name
     post_interval: float = 0.0    # the board's own flood rule for the host's account, seconds between posts
+    flood_pause: float = 60.0     # waited after a flood refusal that names no pause: the engine's stock
+                                  # flood interval (phpBB says only "so soon after your last")
     unread_pms: UnreadCount | None = None   # the header's unread-PM count on every page; None: the
                                             # inbox is read at every poll
