@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from forumgm.daemon.forum.adapter import Attachment
 from forumgm.daemon.forum.errors import Accepted, FloodPause, ForumError, ForumRefused, NoAttachments, Unreachable
@@ -93,10 +93,9 @@ def _publish(forum, store, draft: dict, now: datetime, report: PublishReport, ba
         log.warning("draft %s refused by the forum: %s", draft["id"], refused)
         return
     except FloodPause as pause:
-        until = now + timedelta(seconds=pause.wait)
         store.mark_waiting(draft["id"], _waiting(pause), now)
-        report.waiting[draft["id"]] = until
-        log.info("draft %s waits for the forum's flood pause until %s: %s", draft["id"], until.isoformat(), pause)
+        report.waiting[draft["id"]] = pause.until
+        log.info("draft %s waits for the forum's flood pause until %s: %s", draft["id"], pause.until.isoformat(), pause)
         return
     except Accepted as accepted:
         ref = _find(forum, store, draft)

@@ -231,8 +231,8 @@ class ForumAdapter:
                     raise
                 if said.wait + FLOOD_MARGIN > FLOOD_INLINE:
                     self._paused[kind] = self.client.clock() + said.wait + FLOOD_MARGIN
-                    raise FloodPause(f"the forum's flood rule holds the {kind} for {said.wait:.0f} s: {said.reason}",
-                                     said.wait + FLOOD_MARGIN, said.reason) from said
+                    raise self._flood_pause(f"the forum's flood rule holds the {kind} for {said.wait:.0f} s: "
+                                            f"{said.reason}", said.wait + FLOOD_MARGIN, said.reason) from said
                 if attempt == FLOOD_RETRIES:
                     raise
                 log.info("%s asks to wait %.0f s before posting again (%s)", self.settings.base_url, said.wait,
@@ -245,7 +245,10 @@ class ForumAdapter:
         POSTs, has longer than FLOOD_INLINE to run; a shorter rest is waited where the form goes."""
         left = max(self._paused.get(kind, float("-inf")), self._posted_at + self.post_interval()) - self.client.clock()
         if left > FLOOD_INLINE:
-            raise FloodPause(f"the forum's flood rule holds the {kind} for {left:.0f} s more", left)
+            raise self._flood_pause(f"the forum's flood rule holds the {kind} for {left:.0f} s more", left)
+
+    def _flood_pause(self, message: str, wait: float, reason: str | None = None) -> FloodPause:
+        return FloodPause(message, wait, self.now() + timedelta(seconds=wait), reason)
 
     # -- steps an engine may override ------------------------------------------------------------
     def login_values(self, form: Form) -> dict[str, str]:
