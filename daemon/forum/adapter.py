@@ -36,9 +36,10 @@ SENT_CLOCK_MARGIN = timedelta(days=1)
 ANY_TARGET = r"."
 FLOOD_RETRIES = 2     # a flood refusal is waited out this often per text, then it waits for the next tick
 FLOOD_MARGIN = 1.0    # seconds added to the pause the board names (its clock ticks in whole seconds)
-# a flood pause up to this long is waited out inside the tick (SMF's 2-5 s); a longer one (MyBB's
-# 60 s between a member's PMs) leaves the text for a tick after the pause, the tick going on meanwhile
-FLOOD_INLINE = 10.0
+# a flood pause up to this long is waited out inside the tick (SMF's 2 s for an admin); a longer one
+# (SMF's 5 s for a member, phpBB's 15 s, MyBB's 60 s) leaves the text for a tick after the pause:
+# a burst of texts never holds the tick for minutes
+FLOOD_INLINE = 5.0
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,11 @@ class ForumAdapter:
         self._logged_in = False
         self._form_at = 0.0
         self._posted_at = float("-inf")
-        self._paused: dict[str, float] = {}    # "reply" or "PM" -> when the board's flood pause ends
+        # the board's flood rule per kind of text ("reply", "PM"): when its last refusal's pause
+        # ends, the pause learned from it, and when the last text went
+        self._paused: dict[str, float] = {}
+        self._paced: dict[str, float] = {}
+        self._sent_at: dict[str, float] = {}
         self._per_page: dict[str, int] = {}
 
     def __repr__(self) -> str:   # never the password
@@ -220,17 +225,18 @@ class ForumAdapter:
     def posting(self, kind: str, once: Callable[[], str]) -> str:
         """Run a posting flow of `kind` ("reply" or "PM": boards count their pauses apart), again
         after the pause a flood refusal names (the board said it did not take it), at most
-        FLOOD_RETRIES times. A pause longer than FLOOD_INLINE is not waited here: FloodPause, and
-        until it is over the next text of the kind raises it without asking the board."""
+        FLOOD_RETRIES times. A pause longer than FLOOD_INLINE is not waited here: FloodPause. The
+        pause a refusal shows is kept between the texts of the kind from then on, so the board
+        is not asked too soon again."""
         self._before_posting(kind)
         for attempt in range(FLOOD_RETRIES + 1):
             try:
-                return once()
+                ref = once()
             except BoardSaid as said:
                 if said.wait is None:
                     raise
+                self._flood_refused(kind, said.wait)
                 if said.wait + FLOOD_MARGIN > FLOOD_INLINE:
-                    self._paused[kind] = self.client.clock() + said.wait + FLOOD_MARGIN
                     raise self._flood_pause(f"the forum's flood rule holds the {kind} for {said.wait:.0f} s: "
                                             f"{said.reason}", said.wait + FLOOD_MARGIN, said.reason) from said
                 if attempt == FLOOD_RETRIES:
@@ -238,14 +244,33 @@ class ForumAdapter:
                 log.info("%s asks to wait %.0f s before posting again (%s)", self.settings.base_url, said.wait,
                          said.reason)
                 self.client.sleep(said.wait + FLOOD_MARGIN)
+            except ForumError:   # taken, maybe taken or refused otherwise: it may count as the last text
+                self._sent_at[kind] = self.client.clock()
+                raise
+            else:
+                self._sent_at[kind] = self.client.clock()
+                return ref
         raise AssertionError("unreachable")
 
+    def _flood_refused(self, kind: str, wait: float) -> None:
+        """Learn the board's pause from its refusal: the text may go `wait` seconds from now, so
+        the board wants at least the time since the last text of the kind and `wait` between two."""
+        now = self.client.clock()
+        self._paused[kind] = now + wait + FLOOD_MARGIN
+        if kind in self._sent_at:
+            self._paced[kind] = now - self._sent_at[kind] + wait
+
     def _before_posting(self, kind: str) -> None:
-        """FloodPause while the board's last flood pause for `kind`, or the interval kept between
-        POSTs, has longer than FLOOD_INLINE to run; a shorter rest is waited where the form goes."""
-        left = max(self._paused.get(kind, float("-inf")), self._posted_at + self.post_interval()) - self.client.clock()
+        """FloodPause while the board's flood pause for `kind` (the one its last refusal named, or
+        the one learned since the last text), or the interval kept between POSTs, has longer than
+        FLOOD_INLINE to run; a shorter rest is waited."""
+        paced = self._sent_at.get(kind, float("-inf")) + self._paced.get(kind, 0.0) + FLOOD_MARGIN
+        ready = max(self._paused.get(kind, float("-inf")), paced if kind in self._paced else float("-inf"),
+                    self._posted_at + self.post_interval())
+        left = ready - self.client.clock()
         if left > FLOOD_INLINE:
             raise self._flood_pause(f"the forum's flood rule holds the {kind} for {left:.0f} s more", left)
+        self.client.wait_until(ready)
 
     def _flood_pause(self, message: str, wait: float, reason: str | None = None) -> FloodPause:
         return FloodPause(message, wait, self.now() + timedelta(seconds=wait), reason)
