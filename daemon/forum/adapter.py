@@ -253,11 +253,13 @@ class ForumAdapter:
         raise AssertionError("unreachable")
 
     def _flood_refused(self, kind: str, wait: float) -> None:
-        """Learn the board's pause from its refusal: the text may go `wait` seconds from now, so
-        the board wants at least the time since the last text of the kind and `wait` between two."""
+        """Learn the board's pause from its refusal: the text may go `wait` seconds from now; that
+        is the whole pause between two texts, or (MyBB) what is left of it since the last one."""
         now = self.client.clock()
         self._paused[kind] = now + wait + FLOOD_MARGIN
-        if kind in self._sent_at:
+        if not self.spec.flood_left:
+            self._paced[kind] = wait
+        elif kind in self._sent_at:
             self._paced[kind] = now - self._sent_at[kind] + wait
 
     def _before_posting(self, kind: str) -> None:
