@@ -166,6 +166,8 @@ class FixtureBoard:
         self._lock = threading.Lock()
         self._counted_at: dict[Flood, float] = {}    # the last POST each flood rule counted
         self.floods = 0
+        # pattern -> a saved 403 page every request there gets meanwhile (a limit the account hit)
+        self.closed: dict[str, str] = {}
         self.base_url = ""
 
     # -- what tests do to the board ------------------------------------------------------------
@@ -194,6 +196,9 @@ class FixtureBoard:
         site = self.site
         if sid not in self._members_in:
             return self._text(sid, site.login_page)
+        for pattern, fixture in self.closed.items():
+            if re.fullmatch(pattern, where):
+                return Response(self._text(sid, fixture), status=403, mimetype="text/html")
         if (found := re.fullmatch(site.thread, where)) is not None:
             return self._thread_page(sid, found)
         if site.sent_message and (found := re.fullmatch(site.sent_message, where)):

@@ -15,14 +15,18 @@ from forumgm.daemon.commands.drafts import _refusal
 from forumgm.daemon.forum import open_forum
 from forumgm.daemon.forum.adapter import FLOOD_INLINE
 from forumgm.daemon.forum.errors import FloodPause
-from forumgm.daemon.forum.page_text import first_text, flood_wait
+from forumgm.daemon.forum.page_text import HOURLY_PAUSE, first_text, flood_wait
 from forumgm.daemon.forum.mybb import SPEC as MYBB_SPEC
 from forumgm.daemon.forum.phpbb import SPEC as PHPBB_SPEC
 from forumgm.daemon.forum.smf import SPEC as SMF_SPEC
-from forumgm.daemon.publish import publish_approved
+from forumgm.daemon.clock import FixedClock
+from forumgm.daemon.publish import PublishReport, publish_approved
+from forumgm.daemon.run import Daemon
+from forumgm.daemon.tick import Edges
 from forumgm.daemon.store import Store
 from forumgm.daemon.wakeups import Polling, next_wake
 from localforum_support import HOST, FakeClock
+from mafia_daemon_support import example_installation, msk
 
 PLAYERS = ("Аскон", "gosha100", "Robozik", "Ильмаринен", "Кума", "Гладиатор")
 THREADS = {"smf": "index.php?topic=2.0", "mybb": "showthread.php?tid=1", "phpbb": "viewtopic.php?t=2"}
@@ -159,6 +163,7 @@ def test_the_real_boards_refusals_name_their_pauses():
     assert flood_wait(said("phpbb", "real_reply_flood.html", PHPBB_SPEC.errors), PHPBB_SPEC.flood_pause) == 15.0
     assert flood_wait(said("smf", "real_pm_flood_403.html", smf_errors), 99) == 5.0
     assert flood_wait(said("smf", "real_reply_flood_403.html", smf_errors), 99) == 5.0
+    assert flood_wait(said("smf", "real_pm_hourly_limit_403.html", smf_errors), 99) == HOURLY_PAUSE
     assert flood_wait("Please wait 1 more second.", 99) == 1.0
     assert flood_wait("The user Кума does not exist.", 99) is None
 
@@ -226,3 +231,56 @@ def test_without_flood_rules_a_burst_goes_in_one_tick_without_waiting(tmp_path, 
         report = publish_approved(forum, store, clock.now())
         assert sorted(report.sent) == sorted([*results, post]) and not report.waiting
         assert len(server.board.pms) == 8 and len(server.board.posts) == 1 and max(clock.slept) <= 1.0
+
+
+def test_the_daemon_ticks_again_when_the_pause_ends_not_at_the_next_poll(tmp_path, monkeypatch):
+    """The tick's publishing says until when the board holds drafts; the daemon's plan wakes then
+    (the poll is 10 minutes away), and plans as before once nothing is held."""
+    installation = example_installation(tmp_path, monkeypatch)
+    start = msk(2, 12)   # before the example game's first deadline: polling every 10 minutes
+    held = [start + timedelta(seconds=61)]
+
+    def publish(forum, store, now):
+        return PublishReport(waiting={7: held[0]} if held else {})
+
+    daemon = Daemon(installation, Store(installation.storage), object(), FixedClock(start), Edges(publish=publish))
+    daemon.tick()
+    assert (daemon.plan(start).at, daemon.plan(start).why) == (start + timedelta(seconds=61), "flood pause")
+    held.clear()
+    daemon.tick()
+    assert daemon.plan(start).why != "flood pause" and daemon.plan(start).at > start + timedelta(seconds=61)
+
+
+def test_a_draft_left_sending_by_a_crash_meets_the_pause_and_goes_once_after_it(tmp_path, clock):
+    """A crash left a PM "sending"; it is not on the board, and sending it again meets the
+    board's pause: approved again, waiting, then sent once."""
+    with serve(MYBB_MEMBER, clock) as server:
+        forum, store = host(server, MYBB_MEMBER, clock), game_store(tmp_path, MYBB_MEMBER, server, clock)
+        first = store.add_draft("g1", "result", "Кума", "Первый", "a", False, subject="Итог")
+        publish_approved(forum, store, clock.now())
+        second = store.add_draft("g1", "result", "Аскон", "Второй", "b", False, subject="Итог")
+        store.mark_sending(second, clock.now(), after=store.draft(first)["forum_ref"])   # then the crash
+        report = publish_approved(forum, store, clock.now())
+        assert list(report.waiting) == [second] and store.draft(second)["status"] == "approved"
+        clock.sleep((report.waiting[second] - clock.now()).total_seconds())
+        assert list(publish_approved(forum, store, clock.now()).sent) == [second]
+        assert [pm.fields["message"] for pm in server.board.pms] == ["Первый", "Второй"]
+
+
+def test_smfs_limit_of_pms_an_hour_holds_the_pms_ten_minutes_at_a_time_and_not_the_post(tmp_path, clock):
+    """SMF's stock `pm_spam_settings` let a member send 20 PMs an hour; past them even the PM form
+    is refused (403, saved from the board). The PMs wait, looked at again every ten minutes; the
+    post goes; once the hour frees places the PMs go together: the limit is no pause between two."""
+    with serve(SMF, clock) as server:
+        forum, store = host(server, SMF, clock), game_store(tmp_path, SMF, server, clock)
+        server.board.closed[r"index\.php\?action=pm;sa=send"] = "real_pm_hourly_limit_403.html"
+        results, post = night_results(store, pms=2)
+        report = publish_approved(forum, store, clock.now())
+        assert list(report.sent) == [post] and sorted(report.waiting) == sorted(results) and not report.failed
+        note = store.draft(next(iter(results)))["send_error"]
+        assert note == ("waiting for the forum's flood pause, 601 s (the forum: «You have exceeded the limit of 20 "
+                        "personal messages per hour.»); it goes by itself after it")
+        server.board.closed.clear()
+        clock.sleep((min(report.waiting.values()) - clock.now()).total_seconds())
+        assert sorted(publish_approved(forum, store, clock.now()).sent) == sorted(results)
+        assert sorted(pm.fields["message"] for pm in server.board.pms) == sorted(results.values())

@@ -18,7 +18,7 @@ from forumgm.daemon.forum.errors import (
     Accepted, BoardSaid, FloodPause, ForumError, ForumRefused, NoAttachments, NoPrivateMessages, SessionLost,
 )
 from forumgm.daemon.forum.http import HttpClient, HttpError, Page
-from forumgm.daemon.forum.page_text import first_text, flood_wait, meta_refresh
+from forumgm.daemon.forum.page_text import first_text, flood_wait, hourly_limit, meta_refresh
 from forumgm.daemon.forum.sent_text import same_name, same_text, skeleton
 from forumgm.daemon.forum.settings import ForumSettings
 from forumgm.daemon.forum.spec import EngineSpec, Paged, PmRemoval, PmSpec
@@ -235,7 +235,7 @@ class ForumAdapter:
             except BoardSaid as said:
                 if said.wait is None:
                     raise
-                self._flood_refused(kind, said.wait)
+                self._flood_refused(kind, said)
                 if said.wait + FLOOD_MARGIN > FLOOD_INLINE:
                     raise self._flood_pause(f"the forum's flood rule holds the {kind} for {said.wait:.0f} s: "
                                             f"{said.reason}", said.wait + FLOOD_MARGIN, said.reason) from said
@@ -252,11 +252,14 @@ class ForumAdapter:
                 return ref
         raise AssertionError("unreachable")
 
-    def _flood_refused(self, kind: str, wait: float) -> None:
+    def _flood_refused(self, kind: str, said: BoardSaid) -> None:
         """Learn the board's pause from its refusal: the text may go `wait` seconds from now; that
-        is the whole pause between two texts, or (MyBB) what is left of it since the last one."""
-        now = self.client.clock()
+        is the whole pause between two texts, or (MyBB) what is left of it since the last one. A
+        limit per hour is no pause between two texts: only this one waits."""
+        now, wait = self.client.clock(), said.wait
         self._paused[kind] = now + wait + FLOOD_MARGIN
+        if hourly_limit(said.reason):
+            return
         if not self.spec.flood_left:
             self._paced[kind] = wait
         elif kind in self._sent_at:
