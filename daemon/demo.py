@@ -204,12 +204,14 @@ def run_demo(duration: float, speed: float, auto_approve: bool, folder: Path | N
         print(f"config and database: {folder}", file=out)
         pending = SCRIPT
         ends = time.monotonic() + duration
+        last_tick = None
         while time.monotonic() < ends and not _over(store):
             done = play(server.board, pending, clock.hours_since_start())
             pending = pending[len(done):]
             for act in done:
                 print(f"[{clock.now():%d.%m %H:%M}] {act.player}: {act.kind} {act.text.splitlines()[-1][:60]}",
                       file=out)
+            last_tick = clock.now()
             report = daemon.tick()
             for line in report.resolved:
                 print(f"[{clock.now():%d.%m %H:%M}] resolved {line}", file=out)
@@ -220,7 +222,10 @@ def run_demo(duration: float, speed: float, auto_approve: bool, folder: Path | N
             time.sleep(poll)
         if auto_approve:      # what the last resolution drafted goes out too
             _approve_all(store)
+            last_tick = clock.now()
             daemon.tick()
+        if last_tick is not None:     # `forumgm status` on its config says the demo's daemon stopped
+            daemon.stopped(last_tick, "the demo is over")
         page.shutdown()
         page.server_close()
         page_store.close()

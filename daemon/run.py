@@ -24,7 +24,7 @@ from forumgm.daemon.rules_freeze import runnable
 from forumgm.daemon.store import Store
 from forumgm.daemon.finish import is_finished
 from forumgm.daemon.tick import Edges, GameRun, TickReport, tick
-from forumgm.daemon.wakeups import OpenPhase, Polling, Wake, next_wake
+from forumgm.daemon.wakeups import STOPPED, OpenPhase, Polling, Wake, next_wake
 
 log = logging.getLogger(__name__)
 REPLAN = 60.0      # real seconds: the longest the loop sleeps before reading the plan again
@@ -61,6 +61,10 @@ class Daemon:
         wake = next_wake(last_tick, open_phases(self.store, self.games), self.polling, self.drafts_held)
         self.store.set_tick_plan(last_tick, wake.at, wake.why)
         return wake
+
+    def stopped(self, last_tick: datetime, why: str = "") -> None:
+        """No tick follows the one at `last_tick`: kept for `status`, which then says so."""
+        self.store.set_tick_plan(last_tick, self.clock.now(), f"{STOPPED}: {why}" if why else STOPPED)
 
 
 def game_runs(installation: Installation, store: Store, grace: timedelta = timedelta(0)) -> list[GameRun]:
@@ -148,6 +152,11 @@ def run_loop(daemon: Daemon, stop: StopFlag, max_ticks: int | None = None,
             if left <= 0:
                 break
             wait(min(left, REPLAN))
+    if ticks:
+        try:
+            daemon.stopped(last)
+        except sqlite3.Error as error:     # the store failed already (logged above): the exit goes on
+            log.debug("the stop is not recorded: %s", error)
     log.info("stopped after %d tick(s)", ticks)
     return 0
 

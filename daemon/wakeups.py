@@ -44,6 +44,26 @@ class Wake:
     why: str        # "deadline", "reminder", "near a deadline", "flood pause" or "poll": for the log and `status`
 
 
+# the plan's reason once no tick follows (the loop ended: a signal, --once, the demo's end), so that
+# `status` says the daemon stopped instead of waiting for a tick; "stopped: why" when there is more to say
+STOPPED = "stopped"
+
+
+def polling_text(polling: Polling) -> str:
+    """How often the daemon reads the forum, for its start-up log line: the rate near a deadline only
+    where it is faster than the usual one (`next_wake` never polls slower near a deadline)."""
+    far, near = _seconds(polling.far), _seconds(polling.near)
+    if polling.window <= timedelta(0):
+        return f"poll every {far}s"
+    if polling.near >= polling.far:
+        return f"poll every {far}s, near a deadline too"
+    return f"poll every {far}s (every {near}s within {_seconds(polling.window)}s of a deadline)"
+
+
+def _seconds(span: timedelta) -> str:
+    return f"{span.total_seconds():g}"
+
+
 def next_wake(last_tick: datetime, phases: Iterable[OpenPhase], polling: Polling,
               drafts_held: datetime | None = None) -> Wake:
     """The first moment after `last_tick` the daemon must tick; `drafts_held`: when the board's

@@ -32,30 +32,66 @@ class Phase:
 
 
 class SetupError(ValueError):
-    """A game's setup table is malformed; `key` is the dotted path of the offending key."""
+    """A game's setup table is malformed: `problems` holds each (dotted key, what is expected)
+    found, so a host fixes them all in one go; `key` and `message` are the first one's."""
 
-    def __init__(self, key: str, message: str) -> None:
-        super().__init__(f"{key}: {message}")
+    def __init__(self, key: str, message: str, *more: tuple[str, str]) -> None:
+        self.problems = ((key, message), *more)
+        super().__init__("; ".join(f"{k}: {m}" for k, m in self.problems))
         self.key = key
         self.message = message
+
+    @classmethod
+    def of(cls, problems: Sequence[tuple[str, str]]) -> "SetupError":
+        return cls(*problems[0], *problems[1:])
+
+
+class SetupProblems:
+    """Checks of a setup that do not depend on each other: each one's problems are kept and the
+    next check still runs; `done` raises them all as one SetupError."""
+
+    def __init__(self) -> None:
+        self.found: list[tuple[str, str]] = []
+
+    def attempt(self, check: Callable[..., Any], *args: Any) -> Any:
+        """check(*args), or None after keeping its problems."""
+        try:
+            return check(*args)
+        except SetupError as error:
+            self.found += error.problems
+            return None
+
+    def done(self) -> None:
+        if self.found:
+            raise SetupError.of(self.found)
+
+
+class RulesFrozen(ValueError):
+    """A started game's rule config changed: the rules are frozen at the start (the deal) and may
+    change only when the host forces it (`Rules.freeze_rules`, optional)."""
 
 
 def reject_unknown_keys(table: Mapping[str, Any], allowed: Iterable[str], key: str) -> None:
     """A setup table may hold only the keys its game knows: a typo must not be ignored."""
-    for name in table:
-        if name not in allowed:
-            raise SetupError(f"{key}.{name}", f"unknown key (expected one of {', '.join(sorted(allowed))})")
+    allowed = frozenset(allowed)
+    expected = f"unknown key (expected one of {', '.join(sorted(allowed))})"
+    unknown = [(f"{key}.{name}", expected) for name in table if name not in allowed]
+    if unknown:
+        raise SetupError.of(unknown)
 
 
 def player_tables(entries: Any, allowed: Iterable[str]) -> list[Mapping[str, Any]]:
     """`setup.players`: a non-empty array of tables, each with a nick and only known keys."""
     if not isinstance(entries, list) or not entries:
         raise SetupError("setup.players", "expected a non-empty array of players ({nick = …, role = …})")
+    problems = SetupProblems()
     for index, entry in enumerate(entries):
         key = f"setup.players[{index}]"
         if not isinstance(entry, Mapping) or not isinstance(entry.get("nick"), str):
-            raise SetupError(key, "expected a table with a nick")
-        reject_unknown_keys(entry, allowed, key)
+            problems.found.append((key, "expected a table with a nick"))
+        else:
+            problems.attempt(reject_unknown_keys, entry, allowed, key)
+    problems.done()
     return entries
 
 
@@ -274,6 +310,10 @@ class Rules(Protocol):
     none. `host_digest(state, phase, posts, start, end, host, texts) -> OutgoingPm` is one: a game
     whose thread has rules of its own (Mafia's discipline) returns the host's digest of the thread's
     posts in [start, end) as a PM to him (`host` is his account; his own posts do not count).
+    `freeze_rules(state, force=False) -> state` is another: a game whose rules are frozen at the
+    start returns the state under the engine's rule config, and raises RulesFrozen when that config
+    changed since the start unless the host forces the change. `maps` (a `Maps`) is the third: a
+    game drawn on a map (Bellum) draws it; see `maps_of`.
     """
 
     name: str
@@ -301,3 +341,38 @@ class Rules(Protocol):
     def dump(self, state: Any) -> dict: ...
     def load(self, data: Mapping[str, Any]) -> Any: ...
 
+
+
+# ---------------------------------------------------------------- maps (optional)
+
+@dataclass(frozen=True)
+class Picture:
+    """One drawn map: its title (the caption drawn on it) and the file's bytes."""
+
+    title: str
+    data: bytes
+
+
+class Maps(Protocol):
+    """The maps a game's engine draws of its positions (`Rules.maps`, optional).
+
+    A game whose Rules has no `maps` has no maps: the daemon posts no map with its reports, the
+    host's page shows it no maps section and `forumgm map` refuses its scenarios. Every method
+    draws one picture in one of `formats`; a table or file it cannot read raises ValueError (such
+    as SetupError) naming the file or key and what is expected.
+    """
+
+    formats: tuple[str, ...]        # the file suffixes it draws: ("png", "svg")
+
+    # The map of a game's position (after the state's last phase; its start before any).
+    def draw(self, state: Any, fmt: str) -> Picture: ...
+    # The start of the game a [setup] table describes, without dealing it (no players needed).
+    def start(self, setup: Mapping[str, Any], fmt: str) -> Picture: ...
+    # The start a map file of the engine's own describes (Bellum's scenario file), None when the
+    # parsed TOML `table` is no such file; `source` names the file in errors.
+    def of_file(self, table: Mapping[str, Any], source: str, fmt: str) -> Picture | None: ...
+
+
+def maps_of(rules: Any) -> Maps | None:
+    """The game's maps, None for a game drawn on no map."""
+    return getattr(rules, "maps", None)

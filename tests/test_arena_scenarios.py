@@ -118,6 +118,9 @@ def test_approach_adds_one_to_the_multiplier(play):
     hit = attack(out, 3)
     assert (hit["multiplier"], hit["hits"], hit["damage"]) == (2, 3, 6)
     assert wounds(out, "Аскон") == [("голова", "ранение")]
+    technical = [phase["reports"]["technical"] for phase in out["phases"]]
+    assert [line for text in technical for line in text.splitlines() if line.startswith("Дистанц")] == [
+        "Дистанция: 2 → 2", "Дистанция: 2 → 2", "Дистанция: 2 → 1 (сближение)"]     # a duel's: every step
 
 
 def test_retreat_out_of_the_weapons_range_is_zero_without_dice(play):
@@ -270,6 +273,28 @@ def test_a_lower_rating_adds_rests_and_reveals_cards(play):
     assert "добавлено отдыхов" in str(out["phases"][0]["receipts"]["Хан"])
 
 
+def test_a_ratings_rests_go_with_the_sequences_validation_refuses(play):
+    out = play("rating_rests_refused")                               # worked by hand in the scenario
+    stacks = {e["hand"]: e["cards"] for e in events(out, "stack", 0) if e["nick"] == "Хан"}
+    assert stacks == {"right": "B(тело) X X X X X X", "left": "X X X X X X", "legs": "X X X X X X"}
+    receipt = out["phases"][0]["receipts"]["Хан"]
+    assert [r["canonical"].rpartition("стопка: ")[2] for r in receipt[:3]] == list(stacks.values())
+    assert refused(out, "Хан", 1) == [
+        ("Правая рука, карта 3 (X)", "оружие «меч» не позволяет последовательность «Выпад»; отдыхом стали эта и "
+                                     "следующие карты, всего 5"),
+        ("Левая рука, карта 1 (X)", "оружие «рука» не позволяет последовательность «Рубка»; отдыхом стали эта и "
+                                    "следующие карты, всего 6"),
+        ("Ноги, карта 1 (K(тело))", "нельзя атаковать или защищаться одновременно ногами и руками; отдыхом стали эта "
+                                    "и следующие карты, всего 6")]
+    added = [r["canonical"] for r in receipt if r["ok"] and "добавлено отдыхов" in r["canonical"]]
+    assert added == ["Правая рука: добавлено отдыхов после последовательностей (рейтинг, лёгкие раны): 1"]
+    technical = out["phases"][0]["reports"]["technical"]
+    assert "Стопка Хана (правая рука, начало боя): выложена — B(тело) X X X X X X\n" in technical
+    assert "Хан, левая рука, карта 1 X: оружие «рука» не позволяет последовательность «Рубка»; отдыхом стали эта и " \
+           "следующие карты, всего 6\n" in technical
+    assert fighter(out, "Хан")["cards_left"] == {"right": 6, "left": 5, "legs": 5}
+
+
 def test_step_1_cards_are_revealed_before_step_1(play):
     out = play("ratings")
     opening, first = out["phases"]
@@ -382,6 +407,17 @@ def test_a_jump_as_a_replacement_moves_its_rest_to_the_end(play):
     assert (hit["outcome"], hit["distance"]) == ("out_of_range", 2)
 
 
+def test_a_scenario_with_several_setup_problems_names_them_all(texts):
+    scenario = {"game": "arena", "setup": {"distance": 9, "fighters": [{"nick": "Аскон", "weapon": "лук"},
+                                                                       {"nick": "Хан", "speed_rating": 6}]}}
+    with pytest.raises(ScenarioError) as refused:
+        run_scenario(scenario, texts)
+    assert str(refused.value) == (
+        "setup.distance: expected a whole number of sectors 1…6 (got 9); setup.fighters[0].weapon: expected one of "
+        "рука, меч, гладий, трезубец, копьё, пика, топор (got 'лук'); setup.fighters[1].speed_rating: expected a "
+        "whole number 0…5 (got 6)")
+
+
 def test_a_step_0_is_refused_where_nothing_is_revealed(texts):
     scenario = {"game": "arena", "setup": {"fighters": [{"nick": "Аскон"}, {"nick": "Хан"}]},
                 "phases": [{"kind": "step", "number": 0}]}
@@ -408,9 +444,22 @@ def test_a_move_is_an_approach_to_one_and_a_sidestep_to_another(play):
         {"attacker": "Аскон", "defender": "Хан", "zone": "тело", "damage": 4, "level": 2},
         {"attacker": "Кума", "defender": "Хан", "zone": "левая рука", "damage": 3, "level": 1}]
     technical = out["phases"][2]["reports"]["technical"]
-    assert "Дистанция Аскон — Хан: 2 → 1 (сближение)" in technical
+    assert "\nДистанции: Аскон — Хан 2 → 1 (сближение); остальные не изменились\n" in technical
     assert "Кума → Хан (правая рука, меч): S в «тело» → сдвиг в «левая рука»" in technical
     assert "Дистанции: Аскон — Хан 1; Аскон — Кума 2; Хан — Кума 2" in out["phases"][2]["reports"]["summary"]
+
+
+def test_of_four_the_technical_report_names_the_pairs_whose_distance_changed(texts):
+    # the corners of a 2-sector square: Аскон (2,2) north, Хан (2,4) east, Кума (4,4) south, Дрон
+    # (4,2) west; Аскон steps forward to (2,3), Кума back to (4,5)
+    scenario = {"game": "arena", "seed": 1, "setup": {"distance": 2, "fighters": [
+        {"nick": "Аскон"}, {"nick": "Хан"}, {"nick": "Кума"}, {"nick": "Дрон"}]},
+        "phases": [{"kind": "step", "number": 1, "orders": {"Аскон": "Ноги: Шаг вперёд", "Кума": "Ноги: Шаг назад"}}]}
+    (phase,) = run_scenario(scenario, texts)["phases"]
+    lines = [line for line in phase["reports"]["technical"].splitlines() if line.startswith("Дистанц")]
+    assert lines == ["Дистанции: Аскон — Хан 2 → 1 (сближение); Кума — Дрон 2 → 3 (отдаление); "
+                     "остальные не изменились"]
+    assert len([e for e in phase["events"] if e["type"] == "distance"]) == 6      # the data keeps every pair
 
 
 def test_a_defense_named_for_one_opponent_does_not_meet_another(play):
@@ -513,6 +562,14 @@ def test_a_fight_of_four_loses_one_at_a_time_to_the_last_one_standing(play):
     assert not any(s.get("playout") for phase in out["phases"] for s in phase["steps"])   # a surrender mid-fight
     assert [pm["to"] for pm in out["phases"][3]["pms"] if pm["kind"] == "refill"] == ["Аскон", "Дрон"]
     assert [len(events(out, "distance", step)) for step in (3, 4, 5, 6)] == [6, 3, 1, 1]
+    # the technical report: one line a step, the pairs that changed (the summary has them all)
+    technical = [phase["reports"]["technical"] for phase in out["phases"]]
+    assert [[line for line in text.splitlines() if line.startswith("Дистанц")] for text in technical] == [
+        ["Дистанции: Аскон — Хан 2 → 1 (сближение); остальные не изменились"], ["Дистанции не изменились"],
+        ["Дистанции не изменились"], ["Дистанции не изменились"], ["Дистанция Аскон — Дрон: 2 → 2"],
+        ["Дистанция Аскон — Дрон: 2 → 2"]]
+    assert "Дистанции: Аскон — Хан 1; Аскон — Кума 2; Аскон — Дрон 2; Хан — Кума 2; Хан — Дрон 2; Кума — Дрон 2" \
+        in out["phases"][0]["reports"]["summary"]
     assert out["result"] == {"winner": "Аскон", "kind": "сдача", "loser": "Дрон"}
     assert out["alive"] == ["Аскон"] and out["winner"] == "Аскон"
     literary = [phase["reports"]["literary"] for phase in out["phases"]]

@@ -2,6 +2,7 @@
 host's page while it runs."""
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
 import re
@@ -12,7 +13,7 @@ from types import SimpleNamespace
 
 import requests
 
-from forumgm.daemon.cli import build_parser
+from forumgm.daemon.cli import build_parser, main
 from forumgm.daemon.config import load_installation
 from forumgm.daemon.demo import PASSWORD_ENV, DemoClock, _summary, demo_board, run_demo
 from forumgm.daemon.secrets import read_password
@@ -74,6 +75,11 @@ def test_the_demo_serves_the_hosts_page_while_it_runs_and_says_what_stays(tmp_pa
     assert last[0] == f"What stays after the demo: its config, database and drafts in {tmp_path}, and"
     assert f"forumgm web --config {tmp_path / 'forumgm.toml'}" in last[1]
     assert "The local forum is gone" in last[2]
+    status = io.StringIO()
+    with contextlib.redirect_stdout(status):
+        assert main(["status", "--config", str(tmp_path / "forumgm.toml")]) == 0
+    assert re.match(r"daemon: last tick 2026-03-\d\d \d\d:\d\d:\d\d \(UTC\), then it stopped \(the demo is over\); "
+                    r"no daemon reads the forum now$", status.getvalue().splitlines()[0])
     installation = load_installation(tmp_path / "forumgm.toml")
     assert read_password(installation.web_password_env, installation.web_password_file) == \
         PAGE.search(out.getvalue())["password"]

@@ -64,6 +64,12 @@ def test_sigterm_finishes_the_tick_and_exits_zero(config):
     assert process.returncode == 0, log
     assert "stopping after the current tick" in log and "stopped after" in log
     assert "secret-password-value" not in log
+    # poll_interval 1 with poll_near left at its 30: near a deadline it polls every second too
+    assert "forumgm running: 1 game(s), poll every 1s, near a deadline too, resolving 30s after a deadline" in log
+    status = subprocess.run([sys.executable, "-m", "forumgm.daemon.cli", "status", "--config", str(config)],
+                            capture_output=True, text=True, timeout=60)
+    assert status.returncode == 0 and "then it stopped; no daemon reads the forum now" in status.stdout
+    assert "next tick" not in status.stdout
 
 
 def test_sigkill_and_restart_duplicate_nothing(config, tmp_path):
@@ -155,6 +161,9 @@ def test_a_store_that_cannot_be_written_is_logged_once_and_its_recovery_once(cap
         def plan(self, last):
             return SimpleNamespace(at=MOMENT)      # always due: the loop ticks again at once
 
+        def stopped(self, last):
+            outcomes.append("stopped")
+
     caplog.set_level(logging.DEBUG, logger="forumgm.daemon.run")
     run_loop(Daemon(), StopFlag(), max_ticks=5)
     said = [(r.levelname, r.getMessage().split(" (")[0].split(":")[0]) for r in caplog.records
@@ -163,6 +172,7 @@ def test_a_store_that_cannot_be_written_is_logged_once_and_its_recovery_once(cap
                     ("DEBUG", "the store still cannot be written"), ("DEBUG", "the store still cannot be written"),
                     ("INFO", "the store is written again")]
     assert not any(r.exc_info for r in caplog.records)
+    assert outcomes == ["stopped"]
 
 
 def test_a_tick_does_not_load_scipy(config):

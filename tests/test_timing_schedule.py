@@ -10,7 +10,7 @@ from forumgm.daemon.cli import main
 from forumgm.daemon.clock import FastClock, FixedClock
 from forumgm.daemon.run import REPLAN, StopFlag, run_loop
 from forumgm.daemon.store import to_text
-from forumgm.daemon.wakeups import OpenPhase, Polling, next_wake
+from forumgm.daemon.wakeups import OpenPhase, Polling, next_wake, polling_text
 from spine_fakes import MemoryForum
 from test_spine_tick import GAME, PMS, installation, msk, start  # noqa: F401  (the fixture is reused)
 
@@ -72,6 +72,16 @@ def test_a_deadline_passed_long_ago_does_not_make_it_tick_without_pause():
     assert (wake.at, wake.why) == (T0 + timedelta(minutes=10), "poll")
 
 
+def test_the_start_up_line_names_the_near_rate_only_where_it_is_faster():
+    assert polling_text(POLLING) == "poll every 600s (every 30s within 3600s of a deadline)"
+    # the demo's poll_interval of 2 with poll_near left at its 30: near a deadline it polls every 2 s as well
+    assert polling_text(replace(POLLING, far=timedelta(seconds=2))) == "poll every 2s, near a deadline too"
+    assert polling_text(replace(POLLING, far=timedelta(seconds=30))) == "poll every 30s, near a deadline too"
+    assert polling_text(replace(POLLING, window=timedelta(0))) == "poll every 600s"
+    assert polling_text(replace(POLLING, near=timedelta(seconds=0.5))) == \
+        "poll every 600s (every 0.5s within 3600s of a deadline)"
+
+
 def test_near_polling_is_never_slower_than_far_polling():
     fast = replace(POLLING, far=timedelta(seconds=5))
     assert next_wake(T0, [OpenPhase(T0 + timedelta(minutes=20))], fast).at == T0 + timedelta(seconds=5)
@@ -82,8 +92,9 @@ def test_near_polling_is_never_slower_than_far_polling():
 class Recorder:
     """The sleep of the loop: moves the game clock instead of waiting; notes every tick's time."""
 
-    def __init__(self, daemon, clock: FixedClock, stop: StopFlag, until):
+    def __init__(self, daemon, clock: FixedClock, stop: StopFlag, until, while_asleep=None):
         self.daemon, self.clock, self.stop, self.until = daemon, clock, stop, until
+        self.while_asleep = while_asleep
         self.ticks: list[datetime] = []
         self.sleeps: list[float] = []
         self.reminded_at: datetime | None = None
@@ -100,6 +111,8 @@ class Recorder:
         daemon.tick = tick
 
     def sleep(self, seconds: float) -> None:
+        if self.while_asleep is not None:
+            self.while_asleep()
         self.sleeps.append(seconds)
         self.clock.advance(timedelta(seconds=seconds))
 
@@ -108,11 +121,11 @@ def resolved(phase_key: str):
     return lambda store: store.phase(GAME, phase_key) is not None and store.phase(GAME, phase_key)["status"] == "resolved"
 
 
-def loop(installation, start_at: datetime, until, forum_pms=PMS):
+def loop(installation, start_at: datetime, until, forum_pms=PMS, while_asleep=None):
     clock = FixedClock(start_at)
     daemon = start(installation, clock, MemoryForum(clock, pms=list(forum_pms)))
     stop = StopFlag()
-    recorder = Recorder(daemon, clock, stop, until)
+    recorder = Recorder(daemon, clock, stop, until, while_asleep)
     assert run_loop(daemon, stop, sleep=recorder.sleep) == 0
     return daemon, recorder
 
@@ -131,12 +144,22 @@ def test_the_phase_resolves_at_the_tick_at_deadline_plus_grace(installation):
     assert all(s <= REPLAN for s in recorder.sleeps)
 
 
-def test_status_shows_the_next_tick_and_why(installation, capsys, tmp_path):
-    loop(installation, msk(3, 22, 40), resolved("round-1"))
-    assert main(["status", "--config", str(tmp_path / "forumgm.toml")]) == 0
-    out = capsys.readouterr().out
-    # the plan made after the tick before the one that resolved round-1 (the test stops the loop there)
-    assert "daemon: last tick 2026-03-03 22:45:00, next tick 2026-03-03 22:45:30 (Europe/Moscow, deadline)" in out
+def test_status_shows_the_next_tick_and_why_then_that_the_daemon_stopped(installation, capsys, tmp_path):
+    said = []
+
+    def status() -> None:
+        assert main(["status", "--config", str(tmp_path / "forumgm.toml")]) == 0
+        said.append(capsys.readouterr().out.splitlines()[0])
+
+    loop(installation, msk(3, 22, 40), resolved("round-1"), while_asleep=status)
+    # while it sleeps: the plan made after the tick before the one that resolved round-1 (`status` reads the
+    # real clock, which is past the test's clock: it adds that the tick is overdue)
+    assert said[-1].startswith(
+        "daemon: last tick 2026-03-03 22:45:00, next tick 2026-03-03 22:45:30 (Europe/Moscow, deadline)")
+    # the test stops the loop after the tick that resolved round-1: no tick is planned any more
+    status()
+    assert said[-1] == ("daemon: last tick 2026-03-03 22:45:30 (Europe/Moscow), then it stopped; "
+                        "no daemon reads the forum now")
 
 
 def test_a_deadline_the_host_moves_while_the_daemon_sleeps_is_kept(installation):

@@ -26,6 +26,7 @@ def run(args) -> int:
     from forumgm.daemon.forum import open_forum
     from forumgm.daemon.run import Daemon, StopFlag, configure_logging, run_loop
     from forumgm.daemon.secrets import SecretError, install_redaction, load_secrets
+    from forumgm.daemon.wakeups import polling_text
 
     opened = open_installation(args.config, check_engines=True)
     if opened is None:
@@ -53,10 +54,8 @@ def run(args) -> int:
     # daemon would otherwise wait out every retry of every request left in the tick
     forum = open_forum(installation.forum, secrets, sleep=stop.wait, stopping=lambda: stop.stopped)
     daemon = Daemon(installation, store, forum, clock)
-    logging.getLogger(__name__).info(
-        "forumgm running: %d game(s), poll every %ss (every %ss within %ss of a deadline), "
-        "resolving %ss after a deadline", len(daemon.games), installation.poll_interval,
-        installation.poll_near, installation.near_deadline, installation.deadline_grace)
+    logging.getLogger(__name__).info("forumgm running: %d game(s), %s, resolving %ss after a deadline",
+                                     len(daemon.games), polling_text(daemon.polling), installation.deadline_grace)
     try:
         return run_loop(daemon, stop, max_ticks=1 if args.once else None)
     finally:

@@ -7,6 +7,7 @@ from zoneinfo import ZoneInfo
 
 from forumgm.daemon.commands.common import add_config_argument, open_installation
 from forumgm.daemon.stops import PAUSED, stops
+from forumgm.daemon.wakeups import STOPPED
 
 
 OVERDUE = timedelta(minutes=2)    # a tick this late means no daemon is running on this store
@@ -37,6 +38,10 @@ def tick_line(plan: dict | None, zone: ZoneInfo, now: datetime) -> str:
     if plan is None:
         return "daemon: has not ticked yet"
     last, upcoming = plan["last_tick_at"].astimezone(zone), plan["next_tick_at"].astimezone(zone)
+    reason, _, why = plan["next_reason"].partition(": ")
+    if reason == STOPPED:
+        return (f"daemon: last tick {last:%Y-%m-%d %H:%M:%S} ({zone.key}), then it stopped"
+                f"{f' ({why})' if why else ''}; no daemon reads the forum now")
     late = " — overdue: is the daemon running?" if now > plan["next_tick_at"] + OVERDUE else ""
     return (f"daemon: last tick {last:%Y-%m-%d %H:%M:%S}, next tick {upcoming:%Y-%m-%d %H:%M:%S} "
             f"({zone.key}, {plan['next_reason']}){late}")

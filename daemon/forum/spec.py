@@ -115,5 +115,5 @@ class EngineSpec:
     flood_pause: float = 60.0     # waited after a flood refusal that names no pause: the engine's stock
                                   # flood interval (phpBB says only "so soon after your last")
     flood_left: bool = False      # its flood refusal names the seconds left (MyBB), not the whole interval
-    unread_pms: UnreadCount | None = None   # the header's unread-PM count on every page; None: the
-                                            # inbox is read at every poll
+    unread_pms: tuple[UnreadCount, ...] = ()   # where the header shows the unread PMs on every page,
+                                               # the first found tells; none: the inbox is read at every poll

@@ -11,6 +11,7 @@ from forumgm.engines.arena.table import HANDS, ArenaTable
 from forumgm.parsers.orders.arena import Item, arg_text
 
 REST = "X"
+BETWEEN = ("rating", "wound")         # the rests a rating or a light wound puts after a sequence
 AIMED = ("attack", "defense")         # the card types that may name an opponent
 HAND_NAMES = {"right": "Правая рука", "left": "Левая рука", "legs": "Ноги"}
 
@@ -173,19 +174,15 @@ def build(items: Sequence[Item], size: int | None, table: ArenaTable, hand: str,
 
 # ---------------------------------------------------------------- rests between sequences
 
-def insert_rests(cards: Sequence[Card], count_after) -> tuple[list[Card], int]:
+def insert_rests(cards: Sequence[Card], count_after) -> list[Card]:
     """After each finished sequence other than a rest, `count_after(card)` rests (rules:
     ratings and light wounds), each marked with why."""
     out: list[Card] = []
-    added = 0
     for card in cards:
         out.append(card)
-        if card.ahead or card.added:
-            continue
-        for reason in count_after(card):
-            out.append(rest(reason))
-            added += 1
-    return out, added
+        if not card.ahead and not card.added:
+            out += [rest(reason) for reason in count_after(card)]
+    return out
 
 
 def rests_after(fighter: Fighter, opponents: Sequence[Fighter], hand: str, table: ArenaTable):
@@ -275,6 +272,9 @@ def validate(fighter: Fighter, table: ArenaTable) -> tuple[Fighter, list[Note]]:
             return fighter, notes
         hand, index, reason = found
         cards = fighter.stack(hand)
+        # The refused cards are rests now, and a rest takes no rest after it: those that a rating
+        # or a light wound put after the sequences they ended go with those sequences.
+        refused = [card for card in cards[index:] if card.added not in BETWEEN]
         notes.append(Note(hand, index + 1, card_text(cards[index], table),
-                          f"{reason}; отдыхом стали эта и следующие карты, всего {len(cards) - index}", "rest"))
-        fighter = fighter.with_stack(hand, list(cards[:index]) + [rest("invalid") for _ in cards[index:]])
+                          f"{reason}; отдыхом стали эта и следующие карты, всего {len(refused)}", "rest"))
+        fighter = fighter.with_stack(hand, list(cards[:index]) + [rest("invalid") for _ in refused])

@@ -9,9 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Iterable, Sequence
 
-from forumgm.engines.arena.cards import (HAND_NAMES, REST, Note, build, insert_rests, rest, rests_after,
+from forumgm.engines.arena.cards import (BETWEEN, HAND_NAMES, REST, Note, build, insert_rests, rest, rests_after,
                                          stack_text, validate)
-from forumgm.engines.arena.state import ArenaState, Fighter
+from forumgm.engines.arena.state import ArenaState, Card, Fighter
+from forumgm.engines.arena.table import HANDS
 from forumgm.engines.base import Accepted, Event, OrderPm, Rejected, Verdict
 from forumgm.parsers.names import Roster
 from forumgm.parsers.orders.arena import Item, StackLine, parse_orders
@@ -101,10 +102,13 @@ def _fill(state: ArenaState, fighter: Fighter, hand: str, line: StackLine | None
     else:
         kind = "sent"
         cards, notes = build(line.items, size, table, hand, carry, after_rest)
-    cards, added = insert_rests(cards, rests_after(fighter, state.opponents(fighter.nick), hand, table))
-    if added:
-        notes.append(Note(hand, None, "", f"добавлено отдыхов после последовательностей (рейтинг, лёгкие раны): {added}"))
+    cards = insert_rests(cards, rests_after(fighter, state.opponents(fighter.nick), hand, table))
     return fighter.with_stack(hand, stack + tuple(cards)), notes, kind
+
+
+def _between(cards: Sequence[Card]) -> int:
+    """The rests a rating or a light wound put after the sequences of a stack."""
+    return sum(card.added in BETWEEN for card in cards)
 
 
 def _replace(state: ArenaState, fighter: Fighter, hand: str, line: StackLine) -> tuple[Fighter, list[Note]]:
@@ -135,6 +139,7 @@ def apply_orders(state: ArenaState, orders: dict[str, FighterOrders]) -> tuple[A
     all_notes: dict[str, list[Note]] = {}
     for fighter in state.fighters:
         mine = orders.get(fighter.nick, FighterOrders({}, {}))
+        had = {hand: _between(fighter.stack(hand)) for hand in HANDS}
         notes: list[Note] = []
         laid: list[dict] = []
         if not fighter.sent or fighter.refill_due:
@@ -152,6 +157,11 @@ def apply_orders(state: ArenaState, orders: dict[str, FighterOrders]) -> tuple[A
                 events += [Event("replacement", {"nick": fighter.nick, **n.as_json()}) for n in produced]
         fighter, invalid = validate(fighter, state.table)
         notes += invalid
+        for hand in (info["hand"] for info in laid):
+            # counted once the refused cards are rests: the rests after their sequences went with them
+            added = _between(fighter.stack(hand)) - had[hand]
+            if added > 0:
+                notes.append(Note(hand, None, "", f"добавлено отдыхов после последовательностей (рейтинг, лёгкие раны): {added}"))
         # The stacks as they will play: after the cards the rules refused became rests.
         events += [Event("stack", {**info, "cards": stack_text(fighter.stack(info["hand"]), state.table)})
                    for info in laid]
