@@ -84,6 +84,21 @@ class Removal:
 
 
 @dataclass(frozen=True)
+class UnreadHeader:
+    """How every member page's header shows the unread PMs: the markup with none and with `{n}`
+    (each as the saved pages hold it), so the board can show its own count instead of the saved one."""
+    none: str
+    some: str
+
+    def shown(self, count: int) -> str:
+        return self.some.replace("{n}", str(count)) if count else self.none
+
+    @property
+    def saved(self) -> re.Pattern:
+        return re.compile(f"{re.escape(self.none)}|{re.escape(self.some).replace(re.escape('{n}'), '[0-9]+')}")
+
+
+@dataclass(frozen=True)
 class Site:
     engine: str
     layout: EngineLayout
@@ -117,6 +132,9 @@ class Site:
                                                         # `{id}` the id (replaced))
     removal: Removal | None = None
     upload: UploadRule | None = None  # the board takes files with a reply
+    inbox: str | None = None          # pattern over the inbox's GETs, which list the PMs `deliver` brought
+                                      # (newest first, before the saved rows; `sent_message` serves them)
+    unread: UnreadHeader | None = None   # the header shows the PMs brought and not opened yet
 
 
 @dataclass
@@ -145,6 +163,8 @@ class FixtureBoard:
     refused: list[str] = field(default_factory=list)
     removed: dict[str, str] = field(default_factory=dict)   # PM id -> "trash", "deleted" or "folder N"
     uploads: list[Upload] = field(default_factory=list)
+    delivered: list[Sent] = field(default_factory=list)     # PMs to the member, fields: from, subject, message
+    opened: set[str] = field(default_factory=set)           # ids of the delivered PMs the member has viewed
     clock: Callable[[], float] = time.monotonic   # for the flood rule
 
     def __post_init__(self):
@@ -159,6 +179,16 @@ class FixtureBoard:
     # -- what tests do to the board ------------------------------------------------------------
     def expire_sessions(self) -> None:
         self._members_in.clear()
+
+    def deliver(self, sender: str, subject: str, text: str) -> str:
+        """A player's PM reaches the member's inbox, unread; its id."""
+        with self._lock:
+            self.delivered.append(Sent(str(next(self._ids)), {"from": sender, "subject": subject, "message": text}))
+            return self.delivered[-1].id
+
+    @property
+    def unread(self) -> int:
+        return sum(pm.id not in self.opened for pm in self.delivered)
 
     # -- the WSGI app ----------------------------------------------------------------------------
     def app(self) -> Flask:
@@ -187,14 +217,13 @@ class FixtureBoard:
         if site.sent_message and (found := re.fullmatch(site.sent_message, where)):
             return self._sent_pm_page(sid, found.group(1))
         if site.sentbox and re.fullmatch(site.sentbox, where):
-            return self._sentbox(sid)
+            return self._listed(where, self._sentbox(sid))
         if site.received_view and (found := re.fullmatch(site.received_view[0], where)):
             _, fixture, own_id, named = site.received_view
             return self._text(sid, fixture).replace(named.format(id=own_id), named.format(id=found.group(1)))
         for pattern, fixture in site.pages:
             if re.fullmatch(pattern, where):
-                html = self._text(sid, fixture)
-                return self._without_removed(html) if site.removal and re.fullmatch(site.removal.inbox, where) else html
+                return self._listed(where, self._text(sid, fixture))
         return Response(f"no page at {where}", status=404)
 
     def _post(self, sid: str, where: str):
@@ -247,6 +276,13 @@ class FixtureBoard:
             for pm_id in marked:
                 self.removed[pm_id] = f"folder {form.get(removal.folder)}"
         return self._answer(removal.answer, self.base_url + removal.target)
+
+    def _listed(self, where: str, html: str) -> str:
+        """A folder page as the board's state has it: the PMs delivered on top, those removed gone."""
+        site = self.site
+        if site.inbox and re.fullmatch(site.inbox, where):
+            html = self._with_delivered(html)
+        return self._without_removed(html) if site.removal and re.fullmatch(site.removal.inbox, where) else html
 
     def _without_removed(self, html: str) -> str:
         """An inbox page without the rows of PMs deleted, in the trash or moved."""
@@ -320,6 +356,8 @@ class FixtureBoard:
         html = (self.site.fixtures / fixture).read_text(encoding="utf-8").replace(self.site.origin, self.base_url)
         for placeholder in self.site.placeholders:
             html = html.replace(placeholder, _session_value(placeholder, sid))
+        if self.site.unread is not None:
+            html = self.site.unread.saved.sub(lambda _: self.site.unread.shown(self.unread), html)
         return html
 
     def _thread_page(self, sid: str, found: re.Match) -> str:
@@ -367,15 +405,35 @@ class FixtureBoard:
         return str(soup)
 
     def _sent_pm_page(self, sid: str, pm_id: str) -> Response | str:
-        pm = next((p for p in self.pms if p.id == pm_id), None)
+        """A PM the member sent, or one delivered to him (viewing it opens it), cloned from a saved PM page."""
+        pm = next((p for p in (*self.pms, *self.delivered) if p.id == pm_id), None)
         if pm is None:
             return Response("no such message", status=404)
         message = self.site.layout.message
+        if "from" in pm.fields:
+            self.opened.add(pm.id)
         soup = BeautifulSoup(self._text(sid, self.site.pm_view_from), "html.parser")
         # "html:has(...)" names the whole page (soupsieve refuses some lexbor :has() forms)
         scope = soup.html if message.container.startswith("html:") else soup.select_one(message.container)
         _set(scope, message.subject, pm.fields["subject"])
+        if "from" in pm.fields:
+            _set(scope, message.id, pm.id)
+            _set(scope, message.sender, pm.fields["from"])
         _fill(scope.select_one(message.body), pm.fields["message"])
+        return str(soup)
+
+    def _with_delivered(self, html: str) -> str:
+        """The inbox page with a row for each PM delivered, newest first, above the saved rows."""
+        inbox = self.site.layout.inbox
+        soup = BeautifulSoup(html, "html.parser")
+        first = soup.select(inbox.row)[0]
+        for pm in self.delivered:       # each goes above the one before: newest first
+            row = copy.copy(first)
+            _set(row, inbox.id, pm.id)
+            _set(row, inbox.subject, pm.fields["subject"])
+            _set(row, inbox.sender, pm.fields["from"])
+            first.insert_before(row)
+            first = row
         return str(soup)
 
     def _tokens_ok(self, sid: str, rule: FormRule | UploadRule | Removal, form: dict[str, str]) -> bool:

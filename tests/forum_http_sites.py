@@ -9,7 +9,7 @@ import re
 from dataclasses import replace
 
 from forumgm.parsers.forums import fluxbb, ipb3, ipb4, mybb, phpbb, smf, vbulletin3, vbulletin4, xenforo
-from forum_http_board import FIXTURES, FormRule, Removal, Site, Token, UploadRule
+from forum_http_board import FIXTURES, FormRule, Removal, Site, Token, UnreadHeader, UploadRule
 
 FORUMS = FIXTURES / "forums"
 
@@ -225,6 +225,12 @@ IPB4 = Site(
     pm_row_from="pm_inbox.html", pm_view_from="pm_view.html",
     placeholders=("IPS_CSRF_KEY_PLACEHOLDER",), sent_listed_with_inbox=True,
 )
+# PMs coming to the host: listed in the messenger, counted by the user bar's inbox icon until opened;
+# every conversation listed can be opened (the saved one stands for the others)
+IPB4_MAILBOX = replace(IPB4, inbox=IPB4.sentbox, received_view=(r"messenger/(\d+)/", "pm_view.html", "9", "messenger/{id}/"),
+                       unread=UnreadHeader(
+    none="<span class='ipsNotificationCount ipsHide' data-notificationType='inbox' data-currentCount='0'>0</span>",
+    some="<span class='ipsNotificationCount' data-notificationType='inbox' data-currentCount='{n}'>{n}</span>"))
 
 
 def _vbulletin(engine, layout, refusal: str) -> Site:

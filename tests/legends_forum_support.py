@@ -48,14 +48,16 @@ def players_toml(table: str, roles: dict = ROLES) -> str:
                      for nick, role in roles.items())
 
 
-def write_installation(folder: Path, server: LocalForum, extra_game: str = "", roles: dict = ROLES) -> Path:
+def write_installation(folder: Path, server, extra_game: str = "", roles: dict = ROLES, engine: str = "phpbb",
+                       thread: str | None = None, start: str = "2026-03-02T21:00:00") -> Path:
+    """The local forum's thread, or another board's (`server.url` + `thread`) of `engine`."""
     players = players_toml("players", roles)
     (folder / "game.toml").write_text(f'''id = "{GAME}"
 type = "legends"
-thread_url = "{thread_url(server)}"
+thread_url = "{thread_url(server) if thread is None else server.url + thread}"
 seed = {SEED}
 time_zone = "Europe/Moscow"
-start = 2026-03-02T21:00:00
+start = {start}
 {extra_game}
 
 {players}
@@ -72,7 +74,7 @@ closes = "21:00"
 
 [forum]
 id = "local"
-engine = "phpbb"
+engine = "{engine}"
 base_url = "{server.url}"
 account = "{HOST}"
 password_env = "{PASSWORD_ENV}"
@@ -118,3 +120,10 @@ def tick_at(daemon: Daemon, clock: FakeClock, moment: datetime):
     report = daemon.tick()
     assert report.errors == []
     return report
+
+
+def requests_of(daemon: Daemon, clock: FakeClock, moment: datetime) -> int:
+    """The forum requests of one tick at `moment`."""
+    before = daemon.forum.client.requests_made
+    tick_at(daemon, clock, moment)
+    return daemon.forum.client.requests_made - before

@@ -12,7 +12,9 @@ import pytest
 from forumgm.daemon.inbox_check import inbox_reason
 from forumgm.daemon.localforum import LocalForum
 from forumgm.daemon.sync import InboxReport
-from legends_forum_support import GAME, PASSWORD_ENV, Player, legends_board, msk, start_daemon, tick_at, write_installation
+from legends_forum_support import (
+    GAME, PASSWORD_ENV, Player, legends_board, msk, requests_of, start_daemon, tick_at, write_installation,
+)
 from localforum_support import FakeClock, host_forum
 
 NIGHT_1 = "night-1"     # opens 2 March 21:00 Moscow time, deadline 3 March 10:00, grace 30 s
@@ -26,13 +28,6 @@ def game(tmp_path, monkeypatch):
         daemon = start_daemon(write_installation(tmp_path, server), server, clock)
         yield server, clock, daemon
         daemon.store.close()
-
-
-def requests_of(daemon, clock, moment) -> int:
-    """The forum requests of one tick at `moment`."""
-    before = daemon.forum.client.requests_made
-    tick_at(daemon, clock, moment)
-    return daemon.forum.client.requests_made - before
 
 
 def senders(daemon) -> list[str]:

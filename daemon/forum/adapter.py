@@ -74,7 +74,7 @@ class ForumAdapter:
     def unread_pms(self, html: str) -> int | None:
         """The unread PMs a page of this board counts in its header; None when its pages do not tell."""
         shown = self.spec.unread_pms
-        return unread_pms(html, shown) if shown is not None and self.pm_supported else None
+        return unread_pms(html, shown) if shown and self.pm_supported else None
 
     @property
     def attaches(self) -> bool:

@@ -7,6 +7,8 @@ from __future__ import annotations
 from forumgm.daemon.forum.adapter import ForumAdapter
 from forumgm.daemon.forum.spec import EngineSpec, FormStep, Paged, PmSpec
 from forumgm.parsers.forums import ipb3 as parser
+from forumgm.parsers.forums.layout import Field
+from forumgm.parsers.forums.unread import UnreadCount
 
 _MESSENGER = "index.php?app=members&module=messaging"
 _CONVERSATIONS = Paged(f"{_MESSENGER}&section=view&do=showFolder&folderID=myconvo",
@@ -32,6 +34,10 @@ SPEC = EngineSpec(
                       {"to": "entered_name", "subject": "msg_title", "message": "Post"},
                       {"dosubmit": "Отправить"}),
     ),
+    # globalTemplate's user bar: the messenger icon holds <span class='ipsHasNotifications'>N</span>
+    # only when N is not 0
+    unread_pms=(UnreadCount("a#inbox_link", Field("span.ipsHasNotifications", pattern=r"^(\d+)$"),
+                            absent_is_zero=True),),
 )
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 from forumgm.daemon.forum.adapter import ForumAdapter
 from forumgm.daemon.forum.spec import EngineSpec, FormStep, Paged, PmSpec
 from forumgm.parsers.forums import ipb4 as parser
+from forumgm.parsers.forums.layout import Field
+from forumgm.parsers.forums.unread import UnreadCount
 
 _MESSENGER = Paged("messenger/", "messenger/?page={page}")
 
@@ -31,6 +33,9 @@ SPEC = EngineSpec(
         sent_ref=r"/messenger/(\d+)/",
     ),
     forms={"compose": "form[action$='/messenger/compose/']:has(input[name='messenger_title'])"},
+    # the userBar's inbox icon: its ipsNotificationCount is printed always, 0 hidden by ipsHide
+    unread_pms=(UnreadCount("a#elFullInbox", Field("span.ipsNotificationCount[data-notificationType='inbox']",
+                                                   pattern=r"^(\d+)$")),),
 )
 
 

@@ -48,7 +48,7 @@ SPEC = EngineSpec(
         ),
     ),
     # the welcome block's "Private Messages (Unread 4, Total 4)": the first number, in any language
-    unread_pms=UnreadCount("ul.user_links", Field(pattern=r"\([^()\d]*(\d+)[^()\d]+\d+[^()\d]*\)")),
+    unread_pms=(UnreadCount("ul.user_links", Field(pattern=r"\([^()\d]*(\d+)[^()\d]+\d+[^()\d]*\)")),),
 )
 
 

@@ -49,8 +49,8 @@ SPEC = EngineSpec(
         ),
     ),
     # counts a PM from the moment it is sent, before the recipient's inbox holds it; 0 stays in the page, hidden
-    unread_pms=UnreadCount("a[href*='i=pm'][href*='folder=inbox'][role='menuitem']",
-                           Field("strong.badge", pattern=r"^(\d+)$")),
+    unread_pms=(UnreadCount("a[href*='i=pm'][href*='folder=inbox'][role='menuitem']",
+                            Field("strong.badge", pattern=r"^(\d+)$")),),
 )
 
 

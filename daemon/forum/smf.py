@@ -53,7 +53,7 @@ SPEC = EngineSpec(
         removal=PmRemoval(form="form#pmFolder", mark="pms[{n}]", delete={"del_selected": "Remove selected"}),
     ),
     # "My Messages <span class="amt">4</span>": the number only when a PM is unread
-    unread_pms=UnreadCount("a#pm_menu_top", Field("span.amt", pattern=r"^(\d+)$"), absent_is_zero=True),
+    unread_pms=(UnreadCount("a#pm_menu_top", Field("span.amt", pattern=r"^(\d+)$"), absent_is_zero=True),),
 )
 
 

@@ -112,5 +112,5 @@ class EngineSpec:
                                                              # know (a PM compose form), for FormStep.form
     reply_accepted: str | None = None  # pattern over where the board sends after taking a reply it does not name
     post_interval: float = 0.0    # the board's own flood rule for the host's account, seconds between posts
-    unread_pms: UnreadCount | None = None   # the header's unread-PM count on every page; None: the
-                                            # inbox is read at every poll
+    unread_pms: tuple[UnreadCount, ...] = ()   # where the header shows the unread PMs on every page,
+                                               # the first found tells; none: the inbox is read at every poll

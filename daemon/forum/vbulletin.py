@@ -15,6 +15,8 @@ from forumgm.daemon.forum.adapter import ForumAdapter
 from forumgm.daemon.forum.spec import EngineSpec, FormStep, Paged, PmRemoval, PmSpec
 from forumgm.parsers.forums import vbulletin3, vbulletin4
 from forumgm.parsers.forums.base import Form
+from forumgm.parsers.forums.layout import Field
+from forumgm.parsers.forums.unread import UnreadCount
 
 VBULLETIN3 = EngineSpec(
     name="vBulletin 3",
@@ -41,6 +43,14 @@ VBULLETIN3 = EngineSpec(
         removal=PmRemoval(form='form[name="pmform"], form#pmform', mark="pm[{pm}]", mark_value="yes",
                           delete={"do": "managepm", "dowhat": "delete"}),
     ),
+    # the navbar: with a notification waiting (global.php: any count above 0), "Your Notifications"
+    # and its menu, a row per kind, the PMs' linked to private.php with its number right-aligned;
+    # with none, the line "Private Messages: Unread 0, Total 3." (phrase private_messages_nav, the
+    # unread first whatever the language)
+    unread_pms=(
+        UnreadCount("div#notifications_menu", Field("td[align] > a[href*='private.php']", pattern=r"^(\d+)$")),
+        UnreadCount("td.alt2 > div.smallfont > div:has(> a[href*='private.php'])", Field(pattern=r":\D*(\d+)\D+\d")),
+    ),
 )
 
 VBULLETIN4 = replace(
@@ -48,6 +58,11 @@ VBULLETIN4 = replace(
     name="vBulletin 4",
     # STANDARD_ERROR's message, then newpost_errormessage's list
     errors="div.standard_error div.blockrow, div.blockrow.error ol li",
+    # the header's toplinks: "Your Notifications" lists a kind only when its count is above 0
+    # (vB_Bootstrap::build_notifications), the PMs' as <a href="private.php"><span>N</span> ...;
+    # with none at all it is li#nonotifications
+    unread_pms=(UnreadCount("div#toplinks li#notifications, div#toplinks li#nonotifications",
+                            Field("a[href*='private.php'] > span", pattern=r"^(\d+)$"), absent_is_zero=True),),
 )
 
 

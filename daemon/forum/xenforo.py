@@ -8,6 +8,8 @@ from __future__ import annotations
 from forumgm.daemon.forum.adapter import ForumAdapter
 from forumgm.daemon.forum.spec import EngineSpec, FormStep, Paged, PmSpec
 from forumgm.parsers.forums import xenforo as parser
+from forumgm.parsers.forums.layout import Field
+from forumgm.parsers.forums.unread import UnreadCount
 
 _CONVERSATIONS = Paged("conversations/", "conversations/?page={page}")
 
@@ -29,6 +31,8 @@ SPEC = EngineSpec(
         send=FormStep("conversations/add", "pm", {"to": "recipients", "subject": "title", "message": "message"}),
         sent_ref=r"conversations/(?:[^/?#]*\.)?(\d+)/",
     ),
+    # PAGE_CONTAINER's conversations icon: data-badge is the unread conversations, 0 included
+    unread_pms=(UnreadCount("a.p-navgroup-link--conversations", Field(attr="data-badge", pattern=r"^(\d+)$")),),
 )
 
 
