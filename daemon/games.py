@@ -6,7 +6,7 @@ import importlib
 from typing import Any, Mapping
 
 from forumgm.config import read_rule_table
-from forumgm.engines.base import Rules
+from forumgm.engines.base import Maps, Rules, maps_of
 
 
 def rule_table(game_type: str, overrides: Mapping[str, Any] | None = None) -> dict:
@@ -33,10 +33,20 @@ def rules_for(game_type: str, overrides: Mapping[str, Any] | None = None) -> Rul
 
 
 @functools.cache
+def shipped_rules(game_type: str) -> Rules | None:
+    """The game's engine under its shipped rule table; None when this forumgm has no such engine."""
+    try:
+        return rules_for(game_type)
+    except ModuleNotFoundError:
+        return None
+
+
 def game_title(game_type: str) -> str:
     """The game's name as hosts and players call it («Мафия»); the type code for a game whose engine
     is missing or names no title."""
-    try:
-        return getattr(rules_for(game_type), "title", game_type)
-    except ModuleNotFoundError:
-        return game_type
+    return getattr(shipped_rules(game_type), "title", game_type)
+
+
+def game_maps(game_type: str) -> Maps | None:
+    """The maps the game's engine draws (engines.base.Maps); None for a game drawn on no map."""
+    return maps_of(shipped_rules(game_type))

@@ -1,10 +1,11 @@
-"""Pictures an engine draws of a resolved phase (Bellum's turn map), carried by the phase's report.
+"""Maps an engine draws of a resolved phase (Bellum's turn map), carried by the phase's report.
 
-`Rules.images(state)` (optional) returns named pictures ("map.png": bytes, …). The daemon keeps
-them beside its store (pictures/<game>/<phase>/<digest>/<name>); the folder is named by the
-pictures' content, so a re-run of the phase (or its preview) never overwrites a map already
-shown. The phase's first report draft carries them (its `pictures`), and its text holds MARK
-where they go: the host may move the mark, or delete it to post the report without them.
+A game whose engine draws maps (`Rules.maps`, optional: engines.base.Maps) gets its new position
+drawn in every format the engine offers ("map.png", "map.svg"). The daemon keeps the pictures
+beside its store (pictures/<game>/<phase>/<digest>/<name>); the folder is named by the pictures'
+content, so a re-run of the phase (or its preview) never overwrites a map already shown. The
+phase's first report draft carries them (its `pictures`), and its text holds MARK where they go:
+the host may move the mark, or delete it to post the report without them.
 
 In the thread the mark becomes the pictures the way forums show them: the PNG as an attachment
 of the post placed inline where the board takes attachments (publish.py), else as `[img]` of
@@ -15,7 +16,9 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
+
+from forumgm.engines.base import Maps
 
 MARK = "[карта]"
 SHOWN = (".png", ".jpg", ".jpeg")
@@ -23,6 +26,11 @@ RELEASED = ("approved", "sending", "sent")
 NO_PUBLIC_URL = ("no [web] public_url in the config and the forum takes no attachment from this account: the forum "
                  "can show the map only from the page's public address (set it, or delete the mark "
                  f"{MARK} to post the report without the map)")
+
+
+def drawn_maps(maps: Maps, state: Any) -> dict[str, bytes]:
+    """The map of the position in each format its engine draws, named as the report carries it."""
+    return {f"map.{fmt}": maps.draw(state, fmt).data for fmt in maps.formats}
 
 
 def save_pictures(store_path: Path, game_id: str, phase_key: str, pictures: Mapping[str, bytes]) -> list[Path]:

@@ -11,7 +11,7 @@ import logging
 from typing import Any, Sequence
 
 from forumgm.daemon.stops import RULES_CHANGED
-from forumgm.engines.mafia.freeze import RulesFrozen
+from forumgm.engines.base import RulesFrozen
 
 log = logging.getLogger(__name__)
 

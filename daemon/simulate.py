@@ -55,8 +55,34 @@ def load_scenario(path: Path) -> dict:
         raise ScenarioError("(file)", f"cannot read {path}: {error.strerror}") from None
 
 
+@dataclass(frozen=True)
+class Played:
+    """A scenario played through: its engine, the state after each phase, each phase's JSON."""
+
+    game: str
+    seed: int
+    rules: Rules
+    states: tuple[Any, ...]      # the start, then the state after each phase
+    phases: tuple[dict, ...]
+
+
 def run_scenario(scenario: Mapping[str, Any], texts: Texts | None = None) -> dict:
     """The JSON document of scenario.md for one scenario table."""
+    played = play_scenario(scenario, texts)
+    rules, state = played.rules, played.states[-1]
+    # a game with a position to show (bellum: people, owners, …) adds it for the final state
+    summary = getattr(rules, "summary", None)
+    return {
+        "game": played.game,
+        "seed": played.seed,
+        "phases": list(played.phases),
+        "alive": list(rules.alive(state)),
+        "winner": rules.winner(state),
+        **(summary(state) if summary else {}),
+    }
+
+
+def play_scenario(scenario: Mapping[str, Any], texts: Texts | None = None) -> Played:
     from forumgm.config import load_texts
 
     texts = texts or load_texts()
@@ -70,7 +96,7 @@ def run_scenario(scenario: Mapping[str, Any], texts: Texts | None = None) -> dic
     if not isinstance(phases, list):
         raise ScenarioError("phases", "expected an array of tables ([[phases]])")
 
-    out_phases = []
+    states, out_phases = [state], []
     for index, table in enumerate(phases):
         if rules.winner(state) is not None:
             raise ScenarioError(f"phases[{index}]", f"the game is over before this phase (winner: {rules.winner(state)})")
@@ -78,17 +104,9 @@ def run_scenario(scenario: Mapping[str, Any], texts: Texts | None = None) -> dic
         opening = _role_pms(rules, state, texts) if index == 0 else []
         state, result = _play(rules, game, state, script, seed, texts, roster)
         result["pms"] = opening + result["pms"]
+        states.append(state)
         out_phases.append(result)
-    # a game with a position to show (bellum: people, owners, …) adds it for the final state
-    summary = getattr(rules, "summary", None)
-    return {
-        "game": game,
-        "seed": seed,
-        "phases": out_phases,
-        "alive": list(rules.alive(state)),
-        "winner": rules.winner(state),
-        **(summary(state) if summary else {}),
-    }
+    return Played(game, seed, rules, tuple(states), tuple(out_phases))
 
 
 def check_orders(scenario: Mapping[str, Any], game: str, sender: str, text: str,

@@ -30,7 +30,7 @@ from forumgm.daemon.late import late_key, missed_phase
 from forumgm.daemon.reminders import draft_before_deadline
 from forumgm.daemon.role_delivery import role_drafts
 from forumgm.daemon.notices import KIND as NOTICE_KIND, host_notices
-from forumgm.daemon.pictures import save_pictures, with_mark
+from forumgm.daemon.pictures import drawn_maps, save_pictures, with_mark
 from forumgm.daemon.store import Store, StoreError
 from forumgm.daemon.stops import is_held
 from forumgm.daemon.stored_orders import order_pms
@@ -40,7 +40,7 @@ from forumgm.daemon.sync_problems import note_sync
 from forumgm.daemon.votes import (
     FINAL_KIND, draft_running_count, note_thread_votes, post_urls, record_votes, takes_pm_votes, vote_count_body,
 )
-from forumgm.engines.base import OrderPm, Phase, PhaseInputs, Rules
+from forumgm.engines.base import OrderPm, Phase, PhaseInputs, Rules, maps_of
 from forumgm.engines.receipts import receipt_text
 from forumgm.parsers.names import Roster, account_player
 
@@ -391,9 +391,9 @@ def resolve_once(game: GameRun, store: Store, phase_key: str, cutoff: datetime, 
 
 
 def _pictures(game: GameRun, store: Store, phase_key: str, state: Any) -> list[Path]:
-    """The files of the pictures the engine draws of the new position (optional: `Rules.images`)."""
-    draw = getattr(game.rules, "images", None)
-    return [] if draw is None else save_pictures(store.path, game.id, phase_key, draw(state))
+    """The files of the maps the engine draws of the new position (optional: `Rules.maps`)."""
+    maps = maps_of(game.rules)
+    return [] if maps is None else save_pictures(store.path, game.id, phase_key, drawn_maps(maps, state))
 
 
 def _check_rerun(store: Store, game_id: str, row: dict) -> None:

@@ -40,6 +40,11 @@ class SetupError(ValueError):
         self.message = message
 
 
+class RulesFrozen(ValueError):
+    """A started game's rule config changed: the rules are frozen at the start (the deal) and may
+    change only when the host forces it (`Rules.freeze_rules`, optional)."""
+
+
 def reject_unknown_keys(table: Mapping[str, Any], allowed: Iterable[str], key: str) -> None:
     """A setup table may hold only the keys its game knows: a typo must not be ignored."""
     for name in table:
@@ -274,6 +279,10 @@ class Rules(Protocol):
     none. `host_digest(state, phase, posts, start, end, host, texts) -> OutgoingPm` is one: a game
     whose thread has rules of its own (Mafia's discipline) returns the host's digest of the thread's
     posts in [start, end) as a PM to him (`host` is his account; his own posts do not count).
+    `freeze_rules(state, force=False) -> state` is another: a game whose rules are frozen at the
+    start returns the state under the engine's rule config, and raises RulesFrozen when that config
+    changed since the start unless the host forces the change. `maps` (a `Maps`) is the third: a
+    game drawn on a map (Bellum) draws it; see `maps_of`.
     """
 
     name: str
@@ -301,3 +310,38 @@ class Rules(Protocol):
     def dump(self, state: Any) -> dict: ...
     def load(self, data: Mapping[str, Any]) -> Any: ...
 
+
+
+# ---------------------------------------------------------------- maps (optional)
+
+@dataclass(frozen=True)
+class Picture:
+    """One drawn map: its title (the caption drawn on it) and the file's bytes."""
+
+    title: str
+    data: bytes
+
+
+class Maps(Protocol):
+    """The maps a game's engine draws of its positions (`Rules.maps`, optional).
+
+    A game whose Rules has no `maps` has no maps: the daemon posts no map with its reports, the
+    host's page shows it no maps section and `forumgm map` refuses its scenarios. Every method
+    draws one picture in one of `formats`; a table or file it cannot read raises ValueError (such
+    as SetupError) naming the file or key and what is expected.
+    """
+
+    formats: tuple[str, ...]        # the file suffixes it draws: ("png", "svg")
+
+    # The map of a game's position (after the state's last phase; its start before any).
+    def draw(self, state: Any, fmt: str) -> Picture: ...
+    # The start of the game a [setup] table describes, without dealing it (no players needed).
+    def start(self, setup: Mapping[str, Any], fmt: str) -> Picture: ...
+    # The start a map file of the engine's own describes (Bellum's scenario file), None when the
+    # parsed TOML `table` is no such file; `source` names the file in errors.
+    def of_file(self, table: Mapping[str, Any], source: str, fmt: str) -> Picture | None: ...
+
+
+def maps_of(rules: Any) -> Maps | None:
+    """The game's maps, None for a game drawn on no map."""
+    return getattr(rules, "maps", None)

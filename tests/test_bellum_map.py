@@ -184,11 +184,35 @@ def test_map_command_refuses_what_it_cannot_draw(tmp_path, capsys):
     assert "--turn: expected 0..0 (the scenario has 0 turn(s))" in capsys.readouterr().err
     scenario.write_text('game = "mafia"\n', encoding="utf-8")
     assert main(["map", str(scenario), "--out", str(tmp_path / "x.png")]) == 2
-    assert "game: expected \"bellum\" (got 'mafia')" in capsys.readouterr().err
+    assert "game: expected \"bellum\" (got 'mafia'): the mafia engine («Мафия») draws no maps" in capsys.readouterr().err
+    scenario.write_text('game = "legends"\n[[phases]]\nkind = "night"\n', encoding="utf-8")
+    assert main(["map", str(scenario), "--out", str(tmp_path / "x.png")]) == 2
+    assert "(got 'legends'): the legends engine («Легенды меча и магии») draws no maps" in capsys.readouterr().err
+    scenario.write_text('year = 370\nprovinces = 3\n', encoding="utf-8")       # a Bellum scenario file, broken
+    assert main(["map", str(scenario), "--out", str(tmp_path / "x.png")]) == 2
+    assert f"{scenario}: provinces: expected an array of tables [[provinces]]" in capsys.readouterr().err
     scenario.write_text('game = "bellum"\n[setup]\nscenario = "nowhere.toml"\n', encoding="utf-8")
     assert main(["map", str(scenario), "--out", str(tmp_path / "x.png")]) == 2
     assert "nowhere.toml: (file): cannot read it" in capsys.readouterr().err
     assert not (tmp_path / "x.png").exists()
+
+
+def test_only_bellum_offers_maps_through_its_rules():
+    from forumgm.daemon.games import game_maps
+
+    assert [game for game in ("legends", "mafia", "bellum", "arena") if game_maps(game) is not None] == ["bellum"]
+    assert game_maps("chess") is None                      # no such engine: no maps, no error
+    assert game_maps("bellum").formats == ("png", "svg")
+
+
+def test_the_engines_map_of_a_state_is_the_turn_report_picture_and_titles_the_start(tmp_path):
+    from forumgm.daemon.pictures import drawn_maps
+    from forumgm.engines.bellum import RULES
+
+    state = RULES.setup({"scenario": "370", "players": [{"nick": "Аларих", "faction": "vestgoty"}]}, 1)
+    start = RULES.maps.draw(state, "svg")
+    assert start.title == "370 г. — начало" and "370 г. — начало" in start.data.decode("utf-8")
+    assert drawn_maps(RULES.maps, state) == {"map.png": RULES.maps.draw(state, "png").data, "map.svg": start.data}
 
 
 def _shipped_370():

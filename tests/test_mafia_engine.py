@@ -7,8 +7,8 @@ from datetime import timedelta
 import pytest
 
 from forumgm.config import load_texts
-from forumgm.engines.base import OrderPm, Phase, PhaseInputs, SetupError
-from forumgm.engines.mafia import RULES, RulesFrozen, make_rules
+from forumgm.engines.base import OrderPm, Phase, PhaseInputs, RulesFrozen, SetupError
+from forumgm.engines.mafia import RULES, make_rules
 from forumgm.engines.mafia.roles import default_counts
 
 NICKS = ["Аскон", "Хан", "Лиса", "Бук", "Зорро", "Тора", "Марк", "Кума"]

@@ -8,7 +8,7 @@ from playwright.sync_api import expect, sync_playwright
 
 from forumgm.daemon.web import create_role_link, role_link_path
 from forumgm.daemon.web.server import web_server
-from web_seed import GAME, PASSWORD, audit_actions, seeded_store
+from web_seed import GAME, MAP_GAME, PASSWORD, audit_actions, seeded_store
 
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -183,3 +183,18 @@ def test_the_turn_report_is_previewed_with_its_map_where_the_mark_puts_it(site, 
     expect(moved.locator("img.map")).to_have_count(1)
     assert moved.evaluate("""node => { const before = document.createRange(); before.setStart(node, 0);
         before.setEndBefore(node.querySelector('img.map')); return before.toString().trim(); }""") == ""
+
+
+def test_only_a_game_whose_engine_draws_maps_has_the_maps_section(site, page):
+    seeded, base = site
+    log_in(page, base, PASSWORD)
+    page.goto(f"{base}/games/{GAME}")                            # Mafia: no maps
+    expect(page.locator("h2#audit")).to_be_visible()
+    expect(page.locator("#maps")).to_have_count(0)
+    expect(page.get_by_role("heading", name="Карты")).to_have_count(0)
+
+    page.goto(f"{base}/games/{MAP_GAME}")                        # Bellum: its turn map
+    expect(page.get_by_role("heading", name="Карты")).to_be_visible()
+    picture = page.locator("#maps ~ figure img.map")
+    expect(picture).to_have_count(1)
+    assert picture.evaluate("img => img.complete && img.naturalWidth") == 1

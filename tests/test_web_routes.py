@@ -7,7 +7,7 @@ import pytest
 
 from forumgm.daemon.web import create_app, create_role_link, role_link_path
 from forumgm.daemon.web.queries import running_tally
-from web_seed import GAME, PASSWORD, PNG, audit_actions, seeded_store
+from web_seed import GAME, MAP_GAME, PASSWORD, PNG, audit_actions, seeded_store
 
 TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
 
@@ -94,23 +94,38 @@ def test_games_page_shows_phase_moscow_deadline_and_living(host):
     assert "Дима" not in html
 
 
-def test_game_page_shows_tally_orders_receipts_and_maps(host, seeded):
+def test_game_page_shows_tally_orders_receipts_and_no_maps_for_a_game_without_them(host, seeded):
     html = page(host, f"/games/{GAME}")
     assert re.search(r"<td>Хана</td><td>2</td><td>Аскон, Вереск</td>", html)
     assert re.search(r"<td>Аскон</td><td>1</td><td>Хана</td>", html)
     assert "&lt;i&gt;Хвост&lt;/i&gt;" in html and "<i>" not in html
     assert "ник не распознан, возможно: &lt;u&gt;Хана&lt;/u&gt;" in html
     assert "отклонено: непонятный приказ" in html and "Квитанция №%d" % seeded.receipt in html
-    assert "day-1.png" in html and "missing.svg" not in html
+    assert 'id="maps"' not in html and "Карты" not in html          # Mafia's engine draws no maps
+
+
+@pytest.mark.parametrize("game_type", ["legends", "arena"])
+def test_no_other_game_without_maps_has_the_section(host, seeded, game_type):
+    seeded.store.register_game("other", game_type, "local", "http://127.0.0.1:1/viewtopic.php?t=9", "Europe/Moscow", 9,
+                               {"Аскон": []})
+    html = page(host, "/games/other")
+    assert "Журнал действий" in html and 'id="maps"' not in html
+
+
+def test_game_page_of_a_game_with_maps_shows_them(host, seeded):
+    html = page(host, f"/games/{MAP_GAME}")
+    assert '<h2 id="maps">Карты</h2>' in html
+    assert "turn-1.png" in html and "missing.svg" not in html
 
 
 def test_map_image_is_served_only_when_a_draft_carries_it(host, seeded):
-    html = page(host, f"/games/{GAME}")
+    html = page(host, f"/games/{MAP_GAME}")
     src = re.search(r'<img class="map" src="([^"]+)"', html).group(1)
     response = host.get(src)
     assert response.status_code == 200 and response.mimetype == "image/png" and response.data == PNG
     assert host.get(src[:-1] + "1").status_code == 404          # the listed but missing SVG
-    assert host.get(f"/games/{GAME}/maps/{seeded.vote_count}/0").status_code == 404
+    assert host.get(f"/games/{MAP_GAME}/maps/{seeded.vote_count}/0").status_code == 404
+    assert host.get(f"/games/{GAME}/maps/{seeded.report}/0").status_code == 404     # another game's draft
     # previewed inside the report that carries it, where its mark puts it in the post
     preview = re.search(r'<div class="preview"[^>]*>((?:(?!</div>).)*Конец\.)', page(host, "/drafts"), re.S).group(1)
     assert re.search(rf'Итоги дня\..*<figure>\s*<img class="map" src="{re.escape(src)}".*</figure>.*Конец\.',

@@ -1,4 +1,5 @@
-"""A temporary store with one Mafia game as the host's page would find it mid-day (shared by test_web_*)."""
+"""A temporary store with one Mafia game as the host's page would find it mid-day, and a Bellum game whose turn
+report carries its map (shared by test_web_*)."""
 from __future__ import annotations
 
 import base64
@@ -11,6 +12,7 @@ from forumgm.engines.base import CountedVote, DiscardedVote
 
 PASSWORD = "correct horse battery staple"
 GAME = "mafia-7"
+MAP_GAME = "bellum-3"      # a game whose engine draws maps
 PLAYERS = ("Аскон", "Хана", "Вереск", "Дима", "<b>Злодей</b>")
 NOW = datetime(2024, 3, 2, 12, 0, tzinfo=timezone.utc)
 DEADLINE = datetime(2024, 3, 2, 19, 45, tzinfo=timezone.utc)   # 22:45 in Moscow
@@ -27,7 +29,7 @@ class Seeded:
     receipt: int
     sent: int
     map_path: Path
-    report: int           # a turn report carrying the map
+    report: int           # MAP_GAME's turn report carrying the map
 
 
 def seeded_store(folder: Path) -> Seeded:
@@ -58,9 +60,11 @@ def seeded_store(folder: Path) -> Seeded:
     sent = store.add_draft(GAME, "warning", "Вереск", "Предупреждение", "night-1", False)
     store.mark_sending(sent, NOW)
     store.mark_sent(sent, "pm:9001", NOW)
-    map_path = folder / "day-1.png"
+    map_path = folder / "turn-1.png"
     map_path.write_bytes(PNG)
-    report = store.add_draft(GAME, "literary_report", "thread", "Итоги дня.\n\n[карта]\n\nКонец.", "day-1", True,
+    store.register_game(MAP_GAME, "bellum", "local", "http://127.0.0.1:1/viewtopic.php?t=3", "Europe/Moscow", 3,
+                        {"Аларих": []})
+    report = store.add_draft(MAP_GAME, "literary_report", "thread", "Итоги дня.\n\n[карта]\n\nКонец.", "turn-1", True,
                              pictures=[map_path, folder / "missing.svg"])
     return Seeded(store, vote_count, lynch_report, role_pm, receipt, sent, map_path, report)
 

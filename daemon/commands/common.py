@@ -125,6 +125,7 @@ def picture_problems(installation) -> list[str]:
     address ([web] public_url)."""
     from forumgm.daemon.forum import ADAPTERS, Forum
     from forumgm.daemon.games import rules_for
+    from forumgm.engines.base import maps_of
 
     adapter = ADAPTERS.get(installation.forum.engine, Forum)
     if installation.web_public_url or adapter.attach is not Forum.attach:
@@ -132,7 +133,7 @@ def picture_problems(installation) -> list[str]:
     problems = []
     for game in installation.games:
         try:
-            draws = hasattr(rules_for(game.type), "images")
+            draws = maps_of(rules_for(game.type)) is not None
         except ModuleNotFoundError:
             continue        # setup_problems names the missing engine
         if draws:

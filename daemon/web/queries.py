@@ -10,7 +10,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from forumgm.daemon.games import game_title
+from forumgm.daemon.games import game_maps, game_title
 from forumgm.daemon.stops import Stop, stops
 from forumgm.daemon.store import Store
 from forumgm.daemon.votes import pm_vote_tally, stored_tally, takes_pm_votes
@@ -29,6 +29,7 @@ class GameView:
     deadline: datetime | None
     alive: tuple[str, ...]
     title: str                            # the game's name, e.g. «Мафия»
+    has_maps: bool                        # its engine draws maps (Bellum): the page has a maps section
     stops: tuple[Stop, ...]               # every reason the game is not being run
     winner: str | None                    # once it is finished
 
@@ -100,6 +101,7 @@ def game_view(store: Store, game: dict) -> GameView:
         deadline=phase["deadline"] if phase else None,
         alive=alive_players(store, game["id"]),
         title=game_title(game["type"]),
+        has_maps=game_maps(game["type"]) is not None,
         stops=tuple(stops(store, game["id"])),
         winner=game.get("winner") if game.get("finished_at") else None,
     )

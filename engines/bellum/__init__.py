@@ -4,7 +4,7 @@
 scenario or a host's own file). `RULES` (or `make_rules(rule_table)`) is the engine the daemon
 and `forumgm simulate` drive: one phase a turn («turn»), resolved by the step table in
 `turn.TURN`. Beyond the Rules protocol it gives `summary(state)`, the position keys a
-simulation prints at its end.
+simulation prints at its end, and `maps`, the turn map (`turnmap`).
 """
 from __future__ import annotations
 
@@ -95,11 +95,12 @@ class BellumRules:
     def summary(self, state: BellumState) -> dict[str, Any]:
         return summary(state)
 
-    def images(self, state: BellumState) -> dict[str, bytes]:
-        """The turn map (map.png, map.svg) of the position; the daemon posts it with the report."""
-        from forumgm.engines.bellum.turnmap import turn_images
+    @property
+    def maps(self) -> Any:
+        """The turn map (engines.base.Maps): posted with each turn report, shown on the host's page."""
+        from forumgm.engines.bellum.turnmap import BellumMaps     # here: drawing loads matplotlib
 
-        return turn_images(state, summary(state))
+        return BellumMaps()
 
     def signup_choices(self, setup: Mapping[str, Any]) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
         """(id, name, aliases) of every faction of the game's scenario, for the sign-up."""

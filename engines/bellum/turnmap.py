@@ -1,12 +1,42 @@
-"""The map of a Bellum game's position, from the state (its map carries the scenario's
-coordinates), for the daemon to show on the host's page and post with the turn report."""
+"""Bellum's maps (`BellumRules.maps`, the engines.base `Maps`): the position of a game's state,
+the start of a game's [setup] or of a scenario file, drawn for the turn report, the host's page
+and `forumgm map`."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from types import MappingProxyType
+from typing import Any, Mapping
 
-from forumgm.engines.bellum.mapdraw import draw_map
-from forumgm.engines.bellum.scenario import Link, Province, Scenario
+from forumgm.engines.base import Picture
+from forumgm.engines.bellum import summary
+from forumgm.engines.bellum.mapdraw import FORMATS, draw_map, start_position
+from forumgm.engines.bellum.scenario import Link, Province, Scenario, parse_scenario
+from forumgm.engines.bellum.setup import game_scenario
 from forumgm.engines.bellum.state import BellumState
+
+
+@dataclass(frozen=True)
+class BellumMaps:
+    formats: tuple[str, ...] = FORMATS
+
+    def draw(self, state: BellumState, fmt: str) -> Picture:
+        position = summary(state)
+        title = map_title(state.world.year, state.rules.years_per_turn, state.turn)
+        return Picture(title, draw_map(map_scenario(state), position["people"], position["owners"],
+                                       position["subjugated"], fmt=fmt, factions=position["factions"], title=title))
+
+    def start(self, setup: Mapping[str, Any], fmt: str) -> Picture:
+        """The start of the scenario the setup names, before the setup's own overrides and players."""
+        return _start(game_scenario(setup.get("scenario")), fmt)
+
+    def of_file(self, table: Mapping[str, Any], source: str, fmt: str) -> Picture | None:
+        return _start(parse_scenario(table, source), fmt) if "provinces" in table else None
+
+
+def _start(scenario: Scenario, fmt: str) -> Picture:
+    title = map_title(scenario.year, 0, 0)
+    return Picture(title, draw_map(scenario, fmt=fmt, title=title, **start_position(scenario)))
+
 
 def map_scenario(state: BellumState) -> Scenario:
     """The drawing's view of the game's map; factions come from the position itself."""
@@ -25,12 +55,3 @@ def map_title(first_year: int, years_per_turn: int, turn: int) -> str:
     if turn == 0:
         return f"{first_year} г. — начало"
     return f"После хода {turn} ({first_year + turn * years_per_turn} г.)"
-
-
-def turn_images(state: BellumState, position: dict) -> dict[str, bytes]:
-    """`map.png` and `map.svg` of the position after the state's last turn."""
-    title = map_title(state.world.year, state.rules.years_per_turn, state.turn)
-    scenario = map_scenario(state)
-    return {f"map.{fmt}": draw_map(scenario, position["people"], position["owners"], position["subjugated"],
-                                   fmt=fmt, factions=position["factions"], title=title)
-            for fmt in ("png", "svg")}

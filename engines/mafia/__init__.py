@@ -17,7 +17,7 @@ from forumgm.engines.base import (ORDERS, CountedVote, DiscardedVote, Eliminatio
 from forumgm.engines.mafia import orders as _orders
 from forumgm.engines.mafia.briefing import role_pms
 from forumgm.engines.mafia.discipline import host_digest
-from forumgm.engines.mafia.freeze import RulesFrozen, change_rules
+from forumgm.engines.mafia.freeze import change_rules
 from forumgm.engines.mafia.reminder import Reminder, reminder
 from forumgm.engines.mafia.report import round_pms, round_report
 from forumgm.engines.mafia.round import OUT_EVENTS, resolve_round
@@ -29,7 +29,7 @@ from forumgm.parsers.forums.base import Post
 
 ROUND = "round"
 
-__all__ = ["RULES", "MafiaRules", "make_rules", "RulesFrozen", "Reminder"]
+__all__ = ["RULES", "MafiaRules", "make_rules", "Reminder"]
 
 
 def _eliminations(events) -> tuple[Elimination, ...]:
@@ -118,8 +118,8 @@ class MafiaRules:
         return host_digest(state, phase, posts, start, end, host, texts)
 
     def freeze_rules(self, state: MafiaState, force: bool = False) -> MafiaState:
-        """The state under this engine's rule config; RulesFrozen when it changed since the
-        start and the host did not force it."""
+        """The state under this engine's rule config; RulesFrozen (engines.base) when it changed
+        since the start and the host did not force it."""
         return change_rules(state, self.config, force)
 
 

@@ -6,11 +6,8 @@ import hashlib
 import json
 from dataclasses import replace
 
+from forumgm.engines.base import RulesFrozen
 from forumgm.engines.mafia.state import MafiaState, RuleConfig
-
-
-class RulesFrozen(ValueError):
-    """The game has started; its rules may only change when the host forces it."""
 
 
 def rules_hash(rules: RuleConfig) -> str:

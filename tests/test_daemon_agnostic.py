@@ -1,0 +1,71 @@
+"""The daemon stays game-agnostic: what differs per game comes from the engine through the Rules
+protocol (engines/base.py), so no daemon module imports a game's engine package or switches on a
+game's name."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import forumgm.daemon
+import forumgm.engines
+
+DAEMON = Path(forumgm.daemon.__file__).parent
+GAMES = frozenset(path.parent.name for path in Path(forumgm.engines.__file__).parent.glob("*/__init__.py"))
+
+
+def _imported(tree: ast.AST) -> list[tuple[int, str]]:
+    """(line, dotted name) of every module an import names, in functions too."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found += [(node.lineno, f"{node.module}.{alias.name}") for alias in node.names]
+    return found
+
+
+def _game_names(node: ast.AST) -> set[str]:
+    """The game names a compared operand spells out: "mafia", or ("legends", "mafia")."""
+    items = node.elts if isinstance(node, (ast.Tuple, ast.List, ast.Set)) else [node]
+    return {item.value for item in items if isinstance(item, ast.Constant) and item.value in GAMES}
+
+
+def engine_imports(source: str) -> list[str]:
+    return [f"line {line}: {name}" for line, name in _imported(ast.parse(source))
+            if name.split(".")[:2] == ["forumgm", "engines"] and len(name.split(".")) > 2
+            and name.split(".")[2] in GAMES]
+
+
+def game_switches(source: str) -> list[str]:
+    return [f"line {node.lineno}: compares with {sorted(names)}" for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.Compare) and (names := set().union(*map(_game_names, [node.left, *node.comparators])))]
+
+
+def _daemon_modules() -> list[Path]:
+    modules = sorted(DAEMON.rglob("*.py"))
+    assert len(modules) > 50 and DAEMON / "commands" / "map.py" in modules      # the walk reaches subpackages
+    return modules
+
+
+def test_the_checks_see_what_they_look_for():
+    assert GAMES == {"legends", "mafia", "bellum", "arena"}
+    assert engine_imports("from forumgm.engines.mafia.freeze import RulesFrozen") == [
+        "line 1: forumgm.engines.mafia.freeze.RulesFrozen"]
+    assert engine_imports("def f():\n    import forumgm.engines.bellum.mapdraw") == ["line 2: forumgm.engines.bellum.mapdraw"]
+    assert engine_imports("from forumgm.engines import arena") == ["line 1: forumgm.engines.arena"]
+    assert engine_imports("from forumgm.engines.base import Rules\nfrom forumgm.engines import tally") == []
+    assert game_switches("if game.type == 'bellum': pass") == ["line 1: compares with ['bellum']"]
+    assert game_switches("x = row.game in ('legends', 'mafia')") == ["line 1: compares with ['legends', 'mafia']"]
+    assert game_switches("if kind == 'turn': pass") == []
+
+
+def test_no_daemon_module_imports_a_game_engine_package():
+    found = {str(path.relative_to(DAEMON)): problems for path in _daemon_modules()
+             if (problems := engine_imports(path.read_text(encoding="utf-8")))}
+    assert found == {}
+
+
+def test_no_daemon_module_switches_on_a_game_name():
+    found = {str(path.relative_to(DAEMON)): problems for path in _daemon_modules()
+             if (problems := game_switches(path.read_text(encoding="utf-8")))}
+    assert found == {}
