@@ -538,6 +538,14 @@ class Store:
             self.audit(by, "game.finish", {"game": game_id, "winner": winner})
         return cursor.rowcount == 1
 
+    def reopen_game(self, game_id: str, by: str, at: datetime) -> None:
+        """The end the game's rules declared no longer stands (a re-run changed the outcome): the game goes
+        on, paused, so that nothing resolves before the host has set the next phase's deadline."""
+        winner = self.game(game_id)["winner"]
+        self.db.execute("UPDATE games SET finished_at = NULL, winner = NULL, finished_by = NULL, paused_at = ?, "
+                        "paused_by = ? WHERE id = ?", [to_text(at), by, game_id])
+        self.audit(by, "game.reopen", {"game": game_id, "winner": winner, "paused": True})
+
     def set_problem(self, game_id: str, problem: str, at: datetime) -> bool:
         """The reason the game waits for the host; True when it was running until now.
         A game already stopped keeps its `problem_since` and takes the newest reason."""

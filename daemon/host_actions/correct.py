@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from forumgm.daemon.finish import is_finished
+from forumgm.daemon.finish import may_change
 from forumgm.daemon.host_actions.correct_vote import VoteCorrection, annul_vote, correct_vote
 from forumgm.daemon.phase_names import phase_label
 from forumgm.daemon.store import OPEN_DRAFT_STATUSES, Store, StoreError
@@ -84,8 +84,9 @@ def _target(game, store: Store, phase_key: str, nick: str, now: datetime) -> Tar
     if player is None:
         raise StoreError(f"{nick!r} is not a player of {game.id} "
                          f"(players: {', '.join(p.nick for p in game.config.players)})")
-    if is_finished(store, game.id):
-        raise StoreError(f"{game.id} is finished; its orders can no longer change")
+    if not may_change(store, game.id):
+        raise StoreError(f"{game.id} was finished by {store.game(game.id)['finished_by']}; its orders and votes "
+                         "can no longer change")
     row = store.phase(game.id, phase_key)
     if row is None:
         raise StoreError(f"{game.id}: no phase {phase_key!r}")

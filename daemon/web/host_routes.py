@@ -115,6 +115,10 @@ def rerun_confirm(game_id: str, phase_key: str):
         return redirect(url_for("host.rerun_preview", game_id=game_id, phase_key=phase_key))
     flash(f"Пересчитано: {', '.join(phase_label(rerun.phase) for rerun in done.phases)}; "
           "новые черновики ждут решения.", "ok")
+    if done.reopened:
+        flash(f"Игра продолжается: {phase_label(done.reopened)}. Она на паузе: назначьте дедлайн и продолжите игру.",
+              "error")
+        return back(game_id)
     return redirect(url_for("web.drafts"))
 
 
