@@ -1,4 +1,4 @@
-"""Parser speed, run by hand: `python bench/parse_pages.py [rounds]`.
+"""Parser speed, run by hand: `python bench/parse_pages.py [rounds] [posts]`.
 
 For each engine, the saved thread pages (tests/fixtures/forums) are read page → posts, and the
 same pages are parsed by a bare `lxml.html.fromstring` as the yardstick. Each round times both
@@ -6,7 +6,12 @@ on every page, one after the other, in this thread's CPU time (time.thread_time:
 core shared with other work does not count); the ratio (lxml time / our time: 1.0 would mean
 reading every post costs no more than building lxml's tree of the page) is taken per round,
 and the median of the rounds is printed with their range and our pages/s (best round).
+
+With `posts` (e.g. 20, what boards show by default), each saved page is first grown to that many
+posts by repeating its own posts after the last one: the saved pages hold 2–5 posts, so their
+figures are mostly the fixed cost of a page, and a full page shows the cost of the posts.
 """
+import importlib
 import statistics
 import sys
 import time
@@ -14,6 +19,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import lxml.html
+from selectolax.lexbor import LexborHTMLParser
 
 from forumgm.parsers.forums import ENGINES, engine_functions
 
@@ -32,14 +38,17 @@ def cpu_time(work, pages) -> float:
     return (time.thread_time() - started) / (REPEAT * len(pages))
 
 
-def measure(engine: str, rounds: int) -> tuple[float, float, float, float] | None:
+def measure(engine: str, rounds: int, posts: int | None = None) -> tuple[float, float, float, float] | None:
     """(our pages/s, median, lowest and highest lxml time / our time) for an engine's saved
-    thread pages; None without pages."""
+    thread pages (grown to `posts` posts each, if given); None without pages."""
     source = "phpbb" if engine == "generic" else engine
     pages = [p.read_text(encoding="utf-8") for p in sorted((FIXTURES / source).glob("thread_page*.html"))]
     if not pages:
         return None
     functions = engine_functions(engine, GENERIC_CONFIG if engine == "generic" else None)
+    if posts is not None:
+        selector = layout_of(engine).thread.post
+        pages = [grown(html, selector, posts) for html in pages]
     ours, ratios = float("inf"), []
     for _ in range(rounds):          # alternated: a busy moment of the machine hits both alike
         our_time = cpu_time(lambda html: functions.posts(html, "UTC", NOW), pages)
@@ -52,14 +61,32 @@ def lxml_tree(html: str):
     return lxml.html.fromstring(html)
 
 
-def main(rounds: int = 30) -> None:
-    print(f"{'engine':12} {'pages/s':>8} {'vs lxml':>8}  (range of {rounds} rounds)")
+def layout_of(engine: str):
+    source = "phpbb" if engine == "generic" else engine
+    return importlib.import_module(f"forumgm.parsers.forums.{source}").LAYOUT
+
+
+def grown(html: str, post_selector: str, posts: int) -> str:
+    """The page with its posts repeated, in turn, after its last post until it holds `posts`."""
+    tree = LexborHTMLParser(html)
+    found = tree.css(post_selector)
+    last = found[-1]
+    for i in range(posts - len(found)):
+        copy = found[i % len(found)].clone()
+        last.insert_after(copy, move=True)
+        last = copy
+    return tree.html
+
+
+def main(rounds: int = 30, posts: int | None = None) -> None:
+    grown_to = f", pages grown to {posts} posts" if posts else ""
+    print(f"{'engine':12} {'pages/s':>8} {'vs lxml':>8}  (range of {rounds} rounds{grown_to})")
     for engine in sorted(ENGINES):
-        result = measure(engine, rounds)
+        result = measure(engine, rounds, posts)
         if result is not None:
             pages_per_second, median, low, high = result
             print(f"{engine:12} {pages_per_second:8.0f} {median:7.2f}x  ({low:.2f}–{high:.2f})")
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 30)
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 30, int(sys.argv[2]) if len(sys.argv) > 2 else None)

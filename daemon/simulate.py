@@ -156,11 +156,17 @@ def _start(game: str, setup: Any, seed: Any) -> tuple[Rules, Any]:
     except ModuleNotFoundError:
         raise ScenarioError("game", f"the {game} engine is not part of this forumgm yet") from None
     except SetupError as error:   # the shipped rule tables themselves are malformed
-        raise ScenarioError(error.key, error.message) from None
+        raise _setup_problems(error) from None
     try:
         return rules, rules.setup(setup, seed)
     except SetupError as error:
-        raise ScenarioError(error.key, error.message) from None
+        raise _setup_problems(error) from None
+
+
+def _setup_problems(error: SetupError) -> ScenarioError:
+    """Every problem the engine found, on one line after the first one's key."""
+    more = "".join(f"; {key}: {message}" for key, message in error.problems[1:])
+    return ScenarioError(error.key, error.message + more)
 
 
 def _role_pms(rules: Rules, state: Any, texts: Texts) -> list[dict]:

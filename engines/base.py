@@ -32,12 +32,38 @@ class Phase:
 
 
 class SetupError(ValueError):
-    """A game's setup table is malformed; `key` is the dotted path of the offending key."""
+    """A game's setup table is malformed: `problems` holds each (dotted key, what is expected)
+    found, so a host fixes them all in one go; `key` and `message` are the first one's."""
 
-    def __init__(self, key: str, message: str) -> None:
-        super().__init__(f"{key}: {message}")
+    def __init__(self, key: str, message: str, *more: tuple[str, str]) -> None:
+        self.problems = ((key, message), *more)
+        super().__init__("; ".join(f"{k}: {m}" for k, m in self.problems))
         self.key = key
         self.message = message
+
+    @classmethod
+    def of(cls, problems: Sequence[tuple[str, str]]) -> "SetupError":
+        return cls(*problems[0], *problems[1:])
+
+
+class SetupProblems:
+    """Checks of a setup that do not depend on each other: each one's problems are kept and the
+    next check still runs; `done` raises them all as one SetupError."""
+
+    def __init__(self) -> None:
+        self.found: list[tuple[str, str]] = []
+
+    def attempt(self, check: Callable[..., Any], *args: Any) -> Any:
+        """check(*args), or None after keeping its problems."""
+        try:
+            return check(*args)
+        except SetupError as error:
+            self.found += error.problems
+            return None
+
+    def done(self) -> None:
+        if self.found:
+            raise SetupError.of(self.found)
 
 
 class RulesFrozen(ValueError):
@@ -47,20 +73,25 @@ class RulesFrozen(ValueError):
 
 def reject_unknown_keys(table: Mapping[str, Any], allowed: Iterable[str], key: str) -> None:
     """A setup table may hold only the keys its game knows: a typo must not be ignored."""
-    for name in table:
-        if name not in allowed:
-            raise SetupError(f"{key}.{name}", f"unknown key (expected one of {', '.join(sorted(allowed))})")
+    allowed = frozenset(allowed)
+    expected = f"unknown key (expected one of {', '.join(sorted(allowed))})"
+    unknown = [(f"{key}.{name}", expected) for name in table if name not in allowed]
+    if unknown:
+        raise SetupError.of(unknown)
 
 
 def player_tables(entries: Any, allowed: Iterable[str]) -> list[Mapping[str, Any]]:
     """`setup.players`: a non-empty array of tables, each with a nick and only known keys."""
     if not isinstance(entries, list) or not entries:
         raise SetupError("setup.players", "expected a non-empty array of players ({nick = …, role = …})")
+    problems = SetupProblems()
     for index, entry in enumerate(entries):
         key = f"setup.players[{index}]"
         if not isinstance(entry, Mapping) or not isinstance(entry.get("nick"), str):
-            raise SetupError(key, "expected a table with a nick")
-        reject_unknown_keys(entry, allowed, key)
+            problems.found.append((key, "expected a table with a nick"))
+        else:
+            problems.attempt(reject_unknown_keys, entry, allowed, key)
+    problems.done()
     return entries
 
 

@@ -43,6 +43,8 @@ _ISO_DATE = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})")
 _DOTTED = re.compile(r"(\d{1,2})\.(\d{1,2})\.(\d{4}|\d{2})(?!\d)")
 _US = re.compile(r"(\d{1,2})[-/](\d{1,2})[-/](\d{4})")
 _DAY_MONTH = re.compile(rf"(\d{{1,2}})(?:st|nd|rd|th)?\s+({_MONTH_WORD})\.?(?:[a-zа-я]*)[\s,]*(\d{{4}})?")
+_ISO = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?")
+_DAY_WORD = re.compile(rf"(?<![a-zа-я])({'|'.join(_DAY_WORDS)})(?![a-zа-я])")
 _MONTH_DAY = re.compile(rf"({_MONTH_WORD})\.?[a-z]*\s+(\d{{1,2}})(?:st|nd|rd|th)?(?!\d)[\s,]*(\d{{4}})?")
 
 
@@ -63,7 +65,7 @@ def parse_forum_date(text: str, tz: tzinfo | str, now: datetime | None = None) -
 
     if _JUST_NOW.search(lowered):
         return _need(local_now, raw)
-    ago = _AGO.search(lowered)
+    ago = _AGO.search(lowered) if "ago" in lowered or "назад" in lowered else None   # the search is slow
     if ago and _unit_seconds(ago.group(2)) is not None:
         count = ago.group(1)
         amount = int(count) if count and count.isdigit() else 1
@@ -77,7 +79,7 @@ def parse_forum_date(text: str, tz: tzinfo | str, now: datetime | None = None) -
 
 
 def _from_iso(raw: str, zone: tzinfo) -> datetime | None:
-    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?", raw):
+    if not _ISO.fullmatch(raw):
         return None
     parsed = datetime.fromisoformat(raw)
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=zone)
@@ -111,9 +113,8 @@ def _time_of_day(lowered: str) -> time:
 
 
 def _day(lowered: str, local_now: datetime | None, raw: str) -> date | None:
-    for word, back in _DAY_WORDS.items():
-        if re.search(rf"(?<![a-zа-я]){word}(?![a-zа-я])", lowered):
-            return _need(local_now, raw).date() - timedelta(days=back)
+    if match := _DAY_WORD.search(lowered):
+        return _need(local_now, raw).date() - timedelta(days=_DAY_WORDS[match.group(1)])
     without_time = _TIME.sub(" ", lowered)
     if match := _ISO_DATE.search(without_time):
         year, month, day = (int(part) for part in match.groups())

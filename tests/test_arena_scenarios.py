@@ -407,6 +407,17 @@ def test_a_jump_as_a_replacement_moves_its_rest_to_the_end(play):
     assert (hit["outcome"], hit["distance"]) == ("out_of_range", 2)
 
 
+def test_a_scenario_with_several_setup_problems_names_them_all(texts):
+    scenario = {"game": "arena", "setup": {"distance": 9, "fighters": [{"nick": "Аскон", "weapon": "лук"},
+                                                                       {"nick": "Хан", "speed_rating": 6}]}}
+    with pytest.raises(ScenarioError) as refused:
+        run_scenario(scenario, texts)
+    assert str(refused.value) == (
+        "setup.distance: expected a whole number of sectors 1…6 (got 9); setup.fighters[0].weapon: expected one of "
+        "рука, меч, гладий, трезубец, копьё, пика, топор (got 'лук'); setup.fighters[1].speed_rating: expected a "
+        "whole number 0…5 (got 6)")
+
+
 def test_a_step_0_is_refused_where_nothing_is_revealed(texts):
     scenario = {"game": "arena", "setup": {"fighters": [{"nick": "Аскон"}, {"nick": "Хан"}]},
                 "phases": [{"kind": "step", "number": 0}]}

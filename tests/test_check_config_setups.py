@@ -8,7 +8,9 @@ import pytest
 from forumgm.config import data_path
 from forumgm.daemon.cli import main
 from forumgm.daemon.clock import FixedClock
+from forumgm.daemon.games import rules_for
 from forumgm.daemon.nick_checks import mixed_script
+from forumgm.engines.base import SetupError
 from mafia_daemon_support import daemon, example_installation, msk
 from spine_fakes import MemoryForum
 
@@ -38,6 +40,51 @@ def check(tmp_path, capsys, text: str) -> tuple[int, str, str]:
 def test_a_cast_the_rules_do_not_allow_is_refused_naming_the_rule(tmp_path, capsys, edit, said):
     code, _, err = check(tmp_path, capsys, edit(EXAMPLE))
     assert code == 1 and said in err
+
+
+def test_every_setup_problem_of_an_arena_game_is_listed_at_once(tmp_path, capsys):
+    arena = data_path("games", "arena.example.toml").read_text(encoding="utf-8")
+    broken = (arena.replace("[setup]  ", "[setup]\ndistance = 0\n", 1).replace("helmet = true", 'helmet = "да"')
+              .replace('weapon = "трезубец"', 'weapon = "лук"'))
+    code, out, err = check(tmp_path, capsys, broken)
+    assert code == 1 and "ok" not in out
+    assert err == ("setup.distance: expected a whole number of sectors 1…6 (got 0)\n"
+                   "setup.fighters[0].helmet: expected true or false (got 'да')\n"
+                   "setup.fighters[1].weapon: expected one of рука, меч, гладий, трезубец, копьё, пика, топор "
+                   "(got 'лук')\n"
+                   "3 problem(s)\n")
+
+
+def test_every_setup_problem_of_a_mafia_game_is_listed_at_once(tmp_path, capsys):
+    broken = (EXAMPLE.replace('role = "Доктор"', 'role = "Доктр"').replace('role = "Мафиози"', 'role = "Шериф"')
+              .replace("[setup]  ", '[setup]\ndead = ["Никто"]\n', 1))
+    code, _, err = check(tmp_path, capsys, broken)
+    expected = "expected one of Комиссар, Доктор, Мирный житель, Босс мафии, Мафиози, Маньяк"
+    assert code == 1 and err == (f"players #2 (Хан).role: unknown role 'Доктр'; {expected}\n"
+                                 f"players #4 (Бук).role: unknown role 'Шериф'; {expected}\n"
+                                 "setup.dead: not players: Никто\n"
+                                 "3 problem(s)\n")
+
+
+@pytest.mark.parametrize("game, setup, keys", [
+    ("arena", {"distance": 0, "dice": [7], "fighters": [{"nick": "А", "helmet": "да", "weapon": "лук"},
+                                                        {"nick": "Б", "attack_rating": 9, "colour": 1}]},
+     ["setup.distance", "setup.dice[0]", "setup.fighters[0].weapon", "setup.fighters[0].helmet",
+      "setup.fighters[1].colour", "setup.fighters[1].attack_rating"]),
+    ("mafia", {"alive": [], "players": [{"nick": n, "role": r} for n, r in zip("АБВГДЕЖЗ", ["Доктр", "Шериф"] + [
+        "Мирный житель"] * 6)], "dead": ["Никто"]},
+     ["setup.alive", "setup.players[0].role", "setup.players[1].role", "setup.dead"]),
+    ("legends", {"colour": 1, "players": [{"nick": "А", "role": "Никто"}, {"nick": "Б"}, {"nick": "Б"}]},
+     ["setup.colour", "setup.players[0].role", "setup.players[2].nick"]),
+    ("bellum", {"scenario": "370", "colour": 1, "rolls": 99, "players": [{"nick": "А", "faction": "нет такого"}],
+                "people": {"nowhere": {}}, "owners": {"nowhere": "x"}},
+     ["setup.colour", "setup.rolls", "setup.players[0].faction", "setup.people.nowhere", "setup.owners.nowhere"]),
+])
+def test_each_engine_names_every_independent_setup_problem_together(game, setup, keys):
+    with pytest.raises(SetupError) as refused:
+        rules_for(game).setup(setup, 1)
+    assert [key for key, _ in refused.value.problems] == keys
+    assert refused.value.key == keys[0]
 
 
 def test_dealt_role_counts_are_checked_too(tmp_path, capsys):

@@ -83,7 +83,7 @@ def setup_problems(game) -> list[str]:
     except ModuleNotFoundError:
         return [f"{game.source}: type: the {game.type} engine is not part of this forumgm yet"]
     except SetupError as error:
-        return [f"{game.source}: {_file_key(error.key, game)}: {error.message}"]
+        return [f"{game.source}: {_file_key(key, game)}: {message}" for key, message in error.problems]
     return []
 
 

@@ -11,7 +11,7 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from forumgm.engines.base import SetupError
+from forumgm.engines.base import SetupError, SetupProblems
 from forumgm.parsers.orders.arena import Vocabulary
 
 ACTION_TYPES = ("rest", "attack", "defense", "move", "turn", "surrender")
@@ -26,6 +26,8 @@ BODY_PARTS = ("head", "body", "left_arm", "right_arm", "left_leg", "right_leg")
 DIRECTIONS = ("forward", "back", "left", "right")
 FACINGS = ("north", "east", "south", "west")       # the order of state.FACING
 START_LINES = (0, 0.5, 1)                          # a side of the start square, or the arena's middle line
+TOML_WORDS = {bool: "true or false", str: "a text in quotes", int: "a whole number", float: "a number",
+              list: "a list [...]"}                 # a value's type as the host writes it
 
 
 @dataclass(frozen=True)
@@ -157,10 +159,8 @@ class TableCheck:
             return default
         value = data[name]
         kinds = kind if isinstance(kind, tuple) else (kind,)
-        if isinstance(value, bool) and bool not in kinds:
-            self.fail(where, f"expected {' or '.join(k.__name__ for k in kinds)} (got {value!r})")
-        if not isinstance(value, kinds):
-            self.fail(where, f"expected {' or '.join(k.__name__ for k in kinds)} (got {value!r})")
+        if (isinstance(value, bool) and bool not in kinds) or not isinstance(value, kinds):
+            self.fail(where, f"expected {' or '.join(TOML_WORDS.get(k, k.__name__) for k in kinds)} (got {value!r})")
         return value
 
     def whole(self, data: Mapping, name: str, key: str, low: int, high: int, default: Any = ...) -> int:
@@ -322,30 +322,30 @@ def _fighter(check: TableCheck, data: Mapping, weapons: Mapping) -> dict[str, An
 
 
 def fighter_card(check: TableCheck, card: Mapping, key: str, weapons: Mapping, defaults: Mapping) -> dict[str, Any]:
-    """One fighter's card, every key checked; missing keys from `defaults`."""
-    out = dict(defaults)
-    for name in card:
-        if name not in FIGHTER_KEYS and name not in ("nick", "aliases"):
-            check.fail(f"{key}.{name}", f"unknown key (expected one of nick, {', '.join(FIGHTER_KEYS)})")
-    for name in ("weapon", "left"):
-        if name in card:
-            value = check.get(card, name, key, str)
-            held = [w for w, spec in weapons.items() if w != "нога" and (name == "left" or not spec.shield)]
-            if value or name == "weapon":
-                check.one_of(value, held, f"{key}.{name}")
-            out[name] = value
-    if "helmet" in card:
-        out["helmet"] = check.get(card, "helmet", key, bool)
-    for name in ("attack_dice", "defense_dice", "move_dice"):
-        if name in card:
-            out[name] = check.whole(card, name, key, 0, 20)
-    for name in ("attack_rating", "defense_rating", "speed_rating"):
-        if name in card:
-            out[name] = check.whole(card, name, key, 0, 5)
+    """One fighter's card, every key checked (all its problems at once); missing keys from `defaults`."""
+    problems = SetupProblems()
+    problems.found += [(f"{check.root}.{key}.{name}", f"unknown key (expected one of nick, {', '.join(FIGHTER_KEYS)})")
+                       for name in card if name not in FIGHTER_KEYS and name not in ("nick", "aliases")]
+    given = {name: problems.attempt(_fighter_value, check, card, name, key, weapons)
+             for name in FIGHTER_KEYS if name in card}
+    problems.done()
+    out = {**defaults, **given}
     missing = [name for name in FIGHTER_KEYS if name not in out]
     if missing:
         check.fail(f"{key}.{missing[0]}", "required")
     return out
+
+
+def _fighter_value(check: TableCheck, card: Mapping, name: str, key: str, weapons: Mapping) -> Any:
+    if name in ("weapon", "left"):
+        value = check.get(card, name, key, str)
+        held = [w for w, spec in weapons.items() if w != "нога" and (name == "left" or not spec.shield)]
+        if value or name == "weapon":
+            check.one_of(value, held, f"{key}.{name}")
+        return value
+    if name == "helmet":
+        return check.get(card, name, key, bool)
+    return check.whole(card, name, key, 0, 20 if name.endswith("_dice") else 5)
 
 
 def _action_multipliers(check: TableCheck, multipliers: Mapping, actions: Mapping) -> Mapping:

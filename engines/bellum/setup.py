@@ -5,7 +5,7 @@ from __future__ import annotations
 import tomllib
 from typing import Any, Mapping
 
-from forumgm.engines.base import SetupError, player_tables, reject_unknown_keys
+from forumgm.engines.base import SetupError, SetupProblems, player_tables, reject_unknown_keys
 from forumgm.engines.bellum.events import check_events
 from forumgm.engines.bellum.state import STATE, BellumState, Faction, RuleConfig, freeze_people, rule_config
 from forumgm.engines.bellum.world import frozen, world_from_scenario
@@ -39,22 +39,27 @@ def _factions(scenario: Any) -> dict[str, Faction]:
 def _players(entries: Any, factions: dict[str, Faction]) -> dict[str, Faction]:
     names = names_of("народ", [(f.id, f.name, f.aliases) for f in factions.values()], plural=True)
     taken: dict[str, str] = {}
+    problems = SetupProblems()
     for index, entry in enumerate(player_tables(entries, PLAYER_KEYS)):
         key = f"setup.players[{index}]"
         # a game file gives every player a `role`: in Bellum that is his faction
         field = "faction" if "faction" in entry or "role" not in entry else "role"
         written = entry.get(field)
         if not isinstance(written, str):
-            raise SetupError(f"{key}.{field}", "expected the player's faction, its id or Russian name "
-                                               "(role = … in a game file, faction = … in a simulation)")
+            problems.found.append((f"{key}.{field}", "expected the player's faction, its id or Russian name "
+                                                     "(role = … in a game file, faction = … in a simulation)"))
+            continue
         try:
             faction = names.find(written)
         except OrderError as error:
-            raise SetupError(f"{key}.{field}", str(error)) from None
+            problems.found.append((f"{key}.{field}", str(error)))
+            continue
         if faction in taken:
-            raise SetupError(f"{key}.faction", f"{factions[faction].name} is already played by {taken[faction]}")
+            problems.found.append((f"{key}.{field}", f"{factions[faction].name} is already played by {taken[faction]}"))
+            continue
         taken[faction] = entry["nick"]
         factions[faction] = Faction(**{**factions[faction].__dict__, "player": entry["nick"]})
+    problems.done()
     return factions
 
 
@@ -122,25 +127,34 @@ def setup_rules(setup: Mapping[str, Any], rules: RuleConfig) -> RuleConfig:
     return rule_config({**rules.as_json(), **setup["rules"]}, "setup.rules")
 
 
-def start_state(setup: Mapping[str, Any], seed: int, rules: RuleConfig) -> BellumState:
-    reject_unknown_keys(setup, SETUP_KEYS, "setup")
-    rules = setup_rules(setup, rules)
-    scenario = game_scenario(setup.get("scenario"))
-    world = world_from_scenario(scenario)
-    factions = _players(setup.get("players"), _factions(scenario))
-    base_people: dict[str, dict[str, int]] = {}
+def _base_people(scenario: Any) -> dict[str, dict[str, int]]:
+    people: dict[str, dict[str, int]] = {}
     for stack in scenario.people:
-        here = base_people.setdefault(stack.province, {})
+        here = people.setdefault(stack.province, {})
         here[stack.faction] = here.get(stack.faction, 0) + stack.count
-    people = _people(base_people, setup.get("people", {}), world.provinces, factions)
-    owners = _owners(scenario.owners, setup.get("owners", {}), world.provinces, factions)
+    return people
+
+
+def start_state(setup: Mapping[str, Any], seed: int, rules: RuleConfig) -> BellumState:
+    """The game's start; the setup's problems that do not hide one another are named together."""
+    problems = SetupProblems()
+    problems.attempt(reject_unknown_keys, setup, SETUP_KEYS, "setup")
+    rules = problems.attempt(setup_rules, setup, rules)
+    fixed_roll = problems.attempt(_rolls, setup.get("rolls"))
+    scenario = problems.attempt(game_scenario, setup.get("scenario"))
+    if scenario is not None:      # the map and the factions the rest of the setup names
+        world = world_from_scenario(scenario)
+        known = _factions(scenario)
+        factions = problems.attempt(_players, setup.get("players"), dict(known))
+        people = problems.attempt(_people, _base_people(scenario), setup.get("people", {}), world.provinces, known)
+        owners = problems.attempt(_owners, scenario.owners, setup.get("owners", {}), world.provinces, known)
+        host_events = problems.attempt(_events, setup.get("events", []), world.provinces, known)
+    problems.done()
     state = BellumState(
         world=world, rules=rules, factions=frozen(factions), people=freeze_people(people), owners=frozen(owners),
-        fixed_roll=_rolls(setup.get("rolls")),
-        host_events=_events(setup.get("events", []), world.provinces, factions),
+        fixed_roll=fixed_roll, host_events=host_events,
     )
     if state.kingdom_province() is None:
         raise SetupError("rules.kingdom_province", f"no province with the id or name {rules.kingdom_province!r} "
                                                    "in this scenario")
     return state
-

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from forumgm.engines.base import PhaseRng, SetupError, player_tables, reject_unknown_keys
+from forumgm.engines.base import PhaseRng, SetupError, SetupProblems, player_tables, reject_unknown_keys
 from forumgm.engines.legends.state import LegendsState, Player, make_player
 from forumgm.engines.legends.table import RuleTable
 
@@ -16,29 +16,36 @@ def build_state(table: RuleTable, setup: Mapping[str, Any], seed: int | str) -> 
 
     `setup` has the shape of a scenario's [setup]: players (nick, optional role, aliases),
     dead, spells (holder -> spell names) and optionally roles, the host's subset of roles
-    that missing roles are dealt from (default: every role of the table).
+    that missing roles are dealt from (default: every role of the table). The problems that do
+    not hide one another are named together.
     """
-    reject_unknown_keys(setup, SETUP_KEYS, "setup")
+    problems = SetupProblems()
+    problems.attempt(reject_unknown_keys, setup, SETUP_KEYS, "setup")
     rng = PhaseRng(seed, "setup")
-    players = _players(table, setup.get("players"), setup.get("roles"), rng)
-    dead = _names(setup.get("dead", []), players, "setup.dead")
+    players = problems.attempt(_players, table, setup.get("players"), setup.get("roles"), rng)
+    if players is not None:      # the dead and the spells' holders are among them
+        dead = problems.attempt(_names, setup.get("dead", []), players, "setup.dead")
+        given = problems.attempt(_spells, table, setup.get("spells", {}), players)
+    problems.done()
     players = tuple(Player(p.nick, p.role, p.clan, p.rank, p.aliases, p.nick not in dead) for p in players)
     state = LegendsState(table=table, players=players, spells=tuple((spell, None) for spell in table.spells))
-    return _deal_spells(state, setup.get("spells", {}), rng)
+    return _deal_spells(state, given, rng)
 
 
 def _players(table: RuleTable, entries: Any, subset: Any, rng: PhaseRng) -> tuple[Player, ...]:
     given: dict[str, str | None] = {}
     aliases: dict[str, list[str]] = {}
+    problems = SetupProblems()
     for index, entry in enumerate(player_tables(entries, PLAYER_KEYS)):
         key = f"setup.players[{index}]"
         role = entry.get("role")
         if role is not None and role not in table.roles:
-            raise SetupError(f"{key}.role", f"unknown role {role!r} (expected one of {', '.join(table.roles)})")
+            problems.found.append((f"{key}.role", f"unknown role {role!r} (expected one of {', '.join(table.roles)})"))
         if entry["nick"] in given:
-            raise SetupError(f"{key}.nick", f"{entry['nick']} is listed twice")
+            problems.found.append((f"{key}.nick", f"{entry['nick']} is listed twice"))
         given[entry["nick"]] = role
         aliases[entry["nick"]] = list(entry.get("aliases", []))
+    problems.done()
     roles = _deal_roles(table, given, subset, rng)
     return tuple(make_player(table, nick, roles[nick], aliases[nick]) for nick in given)
 
@@ -65,16 +72,24 @@ def _names(value: Any, players: tuple[Player, ...], key: str) -> set[str]:
     return set(value)
 
 
-def _deal_spells(state: LegendsState, given: Any, rng: PhaseRng) -> LegendsState:
-    """Spells the setup names go where it says; each other spell goes to a random living
-    player of another clan, provided its clan and rank are in play."""
+def _spells(table: RuleTable, given: Any, players: tuple[Player, ...]) -> Mapping[str, list[str]]:
+    """The spells the setup hands to players (holder -> spell names), every wrong holder named."""
     if not isinstance(given, Mapping):
         raise SetupError("setup.spells", "expected a table: holder = [spell, ...]")
+    nicks = {p.nick for p in players}
+    wrong = [(f"setup.spells.{holder}", "not a player" if holder not in nicks
+              else f"expected spell names of {', '.join(table.spells)}")
+             for holder, spells in given.items()
+             if holder not in nicks or not isinstance(spells, list) or any(s not in table.spells for s in spells)]
+    if wrong:
+        raise SetupError.of(wrong)
+    return given
+
+
+def _deal_spells(state: LegendsState, given: Mapping[str, list[str]], rng: PhaseRng) -> LegendsState:
+    """Spells the setup names go where it says; each other spell goes to a random living
+    player of another clan, provided its clan and rank are in play."""
     for holder, spells in given.items():
-        if not state.is_player(holder):
-            raise SetupError(f"setup.spells.{holder}", "not a player")
-        if not isinstance(spells, list) or any(spell not in state.table.spells for spell in spells):
-            raise SetupError(f"setup.spells.{holder}", f"expected spell names of {', '.join(state.table.spells)}")
         for spell in spells:
             state = state.with_holder(spell, holder)
     placed = {spell for spells in given.values() for spell in spells}

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from forumgm.engines.base import SetupError, player_tables, reject_unknown_keys
+from forumgm.engines.base import SetupError, SetupProblems, player_tables, reject_unknown_keys
 from forumgm.engines.mafia.freeze import rules_hash
 from forumgm.engines.mafia.roles import MIN_PLAYERS, canonical_role, check_counts, deal, role_counts
 from forumgm.engines.mafia.state import MafiaState, Player, RuleConfig
@@ -11,11 +11,6 @@ from forumgm.engines.mafia.win import WINNER_NAMES, winner_of
 
 SETUP_KEYS = ("players", "dead")
 PLAYER_KEYS = ("nick", "role", "aliases")
-
-
-def _player_tables(setup: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    reject_unknown_keys(setup, SETUP_KEYS, "setup")
-    return player_tables(setup.get("players"), PLAYER_KEYS)
 
 
 def _roles(tables: list[Mapping[str, Any]], rules: RuleConfig, seed: int) -> dict[str, str]:
@@ -31,7 +26,10 @@ def _roles(tables: list[Mapping[str, Any]], rules: RuleConfig, seed: int) -> dic
     if len(given) != len(tables):
         missing = next(i for i, t in enumerate(tables) if "role" not in t)
         raise SetupError(f"setup.players[{missing}].role", "give every player a role, or none (dealt by the seed)")
-    roles = {t["nick"]: canonical_role(str(t["role"]), f"setup.players[{i}].role") for i, t in enumerate(tables)}
+    problems = SetupProblems()
+    roles = {t["nick"]: problems.attempt(canonical_role, str(t["role"]), f"setup.players[{i}].role")
+             for i, t in enumerate(tables)}
+    problems.done()
     holders: dict[str, list[str]] = {}
     for nick, role in roles.items():
         holders.setdefault(role, []).append(nick)
@@ -39,13 +37,23 @@ def _roles(tables: list[Mapping[str, Any]], rules: RuleConfig, seed: int) -> dic
     return roles
 
 
-def start_state(setup: Mapping[str, Any], seed: int, rules: RuleConfig) -> MafiaState:
-    tables = _player_tables(setup)
-    roles = _roles(tables, rules, seed)
-    dead = setup.get("dead", [])
-    unknown = [nick for nick in dead if nick not in roles]
+def _dead(dead: Any, tables: list[Mapping[str, Any]]) -> list[str]:
+    if not isinstance(dead, list):
+        raise SetupError("setup.dead", "expected a list of the dead players' nicks")
+    unknown = [nick for nick in dead if nick not in {t["nick"] for t in tables}]
     if unknown:
         raise SetupError("setup.dead", f"not players: {', '.join(map(str, unknown))}")
+    return dead
+
+
+def start_state(setup: Mapping[str, Any], seed: int, rules: RuleConfig) -> MafiaState:
+    """The game's start; the setup's problems that do not hide one another are named together."""
+    problems = SetupProblems()
+    problems.attempt(reject_unknown_keys, setup, SETUP_KEYS, "setup")
+    tables = problems.attempt(player_tables, setup.get("players"), PLAYER_KEYS)
+    roles = problems.attempt(_roles, tables, rules, seed) if tables else None
+    dead = problems.attempt(_dead, setup.get("dead", []), tables) if tables else None
+    problems.done()
     players = tuple(Player(t["nick"], roles[t["nick"]], alive=t["nick"] not in dead,
                            aliases=tuple(t.get("aliases", ()))) for t in tables)
     state = MafiaState(players=players, rules=rules, rules_hash=rules_hash(rules))

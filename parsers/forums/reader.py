@@ -88,8 +88,9 @@ def read_posts(html: str, layout: EngineLayout, tz: Zone, now: datetime | None =
     page = _page_number(tree, layout.thread.pagination)
     posts = Posts(containers)                 # each query once for all the posts
     marks = Marks(posts.root, layout.body)    # and for all their bodies
+    zone = _zone(tz)
     return rendered_on_its_day(
-        lambda clock: [_post(container, layout, _zone(tz), clock, page, posts, marks) for container in containers],
+        lambda clock: [_post(container, layout, zone, clock, page, posts, marks) for container in containers],
         lambda posts: [at for post in posts for at in (post.posted_at, post.edited_at) if isinstance(at, datetime)],
         tz, now)
 
