@@ -62,7 +62,8 @@ def test_the_checks_see_what_they_look_for():
     assert GAMES == {"legends", "mafia", "bellum", "arena"}
     assert engine_imports("from forumgm.engines.mafia.freeze import RulesFrozen") == [
         "line 1: forumgm.engines.mafia.freeze.RulesFrozen"]
-    assert engine_imports("def f():\n    import forumgm.engines.bellum.mapdraw") == ["line 2: forumgm.engines.bellum.mapdraw"]
+    assert engine_imports("def f():\n    import forumgm.engines.bellum.mapdraw") == [
+        "line 2: forumgm.engines.bellum.mapdraw"]
     assert engine_imports("from forumgm.engines import arena") == ["line 1: forumgm.engines.arena"]
     assert engine_imports("from forumgm.engines.base import Rules\nfrom forumgm.engines import tally") == []
     assert game_switches("if game.type == 'bellum': pass") == ["line 1: switches on ['bellum']"]
