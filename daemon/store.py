@@ -1129,6 +1129,14 @@ class Store:
                             "WHERE id = ?", [error, to_text(at), draft_id])
             self.audit("daemon", "draft.refused", {"draft": draft_id, "error": error})
 
+    def mark_waiting(self, draft_id: int, note: str, at: datetime) -> None:
+        """The board's flood rule held the draft and took nothing: approved again, to go on a later
+        tick, with `note` for the host meanwhile (a pause, not a problem: nothing is audited)."""
+        with self.transaction():
+            self.db.execute("UPDATE drafts SET status = 'approved', sending_at = NULL, sent_after = NULL, "
+                            "send_error = ?, updated_at = ? WHERE id = ? AND status IN ('approved', 'sending')",
+                            [note, to_text(at), draft_id])
+
     def note_send_problem(self, draft_id: int, error: str, at: datetime) -> None:
         """Publishing this draft failed (not a refusal): it keeps its status and is tried again on
         the next tick; the host sees why meanwhile."""
