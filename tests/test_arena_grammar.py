@@ -300,3 +300,22 @@ def test_a_snapshot_from_before_targets_still_ripostes():
     riposte = [e.data for e in RULES.resolve(old, Phase("step", 3), PhaseInputs(), 1, texts).events
                if e.type == "attack"]
     assert [(a["attacker"], a["code"], a["defender"], a["damage"]) for a in riposte] == [("Аскон", "R", "Хан", 2)]
+
+
+def test_a_refused_refill_card_takes_the_wound_and_rating_rests_after_its_sequence_with_it():
+    """Worked by hand: Хан (attack and defense ratings 1 < 2, a light wound to the right arm) has
+    one X left and refills 4: B | X L X. After each sequence a rest for the wound and one for the
+    rating: X  B w r  X L X w r (9). A sword has no Выпад: its X (card 5) and what follows become
+    rests, and the two rests after Выпад go with it: X B w r X X X (7)."""
+    from dataclasses import replace
+
+    from forumgm.engines.arena.state import Card, Wound
+    state = RULES.setup({"fighters": [{"nick": "Аскон"}, {"nick": "Хан", "attack_rating": 1, "defense_rating": 1}]}, 1)
+    khan = replace(state.fighter("Хан"), sent=True, refill_due=4, wounds=(Wound("правая рука", 1, 2),),
+                   stacks=((Card("X"),), (Card("X"),), (Card("X"),)))
+    verdicts = RULES.read_orders(state.put(khan), Phase("step", 3), OrderPm("Хан", "ПР: Блок(тело), Выпад(голова)"), [])
+    assert [(v.line, v.canonical if v.ok else v.reason) for v in verdicts] == [
+        ("ПР: Блок(тело), Выпад(голова)", "Правая рука: Блок(тело), Выпад(голова) → стопка: X B(тело) X X X X X"),
+        ("Правая рука, карта 5 (X)", "оружие «меч» не позволяет последовательность «Выпад»; отдыхом стали эта и "
+                                     "следующие карты, всего 3"),
+        ("Правая рука", "Правая рука: добавлено отдыхов после последовательностей (рейтинг, лёгкие раны): 2")]

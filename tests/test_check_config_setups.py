@@ -49,7 +49,7 @@ def test_every_setup_problem_of_an_arena_game_is_listed_at_once(tmp_path, capsys
     code, out, err = check(tmp_path, capsys, broken)
     assert code == 1 and "ok" not in out
     assert err == ("setup.distance: expected a whole number of sectors 1…6 (got 0)\n"
-                   "setup.fighters[0].helmet: expected bool (got 'да')\n"
+                   "setup.fighters[0].helmet: expected true or false (got 'да')\n"
                    "setup.fighters[1].weapon: expected one of рука, меч, гладий, трезубец, копьё, пика, топор "
                    "(got 'лук')\n"
                    "3 problem(s)\n")

@@ -26,6 +26,8 @@ BODY_PARTS = ("head", "body", "left_arm", "right_arm", "left_leg", "right_leg")
 DIRECTIONS = ("forward", "back", "left", "right")
 FACINGS = ("north", "east", "south", "west")       # the order of state.FACING
 START_LINES = (0, 0.5, 1)                          # a side of the start square, or the arena's middle line
+TOML_WORDS = {bool: "true or false", str: "a text in quotes", int: "a whole number", float: "a number",
+              list: "a list [...]"}                 # a value's type as the host writes it
 
 
 @dataclass(frozen=True)
@@ -157,10 +159,8 @@ class TableCheck:
             return default
         value = data[name]
         kinds = kind if isinstance(kind, tuple) else (kind,)
-        if isinstance(value, bool) and bool not in kinds:
-            self.fail(where, f"expected {' or '.join(k.__name__ for k in kinds)} (got {value!r})")
-        if not isinstance(value, kinds):
-            self.fail(where, f"expected {' or '.join(k.__name__ for k in kinds)} (got {value!r})")
+        if (isinstance(value, bool) and bool not in kinds) or not isinstance(value, kinds):
+            self.fail(where, f"expected {' or '.join(TOML_WORDS.get(k, k.__name__) for k in kinds)} (got {value!r})")
         return value
 
     def whole(self, data: Mapping, name: str, key: str, low: int, high: int, default: Any = ...) -> int:

@@ -9,7 +9,7 @@ simulation prints at its end, and `maps`, the turn map (`turnmap`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, ClassVar, Mapping, Sequence
 
 from forumgm.engines.base import ORDERS, OrderPm, Outcome, Phase, PhaseInputs, Verdict, phase_rng
 from forumgm.engines.bellum import orders as _orders
@@ -42,6 +42,8 @@ def summary(state: BellumState) -> dict[str, Any]:
 class BellumRules:
     config: RuleConfig = RuleConfig()
     name: str = "bellum"
+    phase_kinds: ClassVar[tuple[str, ...]] = (TURN,)
+    draft_kinds: ClassVar[tuple[str, ...]] = ("technical_report", "literary_report", "turn_pm")
 
     def setup(self, setup: Mapping[str, Any], seed: int) -> BellumState:
         return start_state(setup, seed, self.config)
