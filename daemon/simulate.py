@@ -13,6 +13,7 @@ from typing import Any, Mapping, Sequence
 
 from forumgm.daemon.config import GAME_PHASE_KINDS
 from forumgm.daemon.games import rules_for
+from forumgm.daemon.setup_files import with_setup_files
 from forumgm.engines.base import OrderPm, Phase, PhaseInputs, Rules, SetupError, Verdict
 from forumgm.engines.receipts import receipt_text
 from forumgm.engines.tally import VotePostVersion, count_votes
@@ -160,7 +161,7 @@ def _start(game: str, setup: Any, seed: Any) -> tuple[Rules, Any]:
     except SetupError as error:   # the shipped rule tables themselves are malformed
         raise _setup_problems(error) from None
     try:
-        return rules, rules.setup(setup, seed)
+        return rules, rules.setup(with_setup_files(rules, setup), seed)
     except SetupError as error:
         raise _setup_problems(error) from None
 

@@ -63,7 +63,10 @@ def draw(table: Mapping[str, Any], source: str, fmt: str, turn: int | None) -> P
     if not 0 <= turn <= last:
         raise MapInputError(f"--turn: expected 0..{last} (the scenario has {last} turn(s))")
     if turn == 0:
-        return maps.start(table.get("setup") or {}, fmt)
+        from forumgm.daemon.games import shipped_rules
+        from forumgm.daemon.setup_files import with_setup_files
+
+        return maps.start(with_setup_files(shipped_rules(table["game"]), table.get("setup") or {}), fmt)
     from forumgm.daemon.simulate import play_scenario
 
     return maps.draw(play_scenario(table).states[turn], fmt)
