@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from forumgm.daemon.games import GAMES, phase_kinds, shipped_rules
 from forumgm.daemon.notify.config import read_notify
 from forumgm.daemon.store import RAW_PAGES_KEPT
 from forumgm.daemon.secrets import file_permission_problem
@@ -23,22 +24,10 @@ from forumgm.parsers.colors import normalize_color
 
 DEFAULT_ZONE = "Europe/Moscow"
 FORUM_ENGINES = ("phpbb", "mybb", "smf", "fluxbb", "ipb3", "ipb4", "vbulletin3", "vbulletin4", "xenforo", "generic")
-# the kinds of phase each game's engine asks the calendar about (engines' first_phase/next_phase)
-GAME_PHASE_KINDS = {
-    "legends": ("night", "day"),
-    "mafia": ("round",),
-    "bellum": ("turn",),
-    "arena": ("step",),
-}
-# The draft kinds a game's [approval] table may name. A kind left out needs the host's approval;
-# the host's own notices and the sign-up proposal always do, so they are not listed.
+# The draft kinds every game's [approval] table may name, beside its engine's (Rules.draft_kinds). A
+# kind left out needs the host's approval; the host's own notices and the sign-up proposal always do,
+# so they are not listed.
 COMMON_DRAFT_KINDS = ("receipt", "vote_count", "vote_count_final", "final_announcement")
-GAME_DRAFT_KINDS = {
-    "legends": ("technical_report", "literary_report", "lynch_report", "role_reveal", "spy_result", "spell"),
-    "mafia": ("role", "round_report", "check_result", "warning", "reminder", "discipline"),
-    "bellum": ("technical_report", "literary_report", "turn_pm"),
-    "arena": ("technical_report", "literary_report", "summary_report", "refill", "reveal"),
-}
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 ROLE_DELIVERY = ("pm", "link")
 VOTE_POLICIES = ("last", "first")
@@ -511,7 +500,7 @@ def _load_game_file(path: Path, problems: list[str]) -> GameConfig | None:
 def _game(check: Checker, table: Mapping, prefix: str) -> GameConfig | None:
     before = len(check.problems)
     check.known_keys(table, GAME_KEYS, prefix)
-    game_type = check.get(table, "type", _one_of(tuple(GAME_PHASE_KINDS)), prefix)
+    game_type = check.get(table, "type", _one_of(GAMES), prefix)
     zone = check.get(table, "time_zone", ZONE, prefix, default=ZoneInfo(DEFAULT_ZONE))
     start = check.get(table, "start", LOCAL_DATETIME, prefix)
     values = dict(
@@ -623,7 +612,7 @@ def _with_roles(check: Checker, players: tuple[PlayerConfig, ...], table: Mappin
 
 def _calendar(check: Checker, table: Mapping, game_type: str | None, prefix: str) -> dict[str, PhaseTimes]:
     key = _join(prefix, "calendar")
-    kinds = GAME_PHASE_KINDS.get(game_type, ())
+    kinds = phase_kinds(game_type)
     calendar = {}
     for kind in table:
         if kinds and kind not in kinds:
@@ -649,7 +638,7 @@ def _calendar(check: Checker, table: Mapping, game_type: str | None, prefix: str
 
 
 def draft_kinds(game_type: str | None) -> tuple[str, ...]:
-    return COMMON_DRAFT_KINDS + GAME_DRAFT_KINDS.get(game_type, ())
+    return COMMON_DRAFT_KINDS + getattr(shipped_rules(game_type), "draft_kinds", ())
 
 
 def _approval(check: Checker, table: Mapping, game_type: str | None, prefix: str) -> dict[str, bool]:

@@ -9,6 +9,10 @@ from forumgm.config import read_rule_table
 from forumgm.engines.base import Maps, Rules, maps_of
 
 
+# every game this forumgm plays, each by its engine package forumgm.engines.<game>
+GAMES = ("legends", "mafia", "bellum", "arena")
+
+
 def rule_table(game_type: str, overrides: Mapping[str, Any] | None = None) -> dict:
     """The game's shipped rule table (config/<game>/rules.toml), overridden key by key."""
     return merge(read_rule_table(game_type), overrides or {})
@@ -32,9 +36,13 @@ def rules_for(game_type: str, overrides: Mapping[str, Any] | None = None) -> Rul
     return module.RULES
 
 
+def shipped_rules(game_type: Any) -> Rules | None:
+    """The game's engine under its shipped rule table; None when this forumgm has no such game."""
+    return _shipped_rules(game_type) if game_type in GAMES else None
+
+
 @functools.cache
-def shipped_rules(game_type: str) -> Rules | None:
-    """The game's engine under its shipped rule table; None when this forumgm has no such engine."""
+def _shipped_rules(game_type: str) -> Rules | None:
     try:
         return rules_for(game_type)
     except ModuleNotFoundError:
@@ -45,6 +53,11 @@ def game_title(game_type: str) -> str:
     """The game's name as hosts and players call it («Мафия»); the type code for a game whose engine
     is missing or names no title."""
     return getattr(shipped_rules(game_type), "title", game_type)
+
+
+def phase_kinds(game_type: Any) -> tuple[str, ...]:
+    """The kinds of phase the game's engine opens (Rules.phase_kinds); none for a game without an engine."""
+    return getattr(shipped_rules(game_type), "phase_kinds", ())
 
 
 def game_maps(game_type: str) -> Maps | None:

@@ -11,8 +11,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from forumgm.daemon.config import GAME_PHASE_KINDS
-from forumgm.daemon.games import rules_for
+from forumgm.daemon.games import GAMES, phase_kinds, rules_for
 from forumgm.daemon.setup_files import with_setup_files
 from forumgm.engines.base import OrderPm, Phase, PhaseInputs, Rules, SetupError, Verdict
 from forumgm.engines.receipts import receipt_text
@@ -21,7 +20,6 @@ from forumgm.engines.texts import Texts
 from forumgm.parsers.forums.base import ColoredFragment
 from forumgm.parsers.names import Resolved, Roster, resolve_name
 
-GAMES = tuple(GAME_PHASE_KINDS)
 TOP_KEYS = {"game", "seed", "setup", "phases"}
 PHASE_KEYS = {"kind", "number", "orders", "votes", "posts", "pms"}
 POST_KEYS = {"author", "bbcode"}
@@ -140,7 +138,7 @@ def _lowest(rules: Rules, state: Any) -> int:
 
 def _check_phase(game: str, kind: str, number: int, key: str, lowest: int) -> None:
     """A phase of a kind the game does not have would be resolved as something else: refused."""
-    kinds = GAME_PHASE_KINDS[game]
+    kinds = phase_kinds(game)
     if kind not in kinds:
         raise ScenarioError(key, f"expected a {game} phase kind: {', '.join(kinds)} (got {kind!r})")
     if number < lowest:

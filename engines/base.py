@@ -339,6 +339,11 @@ class Rules(Protocol):
 
     name: str
     title: str          # the game's name in Russian, as the host's page shows it («Мафия»)
+    # The kinds of phase first_phase/next_phase open, each timed by the game config's [calendar].
+    phase_kinds: tuple[str, ...]
+    # The kinds of draft its phases make beyond those of every game (receipts, vote counts): its PM
+    # kinds, "<report>_report" of its reports, … — the kinds a game config's [approval] may name.
+    draft_kinds: tuple[str, ...]
 
     def setup(self, setup: Mapping[str, Any], seed: int) -> Any: ...
     def first_phase(self, state: Any) -> Phase: ...

@@ -69,3 +69,13 @@ def test_no_daemon_module_switches_on_a_game_name():
     found = {str(path.relative_to(DAEMON)): problems for path in _daemon_modules()
              if (problems := game_switches(path.read_text(encoding="utf-8")))}
     assert found == {}
+
+
+def test_the_daemons_list_of_games_is_the_engine_packages_each_naming_its_kinds():
+    from forumgm.daemon.games import GAMES as LISTED, shipped_rules
+
+    assert sorted(LISTED) == sorted(GAMES)
+    for game in LISTED:
+        rules = shipped_rules(game)
+        assert rules.name == game and rules.phase_kinds and rules.draft_kinds
+        assert all(isinstance(kind, str) for kind in rules.phase_kinds + rules.draft_kinds)

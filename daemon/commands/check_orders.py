@@ -8,9 +8,11 @@ from pathlib import Path
 
 
 def register(subparsers) -> None:
+    from forumgm.daemon.games import GAMES
+
     parser = subparsers.add_parser(
         "check-orders", help="parse an order text as the daemon would and print the receipt as JSON")
-    parser.add_argument("--game", required=True, help="legends | mafia | bellum | arena")
+    parser.add_argument("--game", required=True, help=" | ".join(GAMES))
     parser.add_argument("--scenario", type=Path, required=True,
                         help="scenario TOML whose [setup] (and seed) describe the players")
     parser.add_argument("--from", dest="sender", required=True, help="the sender's nickname")

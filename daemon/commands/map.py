@@ -75,7 +75,7 @@ def draw(table: Mapping[str, Any], source: str, fmt: str, turn: int | None) -> P
 def drawn_games() -> dict[str, Maps]:
     """The games whose engines draw maps, by type."""
     from forumgm.daemon.games import game_maps
-    from forumgm.daemon.simulate import GAMES
+    from forumgm.daemon.games import GAMES
 
     return {game: maps for game in GAMES if (maps := game_maps(game)) is not None}
 
@@ -83,7 +83,7 @@ def drawn_games() -> dict[str, Maps]:
 def simulated_maps(game: Any) -> Maps:
     """The maps of the game a simulation plays; MapInputError when its engine draws none."""
     from forumgm.daemon.games import game_title
-    from forumgm.daemon.simulate import GAMES
+    from forumgm.daemon.games import GAMES
 
     drawn = drawn_games()
     if game not in drawn:

@@ -16,6 +16,8 @@ STEP = "step"
 
 class ArenaRules:
     name = "arena"
+    phase_kinds = (STEP,)
+    draft_kinds = ("technical_report", "literary_report", "summary_report", "refill", "reveal")
 
     def __init__(self, table: ArenaTable | None = None) -> None:
         self.table = table

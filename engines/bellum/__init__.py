@@ -44,6 +44,8 @@ class BellumRules:
     config: RuleConfig = RuleConfig()
     name: str = "bellum"
     setup_files: ClassVar[Mapping[str, str | None]] = MappingProxyType(SETUP_FILES)
+    phase_kinds: ClassVar[tuple[str, ...]] = (TURN,)
+    draft_kinds: ClassVar[tuple[str, ...]] = ("technical_report", "literary_report", "turn_pm")
 
     def setup(self, setup: Mapping[str, Any], seed: int) -> BellumState:
         return start_state(setup, seed, self.config)

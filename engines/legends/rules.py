@@ -21,6 +21,8 @@ class LegendsRules:
 
     name = "legends"
     title = "Легенды меча и магии"
+    phase_kinds = ("night", "day")
+    draft_kinds = ("technical_report", "literary_report", "lynch_report", "role_reveal", "spy_result", "spell")
 
     def __init__(self, table: RuleTable | None = None) -> None:
         self.table = table

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Mapping, Sequence
+from typing import Any, ClassVar, Mapping, Sequence
 
 from forumgm.engines.base import (ORDERS, CountedVote, DiscardedVote, Elimination, OrderPm, Outcome, OutgoingPm, Phase,
                                   PhaseInputs, Tally, Verdict, phase_rng)
@@ -41,6 +41,8 @@ class MafiaRules:
     config: RuleConfig = RuleConfig()
     name: str = "mafia"
     title: str = "Мафия"
+    phase_kinds: ClassVar[tuple[str, ...]] = (ROUND,)
+    draft_kinds: ClassVar[tuple[str, ...]] = ("role", "round_report", "check_result", "warning", "reminder", "discipline")
 
     def setup(self, setup: Mapping[str, Any], seed: int) -> MafiaState:
         return start_state(setup, seed, self.config)
