@@ -58,6 +58,13 @@ def finish_by_engine(game, store: Store, now: datetime) -> bool:
     return winner is not None and store.finish_game(game.id, winner, ENGINE, now)
 
 
+def may_change(store: Store, game_id: str) -> bool:
+    """True unless the host ended the game: a game its own rules ended may still have its inputs corrected
+    and its phases re-run, and a re-run whose outcome no longer ends it reopens it (host_actions.rerun)."""
+    row = store.game(game_id)
+    return not (row and row.get("finished_at")) or row["finished_by"] == ENGINE
+
+
 def is_finished(store: Store, game_id: str) -> bool:
     row = store.game(game_id)
     return bool(row and row.get("finished_at"))

@@ -8,6 +8,11 @@ host's account posted after that id, by recipient, subject and text as the board
 (daemon/forum/sent_text.py); it is sent again only when it is not there. A board that took a
 text without naming it (SMF) gets the same search at once, and the text is never sent twice.
 
+A board's flood rule (MyBB: a member's PMs 60 s apart) holds a text the adapter does not wait
+for inside the tick (FloodPause): the draft goes back to approved, noted as waiting, the board
+having taken nothing, and `PublishReport.waiting` says when the tick after the pause is due; the
+drafts after it go on (a post waits for another pause than a PM).
+
 Each draft is published on its own: a draft the forum refuses for good (ForumRefused) goes back
 to the host with the forum's message, and a draft that fails otherwise keeps its problem where
 the host looks (`forumgm drafts`, status, the web page) while the other drafts go on. Only a
@@ -20,7 +25,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from forumgm.daemon.forum.adapter import Attachment
-from forumgm.daemon.forum.errors import Accepted, ForumError, ForumRefused, NoAttachments, Unreachable
+from forumgm.daemon.forum.errors import Accepted, FloodPause, ForumError, ForumRefused, NoAttachments, Unreachable
 from forumgm.daemon.pictures import MARK, NO_PUBLIC_URL, forum_text, shown_picture
 
 log = logging.getLogger(__name__)
@@ -34,6 +39,7 @@ class PublishReport:
     reconciled: dict[int, str] = field(default_factory=dict)    # found on the forum, not re-sent
     refused: dict[int, str] = field(default_factory=dict)       # draft id -> the forum's message
     failed: dict[int, str] = field(default_factory=dict)        # draft id -> what went wrong; it waits
+    waiting: dict[int, datetime] = field(default_factory=dict)  # held by the board's flood pause: until
     error: str | None = None                                    # the forum did not answer: the rest waits
 
     @property
@@ -86,6 +92,11 @@ def _publish(forum, store, draft: dict, now: datetime, report: PublishReport, ba
         report.refused[draft["id"]] = str(refused)
         log.warning("draft %s refused by the forum: %s", draft["id"], refused)
         return
+    except FloodPause as pause:
+        store.mark_waiting(draft["id"], _waiting(pause), now)
+        report.waiting[draft["id"]] = pause.until
+        log.info("draft %s waits for the forum's flood pause until %s: %s", draft["id"], pause.until.isoformat(), pause)
+        return
     except Accepted as accepted:
         ref = _find(forum, store, draft)
         if ref is None:   # the board said it took it: never sent again, even when it cannot be found
@@ -94,6 +105,11 @@ def _publish(forum, store, draft: dict, now: datetime, report: PublishReport, ba
             ref = ""
     store.mark_sent(draft["id"], ref, now)
     report.sent[draft["id"]] = ref
+
+
+def _waiting(pause: FloodPause) -> str:
+    said = f" (the forum: «{pause.reason}»)" if pause.reason else ""
+    return f"waiting for the forum's flood pause, {pause.wait:.0f} s{said}; it goes by itself after it"
 
 
 def _reply(forum, store, draft: dict) -> str:

@@ -39,6 +39,7 @@ class Daemon:
     edges: Edges | None = None
 
     def __post_init__(self) -> None:
+        self.drafts_held: datetime | None = None    # the last tick's: when the board's flood pause ends
         self.polling = Polling.of(self.installation)
         register(self.store, self.installation)
         self.games = runnable(game_runs(self.installation, self.store, self.polling.grace), self.store)   # a frozen-rules refusal stops a game
@@ -47,6 +48,7 @@ class Daemon:
     def tick(self) -> TickReport:
         now = self.clock.now()
         report = tick(now, self.forum, self.store, self.games, self.edges)
+        self.drafts_held = report.drafts_held
         if self.notifier is not None:
             try:
                 self.notifier.run(self.store, self.forum, self.games, now)
@@ -56,7 +58,7 @@ class Daemon:
 
     def plan(self, last_tick: datetime) -> Wake:
         """The next tick after one at `last_tick`, from the open phases in the store now; kept for `status`."""
-        wake = next_wake(last_tick, open_phases(self.store, self.games), self.polling)
+        wake = next_wake(last_tick, open_phases(self.store, self.games), self.polling, self.drafts_held)
         self.store.set_tick_plan(last_tick, wake.at, wake.why)
         return wake
 

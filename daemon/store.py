@@ -376,6 +376,10 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE forums ADD COLUMN inbox_read_at TEXT;
     """,
+    # a vote correction that annuls the player's thread vote of the phase: no vote of his counts
+    """
+    ALTER TABLE vote_corrections ADD COLUMN annulled INTEGER NOT NULL DEFAULT 0;
+    """,
 )
 
 
@@ -533,6 +537,14 @@ class Store:
         if cursor.rowcount == 1:
             self.audit(by, "game.finish", {"game": game_id, "winner": winner})
         return cursor.rowcount == 1
+
+    def reopen_game(self, game_id: str, by: str, at: datetime) -> None:
+        """The end the game's rules declared no longer stands (a re-run changed the outcome): the game goes
+        on, paused, so that nothing resolves before the host has set the next phase's deadline."""
+        winner = self.game(game_id)["winner"]
+        self.db.execute("UPDATE games SET finished_at = NULL, winner = NULL, finished_by = NULL, paused_at = ?, "
+                        "paused_by = ? WHERE id = ?", [to_text(at), by, game_id])
+        self.audit(by, "game.reopen", {"game": game_id, "winner": winner, "paused": True})
 
     def set_problem(self, game_id: str, problem: str, at: datetime) -> bool:
         """The reason the game waits for the host; True when it was running until now.
@@ -868,15 +880,16 @@ class Store:
         return self._one("SELECT * FROM orders WHERE id = ?", [order_id]), replaced
 
     def record_vote_correction(self, game_id: str, phase_key: str, voter: str, at: datetime, text: str,
-                               by: str) -> tuple[dict, dict | None]:
-        """Inside a transaction: the host's text becomes the voter's thread vote of the phase; an earlier
-        correction of it stays, pointing at this one. (the new row, the correction it replaced)"""
+                               by: str, annulled: bool = False) -> tuple[dict, dict | None]:
+        """Inside a transaction: the host's text becomes the voter's thread vote of the phase (`annulled`: no
+        vote of his counts, the text is empty); an earlier correction of it stays, pointing at this one.
+        (the new row, the correction it replaced)"""
         if not self.db.conn.in_transaction:
             raise StoreError("record_vote_correction must run inside Store.transaction()")
         earlier = next((row for row in self.vote_corrections(game_id, phase_key) if row["voter"] == voter), None)
         new_id = self._insert("vote_corrections", {
             "game_id": game_id, "phase_key": phase_key, "voter": voter, "text": text, "cast_at": to_text(at),
-            "entered_by": by, "recorded_at": to_text(self.now()),
+            "entered_by": by, "recorded_at": to_text(self.now()), "annulled": int(annulled),
         })
         if earlier is not None:
             self.db.execute("UPDATE vote_corrections SET superseded_by = ? WHERE id = ?", [new_id, earlier["id"]])
@@ -1115,6 +1128,14 @@ class Store:
             self.db.execute("UPDATE drafts SET status = 'pending', send_error = ?, sending_at = NULL, updated_at = ? "
                             "WHERE id = ?", [error, to_text(at), draft_id])
             self.audit("daemon", "draft.refused", {"draft": draft_id, "error": error})
+
+    def mark_waiting(self, draft_id: int, note: str, at: datetime) -> None:
+        """The board's flood rule held the draft and took nothing: approved again, to go on a later
+        tick, with `note` for the host meanwhile (a pause, not a problem: nothing is audited)."""
+        with self.transaction():
+            self.db.execute("UPDATE drafts SET status = 'approved', sending_at = NULL, sent_after = NULL, "
+                            "send_error = ?, updated_at = ? WHERE id = ? AND status IN ('approved', 'sending')",
+                            [note, to_text(at), draft_id])
 
     def note_send_problem(self, draft_id: int, error: str, at: datetime) -> None:
         """Publishing this draft failed (not a refusal): it keeps its status and is tried again on

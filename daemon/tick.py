@@ -102,6 +102,7 @@ def default_edges() -> Edges:
 class TickReport:
     resolved: list[str] = field(default_factory=list)      # "game/phase"
     errors: list[str] = field(default_factory=list)
+    drafts_held: datetime | None = None      # the board's flood pause holds approved drafts until then
 
 
 def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edges: Edges | None = None) -> TickReport:
@@ -142,8 +143,10 @@ def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edge
             report.errors.append(f"{forum_id}: {error}")
     if edges.publish is not None:
         try:   # publishing keeps each draft's failure to that draft; anything left must not end the tick
-            failed = getattr(edges.publish(forum, store, now), "failed", None) or {}
+            published = edges.publish(forum, store, now)
+            failed = getattr(published, "failed", None) or {}
             report.errors += [f"draft {draft_id}: {reason}" for draft_id, reason in failed.items()]
+            report.drafts_held = min((getattr(published, "waiting", None) or {}).values(), default=None)
         except sqlite3.Error:   # the store itself fails: run_loop says so once, not per game
             raise
         except Exception as error:   # drafts stay as they were: the next tick publishes them

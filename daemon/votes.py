@@ -51,7 +51,7 @@ def count_phase_votes(game, store: Store, state: Any, phase: Phase, phase_row: d
 
 def host_votes(store: Store, game_id: str, phase_key: str) -> list[HostVote]:
     """The host's corrections of the phase's thread votes in force (forumgm correct)."""
-    return [HostVote(row["voter"], row["text"], row["cast_at"], row["entered_by"])
+    return [HostVote(row["voter"], row["text"], row["cast_at"], row["entered_by"], bool(row["annulled"]))
             for row in store.vote_corrections(game_id, phase_key)]
 
 

@@ -41,7 +41,7 @@ class OpenPhase:
 @dataclass(frozen=True)
 class Wake:
     at: datetime
-    why: str        # "deadline", "reminder", "near a deadline" or "poll": for the log and `status`
+    why: str        # "deadline", "reminder", "near a deadline", "flood pause" or "poll": for the log and `status`
 
 
 # the plan's reason once no tick follows (the loop ended: a signal, --once, the demo's end), so that
@@ -64,8 +64,10 @@ def _seconds(span: timedelta) -> str:
     return f"{span.total_seconds():g}"
 
 
-def next_wake(last_tick: datetime, phases: Iterable[OpenPhase], polling: Polling) -> Wake:
-    """The first moment after `last_tick` the daemon must tick."""
+def next_wake(last_tick: datetime, phases: Iterable[OpenPhase], polling: Polling,
+              drafts_held: datetime | None = None) -> Wake:
+    """The first moment after `last_tick` the daemon must tick; `drafts_held`: when the board's
+    flood pause that holds approved drafts ends (they go on the tick then, not at the next poll)."""
     phases = list(phases)
     near = any(p.deadline - polling.window <= last_tick < p.deadline + polling.grace for p in phases)
     wakes = []
@@ -74,6 +76,8 @@ def next_wake(last_tick: datetime, phases: Iterable[OpenPhase], polling: Polling
         wakes.append(Wake(phase.deadline - polling.window, "near a deadline"))
         if phase.reminder_before is not None:
             wakes.append(Wake(phase.deadline - phase.reminder_before, "reminder"))
+    if drafts_held is not None:
+        wakes.append(Wake(drafts_held, "flood pause"))
     every = min(polling.near, polling.far) if near else polling.far
     wakes.append(Wake(last_tick + every, "poll"))   # last: a tie names the deadline
     # a moment already passed at the last tick was handled by it (or missed for good: catch-up

@@ -19,7 +19,7 @@ from forumgm.parsers.names import Resolved, Roster, account_player, clean, fold_
 REASONS = (
     "after_deadline", "before_open", "quoted", "spoiler", "code", "non_player", "dead_voter",
     "ambiguous", "ambiguous_name", "unknown_name", "dead_target", "superseded", "changed_not_allowed", "repeated",
-    "hidden_post", "corrected",
+    "hidden_post", "corrected", "annulled",
 )
 _WHERE_REASON = {"quote": "quoted", "spoiler": "spoiler", "code": "code"}
 
@@ -49,9 +49,10 @@ class HostVote:
     """The host's correction of one player's vote of the day: it stands for whatever his posts say."""
 
     voter: str                  # the player's canonical nickname
-    text: str                   # the name as the player would have written it in colour
+    text: str                   # the name as the player would have written it in colour ("" when annulled)
     at: datetime                # timed inside the day, so that it takes its place among the votes
     entered_by: str
+    annulled: bool = False      # the host annulled his vote: none counts, whatever his posts say
 
 
 @dataclass(frozen=True)
@@ -243,7 +244,8 @@ def _posts(versions: Iterable[VotePostVersion]) -> list[list[VotePostVersion]]:
 def count_votes(versions: Iterable[VotePostVersion], roster: Roster, rules: VoteRules,
                 deadline: datetime, corrections: Sequence[HostVote] = ()) -> Tally:
     """Every vote-coloured fragment of the day, either counted or discarded with a reason. A player
-    the host corrected votes as the correction says: what his posts cast is set aside ("corrected")."""
+    the host corrected votes as the correction says, one whose vote he annulled for nobody: what his
+    posts cast is set aside ("corrected", "annulled")."""
     valid: list[_Valid] = []
     discarded: list[DiscardedVote] = []
     for post in _posts(versions):
@@ -262,12 +264,18 @@ def count_votes(versions: Iterable[VotePostVersion], roster: Roster, rules: Vote
             else:
                 discarded.append(judged)
     counted, replaced = _apply_policy(valid, rules)
-    corrected = {vote.voter: judge_host_vote(vote, roster, rules) for vote in corrections}
+    corrected = {vote.voter: None if vote.annulled else judge_host_vote(vote, roster, rules) for vote in corrections}
     for vote in [vote for vote in counted if vote.voter in corrected]:
         counted.remove(vote)
-        instead = corrected[vote.voter]
-        discarded.append(DiscardedVote(vote.voter, vote.text, "corrected", vote.post_id,
-                                       instead.target if isinstance(instead, CountedVote) else instead.text))
-    for instead in corrected.values():
+        discarded.append(_set_aside(vote, corrected[vote.voter]))
+    for instead in filter(None, corrected.values()):
         (counted if isinstance(instead, CountedVote) else discarded).append(instead)
     return Tally(tuple(sorted(counted, key=lambda v: v.at)), tuple(discarded + replaced))
+
+
+def _set_aside(vote: CountedVote, instead: CountedVote | DiscardedVote | None) -> DiscardedVote:
+    """What the player's posts cast, set aside for the host's correction (None: he annulled the vote)."""
+    if instead is None:
+        return DiscardedVote(vote.voter, vote.text, "annulled", vote.post_id)
+    return DiscardedVote(vote.voter, vote.text, "corrected", vote.post_id,
+                         instead.target if isinstance(instead, CountedVote) else instead.text)

@@ -68,6 +68,19 @@ class UploadRule:
 
 
 @dataclass(frozen=True)
+class Flood:
+    """A board's flood rule, in whole seconds as the boards count: a POST of `kinds` ("login",
+    "reply", "pm", counted together) is refused with the saved refusal `page` unless the last
+    one counted is more than `interval` seconds old."""
+    interval: float
+    page: str
+    kinds: tuple[str, ...] = ("login", "reply", "pm")
+    status: int = 403
+    refused_counts: bool = True     # SMF: a refused POST counts as the last (its log row is replaced)
+    left: str | None = None         # where the page names the seconds left, filled in (MyBB: "wait 59 more seconds")
+
+
+@dataclass(frozen=True)
 class Removal:
     """The inbox's own form removing PMs, as the board takes it (MyBB's do_stuff, SMF's pmactions)."""
     path: str                         # pattern over the POST's "path?query"
@@ -125,8 +138,7 @@ class Site:
                                                           # (vBulletin's script sends an md5 of it)
     sanitise: Callable[[str], str] = lambda text: text   # what the board does to a posted text (trims,
                                                           # drops or replaces invisible characters)
-    flood_interval: float | None = None   # seconds between two POSTs (login, post, PM) before the board refuses
-    flood_page: str | None = None     # the board's 403 page for a POST that came too soon (a fixture)
+    floods: tuple[Flood, ...] = ()    # the board's flood rules
     received_view: tuple[str, str, str, str] | None = None   # any received PM's page: (pattern, group 1
                                                         # the id; a saved PM page; how that page names its own id,
                                                         # `{id}` the id (replaced))
@@ -172,8 +184,10 @@ class FixtureBoard:
         self._ids = itertools.count(self.site.first_new_id)
         self._members_in: set[str] = set()
         self._lock = threading.Lock()
-        self._posted_at: float | None = None
+        self._counted_at: dict[Flood, float] = {}    # the last POST each flood rule counted
         self.floods = 0
+        # pattern -> a saved 403 page every request there gets meanwhile (a limit the account hit)
+        self.closed: dict[str, str] = {}
         self.base_url = ""
 
     # -- what tests do to the board ------------------------------------------------------------
@@ -212,6 +226,9 @@ class FixtureBoard:
         site = self.site
         if sid not in self._members_in:
             return self._text(sid, site.login_page)
+        for pattern, fixture in self.closed.items():
+            if re.fullmatch(pattern, where):
+                return Response(self._text(sid, fixture), status=403, mimetype="text/html")
         if (found := re.fullmatch(site.thread, where)) is not None:
             return self._thread_page(sid, found)
         if site.sent_message and (found := re.fullmatch(site.sent_message, where)):
@@ -238,14 +255,10 @@ class FixtureBoard:
         if rule is None:
             return Response(f"no form at {where}", status=404)
         self.received.append((where, form))
-        # SMF's spamProtection(): whole seconds; a POST is refused unless the last one is more than
-        # the interval old, and the refused one counts as the last (its log row is replaced)
-        too_soon = (site.flood_interval is not None and self._posted_at is not None
-                    and self.clock() // 1 <= self._posted_at // 1 + site.flood_interval)
-        self._posted_at = self.clock()
-        if too_soon:
-            self.floods += 1
-            return Response(self._text(sid, site.flood_page), status=403, mimetype="text/html")
+        kind = "login" if rule is site.login else "reply" if rule is site.reply else "pm"
+        for flood in (flood for flood in site.floods if kind in flood.kinds):
+            if (refused := self._flooded(sid, flood)) is not None:
+                return refused
         if not self._tokens_ok(sid, rule, form):
             return Response("bad or missing form token", status=403)
         if rule.referer and not re.search(rule.referer, request.headers.get("Referer", "")):
@@ -261,6 +274,21 @@ class FixtureBoard:
         if form.get(rule.fields["to"]) not in self.members:
             return self._refuse(sid, rule.page, f"The user {form.get(rule.fields['to'])} does not exist.")
         return self._accept(self.pms, rule, form)
+
+    def _flooded(self, sid: str, flood: Flood) -> Response | None:
+        """The refusal page when the last POST `flood` counted is not `interval` seconds old (the
+        boards' `now - last <= interval` over whole seconds); None, the POST counted, otherwise."""
+        now, last = self.clock() // 1, self._counted_at.get(flood)
+        if last is None or now > last + flood.interval:
+            self._counted_at[flood] = now
+            return None
+        if flood.refused_counts:
+            self._counted_at[flood] = now
+        self.floods += 1
+        html = self._text(sid, flood.page)
+        if flood.left is not None:
+            html = re.sub(flood.left, str(int(flood.interval - (now - last)) + 1), html)
+        return Response(html, status=flood.status, mimetype="text/html")
 
     def _remove(self, sid: str, where: str, removal: Removal, form: dict[str, str]):
         self.received.append((where, form))

@@ -9,7 +9,7 @@ import re
 from dataclasses import replace
 
 from forumgm.parsers.forums import fluxbb, ipb3, ipb4, mybb, phpbb, smf, vbulletin3, vbulletin4, xenforo
-from forum_http_board import FIXTURES, FormRule, Removal, Site, Token, UnreadHeader, UploadRule
+from forum_http_board import FIXTURES, Flood, FormRule, Removal, Site, Token, UnreadHeader, UploadRule
 
 FORUMS = FIXTURES / "forums"
 
@@ -84,7 +84,7 @@ SMF = Site(
     pm_row_from="pm_inbox.html", pm_view_from="pm_view_1.html",
     placeholders=("SMF_SESSION_VAR_PLACEHOLDER", "SMF_SESSION_ID_PLACEHOLDER", "SMF_TOKEN_VAR_PLACEHOLDER",
                   "SMF_TOKEN_VALUE_PLACEHOLDER"),
-    sanitise=smf_sanitise, flood_interval=2.0, flood_page="real_flood_403.html",
+    sanitise=smf_sanitise, floods=(Flood(2.0, "real_flood_403.html"),),   # an admin's fixed 2 s
     # the post form's scripts upload a file at once and get its id (JSON); 128 KB is the stock limit
     upload=UploadRule(r"index\.php\?action=uploadAttach;sa=add;board=2", "attachment[]", "real_upload_answer.json",
                       "real_upload_too_large.json", r"\[attach id=(?P<ref>\d+)\][^\[]*\[/attach\]",
@@ -279,3 +279,18 @@ VBULLETIN4_CLEANUP = replace(
                     mark=r"pm\[(\d+)\]=yes", delete="dowhat", inbox=r"private\.php\?folderid=0(?:&page=\d+)?",
                     answer="redirect.html", target="private.php?folderid=0"),
 )
+
+# The boards' stock flood rules for a member who is neither admin nor moderator, with the refusal
+# pages saved from them (tests/fixtures/forums/*/README.md): MyBB holds a member's PMs 60 s apart
+# (`pmfloodsecs`) and his posts 60 s apart (`postfloodsecs`), each answered with the form and
+# "Please wait N more seconds."; phpBB holds posts and PMs together 15 s apart (`flood_interval`)
+# and names no pause; SMF holds posts and PMs, each on its own, 5 s apart (`spamWaitTime`) with a
+# 403 page, a refused POST counting as the last.
+_MYBB_LEFT = r"\d+(?= more seconds?)"
+MYBB_MEMBER = replace(MYBB, floods=(
+    Flood(60.0, "real_pm_flood.html", ("pm",), status=200, refused_counts=False, left=_MYBB_LEFT),
+    Flood(60.0, "real_reply_flood.html", ("reply",), status=200, refused_counts=False, left=_MYBB_LEFT)))
+PHPBB_MEMBER = replace(PHPBB, floods=(
+    Flood(15.0, "real_reply_flood.html", ("reply", "pm"), status=200, refused_counts=False),))
+SMF_MEMBER = replace(SMF, floods=(Flood(5.0, "real_reply_flood_403.html", ("reply",)),
+                                  Flood(5.0, "real_pm_flood_403.html", ("pm",)), Flood(2.0, "real_flood_403.html", ("login",))))

@@ -2,6 +2,7 @@
 his posts stay as they were, the tally counts the correction beside them, the lynch and a re-run use it."""
 from __future__ import annotations
 
+import contextlib
 import io
 import sys
 import threading
@@ -35,6 +36,16 @@ def day_two(game):  # noqa: F811
     tick_at(daemon, clock, msk(4, 13))
     yield server, clock, config, daemon, posts
     daemon.store.close()
+
+
+@pytest.fixture
+def day_two_resolved(day_two):
+    """Day 2 as the thread voted it resolved (Кума lynched), an hour later."""
+    server, clock, config, daemon, posts = day_two
+    assert tick_at(daemon, clock, msk(4, 21, 5)).resolved == [f"{GAME}/day-2"]
+    assert "Линчеван: [b]Кума[/b]." in draft_body(daemon.store, "lynch_report")
+    clock.moment = msk(4, 22)
+    return day_two
 
 
 def cli(config, *args, stdin: str = "", monkeypatch=None) -> int:
@@ -96,12 +107,9 @@ def test_a_corrected_vote_of_the_open_day_counts_beside_the_players_post(day_two
     assert "gosha100 (исправлено ведущим)" in draft_body(store, "vote_count_final")
 
 
-def test_a_corrected_vote_of_a_resolved_day_counts_when_it_is_re_run(day_two, monkeypatch, capsys):
-    server, clock, config, daemon, posts = day_two
+def test_a_corrected_vote_of_a_resolved_day_counts_when_it_is_re_run(day_two_resolved, monkeypatch, capsys):
+    server, clock, config, daemon, posts = day_two_resolved
     store = daemon.store
-    assert tick_at(daemon, clock, msk(4, 21, 5)).resolved == [f"{GAME}/day-2"]
-    assert "Линчеван: [b]Кума[/b]." in draft_body(store, "lynch_report")
-    clock.moment = msk(4, 22)
     assert cli(config, "correct", GAME, "day-2", "gosha100", stdin="Robozik", monkeypatch=monkeypatch) == 0
     assert cli(config, "correct", GAME, "day-2", "gosha100", stdin="Аскон", monkeypatch=monkeypatch) == 0
     out = capsys.readouterr().out
@@ -138,16 +146,27 @@ def test_a_corrected_vote_of_a_resolved_day_counts_when_it_is_re_run(day_two, mo
     assert store.game(GAME)["finished_by"] == "engine"
 
 
-def test_the_host_corrects_a_thread_vote_on_his_page(day_two, page):  # noqa: F811
-    server, clock, config, daemon, posts = day_two
+@contextlib.contextmanager
+def hosts_page(daemon):
+    """The host's page on the daemon's installation, on its own connection to the store: (store, base URL)."""
     installation = daemon.installation
-    store = Store(installation.storage, now=clock.now)
+    store = Store(installation.storage, now=daemon.clock.now)
     web = web_server(store, PASSWORD, "127.0.0.1", 0,
                      games=lambda: {game.id: game for game in game_runs(installation, store)})
     thread = threading.Thread(target=web.serve_forever, daemon=True)
     thread.start()
-    base = f"http://127.0.0.1:{web.server_port}"
     try:
+        yield store, f"http://127.0.0.1:{web.server_port}"
+    finally:
+        web.shutdown()
+        thread.join()
+        web.server_close()
+        store.close()
+
+
+def test_the_host_corrects_a_thread_vote_on_his_page(day_two, page):  # noqa: F811
+    server, clock, config, daemon, posts = day_two
+    with hosts_page(daemon) as (store, base):
         clock.moment = msk(4, 14)
         log_in(page, base, PASSWORD)
         page.goto(f"{base}/games/{GAME}")
@@ -167,11 +186,6 @@ def test_the_host_corrects_a_thread_vote_on_his_page(day_two, page):  # noqa: F8
         submit_correction(page, "day-2", "Кума", "Незнакомец")
         expect(page.locator(".flash.error")).to_contain_text("is no vote Кума can cast in day-2")
         assert len(store.vote_corrections(GAME)) == 1
-    finally:
-        web.shutdown()
-        thread.join()
-        web.server_close()
-        store.close()
 
 
 def test_a_re_run_that_would_change_the_course_of_played_phases_is_refused(day_two, monkeypatch, capsys):

@@ -247,7 +247,7 @@ def test_a_draft_that_failed_is_shown_by_status_drafts_and_the_web_page(store, s
     game = type("Game", (), {"id": "g1", "type": "mafia", "players": [], "time_zone": clock.now().tzinfo})()
     shown = game_status(store, game)
     assert f"  draft {broken} (receipt → Аскон) not published: phpbb: PM 7: no date found" in shown
-    assert _refusal(store.draft(broken)).startswith("publishing failed: phpbb: PM 7: no date found")
+    assert _refusal(store.draft(broken)).startswith("not published yet: phpbb: PM 7: no date found")
     client = create_app(store, "host web password").test_client()
     token = client.get("/login").get_data(as_text=True).split('name="csrf_token" value="')[1].split('"')[0]
     client.post("/login", data={"password": "host web password", "csrf_token": token})

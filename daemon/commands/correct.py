@@ -1,5 +1,5 @@
-"""`forumgm correct --config FILE GAME PHASE NICK [FILE]`: the host enters a player's orders (or PM vote),
-or his vote in the thread on a day that takes them there."""
+"""`forumgm correct --config FILE GAME PHASE NICK [FILE | --annul]`: the host enters a player's orders (or PM
+vote), or his vote in the thread on a day that takes them there, or annuls that vote (none of his counts)."""
 from __future__ import annotations
 
 import sys
@@ -17,16 +17,21 @@ def register(subparsers) -> None:
     parser.add_argument("nick", help="the player")
     parser.add_argument("file", nargs="?", type=Path,
                         help="the orders, or the voted name, as the player would write them (default: standard input)")
+    parser.add_argument("--annul", action="store_true",
+                        help="his vote in the thread does not count that day, whatever his posts say (no FILE)")
     add_by_argument(parser)
 
 
 def run(args) -> int:
-    from forumgm.daemon.host_actions.correct import correct
+    from forumgm.daemon.host_actions.correct import annul, correct
     from forumgm.daemon.host_actions.correct_vote import VoteCorrection
     from forumgm.daemon.store import StoreError
 
+    if args.annul and args.file:
+        print(f"forumgm correct: --annul takes no text; leave out {args.file}", file=sys.stderr)
+        return 2
     try:
-        text = args.file.read_text(encoding="utf-8") if args.file else sys.stdin.read()
+        text = "" if args.annul else args.file.read_text(encoding="utf-8") if args.file else sys.stdin.read()
     except (OSError, UnicodeDecodeError) as error:
         print(f"forumgm correct: cannot read {args.file}: {error}", file=sys.stderr)
         return 2
@@ -35,7 +40,10 @@ def run(args) -> int:
         return 2
     _installation, store, game = opened
     try:
-        done = correct(game, store, args.phase, args.nick, text, actor(args), store.now())
+        if args.annul:
+            done = annul(game, store, args.phase, args.nick, actor(args), store.now())
+        else:
+            done = correct(game, store, args.phase, args.nick, text, actor(args), store.now())
     except StoreError as error:
         print(f"forumgm correct: {error}", file=sys.stderr)
         return 1
@@ -57,14 +65,33 @@ def order_lines(args, store, done) -> list[str]:
 
 
 def vote_lines(args, done) -> list[str]:
-    lines = [f"{args.game} {args.phase}: {done.player}'s thread vote is now the host's {done.ref}: "
-             f"{done.vote.target} (his posts stay as they were)"]
+    if done.annulled:
+        lines = [f"{args.game} {args.phase}: {done.player}'s thread vote is annulled by the host ({done.ref}): "
+                 "no vote of his counts (his posts stay as they were)"]
+    else:
+        lines = [f"{args.game} {args.phase}: {done.player}'s thread vote is now the host's {done.ref}: "
+                 f"{done.vote.target} (his posts stay as they were)"]
     for row in done.replaced:
-        if "correction" in row:
+        if row.get("annulled"):
+            lines.append(f"  replaces the earlier annulment {row['correction']}")
+        elif "correction" in row:
             lines.append(f"  replaces the earlier correction {row['correction']}: «{row['text']}»")
         else:
             counted = f"counted for {row['target']}" if row["counted"] else f"not counted: {row['reason']}"
             lines.append(f"  replaces post {row['post_id']}: «{row['text']}» ({counted})")
     if not done.replaced:
-        lines.append("  replaces nothing: he had not voted")
+        lines.append("  replaces nothing: he had not voted" + ("; a vote he posts later does not count either"
+                                                               if done.annulled else ""))
+    return lines + redraft_lines(args, done)
+
+
+def redraft_lines(args, done) -> list[str]:
+    """What became of the open day's running vote counts drafted before the correction."""
+    lines = [f"vote count draft {old} is drafted again with the new count: draft {new}" for old, new in done.redrafted]
+    for kept in done.kept:
+        lines.append(f"vote count draft {kept.id} has your edits, so it is left as you wrote it: it counts the votes "
+                     "as they were before this correction. The count now differs so:")
+        lines += [f"  {line}" for line in kept.lines]
+        lines.append(f"  edit it (forumgm drafts --config {args.config} edit {kept.id}) or reject it; "
+                     "the next count shows the change")
     return lines

@@ -107,8 +107,8 @@ def _show(store, draft_id: int) -> None:
 
 
 def _refusal(draft: dict) -> str:
-    if draft["status"] in ("approved", "sending"):    # a failure, not a refusal: the daemon tries again
-        return f"publishing failed: {draft['send_error']} (tried again on every tick)"
+    if draft["status"] in ("approved", "sending"):    # a failure or a flood pause, not a refusal: tried again
+        return f"not published yet: {draft['send_error']} (tried again on every tick)"
     return f"the forum refused it: {draft['send_error']} (edit or approve it again)"
 
 

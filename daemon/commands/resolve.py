@@ -51,6 +51,10 @@ def run(args) -> int:
     phases = [rerun.phase for rerun in done.phases]
     pending = [d for d in store.drafts(status="pending", game_id=args.game) if d["phase_key"] in phases]
     print(f"{args.game} {', '.join(phases)}: resolved again; {len(pending)} new draft(s) wait for approval")
+    if done.reopened:
+        print(f"{args.game} goes on with {done.reopened}, paused: set its deadline (forumgm deadline --config "
+              f"{args.config} {args.game} --set \"YYYY-MM-DD HH:MM\"), then forumgm resume --config {args.config} "
+              f"{args.game}")
     return 0
 
 
@@ -74,6 +78,9 @@ def diff_lines(diff) -> list[str]:
     if diff.dropped:
         then = f"{diff.scheduled} opens instead" if diff.scheduled else "the game ends there"
         lines.append(f"open phase {diff.dropped}: no longer follows {diff.phases[-1].phase} ({then})")
+    if diff.reopened:
+        lines.append(f"the game's rules no longer end it after {diff.phases[-1].phase}: {diff.reopened} follows; "
+                     "the game reopens, paused, for you to set that phase's deadline and resume it")
     return lines
 
 

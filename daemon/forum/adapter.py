@@ -15,10 +15,10 @@ from typing import Callable, Collection, Iterator, Sequence
 from urllib.parse import urljoin
 
 from forumgm.daemon.forum.errors import (
-    Accepted, BoardSaid, ForumError, ForumRefused, NoAttachments, NoPrivateMessages, SessionLost,
+    Accepted, BoardSaid, FloodPause, ForumError, ForumRefused, NoAttachments, NoPrivateMessages, SessionLost,
 )
 from forumgm.daemon.forum.http import HttpClient, HttpError, Page
-from forumgm.daemon.forum.page_text import first_text, flood_wait, meta_refresh
+from forumgm.daemon.forum.page_text import first_text, flood_wait, hourly_limit, meta_refresh
 from forumgm.daemon.forum.sent_text import same_name, same_text, skeleton
 from forumgm.daemon.forum.settings import ForumSettings
 from forumgm.daemon.forum.spec import EngineSpec, Paged, PmRemoval, PmSpec
@@ -36,6 +36,10 @@ SENT_CLOCK_MARGIN = timedelta(days=1)
 ANY_TARGET = r"."
 FLOOD_RETRIES = 2     # a flood refusal is waited out this often per text, then it waits for the next tick
 FLOOD_MARGIN = 1.0    # seconds added to the pause the board names (its clock ticks in whole seconds)
+# a flood pause up to this long is waited out inside the tick (SMF's 2 s for an admin); a longer one
+# (SMF's 5 s for a member, phpBB's 15 s, MyBB's 60 s) leaves the text for a tick after the pause:
+# a burst of texts never holds the tick for minutes
+FLOOD_INLINE = 5.0
 
 
 @dataclass(frozen=True)
@@ -62,6 +66,11 @@ class ForumAdapter:
         self._logged_in = False
         self._form_at = 0.0
         self._posted_at = float("-inf")
+        # the board's flood rule per kind of text ("reply", "PM"): when its last refusal's pause
+        # ends, the pause learned from it, and when the last text went
+        self._paused: dict[str, float] = {}
+        self._paced: dict[str, float] = {}
+        self._sent_at: dict[str, float] = {}
         self._per_page: dict[str, int] = {}
 
     def __repr__(self) -> str:   # never the password
@@ -129,7 +138,7 @@ class ForumAdapter:
                 page, form, text = self.attach(page, form, attachments, bbcode)
             return self.reply_answer(self.submit(page, form, step.values(form.fields, message=text), follow=False),
                                      text)
-        return self.posting(once)
+        return self.posting("reply", once)
 
     def send_pm(self, to_nick: str, subject: str, bbcode: str) -> str:
         """The sent PM's id; Accepted when the board took it without naming it (publish.py finds it)."""
@@ -142,7 +151,7 @@ class ForumAdapter:
             # a board that never names a sent PM: any redirect that is not a refusal took it
             accepted = pms.sent_accepted or (None if pms.sent_ref else ANY_TARGET)
             return self.answer_ref(result, pms.sent_ref or r"(?!)", "PM", accepted=accepted)
-        return self.posting(once)
+        return self.posting("PM", once)
 
     def find_own_post(self, thread_url: str, bbcode: str, after: str | None = None, since: datetime | None = None,
                       claimed: Collection[str] = ()) -> str | None:
@@ -213,19 +222,63 @@ class ForumAdapter:
             raise ForumError(f"forumgm can {can} PMs on {self.spec.name}, not {action} them")
         return removal
 
-    def posting(self, once: Callable[[], str]) -> str:
-        """Run a posting flow, again after the pause a flood refusal names (the board said it did
-        not take it), at most FLOOD_RETRIES times."""
+    def posting(self, kind: str, once: Callable[[], str]) -> str:
+        """Run a posting flow of `kind` ("reply" or "PM": boards count their pauses apart), again
+        after the pause a flood refusal names (the board said it did not take it), at most
+        FLOOD_RETRIES times. A pause longer than FLOOD_INLINE is not waited here: FloodPause. The
+        pause a refusal shows is kept between the texts of the kind from then on, so the board
+        is not asked too soon again."""
+        self._before_posting(kind)
         for attempt in range(FLOOD_RETRIES + 1):
             try:
-                return once()
+                ref = once()
             except BoardSaid as said:
-                if said.wait is None or attempt == FLOOD_RETRIES:
+                if said.wait is None:
+                    raise
+                self._flood_refused(kind, said)
+                if said.wait + FLOOD_MARGIN > FLOOD_INLINE:
+                    raise self._flood_pause(f"the forum's flood rule holds the {kind} for {said.wait:.0f} s: "
+                                            f"{said.reason}", said.wait + FLOOD_MARGIN, said.reason) from said
+                if attempt == FLOOD_RETRIES:
                     raise
                 log.info("%s asks to wait %.0f s before posting again (%s)", self.settings.base_url, said.wait,
                          said.reason)
                 self.client.sleep(said.wait + FLOOD_MARGIN)
+            except ForumError:   # taken, maybe taken or refused otherwise: it may count as the last text
+                self._sent_at[kind] = self.client.clock()
+                raise
+            else:
+                self._sent_at[kind] = self.client.clock()
+                return ref
         raise AssertionError("unreachable")
+
+    def _flood_refused(self, kind: str, said: BoardSaid) -> None:
+        """Learn the board's pause from its refusal: the text may go `wait` seconds from now; that
+        is the whole pause between two texts, or (MyBB) what is left of it since the last one. A
+        limit per hour is no pause between two texts: only this one waits."""
+        now, wait = self.client.clock(), said.wait
+        self._paused[kind] = now + wait + FLOOD_MARGIN
+        if hourly_limit(said.reason):
+            return
+        if not self.spec.flood_left:
+            self._paced[kind] = wait
+        elif kind in self._sent_at:
+            self._paced[kind] = now - self._sent_at[kind] + wait
+
+    def _before_posting(self, kind: str) -> None:
+        """FloodPause while the board's flood pause for `kind` (the one its last refusal named, or
+        the one learned since the last text), or the interval kept between POSTs, has longer than
+        FLOOD_INLINE to run; a shorter rest is waited."""
+        paced = self._sent_at.get(kind, float("-inf")) + self._paced.get(kind, 0.0) + FLOOD_MARGIN
+        ready = max(self._paused.get(kind, float("-inf")), paced if kind in self._paced else float("-inf"),
+                    self._posted_at + self.post_interval())
+        left = ready - self.client.clock()
+        if left > FLOOD_INLINE:
+            raise self._flood_pause(f"the forum's flood rule holds the {kind} for {left:.0f} s more", left)
+        self.client.wait_until(ready)
+
+    def _flood_pause(self, message: str, wait: float, reason: str | None = None) -> FloodPause:
+        return FloodPause(message, wait, self.now() + timedelta(seconds=wait), reason)
 
     # -- steps an engine may override ------------------------------------------------------------
     def login_values(self, form: Form) -> dict[str, str]:
@@ -277,7 +330,7 @@ class ForumAdapter:
                 return found.group(1)
         refusal = first_text(result.text, self.spec.errors)
         if refusal:
-            wait = flood_wait(refusal, self.post_interval())
+            wait = flood_wait(refusal, self.flood_default())
             if wait is not None:
                 raise BoardSaid(f"the forum asks to wait before the {what}: {refusal}", result.status, refusal, wait)
             raise ForumRefused(f"the forum refused the {what}: {refusal}")
@@ -289,6 +342,11 @@ class ForumAdapter:
         """Seconds the board wants between two posts, PMs or logins of this account (its flood rule)."""
         configured = self.settings.post_interval
         return self.spec.post_interval if configured is None else configured
+
+    def flood_default(self) -> float:
+        """The pause after a flood refusal that names none: the interval the host set, else the
+        engine's stock flood interval."""
+        return self.settings.post_interval or self.spec.flood_pause
 
     # -- helpers ---------------------------------------------------------------------------------
     def pms(self) -> PmSpec:
@@ -322,7 +380,7 @@ class ForumAdapter:
     def board_said(self, error: HttpError) -> BoardSaid:
         """An error page with the board's words: a flood refusal says how long to wait."""
         reason = first_text(error.page.text, self.spec.errors)
-        wait = flood_wait(reason, self.post_interval()) if reason else None
+        wait = flood_wait(reason, self.flood_default()) if reason else None
         return BoardSaid(f"{error}: {reason}" if reason else str(error), error.page.status, reason, wait)
 
     def fetch_form(self, url: str, name: str, login: bool = True) -> tuple[Page, Form]:

@@ -1,4 +1,7 @@
 """Errors the forum edge raises; the message is meant for the host."""
+from __future__ import annotations
+
+from datetime import datetime
 
 
 class ForumError(Exception):
@@ -50,3 +53,16 @@ class NoAttachments(ForumError):
     """The board takes no file with this post (the engine has no attachments for forumgm, the
     account may not attach, or the board refused the file: too large, a type it does not allow).
     Said before the post itself is sent: nothing was posted."""
+
+
+class FloodPause(ForumError):
+    """The board's flood rule asks for a pause longer than a tick should wait (MyBB: 60 s between
+    two PMs of a member): the text was not sent (or the board refused it, having taken nothing).
+    `wait`: seconds until it may go, `until`: that moment on the wall clock; `reason`: the board's
+    words, when it said them."""
+
+    def __init__(self, message: str, wait: float, until: datetime, reason: str | None = None):
+        super().__init__(message)
+        self.wait = wait
+        self.until = until
+        self.reason = reason

@@ -30,6 +30,7 @@ SPEC = EngineSpec(
     reply=FormStep("newreply.php?tid={thread}", "reply", {"message": "message"}, {"submit": "Post Reply"}),
     reply_ref=r"[?&]pid=(\d+)",
     post_link="showthread.php?tid={thread}&pid={post}#pid{post}",
+    flood_left=True,     # "Please wait 59 more seconds": what is left of the pause since the last text
     pm=PmSpec(
         # fid=0 is the Inbox; fid=1 lists only its unread PMs (MyBB 1.8's "Unread" view), where a PM
         # the host opened in his browser before forumgm read it would never show

@@ -24,13 +24,26 @@ def meta_refresh(html: str) -> str | None:
 # what boards write when they refuse a post, PM or login for coming too soon after the last one
 _FLOOD = re.compile(r"\bwait\b|too (?:soon|quickly|fast|often)|so soon|\bflood|less than \d+ seconds|"
                     r"подожд|слишком (?:часто|быстро)", re.IGNORECASE)
-_SECONDS = re.compile(r"(\d+(?:\.\d+)?)\s*(?:seconds?|secs?\b|s\b|сек)", re.IGNORECASE)
+# MyBB names what is left: "Please wait 59 more seconds"
+_SECONDS = re.compile(r"(\d+(?:\.\d+)?)\s*(?:more\s+|ещё\s+)?(?:seconds?|secs?\b|s\b|сек)", re.IGNORECASE)
+
+
+# a limit per hour (SMF: "You have exceeded the limit of 20 personal messages per hour."): a place
+# frees when the oldest text of the hour turns an hour old, which the board does not say
+_HOURLY = re.compile(r"per hour|в час", re.IGNORECASE)
+HOURLY_PAUSE = 600.0
 
 
 def flood_wait(message: str, default: float) -> float | None:
-    """The pause a board's flood refusal asks for: the seconds it names, else `default`; None
-    when the message is not a flood refusal."""
-    if not _FLOOD.search(message):
+    """The pause a board's flood refusal asks for: the seconds it names, else `default` (ten
+    minutes for a limit per hour); None when the message is not a flood refusal."""
+    hourly = hourly_limit(message)
+    if not hourly and not _FLOOD.search(message):
         return None
     named = _SECONDS.search(message)
-    return float(named.group(1)) if named else default
+    return float(named.group(1)) if named else HOURLY_PAUSE if hourly else default
+
+
+def hourly_limit(message: str | None) -> bool:
+    """Whether the refusal is a limit of texts per hour, not a pause between two texts."""
+    return bool(message and _HOURLY.search(message))

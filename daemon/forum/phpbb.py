@@ -29,6 +29,7 @@ SPEC = EngineSpec(
     reply=FormStep("posting.php?mode=reply&t={thread}", "reply", {"message": "message"}, {"post": "Submit"}),
     reply_ref=r"[?&]p=(\d+)",
     post_link="viewtopic.php?p={post}#p{post}",
+    flood_pause=15.0,    # `flood_interval`'s stock value: the refusal names no pause
     pm=PmSpec(
         inbox=Paged("ucp.php?i=pm&folder=inbox", "ucp.php?i=pm&folder=inbox&start={start}"),
         sentbox=Paged("ucp.php?i=pm&folder=sentbox", "ucp.php?i=pm&folder=sentbox&start={start}"),

@@ -112,5 +112,8 @@ class EngineSpec:
                                                              # know (a PM compose form), for FormStep.form
     reply_accepted: str | None = None  # pattern over where the board sends after taking a reply it does not name
     post_interval: float = 0.0    # the board's own flood rule for the host's account, seconds between posts
+    flood_pause: float = 60.0     # waited after a flood refusal that names no pause: the engine's stock
+                                  # flood interval (phpBB says only "so soon after your last")
+    flood_left: bool = False      # its flood refusal names the seconds left (MyBB), not the whole interval
     unread_pms: tuple[UnreadCount, ...] = ()   # where the header shows the unread PMs on every page,
                                                # the first found tells; none: the inbox is read at every poll

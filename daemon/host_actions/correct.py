@@ -7,7 +7,8 @@ sent it alone, and it replaces everything he sent for that phase. His PMs stay a
 as replaced, so the page shows them beside the correction. The receipt is redone: the receipts not
 sent yet are superseded and a new one answers the correction.
 
-A thread vote: forumgm.daemon.host_actions.correct_vote.
+A thread vote: forumgm.daemon.host_actions.correct_vote; there the host may also annul the vote
+(`annul`): no vote of the player counts that day.
 
 A resolved phase takes the correction when the host re-runs it (`forumgm resolve GAME PHASE --rerun`).
 """
@@ -17,8 +18,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from forumgm.daemon.finish import is_finished
-from forumgm.daemon.host_actions.correct_vote import correct_vote
+from forumgm.daemon.finish import may_change
+from forumgm.daemon.host_actions.correct_vote import VoteCorrection, annul_vote, correct_vote
 from forumgm.daemon.phase_names import phase_label
 from forumgm.daemon.store import OPEN_DRAFT_STATUSES, Store, StoreError
 from forumgm.engines.base import THREAD_VOTE, OrderPm, Phase, Verdict
@@ -60,20 +61,32 @@ def correct(game, store: Store, phase_key: str, nick: str, text: str, by: str, n
     text = text.replace("\r\n", "\n").strip()
     if not text:
         raise StoreError("the correction is empty: give the order or vote text as the player would write it")
-    player = account_player(nick, game.roster())
-    if player is None:
-        raise StoreError(f"{nick!r} is not a player of {game.id} "
-                         f"(players: {', '.join(p.nick for p in game.config.players)})")
-    if is_finished(store, game.id):
-        raise StoreError(f"{game.id} is finished; its orders can no longer change")
     with store.transaction():
-        target = _target(game, store, phase_key, player, now)
+        target = _target(game, store, phase_key, nick, now)
         if game.rules.correction_kind(target.state, target.phase) == THREAD_VOTE:
             return correct_vote(game, store, target, text, by)
         return _correct_orders(game, store, target, text, by)
 
 
-def _target(game, store: Store, phase_key: str, player: str, now: datetime) -> Target:
+def annul(game, store: Store, phase_key: str, nick: str, by: str, now: datetime) -> VoteCorrection:
+    """Record, in one transaction, that no thread vote of `nick` counts in the phase: for a day whose
+    votes the game's rules take in the thread (orders are corrected with their text instead)."""
+    with store.transaction():
+        target = _target(game, store, phase_key, nick, now)
+        if game.rules.correction_kind(target.state, target.phase) != THREAD_VOTE:
+            raise StoreError(f"{game.id} {phase_key} takes no vote in the thread, so there is none to annul; "
+                             "correct the player's orders with the text he should have sent instead")
+        return annul_vote(game, store, target, by)
+
+
+def _target(game, store: Store, phase_key: str, nick: str, now: datetime) -> Target:
+    player = account_player(nick, game.roster())
+    if player is None:
+        raise StoreError(f"{nick!r} is not a player of {game.id} "
+                         f"(players: {', '.join(p.nick for p in game.config.players)})")
+    if not may_change(store, game.id):
+        raise StoreError(f"{game.id} was finished by {store.game(game.id)['finished_by']}; its orders and votes "
+                         "can no longer change")
     row = store.phase(game.id, phase_key)
     if row is None:
         raise StoreError(f"{game.id}: no phase {phase_key!r}")

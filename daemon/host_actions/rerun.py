@@ -6,7 +6,10 @@ from the new outcome of the one before, and the host sees one difference for all
 new outcome changes the course of the game (the rules now end it, or another phase follows) where a
 later phase was already played, the re-run is refused: played phases cannot be replayed on another
 course. Only the open phase, where nothing was resolved yet, gives way: it leaves the calendar, and
-the phase the rules now name (if any) takes its place.
+the phase the rules now name (if any) takes its place. So does the end itself: a game its rules had
+ended after the last resolved phase, whose new outcome goes on, is reopened with the phase the rules
+name now, paused (its deadline, scheduled from the old one, has likely passed: the host sets it, then
+resumes the game). A game the host finished stays finished.
 
 The preview runs the very re-run the confirmation would (`tick.resolve_once` for each phase) inside
 a transaction that is rolled back, so the diff is exactly what confirming does and nothing is
@@ -21,8 +24,10 @@ import hashlib
 from dataclasses import dataclass
 from datetime import datetime
 
+from forumgm.daemon.finish import engine_result
 from forumgm.daemon.host_actions.outcome_diff import DraftText, OutcomeDiff, PhaseOutcome, outcome_diff, paired
 from forumgm.daemon.phase_names import phase_label
+from forumgm.daemon.stops import ENGINE
 from forumgm.daemon.store import Store, StoreError
 from forumgm.engines.base import Phase
 
@@ -42,15 +47,16 @@ class RerunDiff:
     phases: tuple[PhaseRerun, ...]
     dropped: str | None = None          # the open phase the new course no longer leads to
     scheduled: str | None = None        # the phase it leads to instead (None: the game ends there)
+    reopened: str | None = None         # the game its rules had ended goes on with this phase, paused
 
     @property
     def changed(self) -> bool:
-        return self.dropped is not None or any(rerun.diff.changed for rerun in self.phases)
+        return self.dropped is not None or self.reopened is not None or any(r.diff.changed for r in self.phases)
 
     def digest(self) -> str:
         """Names this exact outcome: a confirmation is for the outcome the host saw, not a later one."""
         material = "|".join([*(f"{r.phase}:{r.diff.digest()}" for r in self.phases), str(self.dropped),
-                             str(self.scheduled)])
+                             str(self.scheduled), str(self.reopened)])
         return hashlib.sha256(material.encode("utf-8")).hexdigest()[:16]
 
 
@@ -90,7 +96,8 @@ def _rerun(game, store: Store, phase_key: str, now: datetime, by: str) -> RerunD
         done.append(PhaseRerun(phase["key"], _rerun_one(game, store, phase["key"], now, by)))
         if index + 1 < len(chain):
             _check_course(game, store, phase, chain[index + 1], phase_key)
-    return RerunDiff(tuple(done), *_open_phase_course(game, store, chain[-1]))
+    dropped, scheduled = _open_phase_course(game, store, chain[-1])
+    return RerunDiff(tuple(done), dropped, scheduled, _reopened(game, store, chain[-1], now, by))
 
 
 def _rerun_one(game, store: Store, phase_key: str, now: datetime, by: str) -> OutcomeDiff:
@@ -132,6 +139,16 @@ def _open_phase_course(game, store: Store, last: dict) -> tuple[str | None, str 
     if not stale:
         return None, None
     return ", ".join(p["key"] for p in stale), following.key if following is not None else None
+
+
+def _reopened(game, store: Store, last: dict, now: datetime, by: str) -> str | None:
+    """A game its rules had ended after `last`, whose new outcome goes on: reopened, paused, with the phase
+    the rules name now (the re-run put it in the calendar). That phase's key, or None."""
+    row = store.game(game.id)
+    if not row.get("finished_at") or row["finished_by"] != ENGINE or engine_result(game, store) is not None:
+        return None
+    store.reopen_game(game.id, by, now)
+    return _following(game, store, last).key
 
 
 def phase_outcome(store: Store, resolution_id: int) -> PhaseOutcome:

@@ -21,6 +21,7 @@ from markupsafe import Markup
 
 from forumgm.config import data_path
 from forumgm.parsers.bbcode import to_phpbb_html
+from forumgm.daemon.finish import may_change
 from forumgm.daemon.host_actions.outcome_diff import text_diff
 from forumgm.daemon.phase_names import phase_label
 from forumgm.daemon.pictures import MARK, RELEASED
@@ -236,6 +237,7 @@ def game(game_id: str):
         audit=game_queries.audit(store(), game_id),
         row=row,
         actions=run is not None,
+        correctable=run is not None and may_change(store(), game_id),
         vote_links=game_queries.vote_links(store(), game_id, run),
     )
 

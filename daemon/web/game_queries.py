@@ -44,6 +44,7 @@ class VoteCorrectionView:
     entered_by: str
     recorded_at: datetime
     replaced_by: str | None               # a later correction of the same vote
+    annulled: bool = False                # no vote of the player counts (text is empty)
 
 
 @dataclass(frozen=True)
@@ -86,7 +87,8 @@ def vote_corrections(store: Store, game_id: str) -> list[VoteCorrectionView]:
     """The host's corrections of thread votes, newest first, the replaced ones too."""
     rows = store.vote_corrections(game_id, superseded=True)
     return [VoteCorrectionView(ref(row["id"]), row["phase_key"], row["voter"], row["text"], row["entered_by"],
-                               row["recorded_at"], ref(row["superseded_by"]) if row["superseded_by"] else None)
+                               row["recorded_at"], ref(row["superseded_by"]) if row["superseded_by"] else None,
+                               bool(row["annulled"]))
             for row in reversed(rows)]
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 
 from forumgm.daemon.finish import finish_game
-from forumgm.daemon.host_actions.correct import correct as correct_input
+from forumgm.daemon.host_actions.correct import annul as annul_vote, correct as correct_input
 from forumgm.daemon.host_actions.correct_vote import VoteCorrection
 from forumgm.daemon.host_actions.deadline import move_deadline, parse_local, parse_span
 from forumgm.daemon.host_actions.pause import pause_game, resume_game
@@ -59,18 +59,37 @@ def _done(game_id: str, action, message: str, anchor: str = "actions"):
 @host.post("/games/<game_id>/correct")
 @login_required
 def correct(game_id: str):
+    """The correction form: the text as the player's orders or vote, or (its second button) his vote
+    in the thread annulled."""
     game = game_run(game_id)
-    phase, nick, text = field("phase"), field("nick"), field("text")
+    phase, nick = field("phase"), field("nick")
     try:
-        done = correct_input(game, store(), phase, nick, text, HOST_ACTOR, store().now())
+        if request.form.get("annul"):
+            done = annul_vote(game, store(), phase, nick, HOST_ACTOR, store().now())
+        else:
+            done = correct_input(game, store(), phase, nick, field("text"), HOST_ACTOR, store().now())
     except (StoreError, ValueError) as error:
         flash(f"Не сделано: {error}", "error")
         return back(game_id)
     if isinstance(done, VoteCorrection):
-        flash(f"Голос игрока {done.player} ({phase_label(phase)}) исправлен: за {done.vote.target}.", "ok")
+        if done.annulled:
+            flash(f"Голос игрока {done.player} ({phase_label(phase)}) аннулирован: его голос в теме не засчитывается.",
+                  "ok")
+        else:
+            flash(f"Голос игрока {done.player} ({phase_label(phase)}) исправлен: за {done.vote.target}.", "ok")
+        _tell_redrafts(done)
         return back(game_id, "tally")
     flash(f"Приказы игрока {nick} ({phase_label(phase)}) исправлены; новая квитанция в черновиках.", "ok")
     return back(game_id, "orders")
+
+
+def _tell_redrafts(done: VoteCorrection) -> None:
+    """What became of the running vote counts drafted before the correction."""
+    for old, new in done.redrafted:
+        flash(f"Черновик подсчёта голосов №{old} составлен заново с новым подсчётом: №{new}.", "ok")
+    for kept in done.kept:
+        flash(f"Черновик подсчёта голосов №{kept.id} вы правили, поэтому он оставлен как есть и считает голоса "
+              "без этого исправления: поправьте или отклоните его (следующий подсчёт покажет изменение).", "error")
 
 
 @host.get("/games/<game_id>/phases/<phase_key>/rerun")
@@ -96,6 +115,10 @@ def rerun_confirm(game_id: str, phase_key: str):
         return redirect(url_for("host.rerun_preview", game_id=game_id, phase_key=phase_key))
     flash(f"Пересчитано: {', '.join(phase_label(rerun.phase) for rerun in done.phases)}; "
           "новые черновики ждут решения.", "ok")
+    if done.reopened:
+        flash(f"Игра продолжается: {phase_label(done.reopened)}. Она на паузе: назначьте дедлайн и продолжите игру.",
+              "error")
+        return back(game_id)
     return redirect(url_for("web.drafts"))
 
 
