@@ -6,7 +6,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from forumgm.daemon.publish import publish_approved
-from legends_forum_support import GAME, msk, tick_at
+from legends_forum_support import GAME, Player, msk, tick_at
 from test_e2e_legends import game  # noqa: F401  (the fixture is reused: the local forum and the installation)
 from test_host_actions_votes import (  # noqa: F401  (fixtures reused: day_two, day_two_resolved)
     PASSWORD, cli, counted, day_two, day_two_resolved, draft_body, hosts_page, not_counted)
@@ -122,6 +122,11 @@ def test_the_vote_of_a_player_out_of_the_game_cannot_be_annulled(day_two_resolve
     assert cli(config, "correct", GAME, "day-3", "Robozik", "--annul", monkeypatch=monkeypatch) == 0
     assert "replaces nothing: he had not voted; a vote he posts later does not count either" in capsys.readouterr().out
     assert [row["voter"] for row in daemon.store.vote_corrections(GAME)] == ["Robozik"]
+    clock.moment = msk(5, 13)
+    post = Player(server, clock, "Robozik").post("Голосую за [color=blue]Аскона[/color]")
+    tick_at(daemon, clock, msk(5, 13, 5))
+    [vote] = [v for v in daemon.store.votes(GAME, "day-3") if v["voter"] == "Robozik"]
+    assert (vote["counted"], vote["text"], vote["reason"], vote["post_id"]) == (0, "Аскона", "annulled", post)
 
 
 def main_with_file(config, path) -> int:

@@ -1,6 +1,7 @@
 """A re-run of a game its rules had ended, whose new outcome no longer ends it: the game is reopened, paused,
 with the phase the rules name now; the host sets its deadline and resumes it (`forumgm resolve --rerun`, and
-on the page). A game the host finished stays finished and takes no correction."""
+on the page). One whose new outcome still ends it takes the winner the rules name now. A game the host
+finished stays finished and takes no correction."""
 from __future__ import annotations
 
 from datetime import datetime
@@ -9,7 +10,10 @@ import pytest
 from playwright.sync_api import expect
 
 from forumgm.daemon.cli import main
-from legends_forum_support import GAME, MSK, msk, tick_at
+from forumgm.daemon.localforum import LocalForum
+from legends_forum_support import (GAME, MSK, PASSWORD_ENV, FakeClock, Player, legends_board, msk, start_daemon,
+                                   tick_at, write_installation)
+from test_e2e_legends import GAME_KEYS
 from test_e2e_legends import game  # noqa: F401  (the fixture is reused: the local forum and the installation)
 from test_host_actions_votes import PASSWORD, cli, day_two, hosts_page  # noqa: F401  (day_two is a fixture)
 from test_web_browser import log_in, page, submit_correction  # noqa: F401  (the browser fixture is reused)
@@ -113,3 +117,59 @@ def test_the_host_reopens_a_game_its_rules_ended_on_his_page(ended, page):  # no
         row = store.game(GAME)
         assert (row["finished_at"], row["paused_by"]) == (None, "host")
         assert [p["key"] for p in store.phases(GAME, status="pending")] == ["night-3"]
+
+
+@pytest.fixture
+def duel(tmp_path, monkeypatch):
+    """Two players of two clans, each voting in the thread on day 2: the lynch ends the game whoever falls."""
+    clock = FakeClock(msk(2, 20))
+    monkeypatch.setenv(PASSWORD_ENV, "host-secret")
+    with LocalForum(legends_board(clock)) as server:
+        config = write_installation(tmp_path, server, GAME_KEYS, roles={"Аскон": "Бес", "Кума": "Единорог"})
+        daemon = start_daemon(config, server, clock)
+        for moment in (msk(2, 20), msk(3, 10, 5), msk(3, 21, 5), msk(4, 10, 5)):
+            tick_at(daemon, clock, moment)
+        clock.moment = msk(4, 12, 30)
+        for nick in ("Аскон", "Кума"):
+            Player(server, clock, nick).post("Голосую за [color=blue]Кума[/color]")
+        yield clock, config, daemon
+        daemon.store.close()
+
+
+def test_a_re_run_that_ends_the_game_with_another_winner_names_him(duel, monkeypatch, capsys):
+    clock, config, daemon = duel
+    store = daemon.store
+    assert tick_at(daemon, clock, msk(4, 21, 5)).resolved == [f"{GAME}/day-2"]
+    assert (store.game(GAME)["winner"], store.game(GAME)["finished_by"]) == ("Клан Хаоса", "engine")
+    for nick in ("Аскон", "Кума"):       # both meant Аскон: Кума's clan wins
+        assert cli(config, "correct", GAME, "day-2", nick, stdin="Аскон", monkeypatch=monkeypatch) == 0
+    capsys.readouterr()
+    assert cli(config, "resolve", GAME, "day-2", "--rerun", "--dry-run", monkeypatch=monkeypatch) == 0
+    diff = capsys.readouterr().out
+    assert "eliminated: Кума (lynch) -> Аскон (lynch)" in diff
+    assert diff.rstrip().endswith("the game's rules still end it after day-2, now won by «Клан Природы» "
+                                  "(was «Клан Хаоса»)")
+    assert store.game(GAME)["winner"] == "Клан Хаоса"          # a preview
+    assert cli(config, "resolve", GAME, "day-2", "--rerun", "--yes", monkeypatch=monkeypatch) == 0
+    row = store.game(GAME)
+    assert (row["winner"], row["finished_by"], row["paused_at"]) == ("Клан Природы", "engine", None)
+    assert store.phases(GAME, status="pending") == []
+    assert main(["status", "--config", str(config)]) == 0
+    assert "the game's rules ended it after day-2; winner: Клан Природы" in capsys.readouterr().out
+
+
+def test_the_page_shows_the_new_winner_before_the_host_confirms(duel, page):  # noqa: F811
+    clock, config, daemon = duel
+    assert tick_at(daemon, clock, msk(4, 21, 5)).resolved == [f"{GAME}/day-2"]
+    with hosts_page(daemon) as (store, base):
+        log_in(page, base, PASSWORD)
+        page.goto(f"{base}/games/{GAME}")
+        for nick in ("Аскон", "Кума"):
+            submit_correction(page, "day-2", nick, "Аскон")
+        page.locator("#phase-day-2").get_by_role("link", name="Пересчитать день 2…").click()
+        expect(page.locator("#winner")).to_have_text(
+            "Игра по-прежнему заканчивается после фазы «день 2», но побеждает Клан Природы (было: Клан Хаоса).")
+        page.get_by_role("button", name="Подтвердить пересчёт").click()
+        page.goto(f"{base}/games/{GAME}")
+        expect(page.locator(".flash.finished")).to_contain_text("Клан Природы")
+        assert store.game(GAME)["winner"] == "Клан Природы"

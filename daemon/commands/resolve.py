@@ -81,6 +81,9 @@ def diff_lines(diff) -> list[str]:
     if diff.reopened:
         lines.append(f"the game's rules no longer end it after {diff.phases[-1].phase}: {diff.reopened} follows; "
                      "the game reopens, paused, for you to set that phase's deadline and resume it")
+    if diff.winner:
+        lines.append(f"the game's rules still end it after {diff.phases[-1].phase}, now won by «{diff.winner[1]}» "
+                     f"(was «{diff.winner[0]}»)")
     return lines
 
 

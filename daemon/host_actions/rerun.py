@@ -9,7 +9,8 @@ course. Only the open phase, where nothing was resolved yet, gives way: it leave
 the phase the rules now name (if any) takes its place. So does the end itself: a game its rules had
 ended after the last resolved phase, whose new outcome goes on, is reopened with the phase the rules
 name now, paused (its deadline, scheduled from the old one, has likely passed: the host sets it, then
-resumes the game). A game the host finished stays finished.
+resumes the game); one whose new outcome still ends it takes the winner the rules name now. A game
+the host finished stays finished.
 
 The preview runs the very re-run the confirmation would (`tick.resolve_once` for each phase) inside
 a transaction that is rolled back, so the diff is exactly what confirming does and nothing is
@@ -48,15 +49,17 @@ class RerunDiff:
     dropped: str | None = None          # the open phase the new course no longer leads to
     scheduled: str | None = None        # the phase it leads to instead (None: the game ends there)
     reopened: str | None = None         # the game its rules had ended goes on with this phase, paused
+    winner: tuple[str, str] | None = None   # (old, new): the rules end it still, with another winner
 
     @property
     def changed(self) -> bool:
-        return self.dropped is not None or self.reopened is not None or any(r.diff.changed for r in self.phases)
+        return (self.dropped is not None or self.reopened is not None or self.winner is not None
+                or any(r.diff.changed for r in self.phases))
 
     def digest(self) -> str:
         """Names this exact outcome: a confirmation is for the outcome the host saw, not a later one."""
         material = "|".join([*(f"{r.phase}:{r.diff.digest()}" for r in self.phases), str(self.dropped),
-                             str(self.scheduled), str(self.reopened)])
+                             str(self.scheduled), str(self.reopened), str(self.winner)])
         return hashlib.sha256(material.encode("utf-8")).hexdigest()[:16]
 
 
@@ -97,7 +100,7 @@ def _rerun(game, store: Store, phase_key: str, now: datetime, by: str) -> RerunD
         if index + 1 < len(chain):
             _check_course(game, store, phase, chain[index + 1], phase_key)
     dropped, scheduled = _open_phase_course(game, store, chain[-1])
-    return RerunDiff(tuple(done), dropped, scheduled, _reopened(game, store, chain[-1], now, by))
+    return RerunDiff(tuple(done), dropped, scheduled, *_game_end(game, store, chain[-1], now, by))
 
 
 def _rerun_one(game, store: Store, phase_key: str, now: datetime, by: str) -> OutcomeDiff:
@@ -141,14 +144,21 @@ def _open_phase_course(game, store: Store, last: dict) -> tuple[str | None, str 
     return ", ".join(p["key"] for p in stale), following.key if following is not None else None
 
 
-def _reopened(game, store: Store, last: dict, now: datetime, by: str) -> str | None:
-    """A game its rules had ended after `last`, whose new outcome goes on: reopened, paused, with the phase
-    the rules name now (the re-run put it in the calendar). That phase's key, or None."""
+def _game_end(game, store: Store, last: dict, now: datetime, by: str) -> tuple[str | None, tuple[str, str] | None]:
+    """A game its rules had ended after `last`, as its new outcome has it: when it goes on, reopened, paused,
+    with the phase the rules name now (the re-run put it in the calendar); when it ends with another
+    winner, finished with him. (the reopened phase, (old winner, new winner))"""
     row = store.game(game.id)
-    if not row.get("finished_at") or row["finished_by"] != ENGINE or engine_result(game, store) is not None:
-        return None
-    store.reopen_game(game.id, by, now)
-    return _following(game, store, last).key
+    if not row.get("finished_at") or row["finished_by"] != ENGINE:
+        return None, None
+    winner = engine_result(game, store)
+    if winner is None:
+        store.reopen_game(game.id, by, now)
+        return _following(game, store, last).key, None
+    if winner != row["winner"]:
+        store.finish_game(game.id, winner, ENGINE, now, replacing=ENGINE)
+        return None, (row["winner"], winner)
+    return None, None
 
 
 def phase_outcome(store: Store, resolution_id: int) -> PhaseOutcome:
