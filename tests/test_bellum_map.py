@@ -184,7 +184,8 @@ def test_map_command_refuses_what_it_cannot_draw(tmp_path, capsys):
     assert "--turn: expected 0..0 (the scenario has 0 turn(s))" in capsys.readouterr().err
     scenario.write_text('game = "mafia"\n', encoding="utf-8")
     assert main(["map", str(scenario), "--out", str(tmp_path / "x.png")]) == 2
-    assert "game: expected \"bellum\" (got 'mafia'): the mafia engine («Мафия») draws no maps" in capsys.readouterr().err
+    assert ("game: expected \"bellum\" (got 'mafia'): the mafia engine («Мафия») draws no maps"
+            in capsys.readouterr().err)
     scenario.write_text('game = "legends"\n[[phases]]\nkind = "night"\n', encoding="utf-8")
     assert main(["map", str(scenario), "--out", str(tmp_path / "x.png")]) == 2
     assert "(got 'legends'): the legends engine («Легенды меча и магии») draws no maps" in capsys.readouterr().err

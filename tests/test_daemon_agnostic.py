@@ -1,6 +1,6 @@
 """The daemon stays game-agnostic: what differs per game comes from the engine through the Rules
 protocol (engines/base.py), so no daemon module imports a game's engine package or switches on a
-game's name."""
+game's name (compares with it, matches it, or keeps a table keyed by it)."""
 from __future__ import annotations
 
 import ast
@@ -25,7 +25,7 @@ def _imported(tree: ast.AST) -> list[tuple[int, str]]:
 
 
 def _game_names(node: ast.AST) -> set[str]:
-    """The game names a compared operand spells out: "mafia", or ("legends", "mafia")."""
+    """The game names an operand spells out: "mafia", or ("legends", "mafia")."""
     items = node.elts if isinstance(node, (ast.Tuple, ast.List, ast.Set)) else [node]
     return {item.value for item in items if isinstance(item, ast.Constant) and item.value in GAMES}
 
@@ -36,9 +36,20 @@ def engine_imports(source: str) -> list[str]:
             and name.split(".")[2] in GAMES]
 
 
+def _switched_on(node: ast.AST) -> set[str]:
+    """The game names a comparison, a match case or a table keyed by game spells out."""
+    if isinstance(node, ast.Compare):
+        return set().union(*map(_game_names, [node.left, *node.comparators]))
+    if isinstance(node, ast.MatchValue):
+        return _game_names(node.value)
+    if isinstance(node, ast.Dict):
+        return set().union(*(_game_names(key) for key in node.keys if key is not None))
+    return set()
+
+
 def game_switches(source: str) -> list[str]:
-    return [f"line {node.lineno}: compares with {sorted(names)}" for node in ast.walk(ast.parse(source))
-            if isinstance(node, ast.Compare) and (names := set().union(*map(_game_names, [node.left, *node.comparators])))]
+    return [f"line {node.lineno}: switches on {sorted(names)}" for node in ast.walk(ast.parse(source))
+            if (names := _switched_on(node))]
 
 
 def _daemon_modules() -> list[Path]:
@@ -51,12 +62,15 @@ def test_the_checks_see_what_they_look_for():
     assert GAMES == {"legends", "mafia", "bellum", "arena"}
     assert engine_imports("from forumgm.engines.mafia.freeze import RulesFrozen") == [
         "line 1: forumgm.engines.mafia.freeze.RulesFrozen"]
-    assert engine_imports("def f():\n    import forumgm.engines.bellum.mapdraw") == ["line 2: forumgm.engines.bellum.mapdraw"]
+    assert engine_imports("def f():\n    import forumgm.engines.bellum.mapdraw") == [
+        "line 2: forumgm.engines.bellum.mapdraw"]
     assert engine_imports("from forumgm.engines import arena") == ["line 1: forumgm.engines.arena"]
     assert engine_imports("from forumgm.engines.base import Rules\nfrom forumgm.engines import tally") == []
-    assert game_switches("if game.type == 'bellum': pass") == ["line 1: compares with ['bellum']"]
-    assert game_switches("x = row.game in ('legends', 'mafia')") == ["line 1: compares with ['legends', 'mafia']"]
-    assert game_switches("if kind == 'turn': pass") == []
+    assert game_switches("if game.type == 'bellum': pass") == ["line 1: switches on ['bellum']"]
+    assert game_switches("x = row.game in ('legends', 'mafia')") == ["line 1: switches on ['legends', 'mafia']"]
+    assert game_switches("match game:\n    case 'arena': pass") == ["line 2: switches on ['arena']"]
+    assert game_switches("KINDS = {\n  'mafia': ('round',),\n  **more}") == ["line 1: switches on ['mafia']"]
+    assert game_switches("if kind == 'turn': pass\nx = {'turn': 1}") == []
 
 
 def test_no_daemon_module_imports_a_game_engine_package():

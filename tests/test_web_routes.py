@@ -106,8 +106,8 @@ def test_game_page_shows_tally_orders_receipts_and_no_maps_for_a_game_without_th
 
 @pytest.mark.parametrize("game_type", ["legends", "arena"])
 def test_no_other_game_without_maps_has_the_section(host, seeded, game_type):
-    seeded.store.register_game("other", game_type, "local", "http://127.0.0.1:1/viewtopic.php?t=9", "Europe/Moscow", 9,
-                               {"Аскон": []})
+    seeded.store.register_game("other", game_type, "local", "http://127.0.0.1:1/viewtopic.php?t=9",
+                               "Europe/Moscow", 9, {"Аскон": []})
     html = page(host, "/games/other")
     assert "Журнал действий" in html and 'id="maps"' not in html
 

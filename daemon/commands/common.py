@@ -126,19 +126,14 @@ def picture_problems(installation) -> list[str]:
     the forum's attachments (forumgm uploads files on phpBB, MyBB and SMF) or the page's public
     address ([web] public_url)."""
     from forumgm.daemon.forum import ADAPTERS, Forum
-    from forumgm.daemon.games import rules_for
-    from forumgm.engines.base import maps_of
+    from forumgm.daemon.games import game_maps
 
     adapter = ADAPTERS.get(installation.forum.engine, Forum)
     if installation.web_public_url or adapter.attach is not Forum.attach:
         return []
     problems = []
     for game in installation.games:
-        try:
-            draws = maps_of(rules_for(game.type)) is not None
-        except ModuleNotFoundError:
-            continue        # setup_problems names the missing engine
-        if draws:
+        if game_maps(game.type) is not None:        # a missing engine has none: setup_problems names it
             problems.append(f"{installation.source}: web.public_url: expected the page's public address, e.g. "
                             f"\"https://gm.example.org/forumgm/\" (game {game.id} posts a map with each turn report; "
                             f"forumgm attaches no files on {installation.forum.engine}, so the forum shows the map "

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any, Mapping
 
+from forumgm.daemon.games import GAMES, game_maps, game_title
 from forumgm.engines.base import Maps, Picture
 
 
@@ -74,17 +75,11 @@ def draw(table: Mapping[str, Any], source: str, fmt: str, turn: int | None) -> P
 
 def drawn_games() -> dict[str, Maps]:
     """The games whose engines draw maps, by type."""
-    from forumgm.daemon.games import game_maps
-    from forumgm.daemon.games import GAMES
-
     return {game: maps for game in GAMES if (maps := game_maps(game)) is not None}
 
 
 def simulated_maps(game: Any) -> Maps:
     """The maps of the game a simulation plays; MapInputError when its engine draws none."""
-    from forumgm.daemon.games import game_title
-    from forumgm.daemon.games import GAMES
-
     drawn = drawn_games()
     if game not in drawn:
         expected = " or ".join(f'"{name}"' for name in drawn)
@@ -95,5 +90,6 @@ def simulated_maps(game: Any) -> Maps:
 
 def checked_format(maps: Maps, fmt: str) -> str:
     if fmt not in maps.formats:
-        raise MapInputError(f"--out must end in {' or '.join(f'.{f}' for f in maps.formats)} (got .{fmt})")
+        suffixes = " or ".join(f".{name}" for name in maps.formats)
+        raise MapInputError(f"--out must end in {suffixes} (got a .{fmt or '…'} file)")
     return fmt
