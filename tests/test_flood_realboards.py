@@ -1,13 +1,17 @@
 """A burst of approved drafts from a host who is a plain member, on the real boards (MyBB 1.8.37,
 phpBB 3.3.10, SMF 2.1.4 on 127.0.0.1:8081/8084/8083, installed as docs/reliability.md says):
 8 result PMs and a post, published tick after tick as the daemon does, each found once in its
-recipient's inbox, in the host's sent folders and in the thread.
+recipient's inbox (read as the recipient) or in the thread.
 
 The boards' flood rules are theirs: with their stock settings for members (MyBB 60 s between a
 member's PMs, phpBB 15 s, SMF 5 s) the run takes as long as the board asks (about 8 minutes on
-MyBB); with flood rules off, seconds. Skipped when the boards are not running (CI)."""
+MyBB); with flood rules off, seconds. Run by hand with FORUMGM_REALBOARDS=1: every run leaves its PMs
+on the boards (phpBB holds PMs back from a full inbox of 50, MyBB keeps no sent copy past a
+member's quota of 200), so it is skipped otherwise, and when the boards are not running (CI)."""
 from __future__ import annotations
 
+import os
+import random
 import re
 import socket
 import time
@@ -47,8 +51,18 @@ def running(port: int) -> bool:
 
 
 def account(engine: str, user: str, password: str):
-    return open_forum({"engine": engine, "base_url": f"http://127.0.0.1:{PORTS[engine]}/", "username": user,
-                       "posts_per_page": 5, "min_interval": 0.2}, password)
+    """Logged in: SMF lets one login a 2 s from an address, and others' runs log in from it too."""
+    forum = open_forum({"engine": engine, "base_url": f"http://127.0.0.1:{PORTS[engine]}/", "username": user,
+                        "posts_per_page": 5, "min_interval": 0.2}, password)
+    for _ in range(10):
+        try:
+            forum.login()
+            return forum
+        except BoardSaid as said:
+            if said.wait is None:
+                raise
+            time.sleep(said.wait + random.random() * 3)
+    raise AssertionError(f"{user} could not log in to {engine} for its flood rule")
 
 
 def new_topic(engine: str, subject: str) -> str:
@@ -65,8 +79,9 @@ def new_topic(engine: str, subject: str) -> str:
 
 @pytest.mark.parametrize("engine", sorted(PORTS))
 def test_a_members_burst_of_result_pms_and_a_post_arrives_once_each(tmp_path, engine):
-    if not running(PORTS[engine]):
-        pytest.skip(f"no {engine} board on 127.0.0.1:{PORTS[engine]} (the real boards run only by hand)")
+    if not os.environ.get("FORUMGM_REALBOARDS") or not running(PORTS[engine]):
+        pytest.skip(f"no {engine} board on 127.0.0.1:{PORTS[engine]}, or FORUMGM_REALBOARDS is not set (each run "
+                    "leaves 8 PMs in the players' inboxes and the host's sent folder, which the boards limit)")
     run = datetime.now(timezone.utc).strftime("%H%M%S%f")
     thread = new_topic(engine, f"Флуд-тест {run}")
     store = Store(tmp_path / "forumgm.sqlite")
@@ -99,27 +114,13 @@ def test_a_members_burst_of_result_pms_and_a_post_arrives_once_each(tmp_path, en
     for nick in sorted({to for to, _ in pms.values()}):
         wanted = sorted(subject for to, subject in pms.values() if to == nick)
         assert _received(engine, nick, run) == wanted, nick
-    sent_ids = {store.draft(draft)["forum_ref"] for draft in pms}
-    assert len(sent_ids) == BURST
-    before = str(min(int(ref) for ref in sent_ids) - 1)   # the sent folders' pages back to this run's first PM
-    for n, (nick, subject) in enumerate(pms.values()):   # no copy in the host's sent folders but the one recorded
-        assert host.find_sent_pm(nick, subject, f"Итог ночи {n}: ход принят.", after=before, claimed=sent_ids) is None
+    assert len({store.draft(draft)["forum_ref"] for draft in pms} - {""}) == BURST   # each recorded with its own id
     ours = [p for page in range(1, host.thread_page_count(thread) + 1) for p in host.thread_page(thread, page)[1]
             if p.author == HOST]
     assert [p.id for p in ours] == [store.draft(post)["forum_ref"]]
 
 
 def _received(engine: str, nick: str, run: str) -> list[str]:
-    """The subjects of this run's PMs from the host in `nick`'s inbox, as he reads it."""
-    found, player = [], account(engine, nick, PLAYERS[nick])
-    try:
-        player.login()
-    except BoardSaid as said:    # SMF: one login per 2 s from an address, and the last was the previous player's
-        time.sleep((said.wait or 0) + 1)
-        player.login()
-    for headers, _ in player.inbox_pages():
-        ours = [h.subject for h in headers if h.sender == HOST and run in h.subject]
-        found += ours
-        if not ours:
-            break
-    return sorted(found)
+    """The subjects of this run's PMs from the host in `nick`'s inbox, read whole as he reads it."""
+    return sorted(header.subject for headers, _ in account(engine, nick, PLAYERS[nick]).inbox_pages()
+                  for header in headers if header.sender == HOST and run in header.subject)

@@ -284,3 +284,14 @@ def test_smfs_limit_of_pms_an_hour_holds_the_pms_ten_minutes_at_a_time_and_not_t
         clock.sleep((min(report.waiting.values()) - clock.now()).total_seconds())
         assert sorted(publish_approved(forum, store, clock.now()).sent) == sorted(results)
         assert sorted(pm.fields["message"] for pm in server.board.pms) == sorted(results.values())
+
+
+def test_a_login_refused_as_too_soon_after_another_clients_is_waited_out(clock):
+    """SMF allows one login per 2 s from an address, whoever logs in (another client of the same
+    address too): the refusal is waited out as a post's, not a sync problem."""
+    with serve(SMF, clock) as server:
+        other, forum = host(server, SMF, clock), host(server, SMF, clock)
+        other.login()
+        forum.login()
+        assert server.board.floods == 1 and 2.0 + 1.0 in clock.slept
+        assert forum.thread_page_count(server.url + THREADS["smf"]) == 3

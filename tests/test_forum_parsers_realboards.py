@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from forumgm.parsers.forums import mybb, phpbb, smf
+from forumgm.parsers.forums.base import PageInfo
 
 FORUMS = Path(__file__).parent / "fixtures" / "forums"
 CAPTURED = datetime(2026, 11, 30, 19, 0, tzinfo=timezone.utc)
@@ -77,3 +78,12 @@ def test_smf_shows_zero_width_characters_as_replacement_characters():
     """Why forumgm puts no invisible character into a text (a player's "[" becomes "［")."""
     html = page("smf", "real_thread_sanitised")
     assert "[\ufffdcolor=blue] конец\ufffd\u200c\ufffd\ufffd" in html
+
+
+def test_mybb_a_forum_with_more_topics_than_a_page_does_not_page_its_thread():
+    """Once the game section lists more than a page of topics, MyBB's breadcrumb carries a hidden
+    page list of the forum (`div.pagination.pagination_breadcrumb`): a two-post thread is one page."""
+    html = page("mybb", "real_thread_forum_pages_in_breadcrumb")
+    assert 'class="pagination pagination_breadcrumb"' in html
+    assert mybb.page_info(html) == PageInfo(page=1, pages=1)
+    assert [post.id for post in mybb.posts(html, timezone.utc)] == ["27", "28"]

@@ -95,15 +95,20 @@ class ForumAdapter:
         return self.settings.username
 
     def login(self) -> None:
-        step = self.spec.login
-        page, form = self.fetch_form(self.url(step.page), step.form, login=False)
-        result = self.submit(page, form, self.login_values(form))
-        refresh = meta_refresh(result.text)
-        if self.logged_out(result.text) and refresh:   # a "thank you, redirecting" page (vBulletin)
-            result = self.client.get(urljoin(result.url, refresh))
-        if self.logged_out(result.text):
-            reason = first_text(result.text, self.spec.errors) or "no reason shown"
-            raise ForumError(f"login to {self.settings.base_url} as {self.settings.username} failed: {reason}")
+        """Log in; a flood refusal (SMF: one login per 2 s from an address, another client's too)
+        is waited out like a post's."""
+        def once() -> str:
+            step = self.spec.login
+            page, form = self.fetch_form(self.url(step.page), step.form, login=False)
+            result = self.submit(page, form, self.login_values(form))
+            refresh = meta_refresh(result.text)
+            if self.logged_out(result.text) and refresh:   # a "thank you, redirecting" page (vBulletin)
+                result = self.client.get(urljoin(result.url, refresh))
+            if self.logged_out(result.text):
+                reason = first_text(result.text, self.spec.errors) or "no reason shown"
+                raise ForumError(f"login to {self.settings.base_url} as {self.settings.username} failed: {reason}")
+            return ""
+        self.posting("login", once)
         self._logged_in = True
         log.info("logged in to %s as %s", self.settings.base_url, self.settings.username)
 
@@ -223,7 +228,7 @@ class ForumAdapter:
         return removal
 
     def posting(self, kind: str, once: Callable[[], str]) -> str:
-        """Run a posting flow of `kind` ("reply" or "PM": boards count their pauses apart), again
+        """Run a posting flow of `kind` ("reply", "PM", "login": boards count their pauses apart), again
         after the pause a flood refusal names (the board said it did not take it), at most
         FLOOD_RETRIES times. A pause longer than FLOOD_INLINE is not waited here: FloodPause. The
         pause a refusal shows is kept between the texts of the kind from then on, so the board

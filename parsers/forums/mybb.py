@@ -26,7 +26,8 @@ LAYOUT = EngineLayout(
                   Field(pattern=r"modified:\s*(.+?)\s+by\s")),
             editor=Field("a"),
         ),
-        pagination=Pagination(container="div.pagination", current="span.pagination_current",
+        # not the breadcrumb's popup: it pages the forum's topic list once it holds more than a page
+        pagination=Pagination(container="div.pagination:not(.pagination_breadcrumb)", current="span.pagination_current",
                               total=Field("span.pages", pattern=r"\((\d+)\)")),
         hidden=".deleted_post, .unapproved_post",
     ),
@@ -42,7 +43,7 @@ LAYOUT = EngineLayout(
         sent_at=(Field("span.smalltext > span[title]", "title", _TIMED_TITLE),
                  Field("td:nth-child(5)", pattern=_DATE_TEXT)),
         unread="a.new_pm",
-        pagination=Pagination(container="div.pagination", current="span.pagination_current",
+        pagination=Pagination(container="div.pagination:not(.pagination_breadcrumb)", current="span.pagination_current",
                               total=Field("span.pages", pattern=r"\((\d+)\)")),
     ),
     message=MessageLayout(
