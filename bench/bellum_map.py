@@ -12,15 +12,17 @@ from __future__ import annotations
 import os
 import time
 
+from forumgm.daemon.setup_files import with_setup_files
+from forumgm.engines.bellum import RULES
 from forumgm.engines.bellum.mapdraw import draw_map, start_position
-from forumgm.engines.bellum.scenario import load_scenario
+from forumgm.engines.bellum.setup import game_scenario
 
 ROUNDS = 5
 
 
 def main() -> None:
     print("load average before: %.1f %.1f %.1f" % os.getloadavg())
-    scenario = load_scenario("370")
+    scenario = game_scenario(with_setup_files(RULES, {"scenario": "370"})["scenario"])     # read as a game would
     position = start_position(scenario)
     for fmt in ("png", "svg"):
         picture = draw_map(scenario, fmt=fmt, **position)          # warm-up: fonts, marker paths

@@ -18,9 +18,9 @@ from forumgm.config import load_texts                                         # 
 from forumgm.engines.base import OrderPm, Phase, PhaseInputs, phase_rng       # noqa: E402
 from forumgm.engines.bellum import RULES                                      # noqa: E402
 from forumgm.engines.bellum.orders import collect                             # noqa: E402
-from forumgm.engines.bellum.scenario import load_scenario                     # noqa: E402
 from forumgm.engines.bellum.turn import resolve_turn                          # noqa: E402
 from forumgm.engines.bellum.work import TurnOrders                            # noqa: E402
+from tests.bellum_helpers import setup_of, shipped_scenario                  # noqa: E402
 from tests.bellum_script import every_faction_played, scripted_orders        # noqa: E402
 
 ORDERS = 300
@@ -51,7 +51,7 @@ def median_ms(run, runs: int) -> float:
 def main(runs: int = 20) -> None:
     texts = load_texts()
     wall, cpu = time.perf_counter(), time.process_time()
-    state = RULES.setup({"scenario": "370", "players": every_faction_played(load_scenario("370").factions)}, SEED)
+    state = RULES.setup(setup_of({"scenario": "370", "players": every_faction_played(shipped_scenario().factions)}), SEED)
     pms = three_hundred_orders(state)
     phase = Phase("turn", 1)
     RULES.resolve(state, phase, PhaseInputs(orders=tuple(pms)), SEED, texts)

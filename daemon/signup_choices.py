@@ -20,6 +20,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Sequence
 
+from forumgm.daemon.setup_files import game_setup
 from forumgm.daemon.stored_posts import stored_posts
 from forumgm.engines.assignment import Assignment, Wish, assign
 from forumgm.engines.texts import escape_bbcode
@@ -189,7 +190,7 @@ def _toml_string(value: str) -> str:
 def choice_names(rules, game) -> ChoiceNames | None:
     """The choices a game's engine offers at its sign-up (`Rules.signup_choices`, optional)."""
     offer = getattr(rules, "signup_choices", None)
-    return None if offer is None else ChoiceNames.of(offer(game.setup_table()))
+    return None if offer is None else ChoiceNames.of(offer(game_setup(rules, game)))
 
 
 def approve_assignment(store, game, rules, draft_id: int, by: str) -> list[tuple[str, str]]:

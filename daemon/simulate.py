@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from forumgm.daemon.games import GAMES, phase_kinds, rules_for
+from forumgm.daemon.setup_files import with_setup_files
 from forumgm.engines.base import OrderPm, Phase, PhaseInputs, Rules, SetupError, Verdict
 from forumgm.engines.receipts import receipt_text
 from forumgm.engines.tally import VotePostVersion, count_votes
@@ -158,7 +159,7 @@ def _start(game: str, setup: Any, seed: Any) -> tuple[Rules, Any]:
     except SetupError as error:   # the shipped rule tables themselves are malformed
         raise _setup_problems(error) from None
     try:
-        return rules, rules.setup(setup, seed)
+        return rules, rules.setup(with_setup_files(rules, setup), seed)
     except SetupError as error:
         raise _setup_problems(error) from None
 

@@ -29,6 +29,7 @@ from forumgm.daemon.inbox_check import DEFAULT_FULL_READ, inbox_reason
 from forumgm.daemon.late import late_key, missed_phase
 from forumgm.daemon.reminders import draft_before_deadline
 from forumgm.daemon.role_delivery import role_drafts
+from forumgm.daemon.setup_files import game_setup
 from forumgm.daemon.notices import KIND as NOTICE_KIND, host_notices
 from forumgm.daemon.pictures import drawn_maps, save_pictures, with_mark
 from forumgm.daemon.store import Store, StoreError
@@ -216,7 +217,7 @@ def start_game(game: GameRun, store: Store, now: datetime | None = None) -> None
         if store.latest_snapshot(game.id) is not None:
             return
         config = game.config
-        state = game.rules.setup(config.setup_table(), config.seed)
+        state = game.rules.setup(game_setup(game.rules, config), config.seed)
         store.add_snapshot(game.id, SETUP, game.rules.dump(state), at=now)   # when it began: dealt_at
         for pm in role_drafts(game, store, state):
             store.add_draft(game.id, pm.kind, pm.to, pm.text, SETUP, config.needs_approval(pm.kind),

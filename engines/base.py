@@ -66,6 +66,23 @@ class SetupProblems:
             raise SetupError.of(self.found)
 
 
+@dataclass(frozen=True)
+class SetupFile:
+    """A TOML file a setup value names, read by the edge for the engine (`Rules.setup_files`), so
+    that the engine itself never opens a file: `source` names it in errors; `data` is the parsed
+    file, or None when it could not be read and `problem` says why ("(file): cannot read it: …")."""
+
+    source: str
+    data: Mapping[str, Any] | None = None
+    problem: str | None = None
+
+    def table(self, key: str) -> Mapping[str, Any]:
+        """The parsed file; SetupError on `key` naming the file when it could not be read."""
+        if self.data is None:
+            raise SetupError(key, f"{self.source}: {self.problem}")
+        return self.data
+
+
 class RulesFrozen(ValueError):
     """A started game's rule config changed: the rules are frozen at the start (the deal) and may
     change only when the host forces it (`Rules.freeze_rules`, optional)."""
@@ -313,7 +330,11 @@ class Rules(Protocol):
     `freeze_rules(state, force=False) -> state` is another: a game whose rules are frozen at the
     start returns the state under the engine's rule config, and raises RulesFrozen when that config
     changed since the start unless the host forces the change. `maps` (a `Maps`) is the third: a
-    game drawn on a map (Bellum) draws it; see `maps_of`.
+    game drawn on a map (Bellum) draws it; see `maps_of`. `setup_files` is the fourth: a mapping
+    {setup key: shipped folder or None} of the [setup] keys whose text value names a TOML file
+    (Bellum's `scenario` and `events`). The edge, never the engine, reads such a file and hands
+    `setup` a `SetupFile` in its place: a path is read relative to the file that names it; with a
+    shipped folder, a bare name ("370", no "/" and no ".toml") is config/<game>/<folder>/<name>.toml.
     """
 
     name: str

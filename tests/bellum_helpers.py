@@ -4,10 +4,23 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
+from forumgm.daemon.setup_files import with_setup_files
 from forumgm.daemon.simulate import run_scenario
+from forumgm.engines.bellum import RULES
+from forumgm.engines.bellum.setup import game_scenario
 
 SCENARIOS = Path(__file__).parent / "scenarios" / "bellum"
 SMALL_MAP = SCENARIOS / "small_map.toml"
+
+
+def setup_of(table: dict) -> dict:
+    """A [setup] table with the files it names read, as the edge hands it to the engine."""
+    return with_setup_files(RULES, table)
+
+
+def shipped_scenario(name: str = "370"):
+    """A shipped scenario (config/bellum/scenarios/NAME.toml), read as a game naming it would."""
+    return game_scenario(setup_of({"scenario": name})["scenario"])
 
 
 def scenario(name: str) -> dict:

@@ -7,7 +7,7 @@ import pytest
 from forumgm.config import load_texts
 from forumgm.engines.base import OrderPm, Phase, PhaseInputs
 from forumgm.engines.bellum import RULES
-from tests.bellum_helpers import SMALL_MAP
+from tests.bellum_helpers import SMALL_MAP, setup_of, shipped_scenario
 
 PLAYERS = [{"nick": "Аскон", "faction": "zapadnaya_rim"}, {"nick": "Хан", "faction": "vestgoty"},
            {"nick": "Зорро", "faction": "gunny"}, {"nick": "Бук", "faction": "ostgoty"}]
@@ -20,7 +20,7 @@ def texts():
 
 
 def turn(texts, orders: dict[str, str], seed: int = 9):
-    state = RULES.setup({"scenario": str(SMALL_MAP), "players": PLAYERS}, seed)
+    state = RULES.setup(setup_of({"scenario": str(SMALL_MAP), "players": PLAYERS}), seed)
     pms = tuple(OrderPm(nick, text) for nick, text in orders.items())
     return RULES.resolve(state, TURN, PhaseInputs(orders=pms), seed, texts)
 
@@ -78,11 +78,10 @@ def test_every_player_gets_his_own_situation(texts):
 
 def test_ten_turns_of_the_370_scenario_stay_consistent(texts):
     """Every faction of the shipped scenario has a player who orders every group each turn."""
-    from forumgm.engines.bellum.scenario import load_scenario
     from tests.bellum_script import every_faction_played, scripted_orders
 
-    players = every_faction_played(load_scenario("370").factions)
-    state = RULES.setup({"scenario": "370", "players": players}, 370)
+    players = every_faction_played(shipped_scenario().factions)
+    state = RULES.setup(setup_of({"scenario": "370", "players": players}), 370)
     total = sum(n for here in state.people.values() for n in here.values())
     battles = subjugations = 0
     for number in range(1, 11):
@@ -113,13 +112,14 @@ def test_the_shipped_example_game_starts_and_a_missing_faction_is_named():
     from forumgm.config import data_path
     from forumgm.daemon.commands.common import setup_problems
     from forumgm.daemon.config import load_game
+    from forumgm.daemon.setup_files import game_setup
 
     game = load_game(data_path("games", "bellum.example.toml"))
     assert setup_problems(game) == []
-    state = RULES.setup(game.setup_table(), game.seed)
+    state = RULES.setup(game_setup(RULES, game), game.seed)
     assert state.own_faction("Хан") == "vestgoty" and state.factions["zap_rim"].player == "Аскон"
     with pytest.raises(Exception) as caught:
-        RULES.setup({"scenario": "370", "players": [{"nick": "Хан", "role": "Марсиане"}]}, 1)
+        RULES.setup(setup_of({"scenario": "370", "players": [{"nick": "Хан", "role": "Марсиане"}]}), 1)
     assert caught.value.key == "setup.players[0].role"
     assert "неизвестный народ «Марсиане»" in caught.value.message
 
@@ -139,13 +139,13 @@ def test_host_events_from_a_file_and_a_malformed_one_named_by_key(tmp_path):
                       '[[events.options]]\nletter = "а"\n'
                       'effects = [ { kind = "people", province = "italia", faction = "zapadnaya_rim", count = -5 } ]\n',
                       encoding="utf-8")
-    state = RULES.setup({"scenario": str(SMALL_MAP), "players": PLAYERS, "events": str(events)}, 9)
+    state = RULES.setup(setup_of({"scenario": str(SMALL_MAP), "players": PLAYERS, "events": str(events)}), 9)
     outcome = RULES.resolve(state, TURN, PhaseInputs(), 9, load_texts())
     assert outcome.state.count("italia", "zapadnaya_rim") == 7
     events.write_text(events.read_text(encoding="utf-8").replace('province = "italia"', 'province = "atlantis"'),
                       encoding="utf-8")
     with pytest.raises(SetupError) as caught:
-        RULES.setup({"scenario": str(SMALL_MAP), "players": PLAYERS, "events": str(events)}, 9)
+        RULES.setup(setup_of({"scenario": str(SMALL_MAP), "players": PLAYERS, "events": str(events)}), 9)
     assert caught.value.key == "setup.events[0].options[0].effects[0].province"
 
 
@@ -153,8 +153,8 @@ def test_a_retreat_goes_where_most_of_them_are_then_to_their_state_then_to_the_l
     from forumgm.engines.bellum.war import retreat_to
 
     def where(people=None, owners=None, driven=(), preferred=None):
-        state = RULES.setup({"scenario": str(SMALL_MAP), "players": PLAYERS,
-                             "people": people or {}, "owners": owners or {}}, 9)
+        state = RULES.setup(setup_of({"scenario": str(SMALL_MAP), "players": PLAYERS,
+                             "people": people or {}, "owners": owners or {}}), 9)
         return retreat_to(state, "zapadnaya_rim", "noricum", driven, preferred)
 
     assert where() == "venetia"                                               # 3 Romans there
@@ -176,5 +176,5 @@ def test_a_host_event_may_not_reuse_or_invent_names(effect, key):
 
     events = [{"number": 1, "turn": 1, "text": "?", "options": [{"letter": "а", "effects": [effect]}]}]
     with pytest.raises(SetupError) as caught:
-        RULES.setup({"scenario": str(SMALL_MAP), "players": PLAYERS, "events": events}, 9)
+        RULES.setup(setup_of({"scenario": str(SMALL_MAP), "players": PLAYERS, "events": events}), 9)
     assert caught.value.key == f"setup.events[0].options[0].{key}"

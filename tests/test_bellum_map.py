@@ -9,7 +9,7 @@ from forumgm.daemon.cli import main
 from forumgm.engines.bellum.mapdraw import (
     OWNER_ALPHA, UNOWNED_CIVILIZED, UNOWNED_WILD, WIDTH_PX, draw_map, faction_looks, start_position,
 )
-from forumgm.engines.bellum.scenario import load_scenario
+from tests.bellum_helpers import setup_of, shipped_scenario
 
 SVG = "{http://www.w3.org/2000/svg}"
 XLINK = "{http://www.w3.org/1999/xlink}href"
@@ -17,7 +17,7 @@ XLINK = "{http://www.w3.org/1999/xlink}href"
 
 @pytest.fixture(scope="module")
 def s370():
-    return load_scenario("370")
+    return shipped_scenario()
 
 
 def style_of(element):
@@ -210,7 +210,7 @@ def test_the_engines_map_of_a_state_is_the_turn_report_picture_and_titles_the_st
     from forumgm.daemon.pictures import drawn_maps
     from forumgm.engines.bellum import RULES
 
-    state = RULES.setup({"scenario": "370", "players": [{"nick": "Аларих", "faction": "vestgoty"}]}, 1)
+    state = RULES.setup(setup_of({"scenario": "370", "players": [{"nick": "Аларих", "faction": "vestgoty"}]}), 1)
     start = RULES.maps.draw(state, "svg")
     assert start.title == "370 г. — начало" and "370 г. — начало" in start.data.decode("utf-8")
     assert drawn_maps(RULES.maps, state) == {"map.png": RULES.maps.draw(state, "png").data, "map.svg": start.data}

@@ -11,7 +11,7 @@ from forumgm.parsers.orders.bellum import (
     ATTACK, ATTACK_ALL, IDLE, MEET, MEET_ALL, PEACE, Abandon, AbandonRegion, Annex, Consent,
     EventChoice, Independence, MakeState, Move, Ready, Retreat, Stay,
 )
-from tests.bellum_helpers import SMALL_MAP
+from tests.bellum_helpers import SMALL_MAP, setup_of
 
 PLAYERS = [{"nick": "Аскон", "faction": "zapadnaya_rim"}, {"nick": "Хан", "faction": "Вестготы"},
            {"nick": "Зорро", "faction": "гунны"}, {"nick": "Тора", "faction": "Копты"}]
@@ -20,9 +20,9 @@ TURN = Phase("turn", 1)
 
 @pytest.fixture(scope="module")
 def state():
-    return RULES.setup({"scenario": str(SMALL_MAP), "players": PLAYERS, "events": [
+    return RULES.setup(setup_of({"scenario": str(SMALL_MAP), "players": PLAYERS, "events": [
         {"number": 1, "turn": 1, "text": "Знамение", "choosers": ["vestgoty"],
-         "options": [{"letter": "а", "text": "да"}, {"letter": "б", "text": "нет"}]}]}, seed=3)
+         "options": [{"letter": "а", "text": "да"}, {"letter": "б", "text": "нет"}]}]}), seed=3)
 
 
 def read(state, sender: str, text: str, earlier: list[str] = ()) -> list:
@@ -127,8 +127,8 @@ def test_unknown_names_come_with_the_nearest_ones(state):
 
 
 def test_a_tribe_may_not_use_a_purple_sea_link(state):
-    zorro_state = RULES.setup({"scenario": str(SMALL_MAP), "players": PLAYERS,
-                               "people": {"italia": {"gunny": 2, "zapadnaya_rim": 12}}}, seed=3)
+    zorro_state = RULES.setup(setup_of({"scenario": str(SMALL_MAP), "players": PLAYERS,
+                               "people": {"italia": {"gunny": 2, "zapadnaya_rim": 12}}}), seed=3)
     assert one(zorro_state, "Зорро", "2 из Италии в Африку").reason == "пурпурный морской путь доступен только государствам"
     assert one(zorro_state, "Зорро", "2 из Италии в Далмацию").ok          # a blue link is for everyone
 

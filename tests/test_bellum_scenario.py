@@ -4,7 +4,10 @@ from collections import Counter, deque
 
 import pytest
 
-from forumgm.engines.bellum.scenario import ScenarioError, load_scenario, parse_scenario
+from forumgm.engines.base import SetupError
+from forumgm.engines.bellum import RULES
+from forumgm.engines.bellum.scenario import ScenarioError, parse_scenario
+from tests.bellum_helpers import setup_of, shipped_scenario
 
 # The rules' faction list (Bellum 2.0, «Список фракций в игре»), as the rules spell it.
 RULES_STATES = ["Армяне", "Ассирийцы", "Восточная Римская Империя", "Евреи", "Западная Римская Империя",
@@ -190,19 +193,21 @@ def test_a_link_to_itself_and_a_master_that_is_subjugated_are_refused():
 def test_a_file_is_read_by_path_and_bad_toml_names_the_file(tmp_path):
     path = tmp_path / "mine.toml"
     path.write_text('name = "x"\nyear = [', encoding="utf-8")
-    with pytest.raises(ScenarioError) as caught:
-        load_scenario(str(path))
-    assert caught.value.problems[0].startswith(f"{path}: (file): not valid TOML")
-    with pytest.raises(ScenarioError) as caught:
-        load_scenario(tmp_path / "missing.toml")
-    assert "cannot read it" in caught.value.problems[0]
+    with pytest.raises(SetupError) as caught:
+        RULES.setup(setup_of({"scenario": str(path), "players": [{"nick": "Хан", "faction": "gunny"}]}), 1)
+    assert caught.value.key == "setup.scenario"
+    assert caught.value.message.startswith(f"{path}: (file): not valid TOML")
+    with pytest.raises(SetupError) as caught:
+        RULES.setup(setup_of({"scenario": str(tmp_path / "missing.toml"), "players": []}), 1)
+    assert caught.value.problems[0] == ("setup.scenario", f"{tmp_path / 'missing.toml'}: (file): cannot read it: "
+                                                          "No such file or directory")
 
 
 # ---------------------------------------------------------------- the shipped 370 AD scenario
 
 @pytest.fixture(scope="module")
 def s370():
-    return load_scenario("370")
+    return shipped_scenario()
 
 
 def test_370_has_every_faction_of_the_rules_list(s370):

@@ -13,14 +13,14 @@ from forumgm.daemon.signup_choices import (
 )
 from forumgm.daemon.store import Store
 from forumgm.daemon.sync import sync_game
-from forumgm.engines.bellum.scenario import load_scenario
 from forumgm.parsers.signup_choices import ChoiceNames, read_choices
 from localforum_support import HOST, FakeClock, host_forum, thread_url
+from tests.bellum_helpers import setup_of, shipped_scenario
 
 
 @pytest.fixture(scope="module")
 def names():
-    scenario = load_scenario("370")
+    scenario = shipped_scenario()
     return ChoiceNames.of((f.id, f.name, f.aliases) for f in scenario.factions.values())
 
 
@@ -280,11 +280,10 @@ def test_approval_writes_each_players_account_name_as_it_is_not_as_escaped_for_t
 def test_the_engine_offers_the_factions_of_the_games_scenario_read_by_its_public_setup():
     from forumgm.engines.base import SetupError
     from forumgm.engines.bellum import RULES
-    from forumgm.engines.bellum.setup import game_scenario
 
-    scenario = game_scenario("370")
-    offered = RULES.signup_choices({"scenario": "370"})
+    scenario = shipped_scenario()
+    offered = RULES.signup_choices(setup_of({"scenario": "370"}))
     assert offered == tuple((f.id, f.name, f.aliases) for f in scenario.factions.values()) and len(offered) == 58
     with pytest.raises(SetupError) as refused:
-        RULES.signup_choices({"scenario": "no_such_map.toml"})
+        RULES.signup_choices(setup_of({"scenario": "no_such_map.toml"}))
     assert refused.value.key == "setup.scenario" and "no_such_map.toml" in refused.value.message

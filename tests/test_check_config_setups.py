@@ -10,6 +10,7 @@ from forumgm.daemon.cli import main
 from forumgm.daemon.clock import FixedClock
 from forumgm.daemon.games import rules_for
 from forumgm.daemon.nick_checks import mixed_script
+from forumgm.daemon.setup_files import with_setup_files
 from forumgm.engines.base import SetupError
 from mafia_daemon_support import daemon, example_installation, msk
 from spine_fakes import MemoryForum
@@ -82,7 +83,8 @@ def test_every_setup_problem_of_a_mafia_game_is_listed_at_once(tmp_path, capsys)
 ])
 def test_each_engine_names_every_independent_setup_problem_together(game, setup, keys):
     with pytest.raises(SetupError) as refused:
-        rules_for(game).setup(setup, 1)
+        rules = rules_for(game)
+        rules.setup(with_setup_files(rules, setup), 1)
     assert [key for key, _ in refused.value.problems] == keys
     assert refused.value.key == keys[0]
 

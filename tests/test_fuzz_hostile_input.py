@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from forumgm.config import data_path
 from forumgm.daemon.config import load_game
 from forumgm.daemon.games import rules_for
+from forumgm.daemon.setup_files import with_setup_files
 from forumgm.engines.base import Accepted, OrderPm, Rejected, split_lines
 from forumgm.parsers.bbcode import KNOWN, to_phpbb_html
 from forumgm.parsers.forums import phpbb
@@ -57,7 +58,7 @@ def started(game_type: str):
     rules = rules_for(config.type, config.rules)
     table = config.setup_table()
     table["players"] = ROSTERS.get(game_type, table["players"])
-    state = rules.setup(table, config.seed)
+    state = rules.setup(with_setup_files(rules, table, config.source.parent), config.seed)
     phases = [rules.first_phase(state)]
     while len(phases) < PHASES and (following := rules.next_phase(state, phases[-1])) is not None:
         phases.append(following)

@@ -74,12 +74,14 @@ def played_nick_problems(installation: Installation, store: Store) -> list[str]:
 def setup_problems(game) -> list[str]:
     """What the game's own engine says of its setup (the engine owns those keys)."""
     from forumgm.daemon.games import rules_for
+    from forumgm.daemon.setup_files import game_setup
     from forumgm.engines.base import SetupError
 
     if game.signup_open:
         return []   # the engine sees the players only once the host has written them in
     try:
-        rules_for(game.type, game.rules).setup(game.setup_table(), game.seed)
+        rules = rules_for(game.type, game.rules)
+        rules.setup(game_setup(rules, game), game.seed)
     except ModuleNotFoundError:
         return [f"{game.source}: type: the {game.type} engine is not part of this forumgm yet"]
     except SetupError as error:

@@ -12,7 +12,8 @@ import sys
 from pathlib import Path
 from typing import Any, Mapping
 
-from forumgm.daemon.games import GAMES, game_maps, game_title
+from forumgm.daemon.games import GAMES, game_maps, game_title, shipped_rules
+from forumgm.daemon.setup_files import with_setup_files
 from forumgm.engines.base import Maps, Picture
 
 
@@ -64,7 +65,7 @@ def draw(table: Mapping[str, Any], source: str, fmt: str, turn: int | None) -> P
     if not 0 <= turn <= last:
         raise MapInputError(f"--turn: expected 0..{last} (the scenario has {last} turn(s))")
     if turn == 0:
-        return maps.start(table.get("setup") or {}, fmt)
+        return maps.start(with_setup_files(shipped_rules(table["game"]), table.get("setup") or {}), fmt)
     from forumgm.daemon.simulate import play_scenario
 
     return maps.draw(play_scenario(table).states[turn], fmt)

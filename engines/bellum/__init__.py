@@ -9,13 +9,14 @@ simulation prints at its end, and `maps`, the turn map (`turnmap`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, ClassVar, Mapping, Sequence
 
 from forumgm.engines.base import ORDERS, OrderPm, Outcome, Phase, PhaseInputs, Verdict, phase_rng
 from forumgm.engines.bellum import orders as _orders
 from forumgm.engines.bellum.authority import authority_table
 from forumgm.engines.bellum.report import TurnTexts, player_pms, turn_reports
-from forumgm.engines.bellum.setup import start_state
+from forumgm.engines.bellum.setup import SETUP_FILES, start_state
 from forumgm.engines.bellum.state import BellumState, RuleConfig, dump_state, load_state, rule_config
 from forumgm.engines.bellum.turn import resolve_turn
 from forumgm.engines.bellum.work import TurnOrders
@@ -42,6 +43,7 @@ def summary(state: BellumState) -> dict[str, Any]:
 class BellumRules:
     config: RuleConfig = RuleConfig()
     name: str = "bellum"
+    setup_files: ClassVar[Mapping[str, str | None]] = MappingProxyType(SETUP_FILES)
     phase_kinds: ClassVar[tuple[str, ...]] = (TURN,)
     draft_kinds: ClassVar[tuple[str, ...]] = ("technical_report", "literary_report", "turn_pm")
 

@@ -3,14 +3,13 @@
 The file format is the "Scenario file (TOML)" of docs/bellum-map.md. `parse_scenario` is pure:
 it checks a parsed mapping and either returns a frozen `Scenario` or raises `ScenarioError`
 listing every problem at once, each naming the file, the key and what is expected, so that a
-host fixes a scenario in one pass. `load_scenario` is the thin reading edge in front of it.
+host fixes a scenario in one pass. The file itself is read by the edge (forumgm.daemon.setup_files:
+the engine declares `[setup] scenario` a file it may name), never here.
 """
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass
-from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping
 
@@ -110,30 +109,6 @@ class Scenario:
     def link(self, a: str, b: str) -> Link | None:
         """The link between two provinces, whichever way it was written, or None."""
         return next((link for link in self.links if {link.a, link.b} == {a, b}), None)
-
-
-def load_scenario(name_or_path: str | Path, base: Path | None = None) -> Scenario:
-    """A shipped scenario by name ("370" is config/bellum/scenarios/370.toml) or a TOML file;
-    a relative file path is read from `base` (e.g. the folder of the file that names it)."""
-    path = _scenario_path(name_or_path, base)
-    try:
-        with open(path, "rb") as handle:
-            data = tomllib.load(handle)
-    except tomllib.TOMLDecodeError as error:
-        raise ScenarioError(str(path), [f"(file): not valid TOML: {error}"]) from None
-    except OSError as error:
-        raise ScenarioError(str(path), [f"(file): cannot read it: {error.strerror}"]) from None
-    return parse_scenario(data, str(path))
-
-
-def _scenario_path(name_or_path: str | Path, base: Path | None) -> Path:
-    text = str(name_or_path)
-    if isinstance(name_or_path, Path) or "/" in text or text.endswith(".toml"):
-        path = Path(name_or_path)
-        return base / path if base is not None and not path.is_absolute() else path
-    from forumgm.config import data_path
-
-    return data_path("bellum", "scenarios", f"{text}.toml")
 
 
 def parse_scenario(data: Mapping[str, Any], source: str = "(scenario)") -> Scenario:

@@ -2,28 +2,30 @@
 host's events and overrides (setup keys: docs/bellum.md)."""
 from __future__ import annotations
 
-import tomllib
 from typing import Any, Mapping
 
-from forumgm.engines.base import SetupError, SetupProblems, player_tables, reject_unknown_keys
+from forumgm.engines.base import SetupError, SetupFile, SetupProblems, player_tables, reject_unknown_keys
 from forumgm.engines.bellum.events import check_events
 from forumgm.engines.bellum.state import STATE, BellumState, Faction, RuleConfig, freeze_people, rule_config
 from forumgm.engines.bellum.world import frozen, world_from_scenario
 from forumgm.parsers.orders.bellum import OrderError, names_of
 
 SETUP_KEYS = {"scenario", "players", "rolls", "people", "owners", "events", "rules"}
+# The setup keys whose text names a TOML file, read by the edge (Rules.setup_files): a bare
+# scenario name is a shipped one (config/bellum/scenarios/370.toml); events is always a path.
+SETUP_FILES = {"scenario": "scenarios", "events": None}
 PLAYER_KEYS = {"nick", "faction", "role", "aliases"}
 
 
-def game_scenario(name: Any) -> Any:
-    """The scenario a game's [setup] names (`scenario`): a shipped one or a file; SetupError on
-    setup.scenario when it cannot be read."""
-    from forumgm.engines.bellum.scenario import ScenarioError, load_scenario
+def game_scenario(file: Any) -> Any:
+    """The scenario a game's [setup] names (`scenario`: a shipped one or a file, read by the edge
+    into a SetupFile); SetupError on setup.scenario when it cannot be read or is malformed."""
+    from forumgm.engines.bellum.scenario import ScenarioError, parse_scenario
 
-    if not isinstance(name, str) or not name:
+    if not isinstance(file, SetupFile):
         raise SetupError("setup.scenario", 'expected a shipped scenario name ("370") or a scenario file path')
     try:
-        return load_scenario(name)
+        return parse_scenario(file.table("setup.scenario"), file.source)
     except ScenarioError as error:
         raise SetupError("setup.scenario", str(error)) from None
 
@@ -98,14 +100,9 @@ def _owners(base: Mapping, override: Any, provinces: Mapping, factions: Mapping)
 
 
 def _events(value: Any, provinces: Mapping, factions: Mapping) -> tuple[dict, ...]:
-    if isinstance(value, str):
-        try:
-            with open(value, "rb") as handle:
-                value = tomllib.load(handle).get("events", [])
-        except OSError as error:
-            raise SetupError("setup.events", f"cannot read {value}: {error.strerror}") from None
-        except tomllib.TOMLDecodeError as error:
-            raise SetupError("setup.events", f"{value}: not valid TOML: {error}") from None
+    """[[setup.events]] tables, or the [[events]] of the events file the edge read."""
+    if isinstance(value, SetupFile):
+        value = value.table("setup.events").get("events", [])
     return check_events(value, provinces, factions)
 
 
