@@ -243,7 +243,7 @@ def test_a_furious_lunge_counts_one_wound_from_both_attacks(play):
     assert (lunge["outcome"], lunge["damage"]) == ("held", 3)
     assert (cut["code"], cut["held"], cut["damage"], cut["level"]) == ("C", 3, 6, 2)
     assert wounds(out, "Аскон") == [("голова", "ранение")]
-    assert refused(out, "Хан") == [] and "лишние карты (1) не приняты" in str(out["phases"][0]["receipts"]["Хан"])
+    assert refused(out, "Хан") == [] and "1 лишняя карта не принята: в стопке 6 карт" in str(out["phases"][0]["receipts"]["Хан"])
 
 
 def test_refill_is_requested_by_pm_and_a_missed_one_becomes_rests(play):
