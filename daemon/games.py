@@ -50,9 +50,10 @@ def _shipped_rules(game_type: str) -> Rules | None:
 
 
 def game_title(game_type: str) -> str:
-    """The game's name as hosts and players call it («Мафия»); the type code for a game whose engine
-    is missing or names no title."""
-    return getattr(shipped_rules(game_type), "title", game_type)
+    """The game's name as hosts and players call it («Мафия», `Rules.title`); the type code only for
+    a game this forumgm has no engine for."""
+    rules = shipped_rules(game_type)
+    return game_type if rules is None else rules.title
 
 
 def phase_kinds(game_type: Any) -> tuple[str, ...]:

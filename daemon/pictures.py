@@ -33,12 +33,26 @@ def drawn_maps(maps: Maps, state: Any) -> dict[str, bytes]:
     return {f"map.{fmt}": maps.draw(state, fmt).data for fmt in maps.formats}
 
 
+def game_folder(store_path: Path, game_id: str) -> Path:
+    """Where the daemon keeps one game's pictures."""
+    return store_path.parent / "pictures" / game_id
+
+
+def in_game_folder(store_path: Path, game_id: str, path: Path) -> bool:
+    """Whether `path`, links followed, is a file inside the game's own pictures folder: the page
+    serves nothing else, whatever a draft's list says (another game's map, the store itself)."""
+    pictures = (store_path.parent / "pictures").resolve()
+    folder = game_folder(store_path, game_id).resolve()
+    # a game id such as ".." would make the "game folder" the pictures root or above it
+    return folder.parent == pictures and path.resolve().is_relative_to(folder) and path.is_file()
+
+
 def save_pictures(store_path: Path, game_id: str, phase_key: str, pictures: Mapping[str, bytes]) -> list[Path]:
     digest = hashlib.sha256()
     for name, data in sorted(pictures.items()):
         digest.update(f"{len(name)}:{name}:{len(data)}:".encode("utf-8"))
         digest.update(data)
-    folder = store_path.parent / "pictures" / game_id / phase_key / digest.hexdigest()[:16]
+    folder = game_folder(store_path, game_id) / phase_key / digest.hexdigest()[:16]
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
     for name, data in sorted(pictures.items()):

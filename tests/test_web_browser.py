@@ -198,3 +198,17 @@ def test_only_a_game_whose_engine_draws_maps_has_the_maps_section(site, page):
     picture = page.locator("#maps ~ figure img.map")
     expect(picture).to_have_count(1)
     assert picture.evaluate("img => img.complete && img.naturalWidth") == 1
+
+
+def test_every_game_is_named_by_its_engines_title_not_its_type_code(site, page):
+    seeded, base = site
+    seeded.store.register_game("arena-5", "arena", "local", "http://127.0.0.1:1/viewtopic.php?t=5",
+                               "Europe/Moscow", 5, {"Аскон": [], "Хана": []})
+    log_in(page, base, PASSWORD)
+    rows = page.locator("table tr")
+    for game_id, title in ((GAME, "Мафия"), (MAP_GAME, "Bellum 2.0"), ("arena-5", "Арена")):
+        expect(rows.filter(has=page.get_by_role("link", name=game_id)).locator("td").nth(1)).to_have_text(title)
+    page.get_by_role("link", name="arena-5").click()
+    expect(page.locator("h1")).to_have_text("arena-5 (Арена)")
+    page.goto(f"{base}/games/{MAP_GAME}")
+    expect(page.locator("h1")).to_have_text(f"{MAP_GAME} (Bellum 2.0)")

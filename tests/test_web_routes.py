@@ -5,6 +5,7 @@ import re
 
 import pytest
 
+from forumgm.daemon.games import GAMES
 from forumgm.daemon.web import create_app, create_role_link, role_link_path
 from forumgm.daemon.web.queries import running_tally
 from web_seed import GAME, MAP_GAME, PASSWORD, PNG, audit_actions, seeded_store
@@ -110,6 +111,21 @@ def test_no_other_game_without_maps_has_the_section(host, seeded, game_type):
                                "Europe/Moscow", 9, {"Аскон": []})
     html = page(host, "/games/other")
     assert "Журнал действий" in html and 'id="maps"' not in html
+
+
+# what each game's engine calls it (Rules.title); a game added to GAMES without a title fails here
+TITLES = {"mafia": "Мафия", "legends": "Легенды меча и магии", "bellum": "Bellum 2.0", "arena": "Арена"}
+
+
+def test_each_game_is_listed_and_headed_by_its_engines_title(host, seeded):
+    assert set(TITLES) == set(GAMES)
+    for topic, game_type in enumerate(GAMES, start=10):
+        seeded.store.register_game(f"g-{game_type}", game_type, "local",
+                                   f"http://127.0.0.1:1/viewtopic.php?t={topic}", "Europe/Moscow", topic, {"Аскон": []})
+    listed = page(host, "/")
+    for game_type, title in TITLES.items():
+        assert re.search(rf'>g-{game_type}</a>\s*</td>\s*<td>{title}</td>', listed)
+        assert f'<h1>g-{game_type} <span class="muted">({title})</span></h1>' in page(host, f"/games/g-{game_type}")
 
 
 def test_game_page_of_a_game_with_maps_shows_them(host, seeded):

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
+from forumgm.daemon.pictures import save_pictures
 from forumgm.daemon.store import Store
 from forumgm.engines.base import CountedVote, DiscardedVote
 
@@ -60,12 +61,11 @@ def seeded_store(folder: Path) -> Seeded:
     sent = store.add_draft(GAME, "warning", "Вереск", "Предупреждение", "night-1", False)
     store.mark_sending(sent, NOW)
     store.mark_sent(sent, "pm:9001", NOW)
-    map_path = folder / "turn-1.png"
-    map_path.write_bytes(PNG)
+    map_path, = save_pictures(store.path, MAP_GAME, "turn-1", {"turn-1.png": PNG})
     store.register_game(MAP_GAME, "bellum", "local", "http://127.0.0.1:1/viewtopic.php?t=3", "Europe/Moscow", 3,
                         {"Аларих": []})
     report = store.add_draft(MAP_GAME, "literary_report", "thread", "Итоги дня.\n\n[карта]\n\nКонец.", "turn-1", True,
-                             pictures=[map_path, folder / "missing.svg"])
+                             pictures=[map_path, map_path.with_name("missing.svg")])
     return Seeded(store, vote_count, lynch_report, role_pm, receipt, sent, map_path, report)
 
 

@@ -273,7 +273,7 @@ def drafts():
         groups=queries.draft_groups(pending),
         edits={draft["id"]: store().draft_edits(draft["id"]) for draft in pending},
         last_change={draft["id"]: game_queries.last_edit_diff(store(), draft) for draft in pending},
-        images={draft["id"]: queries.draft_images(draft) for draft in pending},
+        images={draft["id"]: queries.draft_images(store(), draft) for draft in pending},
         approved=store().drafts(status="approved") + store().drafts(status="sending"),
         sent=store().drafts(status="sent")[::-1],
     )
@@ -356,7 +356,7 @@ def preview_draft(draft_id: int, body: str | None):
         flash(f"Черновик №{draft_id} уже не ожидает решения.", "error")
         return redirect(url_for("web.drafts"))
     return render_template("draft_preview.html", draft=draft, body=body, diff=text_diff(draft["body"], body),
-                           seen=version_digest(draft["body"]), images=queries.draft_images(draft))
+                           seen=version_digest(draft["body"]), images=queries.draft_images(store(), draft))
 
 
 def version_digest(body: str) -> str:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from forumgm.daemon.games import game_maps, game_title
+from forumgm.daemon.pictures import in_game_folder
 from forumgm.daemon.stops import Stop, stops
 from forumgm.daemon.store import Store
 from forumgm.daemon.votes import pm_vote_tally, stored_tally, takes_pm_votes
@@ -150,12 +151,12 @@ def orders_with_receipts(store: Store, game_id: str) -> list[OrderView]:
     return views[::-1]
 
 
-def draft_images(draft: dict) -> list[MapImage]:
-    """The picture files a draft carries (a turn report's map) that exist on disk."""
+def draft_images(store: Store, draft: dict) -> list[MapImage]:
+    """The picture files a draft carries (a turn report's map) that exist in its game's pictures folder."""
     images = []
     for index, name in enumerate(draft["pictures"] or []):
         path = Path(name)
-        if path.suffix.lower() in IMAGE_TYPES and path.is_file():
+        if path.suffix.lower() in IMAGE_TYPES and in_game_folder(store.path, draft["game_id"], path):
             images.append(MapImage(draft["id"], index, path, draft["phase_key"]))
     return images
 
@@ -163,11 +164,11 @@ def draft_images(draft: dict) -> list[MapImage]:
 def map_images(store: Store, game_id: str) -> list[MapImage]:
     """The pictures of the game's live drafts, newest draft first."""
     return [image for draft in reversed(store.drafts(game_id=game_id)) if draft["status"] != "superseded"
-            for image in draft_images(draft)]
+            for image in draft_images(store, draft)]
 
 
 def map_image(store: Store, game_id: str, draft_id: int, index: int) -> MapImage | None:
-    """One listed image; only files a draft carries are ever served."""
+    """One listed image: a file a live draft of this game carries, inside this game's pictures folder."""
     for image in map_images(store, game_id):
         if image.draft_id == draft_id and image.index == index:
             return image

@@ -16,6 +16,7 @@ STEP = "step"
 
 class ArenaRules:
     name = "arena"
+    title = "Арена"          # as its reports head themselves («Арена. Шаг 3»)
     phase_kinds = (STEP,)
     draft_kinds = ("technical_report", "literary_report", "summary_report", "refill", "reveal")
 

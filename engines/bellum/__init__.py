@@ -43,6 +43,7 @@ def summary(state: BellumState) -> dict[str, Any]:
 class BellumRules:
     config: RuleConfig = RuleConfig()
     name: str = "bellum"
+    title: ClassVar[str] = "Bellum 2.0"        # the Russian rules' own name for the game
     setup_files: ClassVar[Mapping[str, str | None]] = MappingProxyType(SETUP_FILES)
     phase_kinds: ClassVar[tuple[str, ...]] = (TURN,)
     draft_kinds: ClassVar[tuple[str, ...]] = ("technical_report", "literary_report", "turn_pm")
