@@ -197,21 +197,38 @@ CASE_NAMES = MappingProxyType({
 })
 
 
+# Final letters after which a nickname the dictionary does not know still declines regularly
+# («Аскон» → «Аскона», «Эномай» → «Эномая», «Кумбала» → «Кумбалы»). After «ь» the gender, and so
+# the declension, cannot be told («Игорь» → «Игоря», «Ассоль» → «Ассоли»); other vowels do not decline.
+_PREDICTED_ENDINGS = _CONSONANTS | {"й", "а", "я"}
+
+
 def _person_parse(word: str):
     """The dictionary's reading of a one-word nickname as a singular noun, a living being
-    first; None for a word the dictionary does not know or calls indeclinable."""
+    first; for a word it does not know, its guess from the ending, where that ending declines
+    regularly. None for a word it calls indeclinable or cannot read as a noun."""
+    known = _morph().word_is_known(word)
+    if not known and word[-1:] not in _PREDICTED_ENDINGS:
+        return None
     parses = [p for p in _morph().parse(word)
-              if p.is_known and p.tag.POS == "NOUN" and {"sing", "nomn"} <= p.tag.grammemes
+              if p.is_known == known and p.tag.POS == "NOUN" and {"sing", "nomn"} <= p.tag.grammemes
               and "Fixd" not in p.tag]
     animate = [p for p in parses if "anim" in p.tag]
     return (animate or parses or [None])[0]
 
 
+def _keeps_stem(word: str, form: str) -> bool:
+    """A guessed form ends the nickname, never changes it: the guess may drop a vowel as a known
+    word would («Астарот» → «Астарта»), and a nickname keeps every letter («Астарота»)."""
+    return form.startswith(word if word[-1] in _CONSONANTS else word[:-1])
+
+
 @lru_cache(maxsize=4096)
 def decline(nick: str, case: str) -> str:
-    """`nick` in the case a sentence needs («замахивается на Куму»), where the dictionary knows
-    it as a declinable noun; any other nickname (Latin, with digits, of several words, unknown
-    to the dictionary) stays as written, since a wrong guess would misname a player."""
+    """`nick` in the case a sentence needs («замахивается на Куму», «стопка Аскона»), where the
+    dictionary knows it as a declinable noun or its ending declines regularly; any other nickname
+    (Latin, with digits, of several words, indeclinable) stays as written, since a wrong guess
+    would misname a player."""
     if case not in CASE_NAMES:
         raise ValueError(f"decline: the case must be one of {', '.join(f'«{c}»' for c in CASE_NAMES)}, "
                          f"not «{case}»")
@@ -226,7 +243,7 @@ def decline(nick: str, case: str) -> str:
     if grammeme == "accs" and "masc" in parse.tag and "anim" not in parse.tag:
         grammeme = "gent"
     form = parse.inflect({"sing", grammeme})
-    if form is None:
+    if form is None or not (parse.is_known or _keeps_stem(parse.word, form.word)):
         return nick
     word = form.word
     return word[:1].upper() + word[1:] if nick[:1].isupper() else word

@@ -507,7 +507,7 @@ def test_a_knocked_out_fighter_leaves_and_the_fight_goes_on_to_the_end(play):
     assert "Хан → Кума (правая рука, гладий): L в «тело» — Кума уже выбыл из боя, удара нет" in step3["technical"]
     assert "Хан замахивается на Куму, но того уже нет на арене." in step3["literary"]
     assert step5["literary"].index("Хан бросает оружие и сдаётся.") < step5["literary"].index(
-        "Бой окончен: победа Аскон (сдача)")
+        "Бой окончен: победа Аскона (сдача)")
 
 
 def test_two_fighters_down_in_one_step_leave_the_last_one_the_winner(play):
@@ -516,7 +516,7 @@ def test_two_fighters_down_in_one_step_leave_the_last_one_the_winner(play):
     assert out["result"] == {"winner": "Аскон", "kind": "нокаут", "loser": "Хан"}
     assert out["phases"][1]["eliminated"] == [{"nick": "Хан", "cause": "нокаут"}, {"nick": "Кума", "cause": "нокаут"}]
     assert out["alive"] == ["Аскон"]
-    assert "Бой окончен: победа Аскон (нокаут)" in out["phases"][1]["reports"]["literary"]
+    assert "Бой окончен: победа Аскона (нокаут)" in out["phases"][1]["reports"]["literary"]
 
 
 def test_a_fight_of_three_replays_the_same_with_the_same_seed(play):
@@ -528,10 +528,10 @@ def test_three_ratings_reveal_to_each_higher_one_the_difference(play):
     out = play("three_ratings")
     reveals = [(pm["to"], pm["text"]) for pm in out["phases"][1]["pms"] if pm["kind"] == "reveal"]
     assert [to for to, _ in reveals] == ["Аскон", "Аскон", "Хан"]
-    assert "чем у Хана, поэтому он открывает вам следующую 1 карту (перед шагом 2)" in reveals[0][1]
-    assert ("чем у Кумы, поэтому он открывает вам следующие 2 карты (перед шагом 2):\n"
+    assert "чем у Хана, поэтому он открывает вам 1 следующую карту (перед шагом 2)" in reveals[0][1]
+    assert ("чем у Кумы, поэтому он открывает вам 2 следующие карты (перед шагом 2):\n"
             "• правая рука: X S(тело, Хан)") in reveals[1][1]
-    assert "чем у Кумы, поэтому он открывает вам следующую 1 карту (перед шагом 2)" in reveals[2][1]
+    assert "чем у Кумы, поэтому он открывает вам 1 следующую карту (перед шагом 2)" in reveals[2][1]
     stacks = {e["nick"]: e["cards"] for e in events(out, "stack", 0) if e["hand"] == "right"}
     assert stacks == {"Аскон": "X X S(голова, Кума) X X X", "Хан": "X X S(голова, Кума) X X X X",
                       "Кума": "X X S(тело, Хан) X X X X"}          # a rating's rest after the lower ones' cut
@@ -575,4 +575,4 @@ def test_a_fight_of_four_loses_one_at_a_time_to_the_last_one_standing(play):
     literary = [phase["reports"]["literary"] for phase in out["phases"]]
     assert "Хан выбывает из боя (нокаут)." in literary[2]
     assert "Кума бросает оружие и сдаётся." in literary[3] and "Бой окончен" not in literary[3]
-    assert "Дрон бросает оружие и сдаётся." in literary[5] and "Бой окончен: победа Аскон (сдача)." in literary[5]
+    assert "Дрон бросает оружие и сдаётся." in literary[5] and "Бой окончен: победа Аскона (сдача)." in literary[5]

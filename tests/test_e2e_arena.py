@@ -225,14 +225,14 @@ def test_a_lower_attack_rating_reveals_step_1_before_it_is_played(arena):
     assert sorted(kinds) == ["reveal", "summary_report", "technical_report"]
     arena.tick(msk(3, 12, 10))
     [reveal] = arena.received("Хан", "карты соперника перед шагом 1")
-    assert "следующие 2 карты (перед шагом 1)" in reveal
+    assert "открывает вам 2 следующие карты (перед шагом 1)" in reveal
     assert "правая рука: K(тело) X" in reveal and "ноги: W(назад) X" in reveal
     assert not arena.host_posts("Арена. Шаг")      # nothing to narrate yet
     assert [(p["key"], p["status"]) for p in arena.store.phases(GAME)] == [("step-0", "resolved"), ("step-1", "pending")]
 
     resolve_step(arena, 1, opened_with_step_0=True)
     technical = arena.host_posts("Арена — шаг 1, технический отчёт")[0].text
-    assert "Аскон, правая рука: K(тело)" in technical and "Аскон, ноги: W(назад)" in technical  # as shown
+    assert "• Аскон: правая рука K(тело), левая рука X, ноги W(назад)" in technical  # as shown
     assert len(arena.received("Хан", "перед шагом 2")) == 1
 
 
@@ -273,7 +273,7 @@ def test_a_fight_of_three_goes_on_after_a_knock_out(three):
     technical = three.host_posts("Арена — шаг 3, технический отчёт")[0].text
     assert "Аскон → Хан (правая рука, гладий): L в «голова»" in technical
     assert "Дистанция Аскон — Хан: 1 → 1" in technical and "Дистанция Аскон — Кума" not in technical
-    assert "Бой окончен: победа Аскон (нокаут)" in technical
+    assert "Бой окончен: победа Аскона (нокаут)" in technical
     assert three.store.game(GAME)["winner"] == "Аскон"
     assert [(row["nick"], row["cause"]) for row in three.store.eliminations(GAME)] == [("Кума", "нокаут"),
                                                                                    ("Хан", "нокаут")]

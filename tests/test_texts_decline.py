@@ -20,13 +20,28 @@ from forumgm.parsers.names import decline
     # accusative («замахивается на Тора», never «на Тор»)
     ("Тор", "винительный", "Тора"),
     ("Лиса", "предложный", "Лисе"),
+    # not in the dictionary: declined by the regular ending, as a Russian reader would
+    ("Аскон", "родительный", "Аскона"),
+    ("Аскон", "винительный", "Аскона"),
+    ("Аскон", "творительный", "Асконом"),
+    ("Аскон", "дательный", "Аскону"),
+    ("Эномай", "родительный", "Эномая"),
+    ("Кумбала", "родительный", "Кумбалы"),
+    ("Кумбала", "творительный", "Кумбалой"),
+    ("Астарот", "родительный", "Астарота"),
 ])
-def test_a_known_noun_takes_the_case(nick, case, form):
+def test_a_known_noun_or_a_regular_ending_takes_the_case(nick, case, form):
     assert decline(nick, case) == form
 
 
 @pytest.mark.parametrize("nick", [
-    "Robozik", "gosha100", "Кума2", "Аскон", "Зорро", "Ильмаринен", "Серый Волк", "Серый-Волк", "",
+    "Robozik", "gosha100", "Кума2", "Зорро", "Ильмаринен", "Серый Волк", "Серый-Волк", "",
+    # the dictionary's indeclinable women's names
+    "Кармен", "Ассоль",
+    # unknown, ending in «ь» (Игоря or Ассоли? the gender cannot be told)
+    "Тарвель",
+    # the guess would drop a letter («Кракорта», «Таргельца»): a nickname keeps all of its own
+    "Кракорот", "Таргелец",
 ])
 def test_latin_digits_unknown_indeclinable_and_compound_nicks_stay_as_written(nick):
     assert decline(nick, "винительный") == nick
@@ -88,8 +103,19 @@ def test_arena_technical_and_reveal_texts_decline_and_agree_with_numbers(arena):
                               {"type": "refill_request", "nick": "Кума", "cards": 1, "hands": ["right"]}])
     assert "Хан пополняет стопки: по 2 карты" in technical
     assert "Кума пополняет стопки: по 1 карте" in technical
-    reveal = arena("reveal", to="Аскон", nick="Кума", count=1, step=1, cards={"right": "X"})
-    assert reveal.startswith("Аскон, ваш рейтинг атаки выше, чем у Кумы, поэтому он открывает вам следующую 1 карту")
+    reveal = arena("reveal", to="Хан", nick="Аскон", count=1, step=1, cards={"right": "X"})
+    assert reveal == ("Хан, ваш рейтинг атаки выше, чем у Аскона, поэтому он открывает вам 1 следующую карту "
+                      "(перед шагом 2):\n• правая рука: X")
+
+
+@pytest.mark.parametrize("count, words", [
+    (2, "2 следующие карты"), (4, "4 следующие карты"), (5, "5 следующих карт"), (21, "21 следующую карту"),
+])
+def test_arena_reveal_agrees_with_the_number_of_cards(arena, count, words):
+    reveal = arena("reveal", to="Аскон", nick="Кума", count=count, step=3,
+                   cards={"right": "X L(голова)", "legs": "W(вперёд) X"})
+    assert reveal == (f"Аскон, ваш рейтинг атаки выше, чем у Кумы, поэтому он открывает вам {words} "
+                      "(перед шагом 4):\n• правая рука: X L(голова)\n• ноги: W(вперёд) X")
 
 
 def _move(blocked):
