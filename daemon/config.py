@@ -10,7 +10,6 @@ wrong), as they need no players; `[setup]` is checked once the players are known
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from pathlib import Path
@@ -20,6 +19,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from forumgm.daemon.games import GAMES, phase_kinds, rules_for, shipped_rules
 from forumgm.daemon.notify.config import read_notify
 from forumgm.daemon.store import RAW_PAGES_KEPT
+from forumgm.daemon.toml_file import TomlFileError, read_toml
 from forumgm.engines.base import SetupError
 from forumgm.daemon.secrets import file_permission_problem
 from forumgm.parsers.colors import normalize_color
@@ -340,13 +340,10 @@ def _join(prefix: str, name: str) -> str:
 
 def _read_toml(path: Path, problems: list[str]) -> dict | None:
     try:
-        with open(path, "rb") as handle:
-            return tomllib.load(handle)
-    except OSError as error:
-        problems.append(f"{path}: (file): expected a readable TOML file (got {error.strerror.lower()})")
-    except tomllib.TOMLDecodeError as error:
-        problems.append(f"{path}: (file): expected valid TOML (got {error})")
-    return None
+        return read_toml(path)
+    except TomlFileError as error:
+        problems.append(str(error))
+        return None
 
 
 # ---------------------------------------------------------------- installation

@@ -70,7 +70,8 @@ class SetupProblems:
 class SetupFile:
     """A TOML file a setup value names, read by the edge for the engine (`Rules.setup_files`), so
     that the engine itself never opens a file: `source` names it in errors; `data` is the parsed
-    file, or None when it could not be read and `problem` says why ("(file): cannot read it: …")."""
+    file, or None when it could not be read and `problem` says where and why ("line 3, column 7: not
+    valid TOML: …", "(file): cannot read it: …")."""
 
     source: str
     data: Mapping[str, Any] | None = None
