@@ -30,7 +30,8 @@ from forumgm.daemon.publish import publish_approved
 from forumgm.daemon.store import Store
 from forumgm.parsers.forums.reader import read_form
 
-PORTS = {"mybb": 8081, "smf": 8083, "phpbb": 8084}
+PORTS = {"mybb": 8081, "fluxbb": 8082, "smf": 8083, "phpbb": 8084}
+BURST_BOARDS = ("mybb", "phpbb", "smf")    # FluxBB has no PMs: no burst of them
 # the accounts the test boards are installed with: the host here is "Гость", a plain member
 HOST, HOST_PASSWORD, ADMIN, ADMIN_PASSWORD = "Гость", "GuestPass1", "Ведущий", "HostPass123!"
 PLAYERS = {"Аскон": "AskonPass1", "gosha100": "GoshaPass1", "Robozik": "RzPlayer77", "Ильмаринен": "IlmarPass1",
@@ -43,7 +44,10 @@ NEW_TOPIC = {
               r"mode=reply&(?:amp;)?(?:f=\d+&(?:amp;)?)?t=(\d+)", "viewtopic.php?t={}"),
     "smf": ("index.php?action=post;board=1.0", "form#postmodify", {"post": "Post", "goback": "1"},
             r"action=post;topic=(\d+)\.", "index.php?topic={}.0"),
+    # FluxBB answers with the new post's page, whose links name the topic
+    "fluxbb": ("post.php?fid=1", "form#post", {"submit": "Submit"}, r"viewtopic\.php\?id=(\d+)", "viewtopic.php?id={}"),
 }
+TOPIC_FIELDS = {"fluxbb": ("req_subject", "req_message")}   # the form's subject and message fields
 BURST = 8
 
 
@@ -74,7 +78,8 @@ def new_topic(engine: str, subject: str) -> str:
     path, css, fixed, topic_id, url = NEW_TOPIC[engine]
     page = admin.fetch(admin.url(path))
     form = read_form(page.text, replace(admin.parser.LAYOUT, forms={"topic": css}), "topic")
-    result = admin.submit(page, form, {"subject": subject, "message": "Тема для проверки пауз форума.", **fixed})
+    subject_field, message_field = TOPIC_FIELDS.get(engine, ("subject", "message"))
+    result = admin.submit(page, form, {subject_field: subject, message_field: "Тема для проверки форума.", **fixed})
     if (refresh := meta_refresh(result.text)) and not re.search(topic_id, result.text):   # MyBB's "thank you"
         result = admin.fetch(admin.url(refresh))
     return admin.url(url.format(re.search(topic_id, result.url + " " + result.text).group(1)))
@@ -127,7 +132,7 @@ def _received(engine: str, nick: str, run: str) -> list[str]:
 
 
 def main(engines: list[str]) -> None:
-    for engine in engines or sorted(PORTS):
+    for engine in engines or BURST_BOARDS:
         if not running(PORTS[engine]):
             print(f"{engine}: no board on 127.0.0.1:{PORTS[engine]}, not run")
             continue

@@ -37,7 +37,7 @@ VOTE_POLICIES = ("last", "first")
 INSTALLATION_KEYS = {"forum", "storage", "daemon", "web", "games", "notify"}
 FORUM_KEYS = {"id", "engine", "base_url", "account", "password_env", "password_file", "selectors", "time_zone",
               "min_interval", "timeout", "retries", "posts_per_page", "post_interval",
-              "inbox_cleanup", "inbox_cleanup_folder", "inbox_cleanup_after", "inbox_cleanup_fill"}
+              "inbox_cleanup", "inbox_cleanup_folder", "inbox_cleanup_after", "inbox_cleanup_fill", "sent_cleanup"}
 INBOX_CLEANUP = ("off", "delete", "move")
 # what forumgm can do with stored PMs on each engine's board (the adapters' PmRemoval, which a test
 # holds this to; kept here so that reading a config does not load the forum's HTTP side)
@@ -87,6 +87,7 @@ class ForumConfig:
     inbox_cleanup_folder: str | None = None   # move: the account's PM folder on the board
     inbox_cleanup_after: timedelta = timedelta(days=1)   # ... this long after forumgm stored them
     inbox_cleanup_fill: float = 0.8       # ... or at once while the inbox holds this share of its limit
+    sent_cleanup: bool = True             # forumgm's own sent copies leave the board once recorded (daemon/sent_copies.py)
 
 
 @dataclass(frozen=True)
@@ -404,6 +405,7 @@ def _forum(check: Checker, table: Mapping) -> ForumConfig | None:
         posts_per_page=check.get(table, "posts_per_page", POSITIVE, "forum", default=None),
         post_interval=check.get(table, "post_interval", SECONDS, "forum", default=None),
         **_inbox_cleanup(check, table),
+        sent_cleanup=check.get(table, "sent_cleanup", BOOLEAN, "forum", default=True),
     )
     if "password_env" not in table and "password_file" not in table:
         check.problem("forum.password_env", "a variable name, or password_file = a chmod 600 file (one required)")

@@ -13,6 +13,11 @@ for inside the tick (FloodPause): the draft goes back to approved, noted as wait
 having taken nothing, and `PublishReport.waiting` says when the tick after the pause is due; the
 drafts after it go on (a post waits for another pause than a PM).
 
+Before the first PM of a run, forumgm's recorded copies leave the account's sent folder where the
+board counts them against a limit (sent_copies.py); on a board that keeps no copy once that space
+is full (MyBB), the PMs then wait, noted for the host, instead of going where no copy could
+confirm them: a PM held so goes by itself once there is room.
+
 Each draft is published on its own: a draft the forum refuses for good (ForumRefused) goes back
 to the host with the forum's message, and a draft that fails otherwise keeps its problem where
 the host looks (`forumgm drafts`, status, the web page) while the other drafts go on. Only a
@@ -27,6 +32,7 @@ from datetime import datetime
 from forumgm.daemon.forum.adapter import Attachment
 from forumgm.daemon.forum.errors import Accepted, FloodPause, ForumError, ForumRefused, NoAttachments, Unreachable
 from forumgm.daemon.pictures import MARK, NO_PUBLIC_URL, forum_text, shown_picture
+from forumgm.daemon.sent_copies import holds_pms, tidy_sent
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +46,7 @@ class PublishReport:
     refused: dict[int, str] = field(default_factory=dict)       # draft id -> the forum's message
     failed: dict[int, str] = field(default_factory=dict)        # draft id -> what went wrong; it waits
     waiting: dict[int, datetime] = field(default_factory=dict)  # held by the board's flood pause: until
+    held: dict[int, str] = field(default_factory=dict)          # PMs held while the sent PMs' space is full
     error: str | None = None                                    # the forum did not answer: the rest waits
 
     @property
@@ -52,8 +59,13 @@ def publish_approved(forum, store, now: datetime, forum_id: str | None = None) -
     sending = _of_forum(store, store.sending_drafts(), forum_id)
     approved = _of_forum(store, store.approved_drafts(), forum_id)
     baselines = _Baselines(forum, store)
+    space = _SentSpace(forum, store, now)
     for draft in sending + approved:
         try:
+            if draft["status"] == "approved" and draft["target"] != "thread" and space.full():
+                store.mark_waiting(draft["id"], FULL_NOTE, now)
+                report.held[draft["id"]] = FULL_NOTE
+                continue
             _publish(forum, store, draft, now, report, baselines)
         except Unreachable as error:
             report.error = str(error)
@@ -105,6 +117,37 @@ def _publish(forum, store, draft: dict, now: datetime, report: PublishReport, ba
             ref = ""
     store.mark_sent(draft["id"], ref, now)
     report.sent[draft["id"]] = ref
+
+
+FULL_NOTE = ("waiting: the account's PMs fill all the space the forum allows, and it would keep no sent copy "
+             "to confirm this PM by; delete old PMs on the forum and it goes by itself")
+
+
+class _SentSpace:
+    """The sent folder tidied once per run, before its first PM (only when no PM of the forum is left
+    `sending`: its search reads the folder as it is); whether the board would keep no copy now."""
+
+    def __init__(self, forum, store, now: datetime):
+        self.forum, self.store, self.now = forum, store, now
+        self._full: bool | None = None
+
+    def full(self) -> bool:
+        if self._full is None:
+            self._full = self._tidy()
+        return self._full
+
+    def _tidy(self) -> bool:
+        pms = getattr(self.forum, "spec", None) and self.forum.spec.pm
+        if pms is None or not pms.sent_counted:
+            return False
+        forum_id = self.forum.settings.id
+        if _of_forum(self.store, [d for d in self.store.sending_drafts() if d["target"] != "thread"], forum_id):
+            return False
+        try:
+            return holds_pms(self.forum, tidy_sent(forum_id, self.forum, self.store, self.now))
+        except ForumError as error:   # the PMs go as before; the next run looks again
+            log.warning("forum %s: the sent folder could not be read: %s", forum_id, error)
+            return False
 
 
 def _waiting(pause: FloodPause) -> str:

@@ -380,6 +380,13 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE vote_corrections ADD COLUMN annulled INTEGER NOT NULL DEFAULT 0;
     """,
+    # a PM draft's copy in the account's sent folder, deleted once its send was recorded
+    # (daemon/sent_copies.py); and how full the board last said the account's sent PMs are
+    """
+    ALTER TABLE drafts ADD COLUMN copy_removed_at TEXT;
+    ALTER TABLE forums ADD COLUMN sent_fill REAL;
+    ALTER TABLE forums ADD COLUMN sent_note TEXT;
+    """,
     # a daemon on a fast game clock (forumgm demo, run --speed) keeps its plan in game time: how fast
     # that clock runs and the real moment of its next tick let `status`, on the real clock, say when
     # the tick comes and whether it is overdue
@@ -1166,6 +1173,33 @@ class Store:
 
     def sending_drafts(self) -> list[dict]:
         return self.drafts(status="sending")
+
+    def sent_copies(self, forum_id: str, sent_before: datetime | None, limit: int) -> list[str]:
+        """The forum ids of the forum's PM drafts recorded as sent (with an id) whose copy in the sent
+        folder is not deleted yet, sent before `sent_before` (None: any), the oldest first."""
+        rows = self.db.execute(
+            "SELECT d.forum_ref FROM drafts d JOIN games g ON g.id = d.game_id WHERE g.forum_id = ? "
+            "AND d.target <> 'thread' AND d.status = 'sent' AND d.forum_ref IS NOT NULL AND d.forum_ref <> '' "
+            "AND d.copy_removed_at IS NULL AND (? IS NULL OR d.sent_at < ?) ORDER BY d.sent_at, d.id LIMIT ?",
+            [forum_id, to_text(sent_before), to_text(sent_before), limit])
+        return [row[0] for row in rows]
+
+    def sent_copies_removed(self, forum_id: str, forum_refs: Iterable[str], at: datetime) -> None:
+        refs = list(forum_refs)
+        self.db.execute(
+            f"UPDATE drafts SET copy_removed_at = ? WHERE forum_ref IN ({', '.join('?' for _ in refs)}) "
+            "AND target <> 'thread' AND game_id IN (SELECT id FROM games WHERE forum_id = ?)",
+            [to_text(at), *refs, forum_id])
+
+    def set_sent_space(self, forum_id: str, fill: float | None, note: str | None) -> None:
+        """How full the board says the account's sent PMs are (a share of its limit), and what the
+        host is to know of it (None: nothing)."""
+        self.db.execute("UPDATE forums SET sent_fill = ?, sent_note = ? WHERE id = ?", [fill, note, forum_id])
+
+    def sent_space_notes(self) -> dict[str, str]:
+        """forum id -> what the host is to know of its sent PMs' space, for the forums that have a note."""
+        rows = self.db.execute("SELECT id, sent_note FROM forums WHERE sent_note IS NOT NULL ORDER BY id")
+        return {row[0]: row[1] for row in rows}
 
     def approved_drafts(self) -> list[dict]:
         return self.drafts(status="approved")

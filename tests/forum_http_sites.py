@@ -294,3 +294,16 @@ PHPBB_MEMBER = replace(PHPBB, floods=(
     Flood(15.0, "real_reply_flood.html", ("reply", "pm"), status=200, refused_counts=False),))
 SMF_MEMBER = replace(SMF, floods=(Flood(5.0, "real_reply_flood_403.html", ("reply",)),
                                   Flood(5.0, "real_pm_flood_403.html", ("pm",)), Flood(2.0, "real_flood_403.html", ("login",))))
+
+# a member's sent items as MyBB 1.8.37 showed them to Гость (real_pm_sent_*.html): the quota bar of the
+# saved page (85 % of 200, or full), a row per PM sent, deleted through the Trash Can like the inbox's
+_MYBB_SENT_REMOVAL = replace(MYBB_CLEANUP.removal, inbox=r"private\.php\?fid=2(?:&page=\d+)?", target="private.php?fid=2")
+MYBB_SENT_85 = replace(MYBB, pages=((r"private\.php\?fid=4", "real_pm_trash.html"), *MYBB.pages),
+                       placeholders=MYBB_CLEANUP.placeholders, pm_row_from="real_pm_sent_85_percent.html",
+                       removal=_MYBB_SENT_REMOVAL, sentbox=_MYBB_SENT_REMOVAL.inbox)   # its page links lead to itself
+MYBB_SENT_FULL = replace(MYBB_SENT_85, pm_row_from="real_pm_sent_quota_full.html")
+
+# a member with fewer than 5 posts under SMF's stock pm_spam_settings ("10,5,20"): the PM form asks for a
+# picture to be read (real_pm_compose_verification.html, saved as Ильмаринен, 0 posts)
+SMF_NEW_MEMBER = replace(SMF, pages=((r"index\.php\?action=pm;sa=send", "real_pm_compose_verification.html"),
+                                     *SMF.pages))

@@ -27,6 +27,8 @@ def run(args) -> int:
     print(tick_line(store.tick_plan(), ZoneInfo(installation.forum.time_zone or "UTC"), store.now()))
     for line in web_lockout_lines(store, store.now()):
         print(line)
+    for forum_id, note in store.sent_space_notes().items():
+        print(f"forum {forum_id}: {note}")
     for game in installation.games:
         for line in game_status(store, game):
             print(line)

@@ -14,6 +14,8 @@ from datetime import datetime, timedelta, timezone
 from typing import Callable, Collection, Iterator, Sequence
 from urllib.parse import urljoin
 
+from selectolax.lexbor import LexborHTMLParser
+
 from forumgm.daemon.forum.errors import (
     Accepted, BoardSaid, FloodPause, ForumError, ForumRefused, NoAttachments, NoPrivateMessages, SessionLost,
 )
@@ -150,9 +152,11 @@ class ForumAdapter:
         def once() -> str:
             pms = self.pms()
             page, form = self.fetch_form(self.url(pms.send.page), pms.send.form)
+            self._refuse_verification(page)
             page, form = self.add_recipient(page, form, to_nick)
             result = self.submit(page, form, pms.send.values(form.fields, to=to_nick, subject=subject,
                                                              message=bbcode), follow=False)
+            self._refuse_verification(result)   # asked only now: the board refused the PM, and asks again
             # a board that never names a sent PM: any redirect that is not a refusal took it
             accepted = pms.sent_accepted or (None if pms.sent_ref else ANY_TARGET)
             return self.answer_ref(result, pms.sent_ref or r"(?!)", "PM", accepted=accepted)
@@ -208,8 +212,27 @@ class ForumAdapter:
         """Delete the inbox's PMs `pm_ids`, or move them to the account's PM folder named `folder`,
         with the inbox page's own form (its tokens included). Whether the board did it, the inbox
         shows afterwards: the caller reads it again."""
+        self._remove(self.pms().inbox, pm_ids, action, folder)
+
+    def remove_sent_pms(self, pm_ids: Sequence[str]) -> None:
+        """Delete the account's own copies `pm_ids` from its sent folder, with that folder's form.
+        Never from phpBB's outbox: a PM deleted there is taken back from its recipient unread."""
+        self._remove(self.pms().sentbox, pm_ids, "delete")
+
+    def sent_space(self) -> Listing:
+        """What the sent folder's first page says of the space the board allows: the folder's
+        limit (phpBB) or the account's quota over every folder (MyBB)."""
+        return next(self._folder_pages(self.pms().sentbox, sent=True))[1]
+
+    def sent_unplaced(self) -> set[str]:
+        """The ids of sent PMs the board keeps apart until their recipient reads them (phpBB's outbox)."""
+        outbox = self.pms().outbox
+        return set() if outbox is None else {
+            header.id for headers, _ in self._folder_pages(outbox, sent=True) for header in headers}
+
+    def _remove(self, source: Paged, pm_ids: Sequence[str], action: str, folder: str | None = None) -> None:
         removal = self.removal(action)
-        page, form = self._removal_form(self._listing(self.pms().inbox, 1), removal.form)
+        page, form = self._removal_form(self._listing(source, 1), removal.form)
         values = removal.delete if action == "delete" else _with_folder(removal.move, self._folder_value(
             page, removal, folder))
         result = self.submit(page, form, {**self._marked(removal, form, pm_ids), **values})
@@ -256,6 +279,15 @@ class ForumAdapter:
                 self._sent_at[kind] = self.client.clock()
                 return ref
         raise AssertionError("unreachable")
+
+    def _refuse_verification(self, page: Page) -> None:
+        """ForumRefused when the PM form asks for a verification (a picture, a question) that only a
+        person can answer: sending it without would be refused every time."""
+        pms = self.pms()
+        if pms.verification and LexborHTMLParser(page.text).css_first(pms.verification) is not None:
+            raise ForumRefused(f"{self.spec.name} asks the account {self.settings.username} to pass a verification "
+                               f"(a picture to read or a question) before each PM, which forumgm cannot answer: "
+                               f"{pms.verification_advice}; then approve the PM again (nothing was sent)")
 
     def _flood_refused(self, kind: str, said: BoardSaid) -> None:
         """Learn the board's pause from its refusal: the text may go `wait` seconds from now; that

@@ -47,6 +47,9 @@ SPEC = EngineSpec(
             trash=Paged("private.php?fid=4"),
             move={"moveto": "Move To", "fid": "{folder}"}, folder_options='form[name="pmForm"] select[name="fid"] option',
         ),
+        # the group's PM quota (200 for a member) counts every folder; a sender at it gets no copy
+        # (datahandlers/pm.php turns savecopy off), and sends on without a word
+        sent_counted=True, full_keeps_no_copy=True,
     ),
     # the welcome block's "Private Messages (Unread 4, Total 4)": the first number, in any language
     unread_pms=(UnreadCount("ul.user_links", Field(pattern=r"\([^()\d]*(\d+)[^()\d]+\d+[^()\d]*\)")),),

@@ -48,6 +48,9 @@ SPEC = EngineSpec(
             move={"mark_option": "{folder}", "submit_mark": "Go"},
             folder_options='form#viewfolder select[name="mark_option"] option',
         ),
+        # the sent folder holds the board's folder limit (50): past it phpBB deletes the oldest copies
+        # itself when a folder is shown (clean_sentbox); the outbox is never cleaned by forumgm
+        sent_counted=True,
     ),
     # counts a PM from the moment it is sent, before the recipient's inbox holds it; 0 stays in the page, hidden
     unread_pms=(UnreadCount("a[href*='i=pm'][href*='folder=inbox'][role='menuitem']",

@@ -24,6 +24,7 @@ class ForumSettings:
     inbox_cleanup_folder: str | None = None
     inbox_cleanup_after: timedelta = timedelta(days=1)
     inbox_cleanup_fill: float = 0.8
+    sent_cleanup: bool = True     # forumgm's recorded sent copies leave the sent folder (daemon/sent_copies.py)
 
     @classmethod
     def read(cls, config: Any) -> "ForumSettings":

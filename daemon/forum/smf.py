@@ -51,6 +51,12 @@ SPEC = EngineSpec(
         # SMF 2.1 has labels, not folders: a labelled PM still counts against the account's PM
         # limit, so PMs are only deleted ("Remove selected")
         removal=PmRemoval(form="form#pmFolder", mark="pms[{n}]", delete={"del_selected": "Remove selected"}),
+        # the stock `pm_spam_settings` ("10,5,20") ask a member with fewer than 5 posts to read a
+        # picture (or answer a question) before every PM: the form carries `pm_vv[...]` fields
+        verification="form#postmodify div.post_verification, form#postmodify input[name^='pm_vv[']",
+        verification_advice=("set Admin → Security and Moderation → Anti-Spam (index.php?action=admin;area=antispam) "
+                             "\"Post count under which users must pass verification when sending personal "
+                             "messages\" to 0, or let the account make that many posts (5 by default)"),
     ),
     # "My Messages <span class="amt">4</span>": the number only when a PM is unread
     unread_pms=(UnreadCount("a#pm_menu_top", Field("span.amt", pattern=r"^(\d+)$"), absent_is_zero=True),),

@@ -88,6 +88,14 @@ class PmSpec:
     lists_recipient: bool = True  # a sent folder's row names the recipient; False: a list of
                                   # conversations naming who started each (the host, for ours)
     removal: PmRemoval | None = None   # None: forumgm cannot delete or move PMs on this board
+    sent_counted: bool = False    # the account's sent copies count against a limit the board sets (MyBB's
+                                  # quota over every folder, phpBB's sent folder): recorded ones are deleted
+    full_keeps_no_copy: bool = False  # with that limit reached the board keeps no copy of a new PM (MyBB;
+                                      # phpBB drops its oldest instead): a lost answer could not be confirmed
+    verification: str | None = None   # CSS of the compose form's verification (a picture to read, a
+                                      # question) the board asks of some accounts before a PM: forumgm
+                                      # cannot answer it, so the host is told what to change
+    verification_advice: str = ""     # ... what to change on this engine's board
 
     @property
     def sent_folders(self) -> tuple[Paged, ...]:

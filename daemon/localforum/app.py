@@ -16,6 +16,8 @@ from forumgm.parsers.bbcode import phpbb_date, to_phpbb_html
 
 SID_COOKIE = "phpbb3_local_sid"
 ADMIN_COLOUR = "#AA0000"
+SENTBOX = -1
+FOLDER_NAMES = {SENTBOX: "sentbox", -2: "outbox"}   # phpBB's folder ids of what the account sent
 _ADDRESS = re.compile(r"^address_list\[u\]\[(\d+)\]$")
 
 
@@ -163,8 +165,10 @@ def create_app(board: Board) -> Flask:
         rows = [dict(id=m.id, subject=m.subject, unread=m.unread and not sent, date=_date(m.sent_at),
                      sender=board.users[m.sender_id],
                      recipient=board.users[m.recipient_id] if sent else None) for m in shown]
+        # phpBB's outbox form only recalls PMs (its delete takes them back unread): not offered here
         return page("pm_folder.html", page_title="Private messages", section="ucp", rows=rows, sent=sent,
-                    folder_id={"sentbox": -1, "outbox": -2}.get(name, own), page=page_no, pages=pages,
+                    marks=name != "outbox",
+                    folder_id={FOLDER_NAMES[SENTBOX]: SENTBOX, "outbox": -2}.get(name, own), page=page_no, pages=pages,
                     page_url=page_url, total_label=f"{len(messages)} message{'s' if len(messages) != 1 else ''}",
                     stored=len(messages), limit=board.pm_folder_limit, creation_time=created, form_token=token,
                     move_to=[(number, folder_name, len(board.pm_folder(me.id, number)))
@@ -177,13 +181,17 @@ def create_app(board: Board) -> Flask:
         form = request.form
         marked = [_int(value) for name, value in form.items(multi=True) if name.startswith("marked_msg_id[")]
         option = form.get("mark_option", "")
-        back = f"./ucp.php?i=pm&folder={folder_id or 'inbox'}"
+        name = FOLDER_NAMES.get(folder_id, str(folder_id or "inbox"))
+        back = f"./ucp.php?i=pm&folder={name}"
         try:
             if "confirm" in form or "cancel" in form:
                 created, _, token = request.args.get("confirm_key", "").partition(".")
                 board.check_form_key("confirm", sid, created, token)
                 if "confirm" in form and option == "delete_marked":
-                    board.remove_pms(me.id, marked)
+                    if folder_id == SENTBOX:
+                        board.remove_sent_pms(me.id, marked)
+                    else:
+                        board.remove_pms(me.id, marked)
                     said = "Messages successfully deleted" if len(marked) > 1 else "This message has been deleted successfully."
                     return message("Information", said, refresh=back)
                 return redirect(back)
@@ -196,7 +204,7 @@ def create_app(board: Board) -> Flask:
                 board.remove_pms(me.id, marked, int(option))
         except BoardError as problem:
             return message("Information", str(problem), 400)
-        return folder(me, str(folder_id) if folder_id else "inbox")
+        return folder(me, name)
 
     def view_pm(me: User, pm_id: int) -> Response:
         pm = board.pms.get(pm_id)

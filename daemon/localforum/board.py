@@ -74,6 +74,7 @@ class PrivateMessage:
     placed: bool = False      # in the recipient's folders: phpBB keeps it in the sender's outbox till then
     folder: int = 0           # the recipient's folder: 0 the inbox, else one of his own
     deleted: bool = False     # by the recipient (the sender's copy stays)
+    sender_deleted: bool = False   # the sender's copy, from his sent folder (the recipient's stays)
 
 
 class Board:
@@ -247,11 +248,24 @@ class Board:
                 pm.placed = True
 
     def sentbox(self, user_id: int) -> list[PrivateMessage]:
-        return sorted((m for m in self.pms.values() if m.sender_id == user_id and m.placed), key=lambda m: -m.id)
+        """Newest first; past the folder's limit phpBB deletes the oldest copies itself."""
+        kept = sorted((m for m in self.pms.values() if m.sender_id == user_id and m.placed and not m.sender_deleted),
+                      key=lambda m: -m.id)
+        for dropped in kept[self.pm_folder_limit:]:
+            dropped.sender_deleted = True
+        return kept[:self.pm_folder_limit]
 
     def outbox(self, user_id: int) -> list[PrivateMessage]:
-        return sorted((m for m in self.pms.values() if m.sender_id == user_id and not m.placed),
-                      key=lambda m: -m.id)
+        return sorted((m for m in self.pms.values() if m.sender_id == user_id and not m.placed
+                       and not m.sender_deleted), key=lambda m: -m.id)
+
+    def remove_sent_pms(self, user_id: int, pm_ids: list[int]) -> None:
+        """Delete his copies of PMs he sent from his sent folder (a PM in his outbox is not there)."""
+        with self._lock:
+            for pm_id in pm_ids:
+                pm = self.pms.get(pm_id)
+                if pm is not None and pm.sender_id == user_id and pm.placed:
+                    pm.sender_deleted = True
 
     def _user(self, name: str) -> User:
         user = self.user_named(name)

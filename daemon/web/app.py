@@ -215,7 +215,7 @@ def logout():
 @web.get("/")
 @login_required
 def games():
-    return render_template("games.html", games=queries.games(store()))
+    return render_template("games.html", games=queries.games(store()), sent_notes=store().sent_space_notes())
 
 
 @web.get("/games/<game_id>")

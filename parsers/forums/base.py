@@ -55,7 +55,16 @@ class Listing:
     total: int | None = None      # PMs in the folder, when the page says
     stored: int | None = None     # PMs held and the most the folder may hold (phpBB's "27 out of 50")
     limit: int | None = None
+    used: float | None = None     # per cent of the account's PM space in use, when the board shows only
+                                  # that (MyBB's bar counts every folder against the group's quota)
     own: tuple[str, ...] = ()     # ids of PMs on the page that the account sent itself (no orders)
+
+    @property
+    def fill(self) -> float | None:
+        """The share of its limit the folder (or the account's PM space) holds; None: no limit shown."""
+        if self.limit and self.stored is not None:
+            return self.stored / self.limit
+        return None if self.used is None else self.used / 100
 
 
 @dataclass(frozen=True)

@@ -85,6 +85,7 @@ class InboxLayout:
     pagination: Pagination | None = None   # its page links (numbered links are followed page by page)
     total: Field | None = None     # how many PMs the folder holds, as the page states it
     fill: Field | None = None      # "N out of M" stored PMs when the board limits a folder (phpBB)
+    used: Field | None = None      # the per cent of the account's PM space in use (MyBB's quota bar)
 
 
 @dataclass(frozen=True)

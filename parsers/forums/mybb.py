@@ -45,6 +45,9 @@ LAYOUT = EngineLayout(
         unread="a.new_pm",
         pagination=Pagination(container="div.pagination:not(.pagination_breadcrumb)", current="span.pagination_current",
                               total=Field("span.pages", pattern=r"\((\d+)\)")),
+        # the quota bar of every folder page: its width in px is the unrounded per cent in use (the
+        # label rounds it, and shows it only on one half of the bar)
+        used=Field("span.pmspace_used", "style", r"width:\s*(\d+(?:\.\d+)?)px"),
     ),
     message=MessageLayout(
         container="html:has(div#post_0 div.post_body)",

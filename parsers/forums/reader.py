@@ -127,7 +127,8 @@ def read_listing(html: str, layout: EngineLayout) -> Listing:
     page = tree.root
     fill = [int(n) for n in re.findall(r"\d+", read_field(page, inbox.fill) or "")] if inbox.fill else []
     return Listing(page=info.page, pages=info.pages, links=links, total=_number(read_field(page, inbox.total)),
-                   stored=fill[0] if len(fill) == 2 else None, limit=fill[1] if len(fill) == 2 else None)
+                   stored=fill[0] if len(fill) == 2 else None, limit=fill[1] if len(fill) == 2 else None,
+                   used=_percent(read_field(page, inbox.used)))
 
 
 def _read_folder(html: str, layout: EngineLayout, inbox: InboxLayout | None, tz: Zone,
@@ -340,6 +341,10 @@ def _current_page(container: LexborNode, pagination: Pagination) -> int:
 
 def _number(text: str | None) -> int | None:
     return int(text) if text and text.isdigit() else None
+
+
+def _percent(text: str | None) -> float | None:
+    return float(text) if text and re.fullmatch(r"\d+(?:\.\d+)?", text) else None
 
 
 def _form_fields(form: LexborNode) -> dict[str, str]:
