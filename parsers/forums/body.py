@@ -8,10 +8,14 @@ did not count them, never counted. Engines without a spoiler tag print
 """
 from __future__ import annotations
 
+import functools
+import logging
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
+import selectolax
 from selectolax.lexbor import LexborHTMLParser, LexborNode, create_tag
 
 from forumgm.parsers.colors import normalize_color, style_color
@@ -27,6 +31,7 @@ BLOCK_TAGS = frozenset({
 SKIPPED_TAGS = frozenset({"script", "style", "noscript", "template", "-comment"})
 _LITERAL_SPOILER = re.compile(r"\[(/?)spoiler[^\]]*\]", re.IGNORECASE)
 _SPACES = re.compile(r"\s+")
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -40,16 +45,16 @@ class BodyReading:
 def read_body(body: LexborNode, markup: BodyMarkup, marks: Marks | None = None) -> BodyReading:
     """`marks`: the special blocks found for all the posts of the body's page at once (None:
     for this body alone)."""
-    walk = _Walk(marks or Marks(body, markup))
-    walk.read(body)
-    fragments = [fragment.done() for fragment in walk.fragments]
-    fragments = [fragment for fragment in fragments if fragment.text]
-    text = _tidy("".join(walk.full))
+    marks = (marks or Marks(body, markup)).find()
+    full, unquoted, fragments = _walker()(body, marks)
+    done = [fragment.done() for fragment in fragments]
+    done = [fragment for fragment in done if fragment.text]
+    text = _tidy("".join(full))
     return BodyReading(
         text=text,
-        text_unquoted=_tidy("".join(walk.unquoted)) if walk.quotes else text,   # without quotes, the same
-        colored=tuple(f for f in fragments if not f.where),
-        flagged=tuple(f for f in fragments if f.where),
+        text_unquoted=_tidy("".join(unquoted)) if marks.quotes else text,   # without quotes, the same
+        colored=tuple(f for f in done if not f.where),
+        flagged=tuple(f for f in done if f.where),
     )
 
 
@@ -68,19 +73,30 @@ class Marks:
 
     def __init__(self, root: LexborNode, markup: BodyMarkup):
         self._root, self._markup = root, markup
-        self.quotes = self.spoilers = self.codes = self.ignored = self.colors = self.any = _NONE
+        self.quotes = self.spoilers = self.codes = self.ignored = self.any = _NONE
+        self._attributed: dict[int, LexborNode] = {}
         self._found = False
 
     def find(self) -> Marks:
         if not self._found:
             self._found = True
             root, markup = self._root, self._markup
-            self.colors = _ids(root, _COLOR_CANDIDATES)
+            self._attributed = {node.mem_id: node for node in every(root, _ATTRIBUTED)}
             # (no cheaper query first for "any of them?": a page of 20 posts nearly always quotes)
             self.quotes, self.spoilers = _ids(root, markup.quote), _ids(root, markup.spoiler)
             self.codes, self.ignored = _ids(root, markup.code), _ids(root, markup.ignore)
-            self.any = self.quotes | self.spoilers | self.codes | self.ignored | self.colors
+            self.any = self.quotes | self.spoilers | self.codes | self.ignored | self._attributed.keys()
         return self
+
+    def color(self, node_id: int) -> str | None:
+        """The text colour the element `node_id` (found under the root) sets, if any."""
+        node = self._attributed.get(node_id)
+        return None if node is None else element_color(node, "font" if node.tag_id == _FONT_ID else "")
+
+    def alt(self, node_id: int) -> str | None:
+        """The alt text of the image `node_id` (found under the root), if it has one."""
+        node = self._attributed.get(node_id)
+        return None if node is None else node.attrs.get("alt")
 
 
 def element_color(node: LexborNode, tag: str) -> str | None:
@@ -92,8 +108,9 @@ def element_color(node: LexborNode, tag: str) -> str | None:
     return color
 
 
-# every element element_color may find a colour on (a superset: the walk asks element_color)
-_COLOR_CANDIDATES = "[style], font"
+# every element element_color may find a colour on (a superset), and the images with alt text:
+# one query, as a selector list costs less than a query of its own per selector
+_ATTRIBUTED = "[style], font, img[alt]"
 _NONE: frozenset[int] = frozenset()
 
 
@@ -132,10 +149,12 @@ class _Fragment:
 
 
 class _Walk:
+    """The body walk in Python: the reference the compiled walker (_bodywalk.pyx) is held to,
+    and what reads bodies where that is not built (no C compiler) or not for this selectolax."""
+
     def __init__(self, marks: Marks):
-        marks = marks.find()
+        self.marks = marks
         self.quotes, self.spoilers, self.codes, self.ignored = marks.quotes, marks.spoilers, marks.codes, marks.ignored
-        self.colors = marks.colors
         self.marked = marks.any   # only these elements may give their children another context than their own
         self.full: list[str] = []
         self.unquoted: list[str] = []
@@ -241,7 +260,7 @@ class _Walk:
         preformatted = context.preformatted or tag in _PREFORMATTED_IDS or node_id in self.codes
         # a quote never continues the replier's own coloured text around it
         fragment = None if entering_quote else context.fragment
-        color = element_color(node, "font" if tag == _FONT_ID else "") if node_id in self.colors else None
+        color = self.marks.color(node_id)
         if color is not None and (fragment is None or fragment.color != color):
             fragment_where = where or ("spoiler" if self.literal_spoilers > 0 else "")
             touching = self.last_written
@@ -252,6 +271,36 @@ class _Walk:
                 fragment = _Fragment(color, fragment_where)
                 self.fragments.append(fragment)
         return _Context(quoted, where, preformatted, fragment)
+
+
+def _read_in_python(body: LexborNode, marks: Marks) -> tuple[list[str], list[str], list[_Fragment]]:
+    walk = _Walk(marks)
+    walk.read(body)
+    return walk.full, walk.unquoted, walk.fragments
+
+
+@functools.cache
+def _walker() -> Callable[[LexborNode, Marks], tuple[list[str], list[str], list[_Fragment]]]:
+    """The walk that reads bodies in this process: the compiled one where it can, saying once why not."""
+    return _choose_walker()
+
+
+def _choose_walker():
+    try:
+        from forumgm.parsers.forums import _bodywalk
+    except ImportError as error:
+        log.info("post bodies are read in Python: the compiled walker is not built (%s)", error)
+        return _read_in_python
+    if _bodywalk.BUILT_FOR_SELECTOLAX != selectolax.__version__:
+        # it reads lexbor's structs as that selectolax's lexbor lays them out
+        log.info("post bodies are read in Python: the compiled walker was built for selectolax %s, "
+                 "this is %s (reinstall forumgm to rebuild it)", _bodywalk.BUILT_FOR_SELECTOLAX,
+                 selectolax.__version__)
+        return _read_in_python
+    return _bodywalk.BodyWalk(
+        text_id=_TEXT_ID, br_id=_BR_ID, img_id=_IMG_ID, blocks=_BLOCK_IDS,
+        skipped=_SKIPPED_IDS, preformatted=_PREFORMATTED_IDS, spaces=_SPACES.sub,
+        literal_spoiler=_LITERAL_SPOILER.finditer, fragment_class=_Fragment).read
 
 
 def _tidy(text: str) -> str:
