@@ -392,6 +392,13 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE own_pms ADD COLUMN seen_at TEXT;
     """,
+    # a daemon on a fast game clock (forumgm demo, run --speed) keeps its plan in game time: how fast
+    # that clock runs and the real moment of its next tick let `status`, on the real clock, say when
+    # the tick comes and whether it is overdue
+    """
+    ALTER TABLE daemon_ticks ADD COLUMN clock_speed REAL NOT NULL DEFAULT 1;
+    ALTER TABLE daemon_ticks ADD COLUMN due_at TEXT;
+    """,
     # the host's notices by PM (daemon/notify): their copies in the account's sent folder, deleted
     # in time like the drafts' (daemon/sent_copies.py)
     """
@@ -736,16 +743,21 @@ class Store:
             [game_id, merged["last_page"], merged["pages"], merged["last_post_id"]],
         )
 
-    def set_tick_plan(self, last_tick_at: datetime, next_tick_at: datetime, reason: str) -> None:
+    def set_tick_plan(self, last_tick_at: datetime, next_tick_at: datetime, reason: str, clock_speed: float = 1.0,
+                      due_at: datetime | None = None) -> None:
+        """`last_tick_at` and `next_tick_at` on the daemon's clock, which runs `clock_speed` times real
+        time; `due_at`: the next tick in real time, for a fast clock."""
         self.db.execute(
-            "INSERT INTO daemon_ticks (id, last_tick_at, next_tick_at, next_reason) VALUES (1, ?, ?, ?) "
-            "ON CONFLICT(id) DO UPDATE SET last_tick_at=excluded.last_tick_at, "
-            "next_tick_at=excluded.next_tick_at, next_reason=excluded.next_reason",
-            [to_text(last_tick_at), to_text(next_tick_at), reason])
+            "INSERT INTO daemon_ticks (id, last_tick_at, next_tick_at, next_reason, clock_speed, due_at) "
+            "VALUES (1, ?, ?, ?, ?, ?) "
+            "ON CONFLICT(id) DO UPDATE SET last_tick_at=excluded.last_tick_at, next_tick_at=excluded.next_tick_at, "
+            "next_reason=excluded.next_reason, clock_speed=excluded.clock_speed, due_at=excluded.due_at",
+            [to_text(last_tick_at), to_text(next_tick_at), reason, clock_speed, to_text(due_at)])
 
     def tick_plan(self) -> dict | None:
         """The daemon's last tick and its next planned one; None before the first tick."""
-        return self._one("SELECT last_tick_at, next_tick_at, next_reason FROM daemon_ticks WHERE id = 1")
+        return self._one("SELECT last_tick_at, next_tick_at, next_reason, clock_speed, due_at FROM daemon_ticks "
+                         "WHERE id = 1")
 
     # ------------------------------------------------------------ private messages
 
