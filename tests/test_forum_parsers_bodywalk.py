@@ -12,10 +12,16 @@ import selectolax
 from selectolax.lexbor import LexborHTMLParser
 
 from forumgm.parsers import forums
-from forumgm.parsers.forums import ENGINES, _bodywalk, body
+from forumgm.parsers.forums import ENGINES, body
 from forumgm.parsers.forums.layout import BodyMarkup
 from forumgm.parsers.forums.queries import Posts, every
 from forum_parser_fixtures import CAPTURED, FIXTURES, page
+
+try:
+    from forumgm.parsers.forums import _bodywalk
+except ImportError as error:     # an install from before the extension existed, or a failed build
+    raise ImportError(f"the compiled body walker is not built ({error}): reinstall, `pip install -e .`, "
+                      "with a C compiler and the Python headers") from error
 
 COMPILED = body._choose_walker()
 
@@ -70,6 +76,7 @@ LEAVES = [
     "[b]", "x[", "<br>", "<br/>", '<img alt="smile :)">', "<img>", '<img alt="">', '<img alt="  ">',
     "<!-- a comment -->", "<script>var x = '<b>';</script>", "<style>p {color: blue}</style>",
     "<?php echo 1 ?>", "<hr>", "<wbr>", "\u200b", "\r\n", "<![CDATA[x]]>", "é\u0301", "\ud7ff",
+    "\u2003em\u3000wide\u2028line", "\x85\x1c\x0b\x0c", " \u00a0 ", "\u00ad", "x\u00a0\u00a0y", "\U0001f600 [",
 ]
 
 

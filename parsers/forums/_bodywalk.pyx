@@ -10,8 +10,12 @@ Whatever needs an element's attributes (a colour, an image's alt text) is asked 
 `Marks`, which found those elements with selectolax before the walk.
 """
 from libc.stdint cimport uintptr_t
-from libc.stdlib cimport free, realloc
-from cpython.unicode cimport PyUnicode_DecodeUTF8
+from libc.stdlib cimport free, malloc, realloc
+from cpython.unicode cimport PyUnicode_DecodeUTF8, Py_UNICODE_ISSPACE
+
+cdef extern from "Python.h":
+    object PyUnicode_FromKindAndData(int kind, const void *buffer, Py_ssize_t size)
+    int PyUnicode_4BYTE_KIND
 
 cdef extern from *:
     """
@@ -204,13 +208,24 @@ cdef class _Reading:
         return 0
 
     cdef int text(self, str value, Context context) except -1:
-        """A text node's text: body.py's whitespace and literal [spoiler] handling, then written."""
-        if not context.preformatted:
-            if value.isspace():
-                value = " "
-            elif "  " in value or not value.isprintable():
-                value = self.walk_of.spaces(" ", value)
-        if "[" in value:
+        """A text node's text: body.py's whitespace and literal [spoiler] handling, then written.
+        body.py turns every run of whitespace (`\\s`, what Py_UNICODE_ISSPACE says) into one
+        space, with checks that spare it the regex on most texts; here one pass over the
+        characters finds out whether anything is to change, and makes the change."""
+        cdef Py_ssize_t length = len(value), i
+        cdef Py_UCS4 ch
+        cdef bint bracket = False, change = False, after_space = False
+        for i in range(length):
+            ch = value[i]
+            if Py_UNICODE_ISSPACE(ch):
+                change = change or ch != 32 or after_space
+                after_space = True
+            else:
+                after_space = False
+                bracket = bracket or ch == 91       # "["
+        if change and not context.preformatted:
+            value = _collapsed(value, length)
+        if bracket:
             for found in self.walk_of.literal_spoiler(value):
                 self.literal_spoilers = max(0, self.literal_spoilers + (-1 if found.group(1) else 1))
         return self.write(value, context)
@@ -257,3 +272,25 @@ cdef class _Reading:
                 self.pieces.append(fragment.pieces)
                 inner.fragment = len(self.fragments) - 1
         return inner
+
+
+cdef str _collapsed(str value, Py_ssize_t length):
+    """`value` with every run of whitespace made one space."""
+    cdef Py_UCS4 *out = <Py_UCS4 *> malloc(length * sizeof(Py_UCS4) + 1)
+    cdef Py_ssize_t i, size = 0
+    cdef Py_UCS4 ch
+    cdef bint in_run = False
+    if out == NULL:
+        raise MemoryError()
+    try:
+        for i in range(length):
+            ch = value[i]
+            if not Py_UNICODE_ISSPACE(ch):
+                out[size], in_run = ch, False
+                size += 1
+            elif not in_run:
+                out[size], in_run = 32, True
+                size += 1
+        return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, out, size)
+    finally:
+        free(out)

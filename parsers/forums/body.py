@@ -31,6 +31,7 @@ BLOCK_TAGS = frozenset({
 SKIPPED_TAGS = frozenset({"script", "style", "noscript", "template", "-comment"})
 _LITERAL_SPOILER = re.compile(r"\[(/?)spoiler[^\]]*\]", re.IGNORECASE)
 _SPACES = re.compile(r"\s+")
+_BLANK_LINES = re.compile(r"\n{3,}")      # (in stripped lines) two blank lines or more
 log = logging.getLogger(__name__)
 
 
@@ -47,15 +48,14 @@ def read_body(body: LexborNode, markup: BodyMarkup, marks: Marks | None = None) 
     for this body alone)."""
     marks = (marks or Marks(body, markup)).find()
     full, unquoted, fragments = _walker()(body, marks)
-    done = [fragment.done() for fragment in fragments]
-    done = [fragment for fragment in done if fragment.text]
+    colored, flagged = [], []
+    for fragment in fragments:
+        words = " ".join("".join(fragment.pieces).split())
+        if words:
+            (flagged if fragment.where else colored).append(ColoredFragment(fragment.color, words, fragment.where))
     text = _tidy("".join(full))
-    return BodyReading(
-        text=text,
-        text_unquoted=_tidy("".join(unquoted)) if marks.quotes else text,   # without quotes, the same
-        colored=tuple(f for f in done if not f.where),
-        flagged=tuple(f for f in done if f.where),
-    )
+    # without quotes, the same
+    return BodyReading(text, _tidy("".join(unquoted)) if marks.quotes else text, tuple(colored), tuple(flagged))
 
 
 class Marks:
@@ -143,9 +143,6 @@ class _Context(NamedTuple):       # one per element that changes it: a tuple is 
 class _Fragment:
     def __init__(self, color: str, where: str):
         self.color, self.where, self.pieces = color, where, []
-
-    def done(self) -> ColoredFragment:
-        return ColoredFragment(self.color, " ".join("".join(self.pieces).split()), self.where)
 
 
 class _Walk:
@@ -305,9 +302,4 @@ def _choose_walker():
 
 def _tidy(text: str) -> str:
     """Strip each line and keep at most one blank line between paragraphs."""
-    lines = [line.strip() for line in text.split("\n")]
-    kept: list[str] = []
-    for line in lines:
-        if line or (kept and kept[-1]):
-            kept.append(line)
-    return "\n".join(kept).strip()
+    return _BLANK_LINES.sub("\n\n", "\n".join([line.strip() for line in text.split("\n")])).strip()
