@@ -74,28 +74,32 @@ class Marks:
     def __init__(self, root: LexborNode, markup: BodyMarkup):
         self._root, self._markup = root, markup
         self.quotes = self.spoilers = self.codes = self.ignored = self.any = _NONE
-        self._attributed: dict[int, LexborNode] = {}
+        self._colored: dict[int, LexborNode] = {}
+        self._images: dict[int, LexborNode] | None = None
         self._found = False
 
     def find(self) -> Marks:
         if not self._found:
             self._found = True
             root, markup = self._root, self._markup
-            self._attributed = {node.mem_id: node for node in every(root, _ATTRIBUTED)}
+            self._colored = _by_id(root, _COLOR_CANDIDATES)
             # (no cheaper query first for "any of them?": a page of 20 posts nearly always quotes)
             self.quotes, self.spoilers = _ids(root, markup.quote), _ids(root, markup.spoiler)
             self.codes, self.ignored = _ids(root, markup.code), _ids(root, markup.ignore)
-            self.any = self.quotes | self.spoilers | self.codes | self.ignored | self._attributed.keys()
+            self.any = self.quotes | self.spoilers | self.codes | self.ignored | self._colored.keys()
         return self
 
     def color(self, node_id: int) -> str | None:
         """The text colour the element `node_id` (found under the root) sets, if any."""
-        node = self._attributed.get(node_id)
+        node = self._colored.get(node_id)
         return None if node is None else element_color(node, "font" if node.tag_id == _FONT_ID else "")
 
     def alt(self, node_id: int) -> str | None:
-        """The alt text of the image `node_id` (found under the root), if it has one."""
-        node = self._attributed.get(node_id)
+        """The alt text of the image `node_id` (under the root), if it has one. Its own query, on
+        the first image only: an attribute selector costs ~3 µs a page, and most pages have none."""
+        if self._images is None:
+            self._images = _by_id(self._root, "img[alt]")
+        node = self._images.get(node_id)
         return None if node is None else node.attrs.get("alt")
 
 
@@ -108,10 +112,13 @@ def element_color(node: LexborNode, tag: str) -> str | None:
     return color
 
 
-# every element element_color may find a colour on (a superset), and the images with alt text:
-# one query, as a selector list costs less than a query of its own per selector
-_ATTRIBUTED = "[style], font, img[alt]"
+# every element element_color may find a colour on (a superset: `Marks.color` reads each one)
+_COLOR_CANDIDATES = "[style], font"
 _NONE: frozenset[int] = frozenset()
+
+
+def _by_id(root: LexborNode, selector: str) -> dict[int, LexborNode]:
+    return {node.mem_id: node for node in every(root, selector)}
 
 
 def _ids(root: LexborNode, selector: str | None) -> frozenset[int]:
