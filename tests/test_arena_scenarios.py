@@ -243,7 +243,7 @@ def test_a_furious_lunge_counts_one_wound_from_both_attacks(play):
     assert (lunge["outcome"], lunge["damage"]) == ("held", 3)
     assert (cut["code"], cut["held"], cut["damage"], cut["level"]) == ("C", 3, 6, 2)
     assert wounds(out, "Аскон") == [("голова", "ранение")]
-    assert refused(out, "Хан") == [] and "лишние карты (1) не приняты" in str(out["phases"][0]["receipts"]["Хан"])
+    assert refused(out, "Хан") == [] and "1 лишняя карта не принята: в стопке 6 карт" in str(out["phases"][0]["receipts"]["Хан"])
 
 
 def test_refill_is_requested_by_pm_and_a_missed_one_becomes_rests(play):
@@ -528,10 +528,10 @@ def test_three_ratings_reveal_to_each_higher_one_the_difference(play):
     out = play("three_ratings")
     reveals = [(pm["to"], pm["text"]) for pm in out["phases"][1]["pms"] if pm["kind"] == "reveal"]
     assert [to for to, _ in reveals] == ["Аскон", "Аскон", "Хан"]
-    assert "чем у Хана, поэтому он открывает вам 1 следующую карту (перед шагом 2)" in reveals[0][1]
-    assert ("чем у Кумы, поэтому он открывает вам 2 следующие карты (перед шагом 2):\n"
+    assert "чем у Хана, поэтому Хан открывает вам 1 следующую карту (перед шагом 2)" in reveals[0][1]
+    assert ("чем у Кумы, поэтому Кума открывает вам 2 следующие карты (перед шагом 2):\n"
             "• правая рука: X S(тело, Хан)") in reveals[1][1]
-    assert "чем у Кумы, поэтому он открывает вам 1 следующую карту (перед шагом 2)" in reveals[2][1]
+    assert "чем у Кумы, поэтому Кума открывает вам 1 следующую карту (перед шагом 2)" in reveals[2][1]
     stacks = {e["nick"]: e["cards"] for e in events(out, "stack", 0) if e["hand"] == "right"}
     assert stacks == {"Аскон": "X X S(голова, Кума) X X X", "Хан": "X X S(голова, Кума) X X X X",
                       "Кума": "X X S(тело, Хан) X X X X"}          # a rating's rest after the lower ones' cut

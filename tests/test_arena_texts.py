@@ -95,3 +95,32 @@ def test_a_parried_lunge_is_met_by_him_and_the_riposte_strikes(texts):
         "[b]Арена. Шаг 2[/b]\nХан проводит выпад, но Аскон встречает его парированием — удар не проходит.",
         "[b]Арена. Шаг 3[/b]\nАскон проводит ответный выпад в голову — Хан получает урон.\nХан: ранение (голова).",
     ]
+
+
+def receipt(texts, line: str) -> str:
+    return duel(texts, {"Хан": line}, 1)["phases"][0]["pms"][0]["text"]
+
+
+@pytest.mark.parametrize("line, note", [
+    ("ПР: Блок(тело) ×5", "в конец добавлен 1 отдых"),
+    ("ПР: Блок(тело) ×4", "в конец добавлены 2 отдыха"),
+    ("ПР: Блок(тело)", "в конец добавлено 5 отдыхов"),
+    ("ПР: Блок(тело) ×6, X", "1 лишняя карта не принята: в стопке 6 карт"),
+    ("ПР: Блок(тело) ×6, X X", "2 лишние карты не приняты: в стопке 6 карт"),
+    ("ПР: Блок(тело) ×6, X ×5", "5 лишних карт не принято: в стопке 6 карт"),
+])
+def test_a_receipt_counts_the_rests_it_added_and_the_cards_it_left_out_in_agreement(texts, line, note):
+    # the rules: six cards a stack at the start of the fight
+    assert receipt(texts, line).endswith(f"\n• Правая рука: {note}")
+
+
+def test_a_refused_last_card_alone_becomes_a_rest(texts):
+    # Шаг is W X: the seventh card is left out, and the sixth, a move on a hand, is refused alone
+    assert receipt(texts, "ПР: X X X X X Шаг(вперёд)") == (
+        "Хан, ваши карты получены. Ниже — как они легли в стопки.\n\n"
+        "Принято:\n"
+        "• Правая рука: X, X, X, X, X, Шаг(вперёд) → стопка: X X X X X X\n"
+        "• Правая рука: 1 лишняя карта не принята: в стопке 6 карт\n\n"
+        "Не принято:\n"
+        "• «Правая рука, карта 6 (W(вперёд))» — перемещение можно играть только на ноги; эта карта, последняя в "
+        "стопке, стала отдыхом")

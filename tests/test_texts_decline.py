@@ -104,7 +104,7 @@ def test_arena_technical_and_reveal_texts_decline_and_agree_with_numbers(arena):
     assert "Хан пополняет стопки: по 2 карты" in technical
     assert "Кума пополняет стопки: по 1 карте" in technical
     reveal = arena("reveal", to="Хан", nick="Аскон", count=1, step=1, cards={"right": "X"})
-    assert reveal == ("Хан, ваш рейтинг атаки выше, чем у Аскона, поэтому он открывает вам 1 следующую карту "
+    assert reveal == ("Хан, ваш рейтинг атаки выше, чем у Аскона, поэтому Аскон открывает вам 1 следующую карту "
                       "(перед шагом 2):\n• правая рука: X")
 
 
@@ -114,7 +114,7 @@ def test_arena_technical_and_reveal_texts_decline_and_agree_with_numbers(arena):
 def test_arena_reveal_agrees_with_the_number_of_cards(arena, count, words):
     reveal = arena("reveal", to="Аскон", nick="Кума", count=count, step=3,
                    cards={"right": "X L(голова)", "legs": "W(вперёд) X"})
-    assert reveal == (f"Аскон, ваш рейтинг атаки выше, чем у Кумы, поэтому он открывает вам {words} "
+    assert reveal == (f"Аскон, ваш рейтинг атаки выше, чем у Кумы, поэтому Кума открывает вам {words} "
                       "(перед шагом 4):\n• правая рука: X L(голова)\n• ноги: W(вперёд) X")
 
 

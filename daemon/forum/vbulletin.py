@@ -20,7 +20,10 @@ from forumgm.parsers.forums.unread import UnreadCount
 
 VBULLETIN3 = EngineSpec(
     name="vBulletin 3",
-    logged_in="do=logout",
+    # the navbar's logout link (vB 3.8 `navbar`, vB 4.2 `header`: `login.php?{session}do=logout&amp;
+    # logouthash=…`): its onclick, which no post can carry (the board writes a post's quotes as
+    # &quot;), where a player may post the URL itself
+    logged_in='onclick="return log_out(',
     # STANDARD_ERROR's message, then newpost_errormessage's list (shown above a refused form)
     errors="td.panelsurround div.panel div[style*='margin: 10px'], td.alt1 > ol > li",
     thread_id=r"showthread\.php\?(?:(?:[^#]*&)?t=)?(\d+)",   # showthread.php?t=7 or showthread.php?7-Slug

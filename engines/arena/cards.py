@@ -8,6 +8,7 @@ from typing import Iterable, Sequence
 
 from forumgm.engines.arena.state import Card, Fighter
 from forumgm.engines.arena.table import HANDS, ArenaTable
+from forumgm.engines.texts import plural
 from forumgm.parsers.orders.arena import Item, arg_text
 
 REST = "X"
@@ -150,6 +151,13 @@ def _match(codes: list[str], table: ArenaTable, after_rest: bool, replacing: boo
     return chosen, None
 
 
+def became_rests(reason: str, count: int) -> str:
+    """Why a card was refused, and that it and the `count` − 1 cards after it are rests now."""
+    if count == 1:
+        return f"{reason}; эта карта, последняя в стопке, стала отдыхом"
+    return f"{reason}; отдыхом стали эта и следующие карты, всего {count}"
+
+
 def build(items: Sequence[Item], size: int | None, table: ArenaTable, hand: str, carry: Card | None,
           after_rest: bool, replacing: bool = False) -> tuple[list[Card], list[Note]]:
     """The cards of one stack line: at most `size` cards (padded with rests up to it), grouped
@@ -157,17 +165,21 @@ def build(items: Sequence[Item], size: int | None, table: ArenaTable, hand: str,
     raw = _raw(items, table, replacing)
     notes: list[Note] = []
     if size is not None and len(raw) > size:
-        notes.append(Note(hand, None, "", f"лишние карты ({len(raw) - size}) не приняты: в стопку идёт {size}"))
+        extra = len(raw) - size
+        left_out = plural(extra, "лишняя карта не принята", "лишние карты не приняты", "лишних карт не принято")
+        notes.append(Note(hand, None, "", f"{extra} {left_out}: в стопке {size} {plural(size, 'карта', 'карты', 'карт')}"))
         raw = raw[:size]
     if size is not None and len(raw) < size:
-        notes.append(Note(hand, None, "", f"дополнено отдыхом: {size - len(raw)}"))
-        raw += [_Raw(REST, None, None, -1 - i) for i in range(size - len(raw))]
+        padding = size - len(raw)
+        notes.append(Note(hand, None, "", f"в конец {plural(padding, 'добавлен', 'добавлены', 'добавлено')} {padding} "
+                                          f"{plural(padding, 'отдых', 'отдыха', 'отдыхов')}"))
+        raw += [_Raw(REST, None, None, -1 - i) for i in range(padding)]
     cards, problem = _segment(raw, table, carry, after_rest, replacing)
     if problem:
         index, reason = problem
         shown = raw[index]
         notes.append(Note(hand, index + 1, card_text(Card(shown.code, shown.arg, target=shown.target), table),
-                          f"{reason}; отдыхом стали эта и следующие карты, всего {len(raw) - index}", "rest"))
+                          became_rests(reason, len(raw) - index), "rest"))
         cards = cards[:index] + [rest("invalid") for _ in raw[index:]]
     return cards, notes
 
@@ -276,5 +288,5 @@ def validate(fighter: Fighter, table: ArenaTable) -> tuple[Fighter, list[Note]]:
         # or a light wound put after the sequences they ended go with those sequences.
         refused = [card for card in cards[index:] if card.added not in BETWEEN]
         notes.append(Note(hand, index + 1, card_text(cards[index], table),
-                          f"{reason}; отдыхом стали эта и следующие карты, всего {len(refused)}", "rest"))
+                          became_rests(reason, len(refused)), "rest"))
         fighter = fighter.with_stack(hand, list(cards[:index]) + [rest("invalid") for _ in refused])
