@@ -4,21 +4,23 @@ Every problem of every file is collected before anything is refused, so the host
 config in one pass: `ConfigError.problems` is a list of "file: key: expected … (got …)".
 Unknown keys are errors (a typo must not silently fall back to a default). Each game's own
 `[setup]` and `[rules]` tables are passed through untouched: their meaning belongs to that
-game's engine (`Rules.setup` checks them).
+game's engine. Its `[rules]` are checked here all the same (the engine's `make_rules` says what is
+wrong), as they need no players; `[setup]` is checked once the players are known (`Rules.setup`).
 """
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from pathlib import Path
 from typing import Any, Callable, Mapping
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from forumgm.daemon.games import GAMES, phase_kinds, shipped_rules
+from forumgm.daemon.games import GAMES, phase_kinds, rules_for, shipped_rules
 from forumgm.daemon.notify.config import read_notify
 from forumgm.daemon.store import RAW_PAGES_KEPT
+from forumgm.daemon.toml_file import TomlFileError, read_toml
+from forumgm.engines.base import SetupError
 from forumgm.daemon.secrets import file_permission_problem
 from forumgm.parsers.colors import normalize_color
 
@@ -339,13 +341,10 @@ def _join(prefix: str, name: str) -> str:
 
 def _read_toml(path: Path, problems: list[str]) -> dict | None:
     try:
-        with open(path, "rb") as handle:
-            return tomllib.load(handle)
-    except OSError as error:
-        problems.append(f"{path}: (file): expected a readable TOML file (got {error.strerror.lower()})")
-    except tomllib.TOMLDecodeError as error:
-        problems.append(f"{path}: (file): expected valid TOML (got {error})")
-    return None
+        return read_toml(path)
+    except TomlFileError as error:
+        problems.append(str(error))
+        return None
 
 
 # ---------------------------------------------------------------- installation
@@ -521,7 +520,7 @@ def _game(check: Checker, table: Mapping, prefix: str) -> GameConfig | None:
         approval=_approval(check, check.table(table, "approval", None, prefix), game_type, prefix),
         templates=check.path(check.get(table, "templates", PATH, prefix, default=None)),
         setup=check.table(table, "setup", None, prefix),
-        rules=check.table(table, "rules", None, prefix),
+        rules=_rules(check, check.table(table, "rules", None, prefix), game_type, prefix),
         role_delivery=check.get(table, "role_delivery", _one_of(ROLE_DELIVERY), prefix, default="pm"),
         reminder_before=check.get(table, "reminder_before", DURATION_KIND, prefix, default=timedelta(hours=1)),
         edit_window=check.get(table, "edit_window", DURATION_KIND, prefix, default=timedelta(hours=1)),
@@ -532,6 +531,20 @@ def _game(check: Checker, table: Mapping, prefix: str) -> GameConfig | None:
     if len(check.problems) > before:
         return None
     return GameConfig(**values)
+
+
+def _rules(check: Checker, overrides: dict, game_type: str | None, prefix: str) -> dict:
+    """The game's [rules] overrides, checked now by its engine (`make_rules` over the shipped table),
+    so that every problem they have is listed with the file's others, before anything starts."""
+    if game_type is None:
+        return overrides            # the type's own problem is named; no engine to ask
+    try:
+        rules_for(game_type, overrides)
+    except SetupError as error:
+        check.problems += [f"{check.file}: {_join(prefix, key)}: {message}" for key, message in error.problems]
+    except ModuleNotFoundError:
+        pass                        # check-config names the missing engine (commands.common.setup_problems)
+    return overrides
 
 
 def _in_zone(start: datetime | None, zone: ZoneInfo) -> datetime | None:

@@ -219,6 +219,9 @@ def run_demo(duration: float, speed: float, auto_approve: bool, folder: Path | N
                 print(f"[{clock.now():%d.%m %H:%M}] problem: {line}", file=out)
             if auto_approve:
                 _approve_all(store)
+            # the demo ticks every `poll` real seconds, whatever the schedule would say: `status` tells so
+            daemon.keep_plan(last_tick, clock.now() + timedelta(seconds=poll * speed),
+                             f"the demo reads the forum every {poll:g} s")
             time.sleep(poll)
         if auto_approve:      # what the last resolution drafted goes out too
             _approve_all(store)

@@ -2,7 +2,8 @@
 does not fill it: a board holds a limited number of PMs and then holds new ones back unseen.
 
 A PM goes only when all of these hold:
-- the store has it with its text. This is checked again inside a transaction that is synced to
+- the store has it with its text, or it is a PM the account sent itself (a notice approved to the
+  host's own account, whose text is the draft's). This is checked again inside a transaction that is synced to
   disk (with everything committed before it) before the board is asked: a crash at any moment
   leaves a PM on the board or in the store, never in neither;
 - nothing forumgm drafted in answer to it waits: its receipt, or the host's notice of a PM from

@@ -21,7 +21,7 @@ from forumgm.daemon.games import rules_for
 from forumgm.daemon.host_actions.replace import current_players, with_replacements
 from forumgm.daemon.notify.notifier import notifier_for
 from forumgm.daemon.rules_freeze import runnable
-from forumgm.daemon.store import Store
+from forumgm.daemon.store import Store, utc_now
 from forumgm.daemon.finish import is_finished
 from forumgm.daemon.tick import Edges, GameRun, TickReport, tick
 from forumgm.daemon.wakeups import STOPPED, OpenPhase, Polling, Wake, next_wake
@@ -59,12 +59,20 @@ class Daemon:
     def plan(self, last_tick: datetime) -> Wake:
         """The next tick after one at `last_tick`, from the open phases in the store now; kept for `status`."""
         wake = next_wake(last_tick, open_phases(self.store, self.games), self.polling, self.drafts_held)
-        self.store.set_tick_plan(last_tick, wake.at, wake.why)
+        self.keep_plan(last_tick, wake.at, wake.why)
         return wake
+
+    def keep_plan(self, last_tick: datetime, next_tick: datetime, why: str) -> None:
+        """The tick after the one at `last_tick`, kept for `status` (which reads the real clock): on a
+        fast game clock with the real moment it comes too."""
+        speed = speed_of(self.clock)
+        due = None if speed == 1 else utc_now() + (next_tick - self.clock.now()) / speed
+        self.store.set_tick_plan(last_tick, next_tick, why, speed, due)
 
     def stopped(self, last_tick: datetime, why: str = "") -> None:
         """No tick follows the one at `last_tick`: kept for `status`, which then says so."""
-        self.store.set_tick_plan(last_tick, self.clock.now(), f"{STOPPED}: {why}" if why else STOPPED)
+        self.store.set_tick_plan(last_tick, self.clock.now(), f"{STOPPED}: {why}" if why else STOPPED,
+                                 speed_of(self.clock))
 
 
 def game_runs(installation: Installation, store: Store, grace: timedelta = timedelta(0)) -> list[GameRun]:

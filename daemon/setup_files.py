@@ -6,11 +6,11 @@ parsed file, or the reason it could not be read, which the engine reports under 
 """
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from typing import Any, Mapping
 
 from forumgm.config import data_path
+from forumgm.daemon.toml_file import TomlFileError, read_toml
 from forumgm.engines.base import SetupFile
 
 
@@ -40,11 +40,8 @@ def setup_file_path(game_type: str, shipped: str | None, value: str, base: Path 
 
 
 def read_setup_file(path: Path) -> SetupFile:
-    """The parsed TOML file, or why it could not be read (named as "(file)": the whole file's problem)."""
+    """The parsed TOML file, or where in it and why it could not be read."""
     try:
-        with open(path, "rb") as handle:
-            return SetupFile(str(path), tomllib.load(handle))
-    except OSError as error:
-        return SetupFile(str(path), problem=f"(file): cannot read it: {error.strerror}")
-    except tomllib.TOMLDecodeError as error:
-        return SetupFile(str(path), problem=f"(file): not valid TOML: {error}")
+        return SetupFile(str(path), read_toml(path))
+    except TomlFileError as error:
+        return SetupFile(str(path), problem=error.problem)

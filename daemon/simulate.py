@@ -5,7 +5,6 @@ and outside checks use it as the black-box interface of every engine.
 """
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -13,6 +12,7 @@ from typing import Any, Mapping, Sequence
 
 from forumgm.daemon.games import GAMES, phase_kinds, rules_for
 from forumgm.daemon.setup_files import with_setup_files
+from forumgm.daemon.toml_file import TomlFileError, read_toml
 from forumgm.engines.base import OrderPm, Phase, PhaseInputs, Rules, SetupError, Verdict
 from forumgm.engines.receipts import receipt_text
 from forumgm.engines.tally import VotePostVersion, count_votes
@@ -45,13 +45,11 @@ class PhaseScript:
 
 
 def load_scenario(path: Path) -> dict:
+    """The scenario file parsed; ScenarioError keyed by where in it the problem is (the commands name the file)."""
     try:
-        with open(path, "rb") as handle:
-            return tomllib.load(handle)
-    except tomllib.TOMLDecodeError as error:
-        raise ScenarioError("(file)", f"{path}: not valid TOML: {error}") from None
-    except OSError as error:
-        raise ScenarioError("(file)", f"cannot read {path}: {error.strerror}") from None
+        return read_toml(path)
+    except TomlFileError as error:
+        raise ScenarioError(error.where, error.what) from None
 
 
 @dataclass(frozen=True)

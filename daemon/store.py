@@ -387,6 +387,18 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE forums ADD COLUMN sent_fill REAL;
     ALTER TABLE forums ADD COLUMN sent_note TEXT;
     """,
+    # when the inbox first listed a PM the account sent itself (a notice approved to the host's own
+    # account): inbox_cleanup removes it a day later, as a stored PM (NULL: listed before this column)
+    """
+    ALTER TABLE own_pms ADD COLUMN seen_at TEXT;
+    """,
+    # a daemon on a fast game clock (forumgm demo, run --speed) keeps its plan in game time: how fast
+    # that clock runs and the real moment of its next tick let `status`, on the real clock, say when
+    # the tick comes and whether it is overdue
+    """
+    ALTER TABLE daemon_ticks ADD COLUMN clock_speed REAL NOT NULL DEFAULT 1;
+    ALTER TABLE daemon_ticks ADD COLUMN due_at TEXT;
+    """,
 )
 
 
@@ -720,16 +732,21 @@ class Store:
             [game_id, merged["last_page"], merged["pages"], merged["last_post_id"]],
         )
 
-    def set_tick_plan(self, last_tick_at: datetime, next_tick_at: datetime, reason: str) -> None:
+    def set_tick_plan(self, last_tick_at: datetime, next_tick_at: datetime, reason: str, clock_speed: float = 1.0,
+                      due_at: datetime | None = None) -> None:
+        """`last_tick_at` and `next_tick_at` on the daemon's clock, which runs `clock_speed` times real
+        time; `due_at`: the next tick in real time, for a fast clock."""
         self.db.execute(
-            "INSERT INTO daemon_ticks (id, last_tick_at, next_tick_at, next_reason) VALUES (1, ?, ?, ?) "
-            "ON CONFLICT(id) DO UPDATE SET last_tick_at=excluded.last_tick_at, "
-            "next_tick_at=excluded.next_tick_at, next_reason=excluded.next_reason",
-            [to_text(last_tick_at), to_text(next_tick_at), reason])
+            "INSERT INTO daemon_ticks (id, last_tick_at, next_tick_at, next_reason, clock_speed, due_at) "
+            "VALUES (1, ?, ?, ?, ?, ?) "
+            "ON CONFLICT(id) DO UPDATE SET last_tick_at=excluded.last_tick_at, next_tick_at=excluded.next_tick_at, "
+            "next_reason=excluded.next_reason, clock_speed=excluded.clock_speed, due_at=excluded.due_at",
+            [to_text(last_tick_at), to_text(next_tick_at), reason, clock_speed, to_text(due_at)])
 
     def tick_plan(self) -> dict | None:
         """The daemon's last tick and its next planned one; None before the first tick."""
-        return self._one("SELECT last_tick_at, next_tick_at, next_reason FROM daemon_ticks WHERE id = 1")
+        return self._one("SELECT last_tick_at, next_tick_at, next_reason, clock_speed, due_at FROM daemon_ticks "
+                         "WHERE id = 1")
 
     # ------------------------------------------------------------ private messages
 
@@ -758,14 +775,15 @@ class Store:
         row = self._one("SELECT inbox_read_at FROM forums WHERE id = ?", [forum_id])
         return row["inbox_read_at"] if row else None
 
-    def record_own_pms(self, forum_id: str, pm_ids: Iterable[str]) -> None:
-        self.db.conn.executemany("INSERT OR IGNORE INTO own_pms (forum_id, pm_id) VALUES (?, ?)",
-                            [(forum_id, pm_id) for pm_id in pm_ids])
+    def record_own_pms(self, forum_id: str, pm_ids: Iterable[str], seen_at: datetime) -> None:
+        self.db.conn.executemany("INSERT OR IGNORE INTO own_pms (forum_id, pm_id, seen_at) VALUES (?, ?, ?)",
+                                 [(forum_id, pm_id, to_text(seen_at)) for pm_id in pm_ids])
 
     def removable_pms(self, forum_id: str, pm_ids: Iterable[str], stored_before: datetime | None) -> list[str]:
         """Those of `pm_ids` (in their order) stored with their text, before `stored_before` (None:
         whenever), that no draft answering them waits for: a receipt or a notice of a stray PM
-        still pending, approved or being sent."""
+        still pending, approved or being sent. A PM the account sent itself (an approved notice to
+        the host's own account: its text is the draft's) goes the same way, by when it was listed."""
         wanted = list(dict.fromkeys(pm_ids))
         if not wanted:
             return []
@@ -774,8 +792,11 @@ class Store:
             f"SELECT pm_id FROM pms WHERE forum_id = ? AND pm_id IN ({marks}) AND text IS NOT NULL "
             "AND html IS NOT NULL AND (? IS NULL OR seen_at <= ?) AND NOT EXISTS (SELECT 1 FROM drafts "
             "WHERE ref IN ('receipt:' || pms.pm_id, 'stray_pm:' || pms.forum_id || ':' || pms.pm_id) "
-            "AND status IN ('pending', 'approved', 'sending'))",
-            [forum_id, *wanted, to_text(stored_before), to_text(stored_before)])
+            "AND status IN ('pending', 'approved', 'sending')) "
+            f"UNION SELECT pm_id FROM own_pms WHERE forum_id = ? AND pm_id IN ({marks}) "
+            "AND (? IS NULL OR COALESCE(seen_at, '') <= ?)",
+            [forum_id, *wanted, to_text(stored_before), to_text(stored_before),
+             forum_id, *wanted, to_text(stored_before), to_text(stored_before)])
         found = {row[0] for row in rows}
         return [pm_id for pm_id in wanted if pm_id in found]
 

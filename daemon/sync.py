@@ -170,7 +170,7 @@ def _read_inbox(forum_id: str, forum, store, now: datetime, report: InboxReport,
             if header.id not in known and header.id not in listed and store.record_pm(
                     forum_id, header, forum.message(header.id), now):
                 report.new_pms.append(header.id)
-        store.record_own_pms(forum_id, listing.own)
+        store.record_own_pms(forum_id, listing.own, now)
         on_page = [h.id for h in headers] + list(listing.own)
         listed += on_page
         if (set(on_page) & known and number >= min_pages) or number >= MAX_INBOX_PAGES:

@@ -70,7 +70,8 @@ class SetupProblems:
 class SetupFile:
     """A TOML file a setup value names, read by the edge for the engine (`Rules.setup_files`), so
     that the engine itself never opens a file: `source` names it in errors; `data` is the parsed
-    file, or None when it could not be read and `problem` says why ("(file): cannot read it: …")."""
+    file, or None when it could not be read and `problem` says where and why ("line 3, column 7: not
+    valid TOML: …", "(file): cannot read it: …")."""
 
     source: str
     data: Mapping[str, Any] | None = None
@@ -86,6 +87,29 @@ class SetupFile:
 class RulesFrozen(ValueError):
     """A started game's rule config changed: the rules are frozen at the start (the deal) and may
     change only when the host forces it (`Rules.freeze_rules`, optional)."""
+
+
+# a value's type as the host writes it in a TOML file
+TOML_WORDS = {bool: "true or false", str: "a text in quotes", int: "a whole number", float: "a number",
+              list: "a list [...]", dict: "a table"}
+
+
+def typed_table(data: Mapping[str, Any], types: Mapping[str, type], key: str, problems: SetupProblems) -> dict[str, Any]:
+    """The values of a flat rule table that have the type of their key; a key the game does not
+    know and a value of another type go to `problems`, so that checks of the good values still run.
+    A whole number does for a number (TOML's 2 for 2.0); true and false are no numbers."""
+    values = {}
+    for name, value in data.items():
+        expected = types.get(name)
+        if expected is None:
+            problems.found.append((f"{key}.{name}", f"unknown rule (expected one of {', '.join(types)})"))
+        elif expected is float and isinstance(value, int) and not isinstance(value, bool):
+            values[name] = float(value)
+        elif isinstance(value, expected) and (expected is bool or not isinstance(value, bool)):
+            values[name] = value
+        else:
+            problems.found.append((f"{key}.{name}", f"expected {TOML_WORDS[expected]} (got {value!r})"))
+    return values
 
 
 def reject_unknown_keys(table: Mapping[str, Any], allowed: Iterable[str], key: str) -> None:

@@ -196,7 +196,7 @@ def test_a_file_is_read_by_path_and_bad_toml_names_the_file(tmp_path):
     with pytest.raises(SetupError) as caught:
         RULES.setup(setup_of({"scenario": str(path), "players": [{"nick": "Хан", "faction": "gunny"}]}), 1)
     assert caught.value.key == "setup.scenario"
-    assert caught.value.message.startswith(f"{path}: (file): not valid TOML")
+    assert caught.value.message == f"{path}: end of file: not valid TOML: invalid value"
     with pytest.raises(SetupError) as caught:
         RULES.setup(setup_of({"scenario": str(tmp_path / "missing.toml"), "players": []}), 1)
     assert caught.value.problems[0] == ("setup.scenario", f"{tmp_path / 'missing.toml'}: (file): cannot read it: "

@@ -43,6 +43,20 @@ def test_the_commands_the_demo_prints_parse_with_the_real_cli(tmp_path):
         assert args.handler is not None
 
 
+def watch_status(config, out: io.StringIO, seen: dict) -> None:
+    """`forumgm status` on the demo's config, over and over from when it is written until the demo ends."""
+    seen["status"] = []
+    for _ in range(600):
+        if PAGE.search(out.getvalue()):             # printed once the demo's store is open
+            said = io.StringIO()
+            with contextlib.redirect_stdout(said):
+                assert main(["status", "--config", str(config)]) == 0
+            seen["status"].append(said.getvalue().splitlines()[0])
+            if "then it stopped" in seen["status"][-1]:
+                return
+        time.sleep(0.05)
+
+
 def test_the_demo_serves_the_hosts_page_while_it_runs_and_says_what_stays(tmp_path, monkeypatch, caplog):
     """A short demo (a fast clock): its page answers with the printed password while the game runs,
     without writing an access-log line per request among the demo's own lines; afterwards its config
@@ -67,9 +81,18 @@ def test_the_demo_serves_the_hosts_page_while_it_runs_and_says_what_stays(tmp_pa
 
     visitor = threading.Thread(target=visit_page)
     visitor.start()
+    watcher = threading.Thread(target=watch_status, args=(tmp_path / "forumgm.toml", out, seen))
+    watcher.start()
     assert run_demo(3, 40000, True, tmp_path, 0, out, poll=0.1) == 0        # 3 s: the page is what matters
     visitor.join()
-    assert seen == {"login": 302}
+    watcher.join()
+    assert seen["login"] == 302
+    # while it ran, `status` on its config told the demo's last tick and when it reads the forum next
+    running = re.compile(r"daemon: last tick 2026-03-\d\d \d\d:\d\d:\d\d, next tick 2026-03-\d\d \d\d:\d\d:\d\d "
+                         r"\(UTC, game time ×40000, the demo reads the forum every 0\.1 s, "
+                         r"due \d\d:\d\d:\d\d real time\)$")
+    assert any(running.match(line) for line in seen["status"]), seen["status"]
+    assert not any("overdue" in line for line in seen["status"])
     assert [r.getMessage() for r in caplog.records if r.name == "werkzeug"] == []
     last = out.getvalue().strip().splitlines()[-3:]
     assert last[0] == f"What stays after the demo: its config, database and drafts in {tmp_path}, and"
@@ -78,7 +101,8 @@ def test_the_demo_serves_the_hosts_page_while_it_runs_and_says_what_stays(tmp_pa
     status = io.StringIO()
     with contextlib.redirect_stdout(status):
         assert main(["status", "--config", str(tmp_path / "forumgm.toml")]) == 0
-    assert re.match(r"daemon: last tick 2026-03-\d\d \d\d:\d\d:\d\d \(UTC\), then it stopped \(the demo is over\); "
+    assert re.match(r"daemon: last tick 2026-03-\d\d \d\d:\d\d:\d\d \(UTC, game time ×40000\), then it stopped "
+                    r"\(the demo is over\); "
                     r"no daemon reads the forum now$", status.getvalue().splitlines()[0])
     installation = load_installation(tmp_path / "forumgm.toml")
     assert read_password(installation.web_password_env, installation.web_password_file) == \

@@ -64,6 +64,22 @@ def test_stored_pms_are_deleted_once_they_are_a_day_old_and_stay_in_the_store(tm
     assert all(pm.deleted for pm in server.board.pms.values() if pm.id <= 3)
 
 
+def test_a_notice_the_host_was_sent_by_his_own_account_leaves_the_inbox_a_day_later(tmp_path, server, clock):
+    """An approved notice to the host's own account lands in his inbox (and on MyBB counts against
+    his quota once more): it was never removed, being no stored PM; its text is the draft's."""
+    store, forum = game_store(tmp_path, server, clock), cleaning_forum(server, clock)
+    notice = forum.send_pm(HOST, "Заметка", "Письмо ведущему от forumgm")
+    send(server.board, 1)
+    assert sync_inbox("local", forum, store, clock.now()).ok
+    assert inbox_ids(server.board) == [2, int(notice)]            # a day to read it first
+    clock.sleep(DAY.total_seconds() + 60)
+    assert sync_inbox("local", forum, store, clock.now()).ok
+    assert inbox_ids(server.board) == []
+    assert sorted((r["pm_id"], r["done_at"] is not None) for r in store.pm_removals("local")) == [
+        ("1", True), ("2", True)]
+    assert [pm["sender"] for pm in store.pms("local")] == ["Аскон"]    # the notice was never taken for an order
+
+
 def test_a_pm_whose_receipt_waits_for_the_host_stays_on_the_board(tmp_path, server, clock):
     store, forum = game_store(tmp_path, server, clock), cleaning_forum(server, clock)
     send(server.board, 2)

@@ -195,3 +195,31 @@ def test_the_example_notify_table_passes_check_config(tmp_path, monkeypatch, cap
 def test_no_notify_table_no_notifier(tmp_path, monkeypatch):
     monkeypatch.setenv("FORUMGM_E2E_PASSWORD", "x")
     assert notifier_for(test_e2e_mafia.write_installation(tmp_path, "http://127.0.0.1:1/")) is None
+
+
+def test_a_notice_pm_the_board_takes_without_naming_it_is_told_once(tmp_path):
+    """MyBB and SMF answer a sent PM without its id (Accepted): the host got the notice, and the next
+    tick must not send it again (it did, every tick, while the board's answer counted as a failure)."""
+    from forum_http_board import BoardServer, FixtureBoard
+    from forum_http_sites import MYBB
+    from forumgm.config import load_texts
+    from forumgm.daemon.forum import open_forum
+    from forumgm.daemon.notify.config import NotifyConfig
+    from forumgm.daemon.notify.notifier import Notifier
+    from forumgm.daemon.store import Store
+    from localforum_support import HOST, FakeClock
+
+    clock = FakeClock()
+    with BoardServer(FixtureBoard(MYBB, password="host-secret", member=HOST, members=(PERSONAL,),
+                                  clock=clock.monotonic)) as server:
+        forum = open_forum({"engine": "mybb", "base_url": server.url, "username": HOST, "timeout": 5, "retries": 0,
+                            "min_interval": 0.1}, "host-secret", clock=clock.monotonic, sleep=clock.sleep, now=clock.now)
+        store = Store(tmp_path / "forumgm.sqlite", now=clock.now)
+        store.register_forum("main", "mybb", server.url, HOST)
+        store.register_game("g1", "mafia", "main", server.url + "showthread.php?tid=1", "UTC", 1, {"Кума": []})
+        store.add_draft("g1", "result", "Кума", "Итог", "r1", True, subject="Итог")     # waits for the host
+        notifier = Notifier(NotifyConfig(channels=("pm",), pm_to=PERSONAL), "", load_texts())
+        assert len(notifier.run(store, forum, [], clock.now())) == 1
+        clock.sleep(notifier.config.quiet.total_seconds() + 60)
+        assert notifier.run(store, forum, [], clock.now()) == []
+        assert [pm.fields["to"] for pm in server.board.pms] == [PERSONAL]

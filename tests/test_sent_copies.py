@@ -145,6 +145,26 @@ def test_with_room_a_recorded_copy_stays_a_day_and_an_unconfirmed_pm_keeps_every
         assert store.sent_space_notes() == {}
 
 
+def test_with_sent_cleanup_off_no_copy_goes_and_the_host_is_told_to_delete_them(tmp_path, clock):
+    with serve(MYBB_SENT_85, clock) as server:
+        store = game_store(tmp_path, "mybb", server.url, clock)
+        kept = recorded(store, clock, "501")
+        approved_pm(store)
+        report = publish_approved(host(server.url, "mybb", clock, sent_cleanup=False), store, clock.now())
+        assert list(report.sent) and asked_to_delete(server.board) == []
+        assert store.draft(kept)["copy_removed_at"] is None
+        assert "[forum] sent_cleanup is off: delete old sent PMs on the forum" in store.sent_space_notes()["main"]
+
+
+def test_sent_cleanup_is_on_unless_the_config_says_false_and_a_wrong_value_is_named(tmp_path):
+    from forumgm.daemon.forum import ForumSettings
+    from test_inbox_cleanup import config_problems, forum_config
+    assert ForumSettings.read(forum_config(tmp_path, "mybb", "")().forum).sent_cleanup is True
+    assert open_forum(forum_config(tmp_path, "mybb", "sent_cleanup = false")().forum, "x").settings.sent_cleanup is False
+    assert config_problems(forum_config(tmp_path, "phpbb", 'sent_cleanup = "no"')) == [
+        f"{tmp_path / 'forumgm.toml'}: forum.sent_cleanup: expected true or false (got 'no')"]
+
+
 def test_mybb_with_a_full_quota_the_pms_wait_noted_and_go_once_there_is_room(tmp_path, clock, capsys):
     with serve(MYBB_SENT_FULL, clock) as server:
         store = game_store(tmp_path, "mybb", server.url, clock)

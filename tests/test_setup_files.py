@@ -67,7 +67,8 @@ def test_an_events_file_that_cannot_be_read_is_named_with_its_key(game_file, cap
     (path.parent / "broken.toml").write_text("[[events]\n", encoding="utf-8")
     path = game_file("broken.toml")
     assert main(["check-config", str(path)]) == 1
-    assert f"setup.events: {path.parent / 'broken.toml'}: (file): not valid TOML: " in capsys.readouterr().err
+    assert (f"setup.events: {path.parent / 'broken.toml'}: line 1, column 9: not valid TOML: expected ']]' at the end "
+            "of an array declaration\n") in capsys.readouterr().err
 
 
 def test_a_bare_scenario_name_is_a_shipped_file_and_an_events_name_is_a_path(tmp_path):

@@ -46,7 +46,7 @@ def test_the_documented_example_runs_with_the_documented_keys(tmp_path, capsys):
     (lambda s: s.replace("number = 2", "number = 0"), "phases[0].number: expected a phase number 1 or more"),
     (lambda s: s.replace('game = "legends"', 'game = "legend"'), "game: expected one of legends, mafia"),
     (lambda s: s.replace("number = 2", 'number = "2"'), "phases[0].number: expected int"),
-    (lambda s: s + "x = [", "(file)"),
+    (lambda s: s + "x = [", "s.toml: end of file: not valid TOML: invalid value"),
 ])
 def test_a_mistake_is_exit_2_naming_the_key_path(tmp_path, capsys, edit, key):
     text = edit(doc_example())
@@ -99,7 +99,8 @@ def test_orders_of_a_non_player_are_refused_but_his_vote_is_listed_as_discarded(
 def test_a_scenario_file_that_cannot_be_read_is_exit_2_naming_it(command, tmp_path, capsys):
     missing = tmp_path / "missing.toml"
     assert main([*command, str(missing)] + (["/dev/null"] if command[0] == "check-orders" else [])) == 2
-    assert f"cannot read {missing}: No such file or directory" in capsys.readouterr().err
+    assert capsys.readouterr().err == (f"forumgm {command[0]}: {missing}: (file): cannot read it: "
+                                       "No such file or directory\n")
 
 
 @pytest.mark.parametrize("command", ["simulate", "check-orders"])

@@ -3,16 +3,20 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
+from zoneinfo import ZoneInfo
 
 import pytest
 
 from forumgm.daemon.cli import main
 from forumgm.daemon.clock import FastClock, FixedClock
+from forumgm.daemon.commands.status import tick_line
 from forumgm.daemon.run import REPLAN, StopFlag, run_loop
-from forumgm.daemon.store import to_text
+from forumgm.daemon.store import to_text, utc_now
 from forumgm.daemon.wakeups import OpenPhase, Polling, next_wake, polling_text
 from spine_fakes import MemoryForum
 from test_spine_tick import GAME, PMS, installation, msk, start  # noqa: F401  (the fixture is reused)
+
+MOSCOW = ZoneInfo("Europe/Moscow")
 
 T0 = datetime(2026, 3, 3, 12, 0, tzinfo=timezone.utc)
 POLLING = Polling(far=timedelta(minutes=10), near=timedelta(seconds=30), window=timedelta(hours=1),
@@ -218,3 +222,41 @@ def test_polling_settings_are_read_and_bad_ones_named(tmp_path):
         load_installation(path)
     assert f"{path}: daemon.poll_near: expected a positive integer (got 0)" in str(error.value)
     assert f"{path}: daemon.deadline_grace: expected an integer 0 or more (got -5)" in str(error.value)
+
+
+def test_status_of_a_daemon_on_a_fast_clock_gives_its_next_tick_in_real_time_too(installation, capsys, tmp_path):
+    """`forumgm run --speed` (and the demo) plan in game time; `status` reads the real clock."""
+    real = [0.0]
+    clock = FastClock(msk(3, 0, 0), speed=60.0, monotonic=lambda: real[0])
+    daemon = start(installation, clock, MemoryForum(clock))
+    stop = StopFlag()
+    said, asked = [], []
+
+    def sleep(seconds):
+        asked.append(utc_now())
+        assert main(["status", "--config", str(tmp_path / "forumgm.toml")]) == 0
+        said.append(capsys.readouterr().out.splitlines()[0])
+        real[0] += seconds
+        stop.set()
+
+    run_loop(daemon, stop, sleep=sleep)
+    due = {f"{(asked[0] + timedelta(seconds=10 + lag)).astimezone(MOSCOW):%H:%M:%S}" for lag in (-1, 0, 1)}
+    prefix = ("daemon: last tick 2026-03-03 00:00:00, next tick 2026-03-03 00:10:00 (Europe/Moscow, game time ×60, "
+              "poll, due ")
+    assert said[0].startswith(prefix) and said[0].endswith(" real time)")       # in 10 real seconds: not overdue
+    assert said[0][len(prefix):-len(" real time)")] in due
+    assert main(["status", "--config", str(tmp_path / "forumgm.toml")]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == (
+        "daemon: last tick 2026-03-03 00:00:00 (Europe/Moscow, game time ×60), then it stopped; "
+        "no daemon reads the forum now")
+
+
+def test_a_fast_clocks_tick_is_overdue_by_the_real_clock_not_by_game_time():
+    now = datetime(2026, 12, 1, 3, 0, tzinfo=timezone.utc)
+    plan = {"last_tick_at": msk(3, 0, 0), "next_tick_at": msk(3, 0, 10), "next_reason": "poll", "clock_speed": 600.0,
+            "due_at": now + timedelta(seconds=2)}
+    line = tick_line(plan, MOSCOW, now)       # game time is months behind the real clock: that is no delay
+    assert line == ("daemon: last tick 2026-03-03 00:00:00, next tick 2026-03-03 00:10:00 (Europe/Moscow, "
+                    "game time ×600, poll, due 06:00:02 real time)")
+    late = tick_line(plan, MOSCOW, now + timedelta(minutes=3))
+    assert late == line + " — overdue: is the daemon running?"

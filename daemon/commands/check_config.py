@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import sqlite3
 import sys
-import tomllib
 from pathlib import Path
+
+from forumgm.daemon.toml_file import TomlFileError, read_toml
 
 
 def register(subparsers) -> None:
@@ -83,7 +84,6 @@ def store_problems(installation) -> list[str]:
 def _is_game_file(path: Path) -> bool:
     """A game file has a top-level `type`; an installation has [forum]."""
     try:
-        with open(path, "rb") as handle:
-            return "type" in tomllib.load(handle)
-    except (OSError, tomllib.TOMLDecodeError):
-        return False
+        return "type" in read_toml(path)
+    except TomlFileError:
+        return False            # the installation's loader names the problem

@@ -31,7 +31,7 @@ def run(args) -> int:
         with contextlib.chdir(args.scenario.resolve().parent):
             result = check_orders(scenario, args.game, args.sender, text, args.phase, load_texts())
     except ScenarioError as error:
-        print(f"forumgm check-orders: {error}", file=sys.stderr)
+        print(f"forumgm check-orders: {args.scenario}: {error}", file=sys.stderr)
         return 2
     json.dump(result, sys.stdout, ensure_ascii=False, indent=2)
     sys.stdout.write("\n")

@@ -36,17 +36,23 @@ def run(args) -> int:
 
 
 def tick_line(plan: dict | None, zone: ZoneInfo, now: datetime) -> str:
-    """When the daemon reads the forum next, and why then (a deadline, a reminder, polling)."""
+    """When the daemon reads the forum next, and why then (a deadline, a reminder, polling). `now`
+    is real time; a daemon on a fast game clock (the demo) planned in game time, and said when its
+    next tick comes in real time too."""
     if plan is None:
         return "daemon: has not ticked yet"
     last, upcoming = plan["last_tick_at"].astimezone(zone), plan["next_tick_at"].astimezone(zone)
+    fast = plan["clock_speed"] != 1
+    clock = f", game time ×{plan['clock_speed']:g}" if fast else ""
     reason, _, why = plan["next_reason"].partition(": ")
     if reason == STOPPED:
-        return (f"daemon: last tick {last:%Y-%m-%d %H:%M:%S} ({zone.key}), then it stopped"
+        return (f"daemon: last tick {last:%Y-%m-%d %H:%M:%S} ({zone.key}{clock}), then it stopped"
                 f"{f' ({why})' if why else ''}; no daemon reads the forum now")
-    late = " — overdue: is the daemon running?" if now > plan["next_tick_at"] + OVERDUE else ""
+    due = plan["due_at"] if fast else plan["next_tick_at"]
+    when = f", due {due.astimezone(zone):%H:%M:%S} real time" if fast else ""
+    late = " — overdue: is the daemon running?" if now > due + OVERDUE else ""
     return (f"daemon: last tick {last:%Y-%m-%d %H:%M:%S}, next tick {upcoming:%Y-%m-%d %H:%M:%S} "
-            f"({zone.key}, {plan['next_reason']}){late}")
+            f"({zone.key}{clock}, {plan['next_reason']}{when}){late}")
 
 
 def web_lockout_lines(store, now: datetime) -> list[str]:

@@ -6,13 +6,17 @@ import smtplib
 import ssl
 from email.message import EmailMessage
 
+from forumgm.daemon.forum.errors import Accepted
 from forumgm.daemon.notify.config import NotifyConfig
 
 SMTP_TIMEOUT = 30
 
 
 def send_pm(forum, config: NotifyConfig, subject: str, body: str) -> None:
-    forum.send_pm(config.pm_to, subject, body)
+    try:
+        forum.send_pm(config.pm_to, subject, body)
+    except Accepted:   # taken, only not named (MyBB, SMF): delivered, never to be sent again
+        pass
 
 
 def send_email(config: NotifyConfig, password: str, subject: str, body: str) -> None:

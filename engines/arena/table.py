@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
-from forumgm.engines.base import SetupError, SetupProblems
+from forumgm.engines.base import TOML_WORDS, SetupError, SetupProblems
 from forumgm.parsers.orders.arena import Vocabulary
 
 ACTION_TYPES = ("rest", "attack", "defense", "move", "turn", "surrender")
@@ -26,8 +26,6 @@ BODY_PARTS = ("head", "body", "left_arm", "right_arm", "left_leg", "right_leg")
 DIRECTIONS = ("forward", "back", "left", "right")
 FACINGS = ("north", "east", "south", "west")       # the order of state.FACING
 START_LINES = (0, 0.5, 1)                          # a side of the start square, or the arena's middle line
-TOML_WORDS = {bool: "true or false", str: "a text in quotes", int: "a whole number", float: "a number",
-              list: "a list [...]"}                 # a value's type as the host writes it
 
 
 @dataclass(frozen=True)
@@ -138,10 +136,25 @@ class ArenaTable:
 
 
 class TableCheck:
-    """Reads typed values out of the mapping; the first problem raises SetupError with its key."""
+    """Reads typed values out of the mapping: a problem raises SetupError with its key, which `part`
+    keeps, so that every independent part of the table is still read."""
 
     def __init__(self, root: str) -> None:
         self.root = root
+        self.problems = SetupProblems()
+
+    def part(self, read: Callable[[], Any], needs: tuple = ()) -> Any:
+        """read(), or None after keeping its problems. None at once when a part it reads is None:
+        that part's problems are kept already, and reading on would only add echoes of them."""
+        if any(value is None for value in needs):
+            return None
+        return self.problems.attempt(read)
+
+    def entries(self, table: Mapping, read: Callable[[Any, Any], Any]) -> dict | None:
+        """read(name, entry) of every entry of the table, each one's problems kept; None when any had one."""
+        before = len(self.problems.found)
+        out = {name: self.part(lambda: read(name, entry)) for name, entry in table.items()}
+        return None if len(self.problems.found) > before else out
 
     def fail(self, key: str, message: str) -> None:
         raise SetupError(f"{self.root}.{key}", message)
@@ -190,75 +203,93 @@ class TableCheck:
 
 
 def load_table(mapping: Mapping[str, Any], root: str = "rules") -> ArenaTable:
+    """The checked table; SetupError with every problem found. A part whose table has problems is
+    not read further (its own problems say why)."""
     check = TableCheck(root)
     data = check.table(mapping, "")
-    actions = _actions(check, data)
-    sequences = _sequences(check, data, actions)
-    weapons = _weapons(check, data, sequences)
-    space = check.table(data.get("space"), "space")
+    part = check.part
+    actions = part(lambda: _actions(check, data))
+    # sequences name actions, weapons name sequences: each is still checked without the one before
+    sequences = part(lambda: _sequences(check, data, actions))
+    weapons = part(lambda: _weapons(check, data, sequences))
+    space, multipliers, wounds, armour, riposte, throw = (
+        part(lambda name=name: check.table(data.get(name), name))
+        for name in ("space", "multipliers", "wounds", "armour", "riposte", "throw"))
+    zones = part(lambda: _zones(check, space), needs=(space,))
+    levels = part(lambda: _levels(check, wounds), needs=(wounds,))
+    movement = part(lambda: check.table(multipliers.get("movement", {}), "multipliers.movement"), needs=(multipliers,))
+    values = dict(
+        riposte=part(lambda: check.one_of(riposte.get("card"), list(actions), "riposte.card"), needs=(riposte, actions)),
+        riposte_after=part(lambda: check.one_of(riposte.get("after"), list(actions), "riposte.after"),
+                           needs=(riposte, actions)),
+        riposte_stops=part(lambda: frozenset(_codes(check, riposte.get("stops"), "riposte.stops", actions)),
+                           needs=(riposte, actions)),
+        throw=part(lambda: check.one_of(throw.get("card"), list(actions), "throw.card"), needs=(throw, actions)),
+        throw_base=part(lambda: check.whole(throw, "base", "throw", 0, 100), needs=(throw,)),
+        throw_from=part(lambda: check.whole(throw, "from", "throw", 0, 100), needs=(throw,)),
+        stack_size=part(lambda: check.whole(data, "stack_size", "", 1, 20)),
+        hit_on=part(lambda: check.whole(data, "hit_on", "", 1, 100)),
+        dice_sides=part(lambda: check.whole(data, "dice_sides", "", 2, 100)),
+        fighter=part(lambda: MappingProxyType(_fighter(check, data, weapons)), needs=(weapons,)),
+        actions=None if actions is None else MappingProxyType(actions),
+        sequences=None if sequences is None else MappingProxyType(sequences),
+        weapons=None if weapons is None else MappingProxyType(weapons),
+        action_multiplier=part(lambda: _action_multipliers(check, multipliers, actions), needs=(multipliers, actions)),
+        weapon_multiplier=part(lambda: _weapon_multipliers(check, multipliers, actions, weapons),
+                               needs=(multipliers, actions, weapons)),
+        approach=part(lambda: _signed(check, movement, "approach"), needs=(movement,)),
+        retreat=part(lambda: _signed(check, movement, "retreat"), needs=(movement,)),
+        wound_levels=None if levels is None else levels[0],
+        wound_bounds=None if levels is None else levels[1],
+        severing_by=part(lambda: frozenset(_codes(check, wounds.get("severing_by", []), "wounds.severing_by", actions)),
+                         needs=(wounds, actions)),
+        dice_lost=part(lambda: MappingProxyType(_dice_lost(check, wounds, zones)), needs=(wounds, zones)),
+        armour_units=part(lambda: _units(check, armour, levels[0]), needs=(armour, levels)),
+        helmet=part(lambda: _armour(check, armour, "helmet", zones), needs=(armour, zones)),
+        shield=part(lambda: _armour(check, armour, "shield", zones), needs=(armour, zones)),
+        size=part(lambda: check.whole(space, "size", "space", 2, 100), needs=(space,)),
+        start_distance=part(lambda: check.whole(space, "start_distance", "space", 1, 99), needs=(space,)),
+        start=part(lambda: MappingProxyType(_start(check, space)), needs=(space,)),
+        zones=zones,
+        zone_aliases=part(lambda: MappingProxyType(_aliases(check, space, zones)), needs=(space, zones)),
+        adjacent=part(lambda: _pairs(check, space, "adjacent", zones), needs=(space, zones)),
+        opposite=part(lambda: _pairs(check, space, "opposite", zones), needs=(space, zones)),
+        shift=part(lambda: MappingProxyType(_shift(check, space, zones)), needs=(space, zones)),
+        body=part(lambda: MappingProxyType(_body(check, space, zones)), needs=(space, zones)),
+        directions=part(lambda: MappingProxyType(_directions(check, space)), needs=(space,)),
+    )
+    check.problems.done()
+    return ArenaTable(**values, source=mapping)
+
+
+def _zones(check: TableCheck, space: Mapping) -> tuple[str, ...]:
     zones = tuple(check.get(space, "zones", "space", list))
     if len(zones) < 2 or not all(isinstance(z, str) and z for z in zones):
         check.fail("space.zones", "expected a list of zone names")
-    multipliers = check.table(data.get("multipliers"), "multipliers")
-    wounds = check.table(data.get("wounds"), "wounds")
-    armour = check.table(data.get("armour"), "armour")
-    levels, bounds = _levels(check, wounds)
+    return zones
+
+
+def _units(check: TableCheck, armour: Mapping, levels: tuple[str, ...]) -> tuple[int, ...]:
     units = check.get(armour, "units", "armour", list)
     if len(units) != len(levels) or not all(isinstance(u, int) and not isinstance(u, bool) and u >= 0 for u in units):
         check.fail("armour.units", f"expected {len(levels)} whole numbers, one per wound level")
-    movement = check.table(multipliers.get("movement", {}), "multipliers.movement")
-    riposte = check.table(data.get("riposte"), "riposte")
-    throw = check.table(data.get("throw"), "throw")
-    return ArenaTable(
-        riposte=check.one_of(riposte.get("card"), list(actions), "riposte.card"),
-        riposte_after=check.one_of(riposte.get("after"), list(actions), "riposte.after"),
-        riposte_stops=frozenset(_codes(check, riposte.get("stops"), "riposte.stops", actions)),
-        throw=check.one_of(throw.get("card"), list(actions), "throw.card"),
-        throw_base=check.whole(throw, "base", "throw", 0, 100),
-        throw_from=check.whole(throw, "from", "throw", 0, 100),
-        stack_size=check.whole(data, "stack_size", "", 1, 20),
-        hit_on=check.whole(data, "hit_on", "", 1, 100),
-        dice_sides=check.whole(data, "dice_sides", "", 2, 100),
-        fighter=MappingProxyType(_fighter(check, data, weapons)),
-        actions=MappingProxyType(actions),
-        sequences=MappingProxyType(sequences),
-        weapons=MappingProxyType(weapons),
-        action_multiplier=_action_multipliers(check, multipliers, actions),
-        weapon_multiplier=_weapon_multipliers(check, multipliers, actions, weapons),
-        approach=_signed(check, movement, "approach"),
-        retreat=_signed(check, movement, "retreat"),
-        wound_levels=levels,
-        wound_bounds=bounds,
-        severing_by=frozenset(_codes(check, wounds.get("severing_by", []), "wounds.severing_by", actions)),
-        dice_lost=MappingProxyType(_dice_lost(check, wounds, zones)),
-        armour_units=tuple(units),
-        helmet=_armour(check, armour, "helmet", zones),
-        shield=_armour(check, armour, "shield", zones),
-        size=check.whole(space, "size", "space", 2, 100),
-        start_distance=check.whole(space, "start_distance", "space", 1, 99),
-        start=MappingProxyType(_start(check, space)),
-        zones=zones,
-        zone_aliases=MappingProxyType(_aliases(check, space, zones)),
-        adjacent=_pairs(check, space, "adjacent", zones),
-        opposite=_pairs(check, space, "opposite", zones),
-        shift=MappingProxyType(_shift(check, space, zones)),
-        body=MappingProxyType(_body(check, space, zones)),
-        directions=MappingProxyType(_directions(check, space)),
-        source=mapping,
-    )
+    return tuple(units)
 
 
-def _actions(check: TableCheck, data: Mapping) -> dict[str, tuple[str, str]]:
-    table = check.table(data.get("actions"), "actions")
-    out = {}
-    for code, entry in table.items():
-        key = f"actions.{code}"
-        entry = check.table(entry, key)
-        out[code] = (check.get(entry, "name", key, str), check.one_of(entry.get("type"), ACTION_TYPES, f"{key}.type"))
+def _actions(check: TableCheck, data: Mapping) -> dict[str, tuple[str, str]] | None:
+    out = check.entries(check.table(data.get("actions"), "actions"), lambda code, entry: _action(check, code, entry))
+    if out is None:
+        return None
     for needed in ("rest", "surrender"):
         if needed not in {kind for _, kind in out.values()}:
             check.fail("actions", f"an action of type {needed} is needed")
     return out
+
+
+def _action(check: TableCheck, code: str, entry: Any) -> tuple[str, str]:
+    key = f"actions.{code}"
+    entry = check.table(entry, key)
+    return check.get(entry, "name", key, str), check.one_of(entry.get("type"), ACTION_TYPES, f"{key}.type")
 
 
 def _codes(check: TableCheck, value: Any, key: str, actions: Mapping) -> list[str]:
@@ -269,51 +300,69 @@ def _codes(check: TableCheck, value: Any, key: str, actions: Mapping) -> list[st
     return value
 
 
-def _sequences(check: TableCheck, data: Mapping, actions: Mapping) -> dict[int, Sequence]:
+def _sequences(check: TableCheck, data: Mapping, actions: Mapping | None) -> dict[int, Sequence] | None:
+    """The sequences; None when any has a problem or the actions they name had one (`actions` None:
+    then the codes are not checked)."""
     entries = check.table(data.get("sequences"), "sequences").get("sequence")
     if not isinstance(entries, list) or not entries:
         check.fail("sequences.sequence", "expected an array of [[sequence]] tables")
+    read = check.entries(dict(enumerate(entries)), lambda index, entry: _sequence(check, index, entry, actions))
+    if read is None:
+        return None
     out: dict[int, Sequence] = {}
-    for index, entry in enumerate(entries):
-        key = f"sequences.sequence[{index}]"
-        entry = check.table(entry, key)
-        number = check.whole(entry, "number", key, 1, 999)
-        if number in out:
-            check.fail(f"{key}.number", f"sequence {number} appears twice")
-        cards = check.get(entry, "cards", key, list)
-        if not cards or not all(isinstance(c, str) for c in cards):
-            check.fail(f"{key}.cards", "expected a non-empty list of action codes")
-        for code in cards:
-            check.one_of(code.strip("()"), list(actions), f"{key}.cards")
-        out[number] = Sequence(
-            number=number, name=check.get(entry, "name", key, str), cards=tuple(cards),
-            kind=check.one_of(entry.get("kind", ""), SEQUENCE_KINDS, f"{key}.kind"),
-            optional=check.one_of(entry.get("optional", ""), OPTIONAL, f"{key}.optional"),
-            replacement=check.one_of(entry.get("replacement", ""), REPLACEMENT, f"{key}.replacement"),
-            every_weapon=check.get(entry, "every_weapon", key, bool, False),
-            one_wound=check.get(entry, "one_wound", key, bool, False),
-            range=check.pair(entry, "range", key, None),
-            max_rating=check.get(entry, "max_rating", key, bool, False),
-        )
-    return out
+    for index, sequence in read.items():
+        if sequence.number in out:
+            check.fail(f"sequences.sequence[{index}].number", f"sequence {sequence.number} appears twice")
+        out[sequence.number] = sequence
+    return None if actions is None else out
 
 
-def _weapons(check: TableCheck, data: Mapping, sequences: Mapping) -> dict[str, Weapon]:
-    table = check.table(data.get("weapons"), "weapons")
-    out = {}
-    for name, entry in table.items():
-        key = f"weapons.{name}"
-        entry = check.table(entry, key)
-        numbers = check.get(entry, "sequences", key, list)
-        for number in numbers:
-            check.one_of(number, list(sequences), f"{key}.sequences")
-        out[name] = Weapon(name, frozenset(numbers), check.pair(entry, "range", key),
-                           check.whole(entry, "breakage", key, 0, 100),
-                           check.get(entry, "natural", key, bool, False), check.get(entry, "shield", key, bool, False))
+def _sequence(check: TableCheck, index: int, entry: Any, actions: Mapping | None) -> Sequence:
+    key = f"sequences.sequence[{index}]"
+    entry = check.table(entry, key)
+    cards = check.get(entry, "cards", key, list)
+    if not cards or not all(isinstance(c, str) for c in cards):
+        check.fail(f"{key}.cards", "expected a non-empty list of action codes")
+    for code in cards if actions is not None else ():
+        check.one_of(code.strip("()"), list(actions), f"{key}.cards")
+    return Sequence(
+        number=check.whole(entry, "number", key, 1, 999), name=check.get(entry, "name", key, str), cards=tuple(cards),
+        kind=check.one_of(entry.get("kind", ""), SEQUENCE_KINDS, f"{key}.kind"),
+        optional=check.one_of(entry.get("optional", ""), OPTIONAL, f"{key}.optional"),
+        replacement=check.one_of(entry.get("replacement", ""), REPLACEMENT, f"{key}.replacement"),
+        every_weapon=check.get(entry, "every_weapon", key, bool, False),
+        one_wound=check.get(entry, "one_wound", key, bool, False),
+        range=check.pair(entry, "range", key, None),
+        max_rating=check.get(entry, "max_rating", key, bool, False),
+    )
+
+
+def _weapons(check: TableCheck, data: Mapping, sequences: Mapping | None) -> dict[str, Weapon] | None:
+    """The weapons; None when any has a problem or the sequences they name had one (`sequences` None:
+    then the numbers are not checked)."""
+    out = check.entries(check.table(data.get("weapons"), "weapons"),
+                        lambda name, entry: _weapon(check, name, entry, sequences))
+    if out is None:
+        return None
     for needed in ("нога", "рука"):
         if needed not in out:
             check.fail("weapons", f"the natural weapon «{needed}» is needed (legs and an empty hand)")
-    return out
+    return None if sequences is None else out
+
+
+def _weapon(check: TableCheck, name: str, entry: Any, sequences: Mapping | None) -> Weapon | None:
+    """One weapon, each of its values checked on its own (a host's override often touches several)."""
+    key = f"weapons.{name}"
+    entry = check.table(entry, key)
+    part = check.part
+    values = (part(lambda: frozenset(check.one_of(number, list(sequences), f"{key}.sequences")
+                                     if sequences is not None else number
+                                     for number in check.get(entry, "sequences", key, list))),
+              part(lambda: check.pair(entry, "range", key)),
+              part(lambda: check.whole(entry, "breakage", key, 0, 100)),
+              part(lambda: check.get(entry, "natural", key, bool, False)),
+              part(lambda: check.get(entry, "shield", key, bool, False)))
+    return None if any(value is None for value in values) else Weapon(name, *values)
 
 
 def _fighter(check: TableCheck, data: Mapping, weapons: Mapping) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from functools import cached_property
 from typing import Any, Iterable, Mapping
 
-from forumgm.engines.base import SetupError
+from forumgm.engines.base import SetupProblems, typed_table
 from forumgm.engines.bellum.world import STATE_LINKS, TRIBE_LINKS, World, dump_world, frozen, load_world
 
 STATE, TRIBE = "state", "tribe"
@@ -65,21 +65,15 @@ _RULE_TYPES = {f.name: (float if f.type == "float" else int if f.type == "int" e
 
 
 def rule_config(data: Mapping[str, Any], key: str = "rules") -> RuleConfig:
-    values = {}
-    for name, value in data.items():
-        expected = _RULE_TYPES.get(name)
-        if expected is None:
-            raise SetupError(f"{key}.{name}", f"unknown rule; expected one of {', '.join(_RULE_TYPES)}")
-        if expected is float and isinstance(value, int) and not isinstance(value, bool):
-            value = float(value)
-        if not isinstance(value, expected) or isinstance(value, bool):
-            raise SetupError(f"{key}.{name}", f"expected {expected.__name__} (got {value!r})")
-        values[name] = value
-    config = RuleConfig(**values)
+    """The rule table of a game config (or a setup table), checked key by key (every problem at once)."""
+    problems = SetupProblems()
+    config = RuleConfig(**typed_table(data, _RULE_TYPES, key, problems))
     if not 0 < config.roll_low <= config.roll_high:
-        raise SetupError(f"{key}.roll_low", "expected 0 < roll_low <= roll_high (hundredths)")
+        problems.found.append((f"{key}.roll_low", f"expected 0 < roll_low <= roll_high, in hundredths "
+                                                  f"(got {config.roll_low} and {config.roll_high})"))
     if not 0.0 <= config.battle_losses <= 1.0:
-        raise SetupError(f"{key}.battle_losses", "expected a fraction from 0 to 1")
+        problems.found.append((f"{key}.battle_losses", f"expected a fraction from 0 to 1 (got {config.battle_losses})"))
+    problems.done()
     return config
 
 

@@ -10,7 +10,7 @@ from forumgm.engines.legends.orders import night_orders, read_pm
 from forumgm.engines.legends.outcome import finish, winner
 from forumgm.engines.legends.setup import build_state
 from forumgm.engines.legends.state import LegendsState, dump_state, load_state
-from forumgm.engines.legends.table import RuleTable, RuleTableError, load_rule_table
+from forumgm.engines.legends.table import RuleTable, load_rule_table
 from forumgm.engines.tally import VoteRules
 
 
@@ -30,10 +30,7 @@ class LegendsRules:
     def setup(self, setup: Mapping[str, Any], seed: int) -> LegendsState:
         table = self.table
         if "rules" in setup:
-            try:
-                table = load_rule_table(setup["rules"])
-            except RuleTableError as error:
-                raise SetupError("setup.rules", str(error)) from None
+            table = load_rule_table(setup["rules"], "setup.rules")
         if table is None:
             raise SetupError("setup.rules", "the legends rule table (config/legends/rules.toml) was not passed in")
         return build_state(table, {key: value for key, value in setup.items() if key != "rules"}, seed)

@@ -2,7 +2,7 @@
 
 The table ships as config/legends/rules.toml; the caller reads the file (engines do no I/O)
 and hands the parsed mapping to `load_rule_table`, which either returns a `RuleTable` or
-raises `RuleTableError` listing every problem with its key path.
+raises `SetupError` listing every problem with its key path (`rules.limits.theft_players`).
 """
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ import re
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Mapping
+
+from forumgm.engines.base import SetupError
 
 # Skill identifiers (vocabulary, not numbers): the six base skills, the thefts a thief may
 # commit, and an alchemist's modifications ("mod_theft" modifies every theft skill).
@@ -27,10 +29,8 @@ COMMAND_KEYS = ("attack", "magic_attack", "spying", "defense", "magic_defense", 
 PHASE_KINDS = ("night", "day")
 
 
-class RuleTableError(ValueError):
-    def __init__(self, problems: list[str]) -> None:
-        super().__init__("legends rule table: " + "; ".join(problems))
-        self.problems = problems
+# (key path inside the table, what is expected there)
+Problems = list[tuple[str, str]]
 
 
 @dataclass(frozen=True)
@@ -81,9 +81,9 @@ class RuleTable:
         return self.roles[name]
 
 
-def load_rule_table(mapping: Mapping[str, Any]) -> RuleTable:
-    """Validate a parsed rules.toml; every problem is named by its key path."""
-    problems: list[str] = []
+def load_rule_table(mapping: Mapping[str, Any], root: str = "rules") -> RuleTable:
+    """Validate a parsed rules.toml; every problem at once, each named by its key path under `root`."""
+    problems: Problems = []
     ranks = _ranks(mapping.get("ranks"), problems)
     clans, roles = _clans(mapping.get("clans"), ranks, problems)
     spells = _spells(mapping.get("spells"), clans, ranks, problems)
@@ -94,17 +94,17 @@ def load_rule_table(mapping: Mapping[str, Any]) -> RuleTable:
     colors = day.get("colors", [])
     if not isinstance(colors, list) or not colors or not all(
             isinstance(c, str) and re.fullmatch(r"#[0-9a-f]{6}", c) for c in colors):
-        problems.append("day.colors: expected a non-empty list of lowercase #rrggbb colours")
+        problems.append(("day.colors", "expected a non-empty list of lowercase #rrggbb colours"))
         colors = []
     if day.get("policy") not in ("last", "first"):
-        problems.append("day.policy: expected last or first")
+        problems.append(("day.policy", "expected last or first"))
     banned = night1.get("banned", [])
     if not isinstance(banned, list) or any(key not in COMMAND_KEYS for key in banned):
-        problems.append(f"night1.banned: expected a list of {', '.join(COMMAND_KEYS)}")
+        problems.append(("night1.banned", f"expected a list of {', '.join(COMMAND_KEYS)}"))
         banned = []
     first_phase = calendar.get("first_phase", "night")
     if first_phase not in PHASE_KINDS:
-        problems.append("calendar.first_phase: expected night or day")
+        problems.append(("calendar.first_phase", "expected night or day"))
     table = RuleTable(
         ranks=MappingProxyType(ranks), clans=MappingProxyType(clans), roles=MappingProxyType(roles),
         spells=MappingProxyType(spells),
@@ -116,92 +116,92 @@ def load_rule_table(mapping: Mapping[str, Any]) -> RuleTable:
         source=mapping,
     )
     if problems:
-        raise RuleTableError(problems)
+        raise SetupError.of([(f"{root}.{key}", message) for key, message in problems])
     return table
 
 
-def _section(mapping: Mapping[str, Any], key: str, problems: list[str]) -> Mapping[str, Any]:
+def _section(mapping: Mapping[str, Any], key: str, problems: Problems) -> Mapping[str, Any]:
     value = mapping.get(key)
     if not isinstance(value, Mapping):
-        problems.append(f"{key}: expected a table")
+        problems.append((key, "expected a table"))
         return {}
     return value
 
 
-def _count(section: Mapping[str, Any], path: str, problems: list[str]) -> int:
+def _count(section: Mapping[str, Any], path: str, problems: Problems) -> int:
     value = section.get(path.rpartition(".")[2])
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        problems.append(f"{path}: expected a whole number >= 0")
+        problems.append((path, "expected a whole number >= 0"))
         return 0
     return value
 
 
-def _skill_values(section: Mapping[str, Any], path: str, allowed: tuple[str, ...], problems: list[str]) -> dict[str, int]:
+def _skill_values(section: Mapping[str, Any], path: str, allowed: tuple[str, ...], problems: Problems) -> dict[str, int]:
     values: dict[str, int] = {}
     for key, value in section.items():
         if key in ("name", "distributes_defense", "clan", "rank"):
             continue
         if key not in allowed:
-            problems.append(f"{path}.{key}: unknown skill (expected one of {', '.join(allowed)})")
+            problems.append((f"{path}.{key}", f"unknown skill (expected one of {', '.join(allowed)})"))
         elif not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            problems.append(f"{path}.{key}: expected a whole number >= 0")
+            problems.append((f"{path}.{key}", "expected a whole number >= 0"))
         else:
             values[key] = value
     return values
 
 
-def _ranks(section: Any, problems: list[str]) -> dict[str, Rank]:
+def _ranks(section: Any, problems: Problems) -> dict[str, Rank]:
     if not isinstance(section, Mapping) or not section:
-        problems.append("ranks: expected a table of ranks")
+        problems.append(("ranks", "expected a table of ranks"))
         return {}
     ranks = {}
     for key, spec in section.items():
         if not isinstance(spec, Mapping) or not isinstance(spec.get("name"), str):
-            problems.append(f"ranks.{key}: expected a table with a name")
+            problems.append((f"ranks.{key}", "expected a table with a name"))
             continue
         skills = _skill_values(spec, f"ranks.{key}", ALL_SKILLS, problems)
         missing = [skill for skill in BASE_SKILLS if skill not in skills]
         if missing:
-            problems.append(f"ranks.{key}: missing {', '.join(missing)}")
+            problems.append((f"ranks.{key}", f"expected every base skill (missing {', '.join(missing)})"))
         full = {skill: skills.get(skill, 0) for skill in ALL_SKILLS}
         ranks[key] = Rank(key, spec["name"], MappingProxyType(full), bool(spec.get("distributes_defense", False)))
     return ranks
 
 
-def _clans(section: Any, ranks: Mapping[str, Rank], problems: list[str]) -> tuple[dict[str, Clan], dict[str, RoleSpec]]:
+def _clans(section: Any, ranks: Mapping[str, Rank], problems: Problems) -> tuple[dict[str, Clan], dict[str, RoleSpec]]:
     if not isinstance(section, Mapping) or not section:
-        problems.append("clans: expected a table of clans")
+        problems.append(("clans", "expected a table of clans"))
         return {}, {}
     clans, roles = {}, {}
     for key, spec in section.items():
         if not isinstance(spec, Mapping) or not isinstance(spec.get("name"), str):
-            problems.append(f"clans.{key}: expected a table with a name")
+            problems.append((f"clans.{key}", "expected a table with a name"))
             continue
         clans[key] = Clan(key, spec["name"])
         for rank, names in spec.items():
             if rank == "name":
                 continue
             if rank not in ranks:
-                problems.append(f"clans.{key}.{rank}: unknown rank")
+                problems.append((f"clans.{key}.{rank}", f"unknown rank (expected one of {', '.join(ranks)})"))
             elif not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-                problems.append(f"clans.{key}.{rank}: expected a list of role names")
+                problems.append((f"clans.{key}.{rank}", "expected a list of role names"))
             else:
                 for name in names:
                     if name in roles:
-                        problems.append(f"clans.{key}.{rank}: role {name} appears twice")
+                        problems.append((f"clans.{key}.{rank}", f"role {name} appears twice"))
                     roles[name] = RoleSpec(name, key, rank)
     return clans, roles
 
 
-def _spells(section: Any, clans: Mapping[str, Clan], ranks: Mapping[str, Rank], problems: list[str]) -> dict[str, Spell]:
+def _spells(section: Any, clans: Mapping[str, Clan], ranks: Mapping[str, Rank], problems: Problems) -> dict[str, Spell]:
     if not isinstance(section, Mapping):
-        problems.append("spells: expected a table of spells")
+        problems.append(("spells", "expected a table of spells"))
         return {}
     spells = {}
     for name, spec in section.items():
         path = f'spells."{name}"'
         if not isinstance(spec, Mapping) or spec.get("clan") not in clans or spec.get("rank") not in ranks:
-            problems.append(f"{path}: expected a table with a known clan and rank")
+            problems.append((path, "expected a table with a known clan and rank"))
             continue
         effect = _skill_values(spec, path, ALL_SKILLS, problems)
         spells[name] = Spell(name, spec["clan"], spec["rank"], MappingProxyType(effect))

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, replace
 from typing import Any, Mapping
 
-from forumgm.engines.base import SetupError
+from forumgm.engines.base import SetupProblems, typed_table
 from forumgm.engines.mafia.roles import TEAM, is_mafia
 
 
@@ -85,15 +85,11 @@ _RULE_TYPES = {"roles": dict, "first_night_armour": bool, "no_trial_per_game": i
 
 
 def rule_config(data: Mapping[str, Any], key: str = "rules") -> RuleConfig:
-    """The rule table of a game config (or a setup table), checked key by key."""
-    for name, value in data.items():
-        expected = _RULE_TYPES.get(name)
-        if expected is None:
-            raise SetupError(f"{key}.{name}", f"unknown rule; expected one of {', '.join(_RULE_TYPES)}")
-        if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
-            raise SetupError(f"{key}.{name}", f"expected {expected.__name__}")
-    return RuleConfig(roles=tuple(sorted(data.get("roles", {}).items())),
-                      **{name: data[name] for name in _RULE_TYPES if name != "roles" and name in data})
+    """The rule table of a game config (or a setup table), checked key by key (every problem at once)."""
+    problems = SetupProblems()
+    values = typed_table(data, _RULE_TYPES, key, problems)
+    problems.done()
+    return RuleConfig(roles=tuple(sorted(values.pop("roles", {}).items())), **values)
 
 
 def load_state(data: Mapping[str, Any]) -> MafiaState:
