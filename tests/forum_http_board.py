@@ -21,6 +21,8 @@ from pathlib import Path
 from typing import Callable
 
 from bs4 import BeautifulSoup
+from bs4.dammit import EntitySubstitution
+from bs4.formatter import HTMLFormatter
 from flask import Flask, Response, redirect, request
 from werkzeug.serving import WSGIRequestHandler, make_server
 
@@ -49,6 +51,15 @@ class FormRule:
     referer: str | None = None        # pattern the Referer must match (FluxBB's confirm_referrer)
 
 
+class _SourceOrder(HTMLFormatter):
+    """bs4's "minimal" output, but each tag's attributes in the page's order rather than sorted: a
+    board's logged-in mark may be a run of its header's markup (MyBB's `" class="logout">`)."""
+
+    def attributes(self, tag):
+        return list(tag.attrs.items())
+
+
+SOURCE_ORDER = _SourceOrder(entity_substitution=EntitySubstitution.substitute_xml)
 ATTACH_ID = "ATTACH_ID_PLACEHOLDER"    # an upload's id in the pages that name it
 
 
@@ -319,7 +330,7 @@ class FixtureBoard:
         for row in soup.select(inbox.row):
             if _get(row, inbox.id) in self.removed:
                 row.decompose()
-        return str(soup)
+        return soup.decode(formatter=SOURCE_ORDER)
 
     def _upload(self, sid: str, where: str, form: dict[str, str], file):
         rule = self.site.upload
@@ -401,7 +412,7 @@ class FixtureBoard:
             last = _insert_after(last, _cloned_post(last, self.site.layout, post, self.member))
             if post.attached:
                 self._show_attached(sid, last.select_one(self.site.layout.thread.body), post)
-        return str(soup)
+        return soup.decode(formatter=SOURCE_ORDER)
 
     def _show_attached(self, sid: str, body, post: Sent) -> None:
         """The post's inline tags as the board renders an attached picture."""
@@ -430,7 +441,7 @@ class FixtureBoard:
             rows[-1].insert_after(row)
         for row in rows if not self.site.sent_listed_with_inbox else ():
             row.decompose()
-        return str(soup)
+        return soup.decode(formatter=SOURCE_ORDER)
 
     def _sent_pm_page(self, sid: str, pm_id: str) -> Response | str:
         """A PM the member sent, or one delivered to him (viewing it opens it), cloned from a saved PM page."""
@@ -448,7 +459,7 @@ class FixtureBoard:
             _set(scope, message.id, pm.id)
             _set(scope, message.sender, pm.fields["from"])
         _fill(scope.select_one(message.body), pm.fields["message"])
-        return str(soup)
+        return soup.decode(formatter=SOURCE_ORDER)
 
     def _with_delivered(self, html: str) -> str:
         """The inbox page with a row for each PM delivered, newest first, above the saved rows."""
@@ -462,7 +473,7 @@ class FixtureBoard:
             _set(row, inbox.sender, pm.fields["from"])
             first.insert_before(row)
             first = row
-        return str(soup)
+        return soup.decode(formatter=SOURCE_ORDER)
 
     def _tokens_ok(self, sid: str, rule: FormRule | UploadRule | Removal, form: dict[str, str]) -> bool:
         def resolved(text: str) -> str:

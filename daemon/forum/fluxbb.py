@@ -11,7 +11,9 @@ from forumgm.parsers.forums import fluxbb as parser
 
 SPEC = EngineSpec(
     name="FluxBB",
-    logged_in="action=out",
+    # the menu's logout item (members only); a post may link to login.php?action=out, and shows
+    # typed markup escaped
+    logged_in='<li id="navlogout">',
     errors="#posterror li, #msg p",
     thread_id=r"viewtopic\.php\?(?:[^#]*&)?id=(\d+)",
     thread_page=Paged("viewtopic.php?id={thread}", "viewtopic.php?id={thread}&p={page}"),

@@ -21,7 +21,9 @@ UPLOAD_ERROR = "div.error li, div.error"
 
 SPEC = EngineSpec(
     name="MyBB",
-    logged_in="action=logout",
+    # the welcome block's logout link (`header_welcomeblock_member`) ends in `class="logout">`; a post
+    # may show `action=logout` and `class="logout"` as typed, but never an unescaped `>` after them
+    logged_in='" class="logout">',
     errors="div.error, td.trow1 div.error, .error",
     thread_id=r"[?&]tid=(\d+)",
     thread_page=Paged("showthread.php?tid={thread}", "showthread.php?tid={thread}&page={page}"),

@@ -19,7 +19,9 @@ NEW_POSTS_NOTICE = "At least one new post has been made to this topic"
 
 SPEC = EngineSpec(
     name="phpBB",
-    logged_in='id="username_logged_in"',
+    # the header's user menu (members only), tag and all: a post shows `id="username_logged_in"`
+    # as typed, but never an unescaped `<`
+    logged_in='<li id="username_logged_in"',
     errors="form#postform p.error, form#login div.error, div#message p, p.error, div.error",
     thread_id=r"[?&]t=(\d+)",
     thread_page=Paged("viewtopic.php?t={thread}", "viewtopic.php?t={thread}&start={start}"),

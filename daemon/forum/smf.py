@@ -27,7 +27,9 @@ UPLOAD = "index.php?action=uploadAttach;sa=add;board={board}"
 
 SPEC = EngineSpec(
     name="SMF",
-    logged_in="action=logout",
+    # the header's no-script logout item (index.template.php, members only); a post may link to
+    # action=logout, and shows typed markup escaped
+    logged_in='<li id="nojs_logout">',
     errors="#errors #error_list, div.errorbox, #fatal_error .windowbg",
     thread_id=r"[?&;]topic=(\d+)",
     thread_page=Paged("index.php?topic={thread}.0", "index.php?topic={thread}.{start}"),
