@@ -51,12 +51,21 @@ def plural(count: int, one: str, few: str, many: str) -> str:
     return few if 2 <= last <= 4 else many
 
 
+def number(value: float, sign: bool = False) -> str:
+    """A number as Russian text writes it: a decimal comma and a true minus («1,5», «−1»);
+    `sign` writes the plus too («+1»). Every float a template prints is written so; a template
+    writes `{{ x | number(sign=True) }}` for a signed one."""
+    return format(value, "+.10g" if sign else ".10g").replace(".", ",").replace("-", "\u2212")
+
+
 def _finalize(value: Any) -> Any:
     if value is None:
         return ""
     if isinstance(value, Markup):
         return str(value)
-    if isinstance(value, (int, float)):
+    if isinstance(value, float):
+        return number(value)
+    if isinstance(value, int):
         return value
     return escape_bbcode(value)
 
@@ -79,6 +88,7 @@ class Texts:
         self._env.filters["plural"] = plural
         self._env.filters["visible"] = show_invisible
         self._env.filters["decline"] = decline
+        self._env.filters["number"] = number
 
     def names(self) -> list[str]:
         return self._env.list_templates()

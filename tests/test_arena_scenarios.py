@@ -373,7 +373,7 @@ def test_the_reports_are_rendered_from_the_events(play):
     phase = play("heavy_arms_end")["phases"][5]
     technical, literary, summary = (phase["reports"][k] for k in ("technical", "literary", "summary"))
     assert ("Хан (правая рука, топор): S в «левая рука»; защита: нет; множитель действия 1 (против отдыха: 1); "
-            "попаданий 2, отбито 0, множитель оружия 1.5; урон 3") in technical
+            "попаданий 2, отбито 0, множитель оружия 1,5; урон 3") in technical
     assert "Хан, атака S: 6, 6, 1, 1" in technical
     assert "Рана: Аскон, левая рука — тяжёлое ранение (стопка «левая рука» убрана)" in technical
     assert "Бой окончен: победа Хана (ранение)" in technical and "Бой окончен" in literary

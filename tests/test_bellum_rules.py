@@ -31,7 +31,7 @@ def test_a_state_counts_twice_and_a_beaten_mover_falls_back(texts):
     # beaten everywhere it stood after movement, but by a state only: no master
     assert events_of(phase, "not_subjugated") == [{"tribe": "vestgoty", "reason": "beaten_by_states"}]
     assert "vestgoty" not in phase["subjugated"]
-    assert "3 чел. × 2 × 1.0 = 6.0" in phase["reports"]["technical"]
+    assert "3 чел. × 2 × 1 = 6" in phase["reports"]["technical"]
 
 
 def test_common_enemy_battles_merge_and_the_strongest_winner_subjugates(texts):

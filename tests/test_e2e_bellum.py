@@ -167,8 +167,8 @@ def test_a_turn_played_through_the_forum(table):
     table.tick(msk(2, 19))
     table.tick(msk(2, 20))                                   # nothing is posted twice
     [technical] = table.host_posts("Ход 1 (370 г.): технический отчёт")
-    assert "Норик (бой): Западная Римская Империя (2 чел. × 2 × 1.0 = 4.0)" in technical.text
-    assert "Вестготы (5 чел. × 1.0 = 5.0)" in technical.text and "Победа: Вестготы." in technical.text
+    assert "Норик (бой): Западная Римская Империя (2 чел. × 2 × 1 = 4)" in technical.text
+    assert "Вестготы (5 чел. × 1 = 5)" in technical.text and "Победа: Вестготы." in technical.text
     assert "Западная Римская Империя: 2 чел. отступили: Норик → Венетия" in technical.text
     [posted] = [p.bbcode for p in table.server.board.visible_posts(2) if "[img]" in p.bbcode]
     assert posted.startswith("[b]370 год[/b]") and "[карта]" not in posted
