@@ -4,8 +4,9 @@ sent_cleanup, on by default), so that they never fill the space the board allows
 MyBB counts every folder against a member's PM quota (200) and, at it, keeps no copy of a new PM;
 phpBB holds 50 in the sent folder and deletes the oldest past that itself. A PM whose answer was
 lost (the draft left `sending`) is confirmed only by its copy there (publish.py), so:
-- only the copy of a draft recorded as sent with the board's id goes; a copy the board never named
-  (recorded without an id) is not known to be ours and stays;
+- only the copy of a draft recorded as sent with the board's id goes, or of a notice to the host by
+  PM (daemon/notify) found right after it went; a copy the board never named (recorded without an
+  id) is not known to be ours and stays;
 - nothing goes while a PM draft of the forum is still `sending`: its search reads the folder as it is;
 - a copy stays KEPT_FOR after its send (the host may look at what went), unless the board says the
   space is NEARLY_FULL, when every recorded copy may go; the oldest go first;

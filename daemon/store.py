@@ -399,6 +399,17 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE daemon_ticks ADD COLUMN clock_speed REAL NOT NULL DEFAULT 1;
     ALTER TABLE daemon_ticks ADD COLUMN due_at TEXT;
     """,
+    # the host's notices by PM (daemon/notify): their copies in the account's sent folder, deleted
+    # in time like the drafts' (daemon/sent_copies.py)
+    """
+    CREATE TABLE notice_pms (
+        forum_id TEXT NOT NULL,
+        pm_id TEXT NOT NULL,
+        sent_at TEXT NOT NULL,
+        copy_removed_at TEXT,
+        PRIMARY KEY (forum_id, pm_id)
+    );
+    """,
 )
 
 
@@ -1184,21 +1195,34 @@ class Store:
         return self.drafts(status="sending")
 
     def sent_copies(self, forum_id: str, sent_before: datetime | None, limit: int) -> list[str]:
-        """The forum ids of the forum's PM drafts recorded as sent (with an id) whose copy in the sent
-        folder is not deleted yet, sent before `sent_before` (None: any), the oldest first."""
+        """The forum ids of the forum's PM drafts recorded as sent (with an id), and of the host's
+        notices by PM, whose copy in the sent folder is not deleted yet, sent before `sent_before`
+        (None: any), the oldest first."""
+        before = to_text(sent_before)
         rows = self.db.execute(
-            "SELECT d.forum_ref FROM drafts d JOIN games g ON g.id = d.game_id WHERE g.forum_id = ? "
-            "AND d.target <> 'thread' AND d.status = 'sent' AND d.forum_ref IS NOT NULL AND d.forum_ref <> '' "
-            "AND d.copy_removed_at IS NULL AND (? IS NULL OR d.sent_at < ?) ORDER BY d.sent_at, d.id LIMIT ?",
-            [forum_id, to_text(sent_before), to_text(sent_before), limit])
+            "SELECT ref FROM (SELECT d.forum_ref AS ref, d.sent_at AS at FROM drafts d JOIN games g ON g.id = d.game_id "
+            "WHERE g.forum_id = ? AND d.target <> 'thread' AND d.status = 'sent' AND d.forum_ref IS NOT NULL "
+            "AND d.forum_ref <> '' AND d.copy_removed_at IS NULL AND (? IS NULL OR d.sent_at < ?) "
+            "UNION ALL SELECT pm_id, sent_at FROM notice_pms WHERE forum_id = ? AND copy_removed_at IS NULL "
+            "AND (? IS NULL OR sent_at < ?)) ORDER BY at, ref LIMIT ?",
+            [forum_id, before, before, forum_id, before, before, limit])
         return [row[0] for row in rows]
 
     def sent_copies_removed(self, forum_id: str, forum_refs: Iterable[str], at: datetime) -> None:
         refs = list(forum_refs)
-        self.db.execute(
-            f"UPDATE drafts SET copy_removed_at = ? WHERE forum_ref IN ({', '.join('?' for _ in refs)}) "
-            "AND target <> 'thread' AND game_id IN (SELECT id FROM games WHERE forum_id = ?)",
-            [to_text(at), *refs, forum_id])
+        marks = ", ".join("?" for _ in refs)
+        with self.transaction():
+            self.db.execute(
+                f"UPDATE drafts SET copy_removed_at = ? WHERE forum_ref IN ({marks}) "
+                "AND target <> 'thread' AND game_id IN (SELECT id FROM games WHERE forum_id = ?)",
+                [to_text(at), *refs, forum_id])
+            self.db.execute(f"UPDATE notice_pms SET copy_removed_at = ? WHERE forum_id = ? AND pm_id IN ({marks})",
+                            [to_text(at), forum_id, *refs])
+
+    def record_notice_copies(self, forum_id: str, pm_ids: Iterable[str], at: datetime) -> None:
+        """The sent-folder copies of notices just sent to the host by PM."""
+        self.db.conn.executemany("INSERT OR IGNORE INTO notice_pms (forum_id, pm_id, sent_at) VALUES (?, ?, ?)",
+                                 [(forum_id, pm_id, to_text(at)) for pm_id in pm_ids])
 
     def set_sent_space(self, forum_id: str, fill: float | None, note: str | None) -> None:
         """How full the board says the account's sent PMs are (a share of its limit), and what the

@@ -197,11 +197,13 @@ def test_no_notify_table_no_notifier(tmp_path, monkeypatch):
     assert notifier_for(test_e2e_mafia.write_installation(tmp_path, "http://127.0.0.1:1/")) is None
 
 
-def test_a_notice_pm_the_board_takes_without_naming_it_is_told_once(tmp_path):
+def test_a_notice_pm_the_board_takes_without_naming_it_is_told_once_and_its_copy_deleted_in_time(tmp_path):
     """MyBB and SMF answer a sent PM without its id (Accepted): the host got the notice, and the next
-    tick must not send it again (it did, every tick, while the board's answer counted as a failure)."""
+    tick must not send it again (it did, every tick, while the board's answer counted as a failure).
+    Its copy in the account's sent folder is found, and deleted like a draft's once the quota presses."""
     from forum_http_board import BoardServer, FixtureBoard
-    from forum_http_sites import MYBB
+    from forum_http_sites import MYBB_SENT_85 as MYBB
+    from forumgm.daemon.publish import publish_approved
     from forumgm.config import load_texts
     from forumgm.daemon.forum import open_forum
     from forumgm.daemon.notify.config import NotifyConfig
@@ -212,14 +214,18 @@ def test_a_notice_pm_the_board_takes_without_naming_it_is_told_once(tmp_path):
     clock = FakeClock()
     with BoardServer(FixtureBoard(MYBB, password="host-secret", member=HOST, members=(PERSONAL,),
                                   clock=clock.monotonic)) as server:
-        forum = open_forum({"engine": "mybb", "base_url": server.url, "username": HOST, "timeout": 5, "retries": 0,
+        forum = open_forum({"id": "main", "engine": "mybb", "base_url": server.url, "username": HOST, "timeout": 5, "retries": 0,
                             "min_interval": 0.1}, "host-secret", clock=clock.monotonic, sleep=clock.sleep, now=clock.now)
         store = Store(tmp_path / "forumgm.sqlite", now=clock.now)
         store.register_forum("main", "mybb", server.url, HOST)
         store.register_game("g1", "mafia", "main", server.url + "showthread.php?tid=1", "UTC", 1, {"Кума": []})
         store.add_draft("g1", "result", "Кума", "Итог", "r1", True, subject="Итог")     # waits for the host
-        notifier = Notifier(NotifyConfig(channels=("pm",), pm_to=PERSONAL), "", load_texts())
+        notifier = Notifier(NotifyConfig(channels=("pm",), pm_to=PERSONAL), "", load_texts(), "main")
         assert len(notifier.run(store, forum, [], clock.now())) == 1
         clock.sleep(notifier.config.quiet.total_seconds() + 60)
         assert notifier.run(store, forum, [], clock.now()) == []
-        assert [pm.fields["to"] for pm in server.board.pms] == [PERSONAL]
+        [notice] = server.board.pms
+        assert notice.fields["to"] == PERSONAL and store.sent_copies("main", None, 10) == [notice.id]
+        store.add_draft("g1", "result", "Кума", "Итог 2", "r2", False, subject="Итог 2")
+        publish_approved(forum, store, clock.now())          # the saved page says 85 % of the quota
+        assert server.board.removed == {notice.id: "deleted"} and store.sent_copies("main", None, 10) == []

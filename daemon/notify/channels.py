@@ -2,21 +2,30 @@
 with TLS (STARTTLS on the submission port, or TLS from the first byte)."""
 from __future__ import annotations
 
+import logging
 import smtplib
 import ssl
 from email.message import EmailMessage
 
-from forumgm.daemon.forum.errors import Accepted
+from forumgm.daemon.forum.errors import Accepted, ForumError
 from forumgm.daemon.notify.config import NotifyConfig
 
 SMTP_TIMEOUT = 30
+log = logging.getLogger(__name__)
 
 
-def send_pm(forum, config: NotifyConfig, subject: str, body: str) -> None:
+def send_pm(forum, config: NotifyConfig, subject: str, body: str) -> str | None:
+    """Send the notice to the host's personal account; the id of the copy it leaves in the account's
+    sent folder, for sent_copies.py to delete in time (None: not found; the notice went all the same)."""
+    before = forum.newest_sent_pm()
     try:
-        forum.send_pm(config.pm_to, subject, body)
+        return forum.send_pm(config.pm_to, subject, body)
     except Accepted:   # taken, only not named (MyBB, SMF): delivered, never to be sent again
-        pass
+        try:
+            return forum.find_sent_pm(config.pm_to, subject, body, after=before)
+        except ForumError as error:
+            log.warning("notify: the copy of the PM to the host was not found in the sent folder: %s", error)
+            return None
 
 
 def send_email(config: NotifyConfig, password: str, subject: str, body: str) -> None:

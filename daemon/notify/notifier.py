@@ -27,6 +27,7 @@ class Notifier:
     config: NotifyConfig
     password: str                # the SMTP password ("" without a login)
     texts: Any                   # forumgm.engines.texts.Texts
+    forum_id: str = "forum"      # the installation's forum, whose account sends the PMs
 
     def run(self, store: Store, forum: Any, games: Sequence[Any], now: datetime) -> list[str]:
         """The keys of the events told now (none in the quiet period or when nothing is new)."""
@@ -40,19 +41,22 @@ class Notifier:
             return []
         subject = f"forumgm: нужен ведущий ({len(events)})"
         body = self.texts.render(TEMPLATE, groups={kind: [e for e in events if e.kind == kind] for kind in ORDER})
-        delivered = [channel for channel in self.config.channels if self._send(channel, forum, subject, body)]
+        copies: list[str] = []
+        delivered = [channel for channel in self.config.channels if self._send(channel, forum, subject, body, copies)]
         if not delivered:
             return []
         keys = [event.key for event in events]
         with store.transaction():
             store.record_notification(keys, now)
+            store.record_notice_copies(self.forum_id, copies, now)
             store.audit("daemon", "notify.sent", {"channels": delivered, "events": keys})
         return keys
 
-    def _send(self, channel: str, forum: Any, subject: str, body: str) -> bool:
+    def _send(self, channel: str, forum: Any, subject: str, body: str, copies: list[str]) -> bool:
+        """Whether `channel` delivered; a PM's copy in the account's sent folder joins `copies`."""
         try:
             if channel == "pm":
-                send_pm(forum, self.config, subject, body)
+                copies += filter(None, [send_pm(forum, self.config, subject, body)])
             else:
                 send_email(self.config, self.password, subject, body)
         except Exception as error:     # a channel down must not stop the daemon; the other may deliver
@@ -71,4 +75,4 @@ def notifier_for(installation) -> Notifier | None:
         return None
     password = read_password(config.password_env, config.password_file, "the SMTP password") \
         if "email" in config.channels and config.smtp_user else ""
-    return Notifier(config, password, load_texts())
+    return Notifier(config, password, load_texts(), installation.forum.id)
