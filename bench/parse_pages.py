@@ -1,4 +1,4 @@
-"""Parser speed, run by hand: `python bench/parse_pages.py [rounds] [posts]`.
+"""Parser speed, run by hand: `python bench/parse_pages.py [rounds] [posts] [--python-walker]`.
 
 For each engine, the saved thread pages (tests/fixtures/forums) are read page → posts, and the
 same pages are parsed by a bare `lxml.html.fromstring` as the yardstick. Each round times both
@@ -10,6 +10,9 @@ and the median of the rounds is printed with their range and our pages/s (best r
 With `posts` (e.g. 20, what boards show by default), each saved page is first grown to that many
 posts by repeating its own posts after the last one: the saved pages hold 2–5 posts, so their
 figures are mostly the fixed cost of a page, and a full page shows the cost of the posts.
+
+`--python-walker` reads the bodies with the Python walker, as an install without the compiled
+one (no C compiler) does.
 """
 import importlib
 import statistics
@@ -21,7 +24,7 @@ from pathlib import Path
 import lxml.html
 from selectolax.lexbor import LexborHTMLParser
 
-from forumgm.parsers.forums import ENGINES, engine_functions
+from forumgm.parsers.forums import ENGINES, body, engine_functions
 
 FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "forums"
 GENERIC_CONFIG = Path(__file__).resolve().parent.parent / "config" / "forums" / "generic.example.toml"
@@ -78,9 +81,12 @@ def grown(html: str, post_selector: str, posts: int) -> str:
     return tree.html
 
 
-def main(rounds: int = 30, posts: int | None = None) -> None:
+def main(rounds: int = 30, posts: int | None = None, python_walker: bool = False) -> None:
+    if python_walker:
+        body._walker = lambda: body._read_in_python
     grown_to = f", pages grown to {posts} posts" if posts else ""
-    print(f"{'engine':12} {'pages/s':>8} {'vs lxml':>8}  (range of {rounds} rounds{grown_to})")
+    walker = "Python walker" if body._walker() is body._read_in_python else "compiled walker"
+    print(f"{'engine':12} {'pages/s':>8} {'vs lxml':>8}  (range of {rounds} rounds{grown_to}; {walker})")
     for engine in sorted(ENGINES):
         result = measure(engine, rounds, posts)
         if result is not None:
@@ -89,4 +95,5 @@ def main(rounds: int = 30, posts: int | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 30, int(sys.argv[2]) if len(sys.argv) > 2 else None)
+    numbers = [int(arg) for arg in sys.argv[1:] if arg != "--python-walker"]
+    main(numbers[0] if numbers else 30, numbers[1] if len(numbers) > 1 else None, "--python-walker" in sys.argv)

@@ -5,6 +5,7 @@ Votes are "a nickname in blue"; players write blue as `blue`, `#00f`, `#0000FF`,
 """
 from __future__ import annotations
 
+import functools
 import re
 
 # CSS named colours (CSS Color Module Level 4), the full list: forum editors offer many of them.
@@ -57,6 +58,9 @@ _RGB = re.compile(r"rgba?\(\s*([\d.]+%?)\s*[, ]\s*([\d.]+%?)\s*[, ]\s*([\d.]+%?)
 _STYLE_COLOR = re.compile(r"(?:^|;)\s*color\s*:\s*([^;!]+)")
 
 
+# Cached: a page repeats the same few spellings (the editor's palette) in every post, and
+# reading one anew costs a few microseconds of regex work, more than the rest of its element.
+@functools.lru_cache(maxsize=4096)
 def normalize_color(value: str | None) -> str | None:
     """`blue`, `#00F`, `#0000ff`, `rgb(0,0,255)` -> "#0000ff"; anything unrecognised -> None.
 
@@ -82,6 +86,7 @@ def normalize_color(value: str | None) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=4096)
 def style_color(style: str | None) -> str | None:
     """The normalised `color:` of an inline style attribute (not `background-color`), or None."""
     if not style:

@@ -31,6 +31,9 @@ BLOCK_TAGS = frozenset({
 SKIPPED_TAGS = frozenset({"script", "style", "noscript", "template", "-comment"})
 _LITERAL_SPOILER = re.compile(r"\[(/?)spoiler[^\]]*\]", re.IGNORECASE)
 _SPACES = re.compile(r"\s+")
+_BLANK_LINES = re.compile(r"\n{3,}")      # (in stripped lines) two blank lines or more
+# a selector item made of an HTML tag name and class names only (`div.quote`, `.spoiler`, `pre`)
+_SIMPLE_ITEM = re.compile(r"([a-z][a-z0-9]*)?((?:\.[A-Za-z_][A-Za-z0-9_-]*)*)")
 log = logging.getLogger(__name__)
 
 
@@ -45,17 +48,15 @@ class BodyReading:
 def read_body(body: LexborNode, markup: BodyMarkup, marks: Marks | None = None) -> BodyReading:
     """`marks`: the special blocks found for all the posts of the body's page at once (None:
     for this body alone)."""
-    marks = (marks or Marks(body, markup)).find()
-    full, unquoted, fragments = _walker()(body, marks)
-    done = [fragment.done() for fragment in fragments]
-    done = [fragment for fragment in done if fragment.text]
+    full, unquoted, fragments = _walker()(body, marks or Marks(body, markup))
+    colored, flagged = [], []
+    for fragment in fragments:
+        words = " ".join("".join(fragment.pieces).split())
+        if words:
+            (flagged if fragment.where else colored).append(ColoredFragment(fragment.color, words, fragment.where))
     text = _tidy("".join(full))
-    return BodyReading(
-        text=text,
-        text_unquoted=_tidy("".join(unquoted)) if marks.quotes else text,   # without quotes, the same
-        colored=tuple(f for f in done if not f.where),
-        flagged=tuple(f for f in done if f.where),
-    )
+    unquoted_text = _tidy("".join(unquoted)) if unquoted is not None else text     # nothing quoted: the same
+    return BodyReading(text, unquoted_text, tuple(colored), tuple(flagged))
 
 
 class Marks:
@@ -69,34 +70,46 @@ class Marks:
     (each costs a fixed few microseconds, more than matching a small page). A node of a body
     under the root matches a selector there exactly when it matches in the body's own query:
     lexbor matches against the whole document, whatever node a query starts from.
+
+    The Python walker reads with all of them (`find`). The compiled walker tells a kind of block
+    itself where its selector is simple (`simple`), asks `query` for the others, and reads
+    colours from the attributes itself: most pages then need none of these queries.
     """
 
     def __init__(self, root: LexborNode, markup: BodyMarkup):
         self._root, self._markup = root, markup
         self.quotes = self.spoilers = self.codes = self.ignored = self.any = _NONE
-        self._attributed: dict[int, LexborNode] = {}
+        self._colored: dict[int, LexborNode] = {}
+        self._queried: dict[str, frozenset[int]] = {}
         self._found = False
 
     def find(self) -> Marks:
+        """Every special block and colour candidate: what the Python walker reads with."""
         if not self._found:
             self._found = True
-            root, markup = self._root, self._markup
-            self._attributed = {node.mem_id: node for node in every(root, _ATTRIBUTED)}
+            self._colored = {node.mem_id: node for node in every(self._root, _COLOR_CANDIDATES)}
             # (no cheaper query first for "any of them?": a page of 20 posts nearly always quotes)
-            self.quotes, self.spoilers = _ids(root, markup.quote), _ids(root, markup.spoiler)
-            self.codes, self.ignored = _ids(root, markup.code), _ids(root, markup.ignore)
-            self.any = self.quotes | self.spoilers | self.codes | self.ignored | self._attributed.keys()
+            self.quotes, self.spoilers, self.codes, self.ignored = map(self.query, ("quote", "spoiler", "code", "ignore"))
+            self.any = self.quotes | self.spoilers | self.codes | self.ignored | self._colored.keys()
         return self
+
+    def query(self, kind: str) -> frozenset[int]:
+        """The ids of one kind of special block ("quote", "spoiler", "code" or "ignore")."""
+        found = self._queried.get(kind)
+        if found is None:
+            found = self._queried[kind] = _ids(self._root, getattr(self._markup, kind))
+        return found
+
+    def simple(self, kind: str) -> tuple[tuple[int, tuple[bytes, ...]], ...] | None:
+        """One kind's selector as (tag id, 0: any tag; class names) items when each item is a
+        `tag`, `.class` or `tag.class.class` (the compiled walker matches those itself instead
+        of asking `query`); None when an item is anything else."""
+        return _simple_items(getattr(self._markup, kind))
 
     def color(self, node_id: int) -> str | None:
         """The text colour the element `node_id` (found under the root) sets, if any."""
-        node = self._attributed.get(node_id)
+        node = self._colored.get(node_id)
         return None if node is None else element_color(node, "font" if node.tag_id == _FONT_ID else "")
-
-    def alt(self, node_id: int) -> str | None:
-        """The alt text of the image `node_id` (found under the root), if it has one."""
-        node = self._attributed.get(node_id)
-        return None if node is None else node.attrs.get("alt")
 
 
 def element_color(node: LexborNode, tag: str) -> str | None:
@@ -108,10 +121,23 @@ def element_color(node: LexborNode, tag: str) -> str | None:
     return color
 
 
-# every element element_color may find a colour on (a superset), and the images with alt text:
-# one query, as a selector list costs less than a query of its own per selector
-_ATTRIBUTED = "[style], font, img[alt]"
+# every element element_color may find a colour on (a superset: `Marks.color` reads each one)
+_COLOR_CANDIDATES = "[style], font"
 _NONE: frozenset[int] = frozenset()
+
+
+@functools.lru_cache(maxsize=256)
+def _simple_items(selector: str | None) -> tuple[tuple[int, tuple[bytes, ...]], ...] | None:
+    if selector is None:
+        return ()
+    items = []
+    for item in selector.split(","):
+        match = _SIMPLE_ITEM.fullmatch(item.strip())
+        if match is None or not item.strip():
+            return None
+        tag, classes = match.groups()
+        items.append((create_tag(tag).tag_id if tag else 0, tuple(name.encode() for name in classes.split(".")[1:])))
+    return tuple(items)
 
 
 def _ids(root: LexborNode, selector: str | None) -> frozenset[int]:
@@ -143,9 +169,6 @@ class _Context(NamedTuple):       # one per element that changes it: a tuple is 
 class _Fragment:
     def __init__(self, color: str, where: str):
         self.color, self.where, self.pieces = color, where, []
-
-    def done(self) -> ColoredFragment:
-        return ColoredFragment(self.color, " ".join("".join(self.pieces).split()), self.where)
 
 
 class _Walk:
@@ -273,19 +296,19 @@ class _Walk:
         return _Context(quoted, where, preformatted, fragment)
 
 
-def _read_in_python(body: LexborNode, marks: Marks) -> tuple[list[str], list[str], list[_Fragment]]:
-    walk = _Walk(marks)
+def _read_in_python(body: LexborNode, marks: Marks) -> tuple[list[str], list[str] | None, list[_Fragment]]:
+    walk = _Walk(marks.find())
     walk.read(body)
-    return walk.full, walk.unquoted, walk.fragments
+    return walk.full, walk.unquoted if walk.quotes else None, walk.fragments
 
 
 @functools.cache
-def _walker() -> Callable[[LexborNode, Marks], tuple[list[str], list[str], list[_Fragment]]]:
+def _walker() -> Callable[[LexborNode, Marks], tuple[list[str], list[str] | None, list[_Fragment]]]:
     """The walk that reads bodies in this process: the compiled one where it can, saying once why not."""
     return _choose_walker()
 
 
-def _choose_walker():
+def _choose_walker() -> Callable[[LexborNode, Marks], tuple[list[str], list[str] | None, list[_Fragment]]]:
     try:
         from forumgm.parsers.forums import _bodywalk
     except ImportError as error:
@@ -298,16 +321,11 @@ def _choose_walker():
                  selectolax.__version__)
         return _read_in_python
     return _bodywalk.BodyWalk(
-        text_id=_TEXT_ID, br_id=_BR_ID, img_id=_IMG_ID, blocks=_BLOCK_IDS,
-        skipped=_SKIPPED_IDS, preformatted=_PREFORMATTED_IDS, spaces=_SPACES.sub,
-        literal_spoiler=_LITERAL_SPOILER.finditer, fragment_class=_Fragment).read
+        text_id=_TEXT_ID, br_id=_BR_ID, img_id=_IMG_ID, font_id=_FONT_ID, blocks=_BLOCK_IDS,
+        skipped=_SKIPPED_IDS, preformatted=_PREFORMATTED_IDS, literal_spoiler=_LITERAL_SPOILER.finditer,
+        fragment_class=_Fragment, style_color=style_color, font_color=normalize_color).read
 
 
 def _tidy(text: str) -> str:
     """Strip each line and keep at most one blank line between paragraphs."""
-    lines = [line.strip() for line in text.split("\n")]
-    kept: list[str] = []
-    for line in lines:
-        if line or (kept and kept[-1]):
-            kept.append(line)
-    return "\n".join(kept).strip()
+    return _BLANK_LINES.sub("\n\n", "\n".join([line.strip() for line in text.split("\n")])).strip()

@@ -49,7 +49,8 @@ def read_field(scope: LexborNode, spec: Field | None, query: Query = ALONE) -> s
 
 
 def _node_value(node: LexborNode, attr: str | None) -> str | None:
-    return node.attributes.get(attr) if attr else node.text(deep=True)
+    # one attribute read on its own: building the dict of them all costs more on a post's container
+    return node.attrs.get(attr) if attr else node.text(deep=True)
 
 
 def read_fields(scope: LexborNode, specs: Fields, query: Query = ALONE) -> str | None:
