@@ -27,6 +27,8 @@ log = logging.getLogger(__name__)
 MAX_INBOX_PAGES = 50
 INBOX_NEARLY_FULL = 0.8      # of a folder's limit: the host is warned before new PMs are held back
 MASS_DELETION = 5    # more posts gone in one sync than a player or a moderator removes by hand
+# Zones differ by half an hour or more; a board's clock a few minutes fast is no reason to stop.
+DATES_AHEAD = timedelta(minutes=15)
 ACCEPTING = 0        # thread_cursors.pages after `forumgm accept-thread`, until the next full read
 _TOLD_NO_PMS: set[str] = set()   # forums this process has logged as having no private messages
 _TOLD_NEARLY_FULL: set[str] = set()
@@ -84,6 +86,7 @@ def sync_game(game: Any, forum, store, now: datetime, edit_window: timedelta | N
         last_html = html
         report.pages_fetched += 1
         _check_page(number, info, cursor["pages"])
+        _check_dates(posts, now)
         with store.transaction():
             store.record_page(game_id, thread_url, info.page, scrub_page(html, _session_values(forum)), now)
             _record_page_posts(store, game_id, info.page, posts, now, report)
@@ -110,6 +113,9 @@ def sync_game(game: Any, forum, store, now: datetime, edit_window: timedelta | N
         report.error = (f"the thread of game {game_id} disagrees with what was read before: {error}; "
                         "nothing of it is taken as fact, the game waits for the host (if the thread "
                         f"really is so: forumgm accept-thread {game_id})")
+    except DatesAhead as error:
+        report.error = (f"the thread of game {game_id}: {error}; no post of that page is taken, the game waits "
+                        "for the host (votes and deadlines would be judged by wrong times)")
     except PageLayoutError as error:
         report.error = (f"the thread page {page_no} of game {game_id} does not look like a "
                         f"{_field(game, 'engine', 'forum')} page any more ({error}); the game waits for the host")
@@ -263,6 +269,23 @@ def accept_thread(store, game_id: str, by: str) -> None:
 class ThreadDisagrees(Exception):
     """What the forum shows contradicts what the store knows of the thread: more likely a page
     read wrong (a theme without its page list, a proxy's error page) than the thread itself."""
+
+
+class DatesAhead(Exception):
+    """The forum dates a post after the moment it was read."""
+
+
+def _check_dates(posts: list[Post], now: datetime) -> None:
+    """A post dated well after it was read was not written yet: the board shows its dates in another
+    zone than `[forum] time_zone` reads them in (MyBB, SMF and FluxBB show the account's wall clock),
+    or its clock runs ahead. Every vote would then be timed hours off and a late one counted."""
+    for post in posts:
+        dates = [when for when in (post.posted_at, post.edited_at) if isinstance(when, datetime)]
+        if dates and max(dates) > now + DATES_AHEAD:
+            ahead = (max(dates) - now).total_seconds() / 3600
+            raise DatesAhead(f"the forum dates post {post.id} {max(dates).isoformat()}, {ahead:.1f} h after it was "
+                             f"read ({now.isoformat()}): [forum] time_zone is not the zone the board shows the "
+                             "account's dates in (its profile's setting), or the board's clock runs ahead")
 
 
 def _check_page(asked: int, info, known_pages: int) -> None:

@@ -6,6 +6,13 @@ from typing import Any, Sequence
 from forumgm.engines.base import Verdict
 from forumgm.engines.texts import Texts
 
+# A receipt is one PM, and boards refuse a long one (SMF 2.1 stock: 20,000 characters; phpBB
+# 60,000): refused, it never reached the player. A PM of any length (a pasted report, a flood)
+# still gets a receipt that fits: this many lines of each list, each echo of the player's text cut
+# to so many characters, and the lines past them counted.
+SHOWN_LINES = 30
+SHOWN_CHARS = {"line": 80, "reason": 200}
+
 
 def receipt_template(game: str, texts: Texts) -> str:
     own = f"{game}/receipt.j2"
@@ -20,6 +27,8 @@ def receipt_text(game: str, sender: str, verdicts: Sequence[Verdict], texts: Tex
         template or base,
         base=base,
         **context,
+        shown_lines=SHOWN_LINES,
+        shown_chars=SHOWN_CHARS,
         sender=sender,
         verdicts=list(verdicts),
         accepted=[v for v in verdicts if v.ok],

@@ -129,8 +129,10 @@ def _not_counted_fragments(version: VotePostVersion, rules: VoteRules, voter: st
 
 def _post_ballots(versions: Sequence[VotePostVersion], deadline: datetime, rules: VoteRules,
                   roster: Roster) -> tuple[list[_Ballot], list[DiscardedVote]]:
-    before = [v for v in versions if v.version_at <= deadline]
-    after = [v for v in versions if v.version_at > deadline]
+    # the deadline is the first moment too late, as for an order PM; on a board that shows only the
+    # minute (MyBB, SMF) a post shown at the deadline's minute was made within the minute after it
+    before = [v for v in versions if v.version_at < deadline]
+    after = [v for v in versions if v.version_at >= deadline]
     discarded: list[DiscardedVote] = []
     ballots = _runs(before, rules)
     if before:

@@ -186,3 +186,49 @@ def test_publishing_after_a_lost_answer_posts_once(store, forum, proxy, board, c
     assert max(proxy.posted.values()) == 1
     assert sum(post.bbcode.startswith("Подсчёт голосов: Аскон — 2") for post in board.posts.values()) == 1
     assert store.draft(draft)["status"] == "sent"
+
+
+def pm_notifier_with_an_event(store):
+    """A notifier telling the host by PM (to a player's account here), and a draft waiting for him."""
+    from forumgm.config import load_texts
+    from forumgm.daemon.notify.config import NotifyConfig
+    from forumgm.daemon.notify.notifier import Notifier
+    store.add_draft("g1", "result", PLAYERS[1], "Итог", "r1", True, subject="Итог")
+    return Notifier(NotifyConfig(channels=("pm",), pm_to=PLAYERS[0]), "", load_texts(), "local")
+
+
+def notices(board):
+    return [pm for pm in board.pms.values() if board.users[pm.recipient_id].name == PLAYERS[0]]
+
+
+@pytest.mark.parametrize("kind", ["status", "reset", "truncate"])
+def test_a_notice_pm_whose_answer_is_lost_is_found_in_the_sent_folder_and_never_sent_twice(
+        store, forum, proxy, board, clock, kind):
+    """The board took the host's notice PM and its answer was lost: the notice is found in the
+    account's sent folder, told once, its copy recorded; it used to count as failed and go again at
+    the next tick, so the host got it twice."""
+    notifier = pm_notifier_with_an_event(store)
+    proxy.inject("POST", "mode=compose", "delay", seconds=0)   # passed on: phpBB's form adds the recipient first
+    proxy.inject("POST", "mode=compose", kind)                 # the PM itself
+    assert len(notifier.run(store, forum, [], clock.now())) == 1
+    proxy.settle()
+    clock.sleep(notifier.config.quiet.total_seconds() + 60)
+    assert notifier.run(store, forum, [], clock.now()) == []
+    [notice] = notices(board)
+    assert proxy.injected and store.sent_copies("local", None, 10) == [str(notice.id)]
+
+
+def test_a_notice_pm_the_board_failed_before_taking_goes_again_at_the_next_tick(
+        store, forum, proxy, board, clock, monkeypatch):
+    """The board fails with a 5xx before taking the PM, so the sent folder holds none: the notice
+    is not told, and the next tick sends it, once."""
+    notifier = pm_notifier_with_an_event(store)
+    send = board.send_pm
+
+    def fails_once(*args, **kwargs):
+        monkeypatch.setattr(board, "send_pm", send)
+        raise RuntimeError("the board's database went away")
+    monkeypatch.setattr(board, "send_pm", fails_once)
+    assert notifier.run(store, forum, [], clock.now()) == []
+    assert notifier.run(store, forum, [], clock.now()) != []
+    assert len(notices(board)) == 1

@@ -50,3 +50,36 @@ def test_the_host_notice_shows_an_invisible_character_in_an_account_name():
     body = TEXTS.render("common/notice_stray_pm.j2", sender="gosha100\u200b", subject="", time="", text="x",
                         games=["g"], finished=[], replaced=[])
     assert "gosha100<U+200B>" in body and "gosha100\u200b" not in body
+
+
+SMF_PM_LIMIT = 20000   # "The message exceeds the maximum allowed length (20000 characters)." (SMF 2.1.4, stock)
+
+
+def test_the_receipt_of_a_huge_pm_fits_a_pm_and_counts_every_line():
+    """A PM as long as a board takes (SMF: 20,000 characters) of lines that are no orders: each line
+    was echoed whole with its reason, the receipt grew past what any board sends, the board refused
+    it and the player had no answer. It lists the first refusals, each cut short, and counts the rest."""
+    from forumgm.parsers.names import Roster
+    from forumgm.parsers.orders.mafia import parse_orders
+    roster = Roster(("Аскон", "Хан", "Лиса"))
+    lines = ["голос: Лиса"] + [f"строка {n} не приказ" for n in range(1, 900)]
+    verdicts = parse_orders("\n".join(lines), "Хан", roster)
+    text = receipt_text("mafia", "Хан", verdicts, TEXTS)
+    assert len("\n".join(lines)) < SMF_PM_LIMIT < sum(len(v.line) + len(v.reason) for v in verdicts[1:])
+    assert len(text) < SMF_PM_LIMIT / 2
+    assert "Принято:\n• голос: Лиса\n" in text
+    assert "• «строка 1 не приказ» — команда не распознана" in text
+    shown = text.count("— команда не распознана")
+    assert shown == 30 and text.endswith("• …и ещё 869 строк не принято")
+    one_more = receipt_text("mafia", "Хан", verdicts[:32], TEXTS)
+    assert one_more.endswith("• «строка 30 не приказ» — команда не распознана (голос: <ник>, не судить, "
+                             "проверить, лечить, блокировать или убить <ник>)\n• …и ещё 1 строка не принята")
+
+
+def test_a_huge_line_and_a_reason_quoting_it_are_cut_short_in_the_receipt():
+    from forumgm.parsers.names import Roster
+    from forumgm.parsers.orders.mafia import parse_orders
+    [verdict] = parse_orders("голос: " + "Лиса" * 4000, "Хан", Roster(("Аскон", "Хан", "Лиса")))
+    text = receipt_text("mafia", "Хан", [verdict], TEXTS)
+    assert len(verdict.line) + len(verdict.reason) > 30000 and len(text) < 1000
+    assert "• «голос: ЛисаЛиса" in text and "» — неизвестный игрок «ЛисаЛиса" in text and text.count("…") == 2

@@ -155,3 +155,30 @@ def test_the_edit_window_comes_from_the_game_config(tmp_path):
     path.write_text(text.replace('# edit_window = "1h"', 'edit_window = "3h"'), encoding="utf-8")
     assert _edit_window(load_game(path)) == timedelta(hours=3)
     assert _edit_window(load_game(data_path("games", "legends.example.toml"))) == DEFAULT_EDIT_WINDOW
+
+
+@pytest.mark.parametrize("time_zone, stops", [("America/New_York", True), ("UTC", False)])
+def test_a_thread_dated_hours_ahead_stops_the_game_and_is_not_taken(tmp_path, time_zone, stops):
+    """The real MyBB thread shows the account's wall clock (UTC there). Read with a [forum] time_zone
+    five hours west, every post comes out dated hours after it was read, and every vote would be timed
+    so: a vote posted up to five hours after the deadline counted. Nothing of it is taken; the game
+    stops with the reason. Read in the zone the board shows, the same thread is taken whole."""
+    from forum_http_board import BoardServer, FixtureBoard
+    from forum_http_sites import MYBB
+    from forum_parser_fixtures import CAPTURED
+    from forumgm.daemon.forum import open_forum
+    from forumgm.daemon.store import Store
+    with BoardServer(FixtureBoard(MYBB, password="host-secret", member=HOST)) as board:
+        forum = open_forum({"engine": "mybb", "base_url": board.url, "username": HOST, "time_zone": time_zone,
+                            "retries": 0, "min_interval": 0.1}, "host-secret", now=lambda: CAPTURED)
+        store = Store(tmp_path / "forumgm.sqlite", now=lambda: CAPTURED)
+        store.register_forum("main", "mybb", board.url, HOST)
+        store.register_game("g1", "legends", "main", board.url + "showthread.php?tid=1", "UTC", 1, {"Кума": []})
+        report = sync_game(store.game("g1"), forum, store, CAPTURED)
+    if stops:
+        assert report.error.startswith("the thread of game g1: the forum dates post ")
+        assert "h after it was read (2026-11-30T04:45:00+00:00): [forum] time_zone is not the zone the board " \
+               "shows the account's dates in" in report.error
+        assert store.posts("g1") == []
+    else:
+        assert report.ok and len(store.posts("g1")) == 13

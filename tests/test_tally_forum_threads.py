@@ -1,7 +1,7 @@
 """The tally of the real fixture thread of each captured engine, post by post as its README lists them
 (tests/fixtures/forums/<engine>/README.md: the same 13 posts on phpBB, MyBB, SMF and FluxBB)."""
 from dataclasses import replace
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 import pytest
 
@@ -62,3 +62,18 @@ def test_the_edit_after_the_deadline_does_not_count(engine):
     assert all((p.author, p.id) in late for p in posts
                if p.posted_at > deadline and p.colored and p.colored[0].color == "#0000ff")
     assert all(v.at <= deadline for v in tally.counted)
+
+
+@pytest.mark.parametrize("engine", ["phpbb", "mybb", "smf", "fluxbb"])
+def test_a_vote_shown_at_the_deadline_itself_is_late(engine):
+    """A deadline is the first moment that is too late, as for an order PM (tick.py, late.py). MyBB and
+    SMF show the minute only: a post shown «04:29» was made from 04:29:00 to 04:29:59, and with a
+    04:29 deadline it was counted, a whole minute late; a PM of the same second was refused as late."""
+    posts, versions = thread(engine)
+    deadline = posts[8].posted_at          # Кума's vote for Гладиатор
+    tally = count_votes(versions, ROSTER, RULES, deadline)
+    late = [(d.voter, d.post_id) for d in tally.discarded if d.reason == "after_deadline"]
+    assert ("Кума", posts[8].id) in late and "Кума" not in {v.voter for v in tally.counted}
+    assert all(v.at < deadline for v in tally.counted)
+    just_before = count_votes(versions, ROSTER, RULES, deadline - timedelta(microseconds=1))
+    assert tally.counted == just_before.counted       # the deadline's own moment adds no vote

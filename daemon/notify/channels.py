@@ -7,7 +7,7 @@ import smtplib
 import ssl
 from email.message import EmailMessage
 
-from forumgm.daemon.forum.errors import Accepted, ForumError
+from forumgm.daemon.forum.errors import Accepted, ForumError, MaybeSent
 from forumgm.daemon.notify.config import NotifyConfig
 
 SMTP_TIMEOUT = 30
@@ -16,10 +16,17 @@ log = logging.getLogger(__name__)
 
 def send_pm(forum, config: NotifyConfig, subject: str, body: str) -> str | None:
     """Send the notice to the host's personal account; the id of the copy it leaves in the account's
-    sent folder, for sent_copies.py to delete in time (None: not found; the notice went all the same)."""
+    sent folder, for sent_copies.py to delete in time (None: not found; the notice went all the same).
+    A PM whose answer was lost (MaybeSent) is looked for in the sent folder as publish.py looks for a
+    draft's: found, it went; not found, MaybeSent stands and the next tick sends the notice again."""
     before = forum.newest_sent_pm()
     try:
         return forum.send_pm(config.pm_to, subject, body)
+    except MaybeSent:
+        found = forum.find_sent_pm(config.pm_to, subject, body, after=before)
+        if found is None:
+            raise
+        return found
     except Accepted:   # taken, only not named (MyBB, SMF): delivered, never to be sent again
         try:
             return forum.find_sent_pm(config.pm_to, subject, body, after=before)
