@@ -76,7 +76,7 @@ def test_tribe_orders_in_case_forms(state, line, order, canonical):
 def test_state_orders_and_aliases(state, line, order):
     verdict = one(state, "Аскон", line)
     if order is None:
-        assert not verdict.ok and verdict.reason == "в Венетии нет людей: Вестготы"
+        assert not verdict.ok and verdict.reason == "в Венетии нет людей (Вестготы)"
         return
     assert verdict.ok, verdict
     assert verdict.order == order
@@ -91,7 +91,7 @@ def test_a_captured_state_declares_independence(state):
 @pytest.mark.parametrize("sender, line, reason", [
     ("Хан", "2 из Паннонии в Италию", "Италия не граничит с Паннонией"),
     ("Хан", "6 из Паннонии в Дакию", "в Паннонии 5 чел. (Вестготы), из них ещё не отправлено 5"),
-    ("Хан", "2 из Норика в Германию", "в Норике нет людей: Вестготы"),
+    ("Хан", "2 из Норика в Германию", "в Норике нет людей (Вестготы)"),
     ("Хан", "2 остготов из Дакии в Паннонию", "Остготы — не ваш народ"),
     ("Хан", "0 из Паннонии в Дакию", "число людей должно быть не меньше 1"),
     ("Хан", "-2 из Паннонии в Дакию", "число людей «-2» должно быть целым и не меньше 1"),

@@ -104,7 +104,7 @@ class _Review:
     def present(self, faction: str, province: str) -> int:
         count = self.state.count(province, faction)
         if count == 0:
-            raise Refusal(f"в {self.place(province)} нет людей: {self.name(faction)}")
+            raise Refusal(f"в {self.place(province)} нет людей ({self.name(faction)})")
         return count
 
     def reachable(self, faction: str, origin: str, dest: str) -> None:
