@@ -41,16 +41,28 @@ class FixedClock:
 
 
 class FastClock:
-    """Game time running `speed` times faster than real time from `start` (the demo's clock)."""
+    """Game time running `speed` times faster than real time from `start` (the demo's clock, and
+    `forumgm run --start-at`)."""
 
     def __init__(self, start: datetime, speed: float, monotonic: Callable[[], float] = _time.monotonic) -> None:
         self._start = _aware(start)
         self.speed = speed
         self._monotonic = monotonic
         self._origin = monotonic()
+        self._until: datetime | None = None
 
     def now(self) -> datetime:
-        return self._start + timedelta(seconds=(self._monotonic() - self._origin) * self.speed)
+        seconds = (self._monotonic() - self._origin) * self.speed
+        # compared in seconds first: at a huge speed the running time is past any date a datetime holds
+        if self._until is not None and seconds >= (self._until - self._start).total_seconds():
+            return self._until
+        return self._start + timedelta(seconds=seconds)
+
+    def hold(self, until: datetime | None) -> None:
+        """Stop game time at `until` (None: let it run) until held elsewhere; then it catches up.
+        The demo holds it at its next scripted act or deadline: on a fast clock one slow tick
+        would otherwise carry the game past them unread."""
+        self._until = until
 
 
 def _aware(at: datetime) -> datetime:

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from forumgm.daemon.games import GAMES, phase_kinds, rules_for, shipped_rules
@@ -61,9 +61,13 @@ ROLES_FILE_KEYS = {"roles"}
 
 
 class ConfigError(Exception):
-    def __init__(self, problems: list[str]) -> None:
+    """`problems`, and `games`: those whose engine can still check their [setup] (their type, seed,
+    players and usable [rules] are right), so that its problems are listed with these."""
+
+    def __init__(self, problems: list[str], games: Sequence[GameConfig] = ()) -> None:
         super().__init__("\n".join(problems))
         self.problems = problems
+        self.games = tuple(games)
 
 
 # ---------------------------------------------------------------- records
@@ -127,6 +131,7 @@ class GameConfig:
     role_delivery: str = "pm"             # "pm": the role in a PM; "link": a PM with a one-time link
     reminder_before: timedelta | None = timedelta(hours=1)   # missing day votes listed this long before
     edit_window: timedelta = timedelta(hours=1)   # posts this young are re-read each tick so edits are seen
+    key_prefix: str = ""                  # where its keys are in `source`: "games[N]" when written inline
 
     @property
     def signup_open(self) -> bool:
@@ -291,9 +296,11 @@ MISSING = object()
 class Checker:
     """Collects problems of one file; every read goes through here so that none is missed."""
 
-    def __init__(self, problems: list[str], file: Path) -> None:
+    def __init__(self, problems: list[str], file: Path, held: list | None = None) -> None:
         self.problems = problems
         self.file = file
+        # games with problems whose [setup] their engine can check all the same (ConfigError.games)
+        self.held: list[GameConfig] = [] if held is None else held
 
     def problem(self, key: str, expected: str, got: Any = MISSING) -> None:
         tail = "" if got is MISSING else f" (got {got!r})"
@@ -385,7 +392,7 @@ def load_installation(path: str | Path) -> Installation:
             check.problem("web.public_url", f"the page's public address (game {game.id} delivers roles "
                                             "by link: role_delivery = \"link\")")
     if problems:
-        raise ConfigError(problems)
+        raise ConfigError(problems, installation["games"] + tuple(check.held))
     return Installation(**installation)
 
 
@@ -467,9 +474,9 @@ def _games(check: Checker, games: Any, problems: list[str]) -> tuple[GameConfig,
     loaded = []
     for index, entry in enumerate(games):
         if isinstance(entry, str):
-            game = _load_game_file(check.path(entry), problems)
+            game = _load_game_file(check.path(entry), problems, check.held)
         elif isinstance(entry, dict):
-            game = _game(Checker(problems, check.file), entry, f"games[{index}]")
+            game = _game(Checker(problems, check.file, check.held), entry, f"games[{index}]")
         else:
             check.problem(f"games[{index}]", "a game file path or a [[games]] table", entry)
             game = None
@@ -487,15 +494,16 @@ def _games(check: Checker, games: Any, problems: list[str]) -> tuple[GameConfig,
 
 def load_game(path: str | Path) -> GameConfig:
     problems: list[str] = []
-    game = _load_game_file(Path(path), problems)
+    held: list[GameConfig] = []
+    game = _load_game_file(Path(path), problems, held)
     if problems:
-        raise ConfigError(problems)
+        raise ConfigError(problems, held)
     return game
 
 
-def _load_game_file(path: Path, problems: list[str]) -> GameConfig | None:
+def _load_game_file(path: Path, problems: list[str], held: list[GameConfig]) -> GameConfig | None:
     data = _read_toml(path, problems)
-    return None if data is None else _game(Checker(problems, path), data, "")
+    return None if data is None else _game(Checker(problems, path, held), data, "")
 
 
 def _game(check: Checker, table: Mapping, prefix: str) -> GameConfig | None:
@@ -524,24 +532,39 @@ def _game(check: Checker, table: Mapping, prefix: str) -> GameConfig | None:
         role_delivery=check.get(table, "role_delivery", _one_of(ROLE_DELIVERY), prefix, default="pm"),
         reminder_before=check.get(table, "reminder_before", DURATION_KIND, prefix, default=timedelta(hours=1)),
         edit_window=check.get(table, "edit_window", DURATION_KIND, prefix, default=timedelta(hours=1)),
+        key_prefix=prefix,
     )
     values["players"] = _with_roles(check, values["players"], table, prefix)
     if values["templates"] is not None and not values["templates"].is_dir():
         check.problem(_join(prefix, "templates"), "a folder of *.j2 templates", str(values["templates"]))
-    if len(check.problems) > before:
-        return None
-    return GameConfig(**values)
+    if len(check.problems) == before:
+        return GameConfig(**values)
+    # the cast is what [setup] is checked against: none while the players or their roles are wrong
+    cast = tuple(f"{check.file}: {_join(prefix, key)}" for key in ("players", "roles"))
+    cast_right = not any(problem.startswith(cast) for problem in check.problems[before:])
+    if cast_right and None not in (game_type, values["seed"], values["rules"]):
+        check.held.append(GameConfig(**values))
+    return None
 
 
-def _rules(check: Checker, overrides: dict, game_type: str | None, prefix: str) -> dict:
+def _rules(check: Checker, overrides: dict, game_type: str | None, prefix: str) -> dict | None:
     """The game's [rules] overrides, checked now by its engine (`make_rules` over the shipped table),
-    so that every problem they have is listed with the file's others, before anything starts."""
+    so that every problem they have is listed with the file's others, before anything starts.
+    With problems: the overrides the engine takes without the tables it named, for checking the
+    game's [setup] in the same run (None when even those fail)."""
     if game_type is None:
         return overrides            # the type's own problem is named; no engine to ask
     try:
         rules_for(game_type, overrides)
     except SetupError as error:
         check.problems += [f"{check.file}: {_join(prefix, key)}: {message}" for key, message in error.problems]
+        named = {key.split(".")[1].split("[")[0] for key, _ in error.problems if key.startswith("rules.")}
+        right = {key: value for key, value in overrides.items() if key not in named}
+        try:
+            rules_for(game_type, right)
+        except SetupError:
+            return None
+        return right
     except ModuleNotFoundError:
         pass                        # check-config names the missing engine (commands.common.setup_problems)
     return overrides

@@ -2,11 +2,14 @@
 
 The local forum runs over real HTTP; the daemon logs in to it with the host's account like on
 any phpBB board, syncs the thread and the inbox, resolves the phases at their deadlines and
-drafts every text. Players act through the board's admin side at fixed game times. The demo
-ends by itself once the scripted game is over (day 2's lynch decides it), or after `duration`.
+drafts every text. Players act through the board's admin side at fixed game times; the clock
+waits at each of them and at each deadline for a tick, so the game plays the same at any speed.
+The demo ends by itself once the scripted game is over (day 2's lynch decides it), or after
+`duration`; a speed too slow for `duration` is refused before it starts.
 """
 from __future__ import annotations
 
+import math
 import os
 import secrets
 import socket
@@ -16,9 +19,10 @@ import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Callable, TextIO
+from typing import TextIO
 from zoneinfo import ZoneInfo
 
+from forumgm.daemon.clock import Clock, FastClock
 from forumgm.daemon.localforum import Board, LocalForum
 
 HOST = "Ведущий"
@@ -55,26 +59,57 @@ SCRIPT = (
     Act(44, "Хан", "post", "Согласен: [color=blue]Зорро[/color]"),
 )
 LAST_PHASE = "day-2"      # its lynch ends the scripted game
+CLOCK_STARTS = START - timedelta(minutes=30)
+ENDS = datetime(2026, 3, 4, 21, 0, tzinfo=ZONE)           # day 2 closes (the calendar below)
+PHASES = 4                # night 1 to day 2
+# real seconds a tick of the daemon on the local forum may take (a login, the thread, the inbox,
+# posting what was approved): the clock waits for one at each act and deadline
+TICK_ALLOWANCE = 1.0
+# the game plays the same at any speed up to this one; beyond it the game time a poll spans
+# (`poll` × speed seconds: 63 years at 2 s) soon leaves the range of a date
+MAX_SPEED = 1e9
 
 
-class DemoClock:
-    """Game time `speed` times faster than real time, starting a little before night 1."""
+def speed_problem(speed: float, duration: float, poll: float, grace: timedelta) -> str | None:
+    """Why the scripted game cannot end within `duration` real seconds at `speed`, if it cannot."""
+    if not 0 < speed <= MAX_SPEED:
+        return f"--speed must be more than 0 and at most {MAX_SPEED:g} game seconds per real second, not {speed:g}"
+    game = (ENDS + grace - CLOCK_STARTS).total_seconds()
+    stops = len(SCRIPT) + PHASES
+    ticks = stops * (poll + TICK_ALLOWANCE)
+    if game / speed + ticks <= duration:
+        return None
+    fastest_needed = game / (duration - ticks) if duration > ticks else math.inf
+    faster = f"--speed {math.ceil(fastest_needed)} or more, or " if fastest_needed <= MAX_SPEED else ""
+    return (f"at --speed {speed:g} the scripted game ({game / 3600:.1f} game hours, and a tick at each of its "
+            f"{stops} acts and deadlines) needs about {game / speed + ticks:.0f} real seconds, more than "
+            f"--duration {duration:g}: use {faster}a longer --duration")
 
-    def __init__(self, speed: float, monotonic: Callable[[], float] = time.monotonic):
-        self.speed = speed
-        self._monotonic = monotonic
-        self._origin = monotonic()
-        self.start = START - timedelta(minutes=30)
 
-    def now(self) -> datetime:
-        return self.start + timedelta(seconds=(self._monotonic() - self._origin) * self.speed)
-
-    def hours_since_start(self) -> float:
-        return (self.now() - START).total_seconds() / 3600
+def demo_clock(speed: float) -> FastClock:
+    """Game time `speed` times faster than real time, starting a little before night 1; it stands
+    there until the demo's first tick holds it at the next stop."""
+    clock = FastClock(CLOCK_STARTS, speed)
+    clock.hold(CLOCK_STARTS)
+    return clock
 
 
-def demo_board(clock: DemoClock, host_password: str) -> Board:
-    board = Board(clock=clock.now, title="forumgm demo board")
+def hours_since_start(clock: Clock) -> float:
+    return (clock.now() - START) / timedelta(hours=1)
+
+
+def next_stop(store, pending: tuple[Act, ...], grace: timedelta) -> datetime | None:
+    """Where the demo's clock waits for the next tick: the next scripted act or the next deadline
+    (resolved after the daemon's grace), whichever comes first. However long a tick takes against
+    the fast clock, every act then happens at its own game time and the daemon reads it before
+    the deadline after it resolves."""
+    stops = [START + timedelta(hours=act.at_hours) for act in pending[:1]]
+    stops += [phase["deadline"] + grace for phase in store.phases(GAME_ID, status="pending")]
+    return min(stops, default=None)
+
+
+def demo_board(clock: Clock, host_password: str) -> Board:
+    board = Board(clock=clock.now, title="forumgm demo board", form_clock=time.time)
     board.add_user(HOST, host_password, admin=True)
     for nick in PLAYERS:
         board.add_user(nick, secrets.token_hex(8))
@@ -182,7 +217,7 @@ def run_demo(duration: float, speed: float, auto_approve: bool, folder: Path | N
     folder = folder or Path(tempfile.mkdtemp(prefix="forumgm-demo-"))
     folder.mkdir(parents=True, exist_ok=True)
     web_password, web_password_file = write_web_password(folder)
-    clock = DemoClock(speed)
+    clock = demo_clock(speed)
     password = secrets.token_urlsafe(12)
     os.environ[PASSWORD_ENV] = password
     server = LocalForum(demo_board(clock, password), port=port).start()
@@ -190,6 +225,10 @@ def run_demo(duration: float, speed: float, auto_approve: bool, folder: Path | N
         config = write_config(folder, server.url, server.url + "viewtopic.php?t=2", web_port or free_port(),
                               web_password_file)
         installation = load_installation(config)
+        problem = speed_problem(speed, duration, poll, timedelta(seconds=installation.deadline_grace))
+        if problem:
+            print(f"forumgm demo: {problem}", file=out)
+            return 2
         store = Store(installation.storage, now=clock.now)
         forum = open_forum(installation.forum, load_secrets(installation.forum))
         daemon = Daemon(installation, store, forum, clock)
@@ -206,21 +245,24 @@ def run_demo(duration: float, speed: float, auto_approve: bool, folder: Path | N
         ends = time.monotonic() + duration
         last_tick = None
         while time.monotonic() < ends and not _over(store):
-            done = play(server.board, pending, clock.hours_since_start())
+            done = play(server.board, pending, hours_since_start(clock))
             pending = pending[len(done):]
             for act in done:
-                print(f"[{clock.now():%d.%m %H:%M}] {act.player}: {act.kind} {act.text.splitlines()[-1][:60]}",
+                print(f"{_at(clock)} {act.player}: {act.kind} {act.text.splitlines()[-1][:60]}",
                       file=out)
             last_tick = clock.now()
             report = daemon.tick()
             for line in report.resolved:
-                print(f"[{clock.now():%d.%m %H:%M}] resolved {line}", file=out)
+                print(f"{_at(clock)} resolved {line}", file=out)
             for line in report.errors:
-                print(f"[{clock.now():%d.%m %H:%M}] problem: {line}", file=out)
+                print(f"{_at(clock)} problem: {line}", file=out)
             if auto_approve:
                 _approve_all(store)
+            stop = next_stop(store, pending, daemon.polling.grace)
+            clock.hold(stop or clock.now())     # nothing left to wait for (the game is over): it stays
             # the demo ticks every `poll` real seconds, whatever the schedule would say: `status` tells so
-            daemon.keep_plan(last_tick, clock.now() + timedelta(seconds=poll * speed),
+            ahead = clock.now() + timedelta(seconds=poll * speed)
+            daemon.keep_plan(last_tick, ahead if stop is None else min(ahead, stop),
                              f"the demo reads the forum every {poll:g} s")
             time.sleep(poll)
         if auto_approve:      # what the last resolution drafted goes out too
@@ -237,6 +279,11 @@ def run_demo(duration: float, speed: float, auto_approve: bool, folder: Path | N
     finally:
         server.stop()
     return 0
+
+
+def _at(clock: Clock) -> str:
+    """The game time as the demo's lines show it: in the game's zone, like its calendar."""
+    return f"[{clock.now().astimezone(ZONE):%d.%m %H:%M}]"
 
 
 def _approve_all(store) -> None:

@@ -20,8 +20,8 @@ BROKEN_RULES = {
         "missed_votes_out)",
     ]),
     "legends": ('limits.theft_players = "many"\nday.policy = "middle"\n', [
-        "rules.day.policy: expected last or first",
-        "rules.limits.theft_players: expected a whole number >= 0",
+        "rules.day.policy: expected last or first (got 'middle')",
+        "rules.limits.theft_players: expected a whole number >= 0 (got 'many')",
     ]),
     "bellum": ('years_per_turn = "five"\nroll_low = 0\nbattle_losses = 2\nstate_factr = 3\n', [
         "rules.years_per_turn: expected a whole number (got 'five')",
@@ -115,4 +115,26 @@ def test_legends_rules_inside_a_setup_are_named_under_setup_rules():
     rules = rules_for("legends")
     with pytest.raises(SetupError) as refused:
         rules.setup({"rules": {"day": {"policy": "middle"}}, "players": [{"nick": "А"}]}, 1)
-    assert ("setup.rules.day.policy", "expected last or first") in refused.value.problems
+    assert ("setup.rules.day.policy", "expected last or first (got 'middle')") in refused.value.problems
+
+
+def test_legends_rules_problems_say_what_was_written_as_the_other_engines_do():
+    with pytest.raises(SetupError) as refused:
+        rules_for("legends", {"ranks": {"9": {"name": 5}}, "clans": {"q": "x"},
+                              "spells": {"Огонь": {"clan": "zz", "rank": "1"}},
+                              "day": {"colors": ["blue"], "policy": "middle"}, "night1": {"banned": ["fly"]},
+                              "calendar": {"first_phase": "evening"}, "limits": {"spy_targets": -1}})
+    assert list(refused.value.problems) == [
+        ("rules.ranks.9", "expected a table with a name (got name 5)"),
+        ("rules.clans.q", "expected a table with a name (got 'x')"),
+        ('rules.spells."Огонь"', "expected a table with a known clan and rank (got clan 'zz', rank '1')"),
+        ("rules.day.colors", "expected a non-empty list of lowercase #rrggbb colours (got ['blue'])"),
+        ("rules.day.policy", "expected last or first (got 'middle')"),
+        ("rules.night1.banned", "expected a list of attack, magic_attack, spying, defense, magic_defense, "
+                                "spy_defense, theft_attack, theft_magic_attack, theft_defense, theft_magic_defense, "
+                                "theft_spy_defense, mod_attack, mod_magic_attack, mod_spying, mod_defense, "
+                                "mod_magic_defense, mod_spy_defense, mod_theft, cast, transfer, exchange "
+                                "(got ['fly'])"),
+        ("rules.calendar.first_phase", "expected night or day (got 'evening')"),
+        ("rules.limits.spy_targets", "expected a whole number >= 0 (got -1)"),
+    ]

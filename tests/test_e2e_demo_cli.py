@@ -9,13 +9,17 @@ import re
 import shlex
 import threading
 import time
+from datetime import timedelta
 from types import SimpleNamespace
 
 import requests
 
 from forumgm.daemon.cli import build_parser, main
 from forumgm.daemon.config import load_installation
-from forumgm.daemon.demo import PASSWORD_ENV, DemoClock, _summary, demo_board, run_demo
+from forumgm.daemon.clock import FastClock
+from forumgm.daemon.demo import (
+    CLOCK_STARTS, GAME_ID, PASSWORD_ENV, _summary, demo_board, demo_clock, run_demo, speed_problem,
+)
 from forumgm.daemon.secrets import read_password
 from forumgm.daemon.store import Store
 
@@ -24,7 +28,7 @@ TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
 
 
 def test_the_commands_the_demo_prints_parse_with_the_real_cli(tmp_path):
-    clock = DemoClock(speed=1)
+    clock = demo_clock(speed=1)
     store = Store(tmp_path / "forumgm.sqlite", now=clock.now)
     out = io.StringIO()
     _summary(store, SimpleNamespace(board=demo_board(clock, "pw")), tmp_path / "forumgm.toml", False, out,
@@ -57,10 +61,34 @@ def watch_status(config, out: io.StringIO, seen: dict) -> None:
         time.sleep(0.05)
 
 
-def test_the_demo_serves_the_hosts_page_while_it_runs_and_says_what_stays(tmp_path, monkeypatch, caplog):
-    """A short demo (a fast clock): its page answers with the printed password while the game runs,
-    without writing an access-log line per request among the demo's own lines; afterwards its config
-    serves the page again (`forumgm web`), the last lines say so."""
+# every act at its game time (Moscow), each phase resolved after its deadline and the daemon's grace
+PLAYED = """\
+[02.03 22:00] Зорро: pm Шпионаж Хан
+[02.03 23:00] Хан: pm Защита 3
+[03.03 00:00] Тор: pm Атака 5 Лиса
+[03.03 10:00] resolved legends-demo/night-1
+[03.03 13:00] Зорро: post Доброе утро! Первый Линч — только на второй день, присматрив
+[03.03 21:00] resolved legends-demo/day-1
+[03.03 22:00] Зорро: pm Атака магией Тор
+[03.03 23:00] Хан: pm Атака 7 Зорро
+[04.03 00:00] Тор: pm Защита 4
+[04.03 10:00] resolved legends-demo/night-2
+[04.03 13:00] Зорро: post Голосую за [color=blue]Лиса[/color]
+[04.03 14:00] Лиса: post Почему я? Голосую за [color=blue]Зорро[/color]
+[04.03 15:00] Тор: post Голосую за [color=blue]Хан[/color]
+[04.03 16:00] Тор: edit-last Передумал. Голосую за [color=blue]Зорро[/color]
+[04.03 17:00] Хан: post Согласен: [color=blue]Зорро[/color]
+[04.03 21:00] resolved legends-demo/day-2
+"""
+
+
+def test_the_demo_plays_its_game_to_the_end_serves_the_hosts_page_and_says_what_stays(tmp_path, monkeypatch,
+                                                                                       caplog):
+    """The demo at ×40000, where one tick of the daemon outlasts a game day: every scripted act still
+    happens at its own game time and the game ends with day 2's lynch. Its page answers with the
+    printed password while the game runs, without writing an access-log line per request among the
+    demo's own lines; afterwards its config serves the page again (`forumgm web`), the last lines
+    say so."""
     caplog.set_level(logging.INFO, logger="werkzeug")
     monkeypatch.setenv(PASSWORD_ENV, "set by the demo")      # restored after the test
     out = io.StringIO()
@@ -83,9 +111,15 @@ def test_the_demo_serves_the_hosts_page_while_it_runs_and_says_what_stays(tmp_pa
     visitor.start()
     watcher = threading.Thread(target=watch_status, args=(tmp_path / "forumgm.toml", out, seen))
     watcher.start()
-    assert run_demo(3, 40000, True, tmp_path, 0, out, poll=0.1) == 0        # 3 s: the page is what matters
+    assert run_demo(120, 40000, False, tmp_path, 0, out, poll=0.1) == 0       # it stops once the game is over
     visitor.join()
     watcher.join()
+    assert "".join(line + "\n" for line in out.getvalue().splitlines() if line.startswith("[")) == PLAYED
+    assert "game over: yes" in out.getvalue().splitlines()
+    store = Store(tmp_path / "forumgm.sqlite")
+    finished = store.game(GAME_ID)
+    store.close()
+    assert (finished["winner"], finished["finished_by"]) == ("Клан Природы", "engine")
     assert seen["login"] == 302
     # while it ran, `status` on its config told the demo's last tick and when it reads the forum next
     running = re.compile(r"daemon: last tick 2026-03-\d\d \d\d:\d\d:\d\d, next tick 2026-03-\d\d \d\d:\d\d:\d\d "
@@ -107,3 +141,39 @@ def test_the_demo_serves_the_hosts_page_while_it_runs_and_says_what_stays(tmp_pa
     installation = load_installation(tmp_path / "forumgm.toml")
     assert read_password(installation.web_password_env, installation.web_password_file) == \
         PAGE.search(out.getvalue())["password"]
+
+
+def test_a_speed_too_slow_for_the_duration_is_refused_before_the_game_starts(tmp_path, monkeypatch):
+    monkeypatch.setenv(PASSWORD_ENV, "set by the demo")
+    out = io.StringIO()
+    assert run_demo(60, 1440, False, tmp_path, 0, out, poll=2.0) == 2
+    assert out.getvalue().splitlines()[-1] == (
+        "forumgm demo: at --speed 1440 the scripted game (48.5 game hours, and a tick at each of its 16 acts and "
+        "deadlines) needs about 169 real seconds, more than --duration 60: use --speed 14553 or more, or a longer "
+        "--duration")
+    assert not (tmp_path / "forumgm.sqlite").exists()
+
+
+def test_the_defaults_and_every_speed_fast_enough_up_to_the_highest_are_allowed_others_named():
+    grace = timedelta(seconds=30)
+    assert speed_problem(1440, 180, 2.0, grace) is None                  # `forumgm demo` as the README runs it
+    assert speed_problem(1e9, 180, 2.0, grace) is None
+    for refused in (0, -5, 2e9, float("inf"), float("nan")):
+        assert speed_problem(refused, 180, 2.0, grace) == \
+            f"--speed must be more than 0 and at most 1e+09 game seconds per real second, not {refused:g}"
+    assert speed_problem(1e6, 10, 2.0, grace).endswith("more than --duration 10: use a longer --duration")
+
+
+def test_the_clock_waits_at_a_hold_and_catches_up_after_it():
+    real = [0.0]
+    clock = FastClock(CLOCK_STARTS, speed=1e15, monotonic=lambda: real[0])
+    clock.hold(CLOCK_STARTS + timedelta(hours=1))
+    real[0] = 100.0                                     # far past any date a datetime holds, held anyway
+    assert clock.now() == CLOCK_STARTS + timedelta(hours=1)
+    slow = FastClock(CLOCK_STARTS, speed=60, monotonic=lambda: real[0])
+    slow.hold(CLOCK_STARTS + timedelta(hours=2))
+    real[0] += 60
+    assert slow.now() == CLOCK_STARTS + timedelta(hours=1)
+    slow.hold(None)
+    real[0] += 120
+    assert slow.now() == CLOCK_STARTS + timedelta(hours=3)

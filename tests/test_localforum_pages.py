@@ -2,7 +2,7 @@
 import requests
 import pytest
 
-from forumgm.daemon.demo import DemoClock, PLAYERS, SCRIPT, demo_board, play
+from forumgm.daemon.demo import PLAYERS, SCRIPT, demo_board, demo_clock, play
 from forumgm.daemon.localforum import LocalForum
 from forumgm.parsers.forums import phpbb
 from localforum_support import HOST, FakeClock, seeded_board
@@ -76,7 +76,7 @@ def test_pm_pages_need_a_login(server):
 
 
 def test_the_demo_script_plays_in_order_on_the_board():
-    clock = DemoClock(speed=1)
+    clock = demo_clock(speed=1)
     board = demo_board(clock, "pw")
     done = play(board, SCRIPT, hours=48)
     assert done == [act for act in SCRIPT if act.at_hours <= 48]

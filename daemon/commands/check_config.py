@@ -22,9 +22,10 @@ def run(args) -> int:
     try:
         loaded = load(args.file)
     except ConfigError as error:
-        for problem in error.problems:
+        problems = error.problems + [problem for game in error.games for problem in setup_problems(game)]
+        for problem in problems:
             print(problem, file=sys.stderr)
-        print(f"{len(error.problems)} problem(s)", file=sys.stderr)
+        print(f"{len(problems)} problem(s)", file=sys.stderr)
         return 1
     games = loaded.games if hasattr(loaded, "games") else (loaded,)
     problems = (secret_problems(loaded) + store_problems(loaded) + thread_problems(loaded) + picture_problems(loaded)

@@ -36,7 +36,8 @@ def open_installation(path: Path, check_engines: bool = False) -> tuple[Installa
     try:
         installation = load_installation(path)
     except ConfigError as error:
-        print("\n".join(error.problems), file=sys.stderr)
+        setups = [problem for game in error.games for problem in setup_problems(game)] if check_engines else []
+        print("\n".join(error.problems + setups), file=sys.stderr)
         return None
     problems = ([problem for game in installation.games for problem in setup_problems(game)]
                 + thread_problems(installation) + picture_problems(installation)) if check_engines else []
@@ -85,7 +86,7 @@ def setup_problems(game) -> list[str]:
     except ModuleNotFoundError:
         return [f"{game.source}: type: the {game.type} engine is not part of this forumgm yet"]
     except SetupError as error:
-        return [f"{game.source}: {_file_key(key, game)}: {message}" for key, message in error.problems]
+        return [f"{game.source}: {_in_file(game, _file_key(key, game))}: {message}" for key, message in error.problems]
     return []
 
 
@@ -108,8 +109,9 @@ def thread_problems(installation) -> list[str]:
         except ForumError:
             same_board = False
         if not same_board:
-            problems.append(f"{game.source}: thread_url: expected the address of a {forum.spec.name} thread on "
-                            f"{forum.settings.base_url}, such as {example} (got {game.thread_url!r})")
+            problems.append(f"{game.source}: {_in_file(game, 'thread_url')}: expected the address of a "
+                            f"{forum.spec.name} thread on {forum.settings.base_url}, such as {example} "
+                            f"(got {game.thread_url!r})")
     return problems
 
 
@@ -139,6 +141,11 @@ def picture_problems(installation) -> list[str]:
                             f"forumgm attaches no files on {installation.forum.engine}, so the forum shows the map "
                             "by address)")
     return problems
+
+
+def _in_file(game, key: str) -> str:
+    """`key` as the host finds it in the game's file: under `games[N].` for a game written inline."""
+    return f"{game.key_prefix}.{key}" if game.key_prefix else key
 
 
 def _file_key(key: str, game) -> str:

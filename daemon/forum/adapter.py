@@ -18,6 +18,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 from forumgm.daemon.forum.errors import (
     Accepted, BoardSaid, FloodPause, ForumError, ForumRefused, NoAttachments, NoPrivateMessages, SessionLost,
+    StaleForm,
 )
 from forumgm.daemon.forum.http import HttpClient, HttpError, Page
 from forumgm.daemon.forum.page_text import first_text, flood_wait, hourly_limit, meta_refresh
@@ -108,7 +109,8 @@ class ForumAdapter:
                 result = self.client.get(urljoin(result.url, refresh))
             if self.logged_out(result.text):
                 reason = first_text(result.text, self.spec.errors) or "no reason shown"
-                raise ForumError(f"login to {self.settings.base_url} as {self.settings.username} failed: {reason}")
+                failed = StaleForm if self.stale(reason) else ForumError
+                raise failed(f"login to {self.settings.base_url} as {self.settings.username} failed: {reason}")
             return ""
         self.posting("login", once)
         self._logged_in = True
@@ -259,7 +261,7 @@ class ForumAdapter:
         self._before_posting(kind)
         for attempt in range(FLOOD_RETRIES + 1):
             try:
-                ref = once()
+                ref = self._fresh_form(kind, once)
             except BoardSaid as said:
                 if said.wait is None:
                     raise
@@ -279,6 +281,27 @@ class ForumAdapter:
                 self._sent_at[kind] = self.client.clock()
                 return ref
         raise AssertionError("unreachable")
+
+    def _fresh_form(self, kind: str, once: Callable[[], str]) -> str:
+        """`once`, and once more with the form fetched again when the board refused it as expired:
+        a slow tick, a pause waited between fetching and sending, or a jump of the board's clock
+        can outlast a form token. Expired again right after a fetch is the host's to look at."""
+        try:
+            return once()
+        except StaleForm as stale:
+            log.info("%s refused the %s form as expired (%s); fetching it again", self.settings.base_url, kind,
+                     stale)
+        try:
+            return once()
+        except StaleForm as again:
+            raise StaleForm(f"{again}; the form was refused as expired twice, the second time just after it "
+                            f"was fetched: the board's clock may be wrong, or its form lifetime too short "
+                            f"(phpBB: ACP, Security settings, 'Maximum time to submit forms'); nothing was sent"
+                            ) from again
+
+    def stale(self, refusal: str) -> bool:
+        """Whether the board's refusal says the form expired (StaleForm)."""
+        return self.spec.stale_form is not None and self.spec.stale_form in refusal
 
     def _refuse_verification(self, page: Page) -> None:
         """ForumRefused when the PM form asks for a verification (a picture, a question) that only a
@@ -370,7 +393,7 @@ class ForumAdapter:
             wait = flood_wait(refusal, self.flood_default())
             if wait is not None:
                 raise BoardSaid(f"the forum asks to wait before the {what}: {refusal}", result.status, refusal, wait)
-            raise ForumRefused(f"the forum refused the {what}: {refusal}")
+            raise (StaleForm if self.stale(refusal) else ForumRefused)(f"the forum refused the {what}: {refusal}")
         if accepted and any(re.search(accepted, target) for target in targets):
             raise Accepted(f"the forum took the {what} and sent to {targets[0].split('#')[0]}, which does not name it")
         raise ForumError(f"the forum's answer to the {what} (HTTP {result.status}) neither names it nor says why")

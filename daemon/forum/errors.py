@@ -14,6 +14,11 @@ class ForumRefused(ForumError):
     a validation error). Sending the same text again would be refused again."""
 
 
+class StaleForm(ForumRefused):
+    """The board refused a form as expired (its token older than the board allows, or its session
+    gone meanwhile): it took nothing, and the same form fetched again may go."""
+
+
 class NoPrivateMessages(ForumError):
     """The forum engine has no private messages (FluxBB): orders cannot come by PM."""
 

@@ -30,6 +30,7 @@ SPEC = EngineSpec(
     reply_ref=r"[?&]p=(\d+)",
     post_link="viewtopic.php?p={post}#p{post}",
     flood_pause=15.0,    # `flood_interval`'s stock value: the refusal names no pause
+    stale_form="The submitted form was invalid",    # FORM_INVALID: older than `form_token_lifetime`
     pm=PmSpec(
         inbox=Paged("ucp.php?i=pm&folder=inbox", "ucp.php?i=pm&folder=inbox&start={start}"),
         sentbox=Paged("ucp.php?i=pm&folder=sentbox", "ucp.php?i=pm&folder=sentbox&start={start}"),

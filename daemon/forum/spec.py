@@ -123,5 +123,7 @@ class EngineSpec:
     flood_pause: float = 60.0     # waited after a flood refusal that names no pause: the engine's stock
                                   # flood interval (phpBB says only "so soon after your last")
     flood_left: bool = False      # its flood refusal names the seconds left (MyBB), not the whole interval
+    stale_form: str | None = None  # the board's refusal of a form whose token expired (fetched too long
+                                   # before it was sent, or its session ended meanwhile): fetched again once
     unread_pms: tuple[UnreadCount, ...] = ()   # where the header shows the unread PMs on every page,
                                                # the first found tells; none: the inbox is read at every poll

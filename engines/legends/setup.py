@@ -53,7 +53,7 @@ def _players(table: RuleTable, entries: Any, subset: Any, rng: PhaseRng) -> tupl
 def _deal_roles(table: RuleTable, given: Mapping[str, str | None], subset: Any, rng: PhaseRng) -> dict[str, str]:
     pool = list(table.roles) if subset is None else subset
     if not isinstance(pool, list) or any(role not in table.roles for role in pool):
-        raise SetupError("setup.roles", "expected a list of role names of the rule table")
+        raise SetupError("setup.roles", f"expected a list of role names of the rule table (got {subset!r})")
     taken = [role for role in given.values() if role is not None]
     if len(set(taken)) != len(taken):
         raise SetupError("setup.players", "a role is given to two players")

@@ -94,17 +94,17 @@ def load_rule_table(mapping: Mapping[str, Any], root: str = "rules") -> RuleTabl
     colors = day.get("colors", [])
     if not isinstance(colors, list) or not colors or not all(
             isinstance(c, str) and re.fullmatch(r"#[0-9a-f]{6}", c) for c in colors):
-        problems.append(("day.colors", "expected a non-empty list of lowercase #rrggbb colours"))
+        problems.append(("day.colors", "expected a non-empty list of lowercase #rrggbb colours" + _got(colors)))
         colors = []
     if day.get("policy") not in ("last", "first"):
-        problems.append(("day.policy", "expected last or first"))
+        problems.append(("day.policy", "expected last or first" + _got(day.get("policy"))))
     banned = night1.get("banned", [])
     if not isinstance(banned, list) or any(key not in COMMAND_KEYS for key in banned):
-        problems.append(("night1.banned", f"expected a list of {', '.join(COMMAND_KEYS)}"))
+        problems.append(("night1.banned", f"expected a list of {', '.join(COMMAND_KEYS)}" + _got(banned)))
         banned = []
     first_phase = calendar.get("first_phase", "night")
     if first_phase not in PHASE_KINDS:
-        problems.append(("calendar.first_phase", "expected night or day"))
+        problems.append(("calendar.first_phase", "expected night or day" + _got(first_phase)))
     table = RuleTable(
         ranks=MappingProxyType(ranks), clans=MappingProxyType(clans), roles=MappingProxyType(roles),
         spells=MappingProxyType(spells),
@@ -120,10 +120,21 @@ def load_rule_table(mapping: Mapping[str, Any], root: str = "rules") -> RuleTabl
     return table
 
 
+def _got(value: Any) -> str:
+    """What was written, for the host to compare with what is expected (as every engine says it)."""
+    return " (nothing written)" if value is None else f" (got {value!r})"
+
+
+def _got_name(spec: Any) -> str:
+    if not isinstance(spec, Mapping):
+        return _got(spec)
+    return " (it has no name)" if spec.get("name") is None else f" (got name {spec['name']!r})"
+
+
 def _section(mapping: Mapping[str, Any], key: str, problems: Problems) -> Mapping[str, Any]:
     value = mapping.get(key)
     if not isinstance(value, Mapping):
-        problems.append((key, "expected a table"))
+        problems.append((key, "expected a table" + _got(value)))
         return {}
     return value
 
@@ -131,7 +142,7 @@ def _section(mapping: Mapping[str, Any], key: str, problems: Problems) -> Mappin
 def _count(section: Mapping[str, Any], path: str, problems: Problems) -> int:
     value = section.get(path.rpartition(".")[2])
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        problems.append((path, "expected a whole number >= 0"))
+        problems.append((path, "expected a whole number >= 0" + _got(value)))
         return 0
     return value
 
@@ -144,7 +155,7 @@ def _skill_values(section: Mapping[str, Any], path: str, allowed: tuple[str, ...
         if key not in allowed:
             problems.append((f"{path}.{key}", f"unknown skill (expected one of {', '.join(allowed)})"))
         elif not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            problems.append((f"{path}.{key}", "expected a whole number >= 0"))
+            problems.append((f"{path}.{key}", "expected a whole number >= 0" + _got(value)))
         else:
             values[key] = value
     return values
@@ -152,12 +163,12 @@ def _skill_values(section: Mapping[str, Any], path: str, allowed: tuple[str, ...
 
 def _ranks(section: Any, problems: Problems) -> dict[str, Rank]:
     if not isinstance(section, Mapping) or not section:
-        problems.append(("ranks", "expected a table of ranks"))
+        problems.append(("ranks", "expected a table of ranks" + _got(section)))
         return {}
     ranks = {}
     for key, spec in section.items():
         if not isinstance(spec, Mapping) or not isinstance(spec.get("name"), str):
-            problems.append((f"ranks.{key}", "expected a table with a name"))
+            problems.append((f"ranks.{key}", "expected a table with a name" + _got_name(spec)))
             continue
         skills = _skill_values(spec, f"ranks.{key}", ALL_SKILLS, problems)
         missing = [skill for skill in BASE_SKILLS if skill not in skills]
@@ -170,12 +181,12 @@ def _ranks(section: Any, problems: Problems) -> dict[str, Rank]:
 
 def _clans(section: Any, ranks: Mapping[str, Rank], problems: Problems) -> tuple[dict[str, Clan], dict[str, RoleSpec]]:
     if not isinstance(section, Mapping) or not section:
-        problems.append(("clans", "expected a table of clans"))
+        problems.append(("clans", "expected a table of clans" + _got(section)))
         return {}, {}
     clans, roles = {}, {}
     for key, spec in section.items():
         if not isinstance(spec, Mapping) or not isinstance(spec.get("name"), str):
-            problems.append((f"clans.{key}", "expected a table with a name"))
+            problems.append((f"clans.{key}", "expected a table with a name" + _got_name(spec)))
             continue
         clans[key] = Clan(key, spec["name"])
         for rank, names in spec.items():
@@ -184,7 +195,7 @@ def _clans(section: Any, ranks: Mapping[str, Rank], problems: Problems) -> tuple
             if rank not in ranks:
                 problems.append((f"clans.{key}.{rank}", f"unknown rank (expected one of {', '.join(ranks)})"))
             elif not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-                problems.append((f"clans.{key}.{rank}", "expected a list of role names"))
+                problems.append((f"clans.{key}.{rank}", "expected a list of role names" + _got(names)))
             else:
                 for name in names:
                     if name in roles:
@@ -195,13 +206,15 @@ def _clans(section: Any, ranks: Mapping[str, Rank], problems: Problems) -> tuple
 
 def _spells(section: Any, clans: Mapping[str, Clan], ranks: Mapping[str, Rank], problems: Problems) -> dict[str, Spell]:
     if not isinstance(section, Mapping):
-        problems.append(("spells", "expected a table of spells"))
+        problems.append(("spells", "expected a table of spells" + _got(section)))
         return {}
     spells = {}
     for name, spec in section.items():
         path = f'spells."{name}"'
         if not isinstance(spec, Mapping) or spec.get("clan") not in clans or spec.get("rank") not in ranks:
-            problems.append((path, "expected a table with a known clan and rank"))
+            written = (f" (got clan {spec.get('clan')!r}, rank {spec.get('rank')!r})" if isinstance(spec, Mapping)
+                       else _got(spec))
+            problems.append((path, "expected a table with a known clan and rank" + written))
             continue
         effect = _skill_values(spec, path, ALL_SKILLS, problems)
         spells[name] = Spell(name, spec["clan"], spec["rank"], MappingProxyType(effect))
