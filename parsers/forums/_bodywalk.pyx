@@ -172,7 +172,6 @@ cdef class _Reading:
     cdef Py_ssize_t depth, capacity
 
     def __cinit__(self, BodyWalk walk_of, marks):
-        cdef int n
         self.walk_of = walk_of
         self.queried, self.simple, self.rule_count = {}, [], 0
         for name, kind in KINDS:
