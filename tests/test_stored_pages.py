@@ -47,6 +47,11 @@ def test_tokens_of_every_engine_are_blanked_and_the_page_reads_the_same(path):
     ('<html data-csrf="1700000000,abc">', '<html data-csrf="">'),
     ("var SECURITYTOKEN = \"1-abc\";", "var SECURITYTOKEN = \"\";"),
     ('<a href="viewtopic.php?t=2&amp;start=5">2</a>', '<a href="viewtopic.php?t=2&amp;start=5">2</a>'),
+    # a blanked link value ends at its quote: the next attribute must survive (the script pattern
+    # once read `sesc=" class="` as a quoted value and ate into it)
+    ('<a href="index.php?action=logout;sesc=abc" class="bbc_link">', '<a href="index.php?action=logout;sesc=" class="bbc_link">'),
+    ("<a href='ucp.php?mode=logout&amp;sid=abc' title='Выход'>", "<a href='ucp.php?mode=logout&amp;sid=' title='Выход'>"),
+    ('<a href="x.php?token=abc" data-csrf="k">', '<a href="x.php?token=" data-csrf="">'),
     ('<input type="text" name="subject" value="Re: Игра">', '<input type="text" name="subject" value="Re: Игра">'),
 ])
 def test_what_is_blanked_and_what_is_kept(html, expected):

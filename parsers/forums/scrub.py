@@ -20,8 +20,10 @@ _NAMES = "|".join(sorted(SECRET_NAMES, key=len, reverse=True))
 _URL_PARAM = re.compile(rf"([?&;](?:amp;)?(?:{_NAMES})=)[^&;\"'\s<>#]+", re.IGNORECASE)
 # SMF's session variable has a random name: ;a1b2c3d=<32 hex> in links, name="a1b2c3d" in forms
 _HEX_PARAM = re.compile(r"([?&;](?:amp;)?[A-Za-z0-9_]{1,40}=)[0-9a-fA-F]{32,}(?![0-9a-zA-Z])")
-# inline scripts and attributes: my_post_key = "…", SECURITYTOKEN = "…", csrfKey: "…", data-csrf="…"
-_SCRIPT_VALUE = re.compile(rf"((?:\b|data-)(?:{_NAMES})[\"']?\s*[:=]\s*)([\"'])[^\"'\n]*\2", re.IGNORECASE)
+# inline scripts and attributes: my_post_key = "…", SECURITYTOKEN = "…", csrfKey: "…", data-csrf="…";
+# never a link's parameter (after ? & ;): once blanked it ends at the attribute's quote, and
+# `sesc=" class="` would read as a quoted value and eat into the next attribute
+_SCRIPT_VALUE = re.compile(rf"((?<![?&;])(?:\b|data-)(?:{_NAMES})[\"']?\s*[:=]\s*)([\"'])[^\"'\n]*\2", re.IGNORECASE)
 _INPUT = re.compile(r"<input\b[^>]*>", re.IGNORECASE)
 _INPUT_NAME = re.compile(rf"\bname\s*=\s*[\"']?(?:{_NAMES})[\"'\s/>]", re.IGNORECASE)
 _INPUT_VALUE = re.compile(r"(\bvalue\s*=\s*)([\"'])[^\"']*\2|(\bvalue\s*=\s*)[^\s>\"']+", re.IGNORECASE)
