@@ -34,7 +34,7 @@ def tidy_sent(forum_id: str, forum, store, now: datetime) -> float | None:
     """Delete the forum's recorded sent copies that may go; how full the board then says the
     account's sent PMs are (a share of its limit; None: it shows no limit)."""
     space = forum.sent_space().fill
-    if getattr(forum.settings, "sent_cleanup", True):
+    if forum.settings.sent_cleanup:
         space = _delete(forum_id, forum, store, now, space)
     store.set_sent_space(forum_id, space, space_note(forum, space))
     return space
@@ -70,7 +70,7 @@ def space_note(forum, space: float | None) -> str | None:
         return None
     what = f"the account's PMs on the forum fill {_share(space)} of the space {forum.spec.name} allows"
     cleaned = ("forumgm deletes its own sent copies once recorded; the rest is the account's: delete old PMs on "
-               "the forum" if getattr(forum.settings, "sent_cleanup", True)
+               "the forum" if forum.settings.sent_cleanup
                else "[forum] sent_cleanup is off: delete old sent PMs on the forum")
     if forum.pms().full_keeps_no_copy:
         then = ("PMs wait until there is room (a full box keeps no sent copy, and a PM whose answer is lost "
