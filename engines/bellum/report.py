@@ -15,7 +15,8 @@ from forumgm.engines.base import Event, OutgoingPm
 from forumgm.engines.bellum.authority import authority_table
 from forumgm.engines.bellum.state import BellumState
 from forumgm.engines.texts import Texts
-from forumgm.parsers.orders.bellum import inflect, is_plural
+from forumgm.parsers.declension import is_plural
+from forumgm.parsers.orders.bellum import inflect
 
 LINES = "bellum/lines.j2"
 LITERARY = "bellum/literary.j2"
