@@ -9,7 +9,7 @@ import pytest
 
 from forumgm.config import data_path
 from forumgm.daemon.cli import main
-from forumgm.daemon.config import ConfigError, load_game, load_installation
+from forumgm.daemon.settings.installation import ConfigError, load_game, load_installation
 
 GAME = """
 id = "m1"
@@ -163,8 +163,8 @@ def test_a_misspelt_approval_kind_is_refused_naming_the_kinds(tmp_path):
 @pytest.mark.parametrize("game", ["mafia", "legends", "bellum", "arena"])
 def test_every_kind_a_game_drafts_can_be_named_in_its_approval_table(game):
     """The engines' PM kinds and report names, as the shipped scenarios make them."""
-    from forumgm.daemon.config import draft_kinds
-    from forumgm.daemon.simulate import load_scenario, run_scenario
+    from forumgm.daemon.settings.installation import draft_kinds
+    from forumgm.daemon.offline.simulate import load_scenario, run_scenario
 
     produced = set()
     for scenario in sorted((Path(__file__).parent / "scenarios" / game).glob("*.toml")):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from forumgm.daemon.finish import is_finished
+from forumgm.daemon.tick.finish import is_finished
 from forumgm.daemon.store import Store, StoreError
 
 
