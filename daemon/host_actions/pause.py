@@ -12,11 +12,6 @@ from forumgm.daemon.tick.finish import is_finished
 from forumgm.daemon.store import Store, StoreError
 
 
-def is_paused(store: Store, game_id: str) -> bool:
-    row = store.game(game_id)
-    return bool(row and row.get("paused_at"))
-
-
 def pause_game(store: Store, game_id: str, by: str, now: datetime) -> None:
     if is_finished(store, game_id):
         raise StoreError(f"{game_id} is finished; there is nothing to pause")

@@ -24,7 +24,6 @@ from typing import Any, Callable, Sequence
 from forumgm.daemon.tick.clock import due_phases, schedule
 from forumgm.daemon.settings.installation import GameConfig
 from forumgm.daemon.tick.finish import finish_by_engine, is_finished
-from forumgm.daemon.host_actions.pause import is_paused
 from forumgm.daemon.forum.housekeeping.inbox_check import DEFAULT_FULL_READ, inbox_reason
 from forumgm.daemon.tick.late import late_key, missed_phase
 from forumgm.daemon.tick.reminders import draft_before_deadline
@@ -33,7 +32,7 @@ from forumgm.daemon.settings.setup_files import game_setup
 from forumgm.daemon.tick.notices import KIND as NOTICE_KIND, host_notices
 from forumgm.daemon.drafts.pictures import drawn_maps, save_pictures, with_mark
 from forumgm.daemon.store import Store, StoreError
-from forumgm.daemon.tick.stops import is_held
+from forumgm.daemon.tick.stops import is_held, is_paused
 from forumgm.daemon.store.orders import order_pms
 from forumgm.daemon.store.posts import CLOCK_SKEW
 from forumgm.daemon.tick.stray_pms import draft_stray_pms

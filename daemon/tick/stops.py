@@ -63,6 +63,12 @@ def stops(store: Store, game_id: str) -> list[Stop]:
     return found
 
 
+def is_paused(store: Store, game_id: str) -> bool:
+    """True from `forumgm pause` to `forumgm resume`: inputs are read, nothing resolves."""
+    row = store.game(game_id)
+    return bool(row and row.get("paused_at"))
+
+
 def is_held(store: Store, game_id: str) -> bool:
     """True while a held cause (rules changed, paused, ...) keeps the daemon off the game."""
     return bool(store.holds(game_id))

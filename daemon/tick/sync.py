@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from typing import Any, TextIO
 
 from forumgm.daemon.forum.errors import ForumError
-from forumgm.daemon.forum.housekeeping.inbox_cleanup import Cleanup, clean_inbox, confirm_removed
+from forumgm.daemon.forum.housekeeping.inbox_cleanup import INBOX_NEARLY_FULL, Cleanup, clean_inbox, confirm_removed
 from forumgm.parsers.forums.base import Listing, PageLayoutError, Post
 from forumgm.parsers.forums.scrub import scrub_page
 
@@ -25,7 +25,6 @@ PROGRESS_FROM_PAGES = 3      # a progress bar only when this many pages are to b
 log = logging.getLogger(__name__)
 
 MAX_INBOX_PAGES = 50
-INBOX_NEARLY_FULL = 0.8      # of a folder's limit: the host is warned before new PMs are held back
 MASS_DELETION = 5    # more posts gone in one sync than a player or a moderator removes by hand
 # Zones differ by half an hour or more; a board's clock a few minutes fast is no reason to stop.
 DATES_AHEAD = timedelta(minutes=15)

@@ -22,6 +22,8 @@ from typing import Any, Sequence
 
 from forumgm.parsers.forums.base import Listing
 
+INBOX_NEARLY_FULL = 0.8      # of a folder's limit: the host is warned before new PMs are held back
+
 log = logging.getLogger(__name__)
 
 

@@ -21,7 +21,7 @@ import logging
 from datetime import datetime, timedelta
 
 from forumgm.daemon.forum.errors import ForumError
-from forumgm.daemon.tick.sync import INBOX_NEARLY_FULL
+from forumgm.daemon.forum.housekeeping.inbox_cleanup import INBOX_NEARLY_FULL
 
 log = logging.getLogger(__name__)
 
