@@ -166,7 +166,7 @@ def test_signup_command_drafts_the_assignment_and_approval_writes_the_players(tm
     from datetime import datetime, timezone
 
     from forumgm.daemon.cli import main
-    from forumgm.daemon.settings.installation import load_game
+    from forumgm.daemon.settings.game import load_game
     from forumgm.parsers.forums.base import Post
 
     monkeypatch.setenv("FORUMGM_SIGNUP_PASSWORD", "secret")
@@ -210,7 +210,7 @@ def test_signup_command_drafts_the_assignment_and_approval_writes_the_players(tm
 def test_approving_the_assignment_on_the_hosts_page_writes_the_players(tmp_path, monkeypatch):
     import re
 
-    from forumgm.daemon.settings.installation import load_game
+    from forumgm.daemon.settings.game import load_game
     from forumgm.daemon.web import create_app
     from forumgm.engines.bellum import RULES
     from web_seed import PASSWORD
@@ -251,7 +251,7 @@ def test_approval_writes_each_players_account_name_as_it_is_not_as_escaped_for_t
     from datetime import datetime, timezone
 
     from forumgm.daemon.cli import main
-    from forumgm.daemon.settings.installation import load_game
+    from forumgm.daemon.settings.game import load_game
     from forumgm.parsers.forums.base import Post
 
     monkeypatch.setenv("FORUMGM_SIGNUP_PASSWORD", "secret")

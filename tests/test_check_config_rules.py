@@ -6,7 +6,7 @@ import pytest
 
 from forumgm.config import data_path
 from forumgm.daemon.cli import main
-from forumgm.daemon.settings.installation import ConfigError
+from forumgm.daemon.settings.records import ConfigError
 from forumgm.daemon.settings.games import rules_for
 from forumgm.engines.base import SetupError
 from mafia_daemon_support import example_installation

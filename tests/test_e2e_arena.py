@@ -14,7 +14,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from forumgm.daemon.settings.installation import Installation, load_installation
+from forumgm.daemon.settings.installation import load_installation
+from forumgm.daemon.settings.records import Installation
 from forumgm.daemon.forum import open_forum
 from forumgm.daemon.offline.localforum import Board, LocalForum
 from forumgm.daemon.drafts.publish import publish_approved

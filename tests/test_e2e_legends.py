@@ -8,7 +8,8 @@ from collections import Counter
 import pytest
 
 from forumgm.daemon.cli import main
-from forumgm.daemon.settings.installation import ConfigError, load_installation
+from forumgm.daemon.settings.installation import load_installation
+from forumgm.daemon.settings.records import ConfigError
 from forumgm.daemon.offline.localforum import LocalForum
 from forumgm.daemon.store import Store
 from legends_forum_support import (

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from forumgm.config import data_path
-from forumgm.daemon.settings.installation import load_game
+from forumgm.daemon.settings.game import load_game
 from forumgm.daemon.settings.games import rules_for
 from forumgm.daemon.settings.setup_files import with_setup_files
 from forumgm.engines.base import Accepted, OrderPm, Rejected, split_lines

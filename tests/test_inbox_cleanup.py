@@ -248,7 +248,7 @@ def forum_config(tmp_path, engine: str, extra: str):
 
 
 def config_problems(load) -> list[str]:
-    from forumgm.daemon.settings.installation import ConfigError
+    from forumgm.daemon.settings.records import ConfigError
     with pytest.raises(ConfigError) as caught:
         load()
     return caught.value.problems

@@ -6,7 +6,7 @@ import re
 import pytest
 
 from forumgm.daemon.cli import main
-from forumgm.daemon.settings.installation import ConfigError
+from forumgm.daemon.settings.records import ConfigError
 from forumgm.daemon.tick.clock import FixedClock
 from forumgm.daemon.store.role_links import LinkUsed, RoleShown, open_role_link
 from mafia_daemon_support import GAME, daemon, drafts_of, example_installation, msk, top_level

@@ -15,7 +15,8 @@ from aiosmtpd.smtp import AuthResult, LoginPassword
 
 import test_e2e_mafia
 from forumgm.daemon.cli import main
-from forumgm.daemon.settings.installation import ConfigError, load_installation
+from forumgm.daemon.settings.installation import load_installation
+from forumgm.daemon.settings.records import ConfigError
 from forumgm.daemon.notify.notifier import notifier_for
 from test_e2e_mafia import GAME, ROUND_1, Table, msk
 

@@ -147,7 +147,7 @@ def test_a_pm_quoting_the_hosts_message_keeps_the_senders_own_words_apart(store,
 
 def test_the_edit_window_comes_from_the_game_config(tmp_path):
     from forumgm.config import data_path
-    from forumgm.daemon.settings.installation import load_game
+    from forumgm.daemon.settings.game import load_game
     from forumgm.daemon.tick.sync import DEFAULT_EDIT_WINDOW, _edit_window
 
     text = data_path("games", "legends.example.toml").read_text(encoding="utf-8")

@@ -207,7 +207,8 @@ def test_run_loop_stops_after_max_ticks(installation):
 
 def test_polling_settings_are_read_and_bad_ones_named(tmp_path):
     from forumgm.config import data_path
-    from forumgm.daemon.settings.installation import ConfigError, load_installation
+    from forumgm.daemon.settings.installation import load_installation
+    from forumgm.daemon.settings.records import ConfigError
 
     text = data_path("forumgm.example.toml").read_text(encoding="utf-8")
     text = text.replace('"games/mafia.example.toml", "games/legends.example.toml"', "")

@@ -16,7 +16,9 @@ def register(subparsers) -> None:
 def run(args) -> int:
     from forumgm.daemon.cli.common import picture_problems, setup_problems, thread_problems
     from forumgm.daemon.settings.nick_checks import mixed_script_warnings
-    from forumgm.daemon.settings.installation import ConfigError, load_game, load_installation
+    from forumgm.daemon.settings.game import load_game
+    from forumgm.daemon.settings.installation import load_installation
+    from forumgm.daemon.settings.records import ConfigError
 
     load = load_game if _is_game_file(args.file) else load_installation
     try:

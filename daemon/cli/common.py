@@ -7,7 +7,9 @@ import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from forumgm.daemon.settings.installation import ConfigError, Installation, load_installation, player_key
+from forumgm.daemon.settings.game import player_key
+from forumgm.daemon.settings.installation import load_installation
+from forumgm.daemon.settings.records import ConfigError, Installation
 from forumgm.daemon.store import Store, store_problem
 
 

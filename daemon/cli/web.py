@@ -11,7 +11,8 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from forumgm.daemon.settings.installation import ConfigError, load_installation
+    from forumgm.daemon.settings.installation import load_installation
+    from forumgm.daemon.settings.records import ConfigError
     from forumgm.daemon.runtime.loop import game_runs
     from forumgm.daemon.settings.secrets import SecretError, read_password, web_password_problem
     from forumgm.daemon.cli.common import open_store

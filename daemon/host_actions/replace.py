@@ -14,7 +14,7 @@ import json
 from datetime import datetime
 from typing import Any, Sequence
 
-from forumgm.daemon.settings.installation import GameConfig, PlayerConfig
+from forumgm.daemon.settings.records import GameConfig, PlayerConfig
 from forumgm.daemon.tick.finish import is_finished
 from forumgm.daemon.store import OPEN_DRAFT_STATUSES, Store, StoreError
 from forumgm.parsers.names import account_player

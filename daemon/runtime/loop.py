@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 from forumgm.config import load_texts
 from forumgm.daemon.tick.clock import Clock
-from forumgm.daemon.settings.installation import Installation
+from forumgm.daemon.settings.records import Installation
 from forumgm.daemon.forum.permalink import post_url_builder
 from forumgm.daemon.settings.games import rules_for
 from forumgm.daemon.host_actions.replace import current_players, with_replacements

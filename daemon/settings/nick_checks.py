@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from forumgm.daemon.settings.installation import player_key
+from forumgm.daemon.settings.game import player_key
 
 SCRIPTS = ("LATIN", "CYRILLIC")
 

@@ -1,6 +1,6 @@
 """The installation's `[notify]` table: which channels, where to, and when.
 
-Read by forumgm.daemon.settings.installation.load_installation through its Checker, so that a problem here is
+Read by settings.installation.load_installation through its Checker, so that a problem here is
 reported with the file and key like any other.
 """
 from __future__ import annotations
@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 from typing import Mapping
+
+from forumgm.daemon.settings.values import COUNT, PATH, PORT, STRINGS, TEXT, Kind, one_of, password_file, typed
 
 CHANNELS = ("pm", "email")
 TLS_MODES = ("starttls", "ssl")
@@ -35,15 +37,12 @@ class NotifyConfig:
 
 def read_notify(check, table: Mapping, account: str | None) -> NotifyConfig | None:
     """The [notify] table as a NotifyConfig; None when it is absent. Problems go to `check`."""
-    from forumgm.daemon.settings.installation import (COUNT, PATH, PORT, STRINGS, TEXT, Kind, _one_of, _password_file,
-                                       _typed)
-
     if not table:
         return None
     check.known_keys(table, NOTIFY_KEYS, "notify")
     channels = check.get(table, "channels", Kind(f"an array of channels ({', '.join(CHANNELS)})", _channels),
                          "notify") or ()
-    hours = _typed((int, float), "a number of hours above 0", lambda v: v > 0 and not isinstance(v, bool))
+    hours = typed((int, float), "a number of hours above 0", lambda v: v > 0 and not isinstance(v, bool))
     config = NotifyConfig(
         channels=channels,
         pm_to=check.get(table, "pm_to", TEXT, "notify", default=None),
@@ -51,10 +50,10 @@ def read_notify(check, table: Mapping, account: str | None) -> NotifyConfig | No
         email_from=check.get(table, "email_from", TEXT, "notify", default=None),
         smtp_host=check.get(table, "smtp_host", TEXT, "notify", default=None),
         smtp_port=check.get(table, "smtp_port", PORT, "notify", default=587),
-        smtp_tls=check.get(table, "smtp_tls", _one_of(TLS_MODES), "notify", default="starttls"),
+        smtp_tls=check.get(table, "smtp_tls", one_of(TLS_MODES), "notify", default="starttls"),
         smtp_user=check.get(table, "smtp_user", TEXT, "notify", default=None),
         password_env=check.get(table, "password_env", TEXT, "notify", default=None),
-        password_file=_password_file(check, table, "notify"),
+        password_file=password_file(check, table, "notify"),
         smtp_ca_file=check.path(check.get(table, "smtp_ca_file", PATH, "notify", default=None)),
         deadline_hours=check.get(table, "deadline_hours", hours, "notify", default=3.0),
         quiet=timedelta(minutes=check.get(table, "quiet_minutes", COUNT, "notify", default=30) or 0),

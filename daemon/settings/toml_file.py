@@ -1,6 +1,6 @@
 """Reading a TOML file a host wrote, or saying why not: the file, where in it, and what is wrong.
 
-The installation and game configs (config.py), the files a game's setup names (setup_files.py)
+The installation and game configs (installation.py, game.py), the files a game's setup names (setup_files.py)
 and `forumgm simulate`'s scenarios (simulate.py) all read TOML here, so a host gets one wording
 whichever file it was:
     games/mafia.toml: line 12, column 9: not valid TOML: invalid value

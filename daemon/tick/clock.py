@@ -12,7 +12,7 @@ from datetime import date, datetime, time, timedelta, timezone
 from typing import Callable, Protocol
 from zoneinfo import ZoneInfo
 
-from forumgm.daemon.settings.installation import GameConfig, PhaseTimes
+from forumgm.daemon.settings.records import GameConfig, PhaseTimes
 
 
 class Clock(Protocol):

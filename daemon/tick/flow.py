@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from forumgm.daemon.tick.clock import due_phases, schedule
-from forumgm.daemon.settings.installation import GameConfig
+from forumgm.daemon.settings.records import GameConfig
 from forumgm.daemon.tick.finish import finish_by_engine, is_finished
 from forumgm.daemon.forum.housekeeping.inbox_check import DEFAULT_FULL_READ, inbox_reason
 from forumgm.daemon.tick.late import late_key, missed_phase
