@@ -26,7 +26,7 @@ from bs4.formatter import HTMLFormatter
 from flask import Flask, Response, redirect, request
 from werkzeug.serving import WSGIRequestHandler, make_server
 
-from forumgm.daemon.localforum.server import STOP_POLL
+from forumgm.daemon.offline.localforum.server import STOP_POLL
 from forumgm.parsers.forums.layout import EngineLayout, Field
 
 FIXTURES = Path(__file__).parent / "fixtures"

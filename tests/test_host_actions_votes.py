@@ -11,8 +11,8 @@ import pytest
 from playwright.sync_api import expect
 
 from forumgm.daemon.cli import main
-from forumgm.daemon.localforum.server import STOP_POLL
-from forumgm.daemon.run import game_runs
+from forumgm.daemon.offline.localforum.server import STOP_POLL
+from forumgm.daemon.runtime.loop import game_runs
 from forumgm.daemon.store import Store
 from forumgm.daemon.web.server import web_server
 from legends_forum_support import GAME, msk, start_daemon, tick_at

@@ -6,8 +6,8 @@ import threading
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
-from forumgm.daemon.localforum.server import STOP_POLL
-from forumgm.daemon.web import create_role_link, role_link_path
+from forumgm.daemon.offline.localforum.server import STOP_POLL
+from forumgm.daemon.store.role_links import create_role_link, role_link_path
 from forumgm.daemon.web.server import web_server
 from web_seed import GAME, MAP_GAME, PASSWORD, audit_actions, seeded_store
 
