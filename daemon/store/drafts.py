@@ -14,7 +14,7 @@ OPEN_DRAFT_STATUSES = ("pending", "approved")
 
 
 class Drafts(StoreBase):
-    def add_draft(self, game_id: str, kind: str, target: str, body: str, phase_key: str | None,
+    def insert_draft(self, game_id: str, kind: str, target: str, body: str, phase_key: str | None,
                   needs_approval: bool, ref: str | None = None, subject: str = "",
                   resolution_id: int | None = None, pictures: Sequence[str] = ()) -> int:
         """A new draft, or the live one already drafted for the same `ref` (never twice). `pictures`:
