@@ -43,7 +43,7 @@ def day_two_resolved(day_two):
     """Day 2 as the thread voted it resolved (Кума lynched), an hour later."""
     server, clock, config, daemon, posts = day_two
     assert tick_at(daemon, clock, msk(4, 21, 5)).resolved == [f"{GAME}/day-2"]
-    assert "Линчеван: [b]Кума[/b]." in draft_body(daemon.store, "lynch_report")
+    assert "Линч: [b]Кума[/b]." in draft_body(daemon.store, "lynch_report")
     clock.moment = msk(4, 22)
     return day_two
 

@@ -29,13 +29,27 @@ from forumgm.parsers.names import decline
     ("Кумбала", "родительный", "Кумбалы"),
     ("Кумбала", "творительный", "Кумбалой"),
     ("Астарот", "родительный", "Астарота"),
+    # a word the dictionary knows only as another word's form still declines as a name does
+    ("Крикс", "родительный", "Крикса"),
+    ("Крикс", "творительный", "Криксом"),
+    ("Мира", "родительный", "Миры"),
+    ("Ганник", "родительный", "Ганника"),
+    # adjectives and one noun the dictionary knows: every word in the case
+    ("Серый Волк", "родительный", "Серого Волка"),
+    ("Восточная Римская Империя", "родительный", "Восточной Римской Империи"),
+    ("Галльская империя", "винительный", "Галльскую империю"),
+    # a people's name: plural, animate
+    ("Вандалы", "винительный", "Вандалов"),
+    ("Гепиды", "винительный", "Гепидов"),
+    ("Гепиды", "дательный", "Гепидам"),
+    ("Языгия", "винительный", "Языгию"),
 ])
 def test_a_known_noun_or_a_regular_ending_takes_the_case(nick, case, form):
     assert decline(nick, case) == form
 
 
 @pytest.mark.parametrize("nick", [
-    "Robozik", "gosha100", "Кума2", "Зорро", "Ильмаринен", "Серый Волк", "Серый-Волк", "",
+    "Robozik", "gosha100", "Кума2", "Зорро", "Ильмаринен", "Серый-Волк", "Кума Лиса", "",
     # the dictionary's indeclinable women's names
     "Кармен", "Ассоль",
     # unknown, ending in «ь» (Игоря or Ассоли? the gender cannot be told)
