@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from forumgm.config import load_texts
-from forumgm.daemon.simulate import run_scenario
+from forumgm.daemon.offline.simulate import run_scenario
 from forumgm.engines.base import PhaseRng, SetupError
 from forumgm.engines.legends import make_rules
 from forumgm.config import read_rule_table
