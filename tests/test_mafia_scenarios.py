@@ -188,7 +188,7 @@ def test_receipts_give_every_reason(play):
     assert reasons[("Аскон", "голос: Тору")] == "голос уже учтён (голос: Зорро); изменить голос нельзя"
     assert reasons[("Кума", "привет, ведущий")].startswith("команда не распознана")
     replaced = [r for r in first["receipts"]["Аскон"] if r["line"] == "проверить Бука"]
-    assert replaced == [{"line": "проверить Бука", "ok": True, "canonical": "проверить Бук (заменяет «проверить Лиса»)"}]
+    assert replaced == [{"line": "проверить Бука", "ok": True, "canonical": "проверить Бука (заменяет «проверить Лису»)"}]
     [check] = pms_of(first, "check_result")
     assert "Бук отрицательный" in check["text"]                # the replacing order is the one carried out
     assert {"voter": "Аскон", "text": "голос: Тору", "reason": "already_voted"} in first["discarded_votes"]
