@@ -77,8 +77,8 @@ def test_a_corrected_vote_rerun_from_the_page_reaches_the_forum_once(hosted, pag
     table.tick(msk(4, 9, 5))
     table.tick(msk(4, 9, 10))
     [posted] = corrections(table)
-    assert posted.author == HOST and "Итоги игрового дня 1" in posted.text
-    assert len(host_posts(table, "Итоги игрового дня 1")) == 2      # the report, then its correction
+    assert posted.author == HOST and "Итоги первого игрового дня" in posted.text
+    assert len(host_posts(table, "Итоги первого игрового дня")) == 2      # the report, then its correction
     actions = [row["action"] for row in store.audit_log()[::-1] if row["actor"] == "host"]
     assert actions[-4:] == ["web.login", "order.correct", "phase.rerun", "draft.approved"]
 
@@ -143,7 +143,7 @@ def test_host_actions_need_the_session_and_its_csrf_token(hosted, page):  # noqa
 
 def test_the_draft_queue_previews_bbcode_and_shows_the_last_edit(hosted, page):  # noqa: F811
     table, store, base = hosted
-    draft = store.add_draft(GAME, "host_notice", "thread", "[b]Жирный[/b] и <script>alert(1)</script>", "round-1", True)
+    draft = store.insert_draft(GAME, "host_notice", "thread", "[b]Жирный[/b] и <script>alert(1)</script>", "round-1", True)
     log_in(page, base, PASSWORD)
     page.goto(f"{base}/drafts")
     card = page.locator(f"#draft-{draft}")
