@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from forumgm.config import load_texts
-from forumgm.daemon.simulate import load_scenario, run_scenario
+from forumgm.daemon.offline.simulate import load_scenario, run_scenario
 from tests.test_arena_rules_examples import duel
 
 SCENARIOS = Path(__file__).parent / "scenarios" / "arena"
@@ -51,7 +51,7 @@ def test_a_playout_after_surrender_lists_the_winners_cards_only(texts):
         "Доигрывание после сдачи, карты:\n"
         "• Хан: правая рука L(голова), левая рука X, ноги X\n"
         "Дистанция: 1 → 1\n"
-        "Хан (правая рука, гладий): L в «голова»; защита: нет; множитель действия 1 (против отдыха: 1); "
+        "Хан (правая рука, гладий): L в голову; защита: нет; множитель действия 1 (против отдыха: 1); "
         "попаданий 2, отбито 0, множитель оружия 1,5; урон 3\n"
         "Рана: Аскон, голова — лёгкое ранение\n"
         "Доигрывание после сдачи, карты: отдых\n"

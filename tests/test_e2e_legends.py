@@ -8,8 +8,9 @@ from collections import Counter
 import pytest
 
 from forumgm.daemon.cli import main
-from forumgm.daemon.config import ConfigError, load_installation
-from forumgm.daemon.localforum import LocalForum
+from forumgm.daemon.settings.installation import load_installation
+from forumgm.daemon.settings.records import ConfigError
+from forumgm.daemon.offline.localforum import LocalForum
 from forumgm.daemon.store import Store
 from legends_forum_support import (
     GAME, PASSWORD_ENV, ROLES, Player, legends_board, msk, start_daemon, tick_at, write_installation,
@@ -123,7 +124,7 @@ def test_a_legends_game_on_the_local_forum(game, capsys):
     assert [(v["voter"], v["text"], v["reason"]) for v in votes if not v["counted"]] == [
         ("Кума", "Кума", "quoted"), ("Кума", "gosha100", "after_deadline")]
     lynch = next(d for d in daemon.store.drafts(game_id=GAME) if d["kind"] == "lynch_report" and d["phase_key"] == "day-2")
-    assert "Линчеван: [b]Аскон[/b]" in lynch["body"]
+    assert "Линч: [b]Аскон[/b]" in lynch["body"]
     assert f"[url={server.url}viewtopic.php?p={first_vote}#p{first_vote}]Аскон[/url]" in lynch["body"]
     final = next(d for d in daemon.store.drafts(game_id=GAME) if d["kind"] == "vote_count_final")
     assert "Итоги голосования, день 2" in final["body"]

@@ -13,8 +13,8 @@ from forum_http_board import BoardServer, FixtureBoard
 from forum_http_sites import FLUXBB, MYBB, PHPBB, SMF
 from forumgm.daemon.forum import open_forum
 from forumgm.daemon.forum.errors import ForumError
-from forumgm.daemon.pictures import NO_PUBLIC_URL, with_mark
-from forumgm.daemon.publish import publish_approved
+from forumgm.daemon.drafts.pictures import NO_PUBLIC_URL, with_mark
+from forumgm.daemon.drafts.publish import publish_approved
 from forumgm.daemon.store import Store
 from localforum_support import HOST, FakeClock
 
@@ -60,7 +60,7 @@ class Table:
                                  {"web_url": web_url} if web_url else None)
         (tmp_path / "map.png").write_bytes(picture)
         (tmp_path / "map.svg").write_bytes(b"<svg/>")
-        self.draft = self.store.add_draft("g1", "literary_report", "thread", with_mark(REPORT), "turn-1", False,
+        self.draft = self.store.insert_draft("g1", "literary_report", "thread", with_mark(REPORT), "turn-1", False,
                                           pictures=[tmp_path / "map.png", tmp_path / "map.svg"])
 
     def publish(self, forum=None):
