@@ -2,6 +2,8 @@
 a nick agreeing with it, nicks declined after prepositions, ordinals in words, no repeats."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from forumgm.config import load_texts
@@ -95,6 +97,10 @@ def night(orders, seed=5, spells=None, number=2):
 JOINT = {"gosha100": "Совместно с Robozik (Монах) атакую магией Жанну.",
          "Robozik": "Совместно с gosha100 (Мантикора) атакую магией Жанну."}
 THEFT = {"Мира": "Краду Атаку у Жанны, передаю gosha100.\nКраду Защиту от магии у Гладиатора, передаю себе"}
+# a theft, a defender's save, a failed spy and a kill in one night
+MIXED = {**THEFT, "Гладиатор": "Защита Жанне 10", "gosha100": "Атака Жанну", "Жанна": "Шпионить Мира",
+         "Кумбала": "Атака Мира"}
+GOLDEN = Path(__file__).parent / "golden"
 
 
 @pytest.mark.parametrize("seed", range(1, 9))
@@ -152,3 +158,14 @@ def test_a_nick_of_unknown_gender_gets_sentences_with_no_gendered_form(seed):
     literary = run_scenario(scenario)["phases"][0]["reports"]["literary"]
     assert "Фе" in literary
     assert disagreements(literary, {"Фея": "m"}) == disagreements(literary, {"Фея": "f"}) == []
+
+
+@pytest.mark.parametrize("name, orders, seed, spells", [
+    ("legends_joint_kill_of_a_woman", JOINT, 5, {"Жанна": ["Молитва"]}),
+    ("legends_theft_save_and_kill", MIXED, 3, None),
+])
+def test_golden_legends_nights_read_as_reviewed(name, orders, seed, spells):
+    """Whole reports a native reader reviewed: a template change shows up here as a diff to read."""
+    reports = night(orders, seed, spells)
+    text = f"{reports['literary']}\n\n{reports['technical']}\n"
+    assert text == (GOLDEN / f"{name}.txt").read_text(encoding="utf-8")
