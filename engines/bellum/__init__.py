@@ -73,8 +73,9 @@ class BellumRules:
 
     def resolve(self, state: BellumState, phase: Phase, inputs: PhaseInputs, seed: int, texts: Texts) -> Outcome:
         collected = TurnOrders(_orders.collect(state, phase, inputs.orders))
-        new_state, events = resolve_turn(state, phase.number, collected, phase_rng(seed, phase))
-        rendered = TurnTexts(new_state, events, phase.number, texts)
+        rng = phase_rng(seed, phase)
+        new_state, events = resolve_turn(state, phase.number, collected, rng)
+        rendered = TurnTexts(new_state, events, phase.number, texts, rng)
         return Outcome(
             state=new_state,
             events=tuple(events),
