@@ -142,7 +142,7 @@ def test_host_actions_need_the_session_and_its_csrf_token(hosted, page):  # noqa
 
 def test_the_draft_queue_previews_bbcode_and_shows_the_last_edit(hosted, page):  # noqa: F811
     table, store, base = hosted
-    draft = store.add_draft(GAME, "host_notice", "thread", "[b]Жирный[/b] и <script>alert(1)</script>", "round-1", True)
+    draft = store.insert_draft(GAME, "host_notice", "thread", "[b]Жирный[/b] и <script>alert(1)</script>", "round-1", True)
     log_in(page, base, PASSWORD)
     page.goto(f"{base}/drafts")
     card = page.locator(f"#draft-{draft}")
