@@ -294,31 +294,172 @@ def test_map_command_titles_a_turn_with_the_years_the_scenarios_rules_give_a_tur
     assert "После хода 2 (390 г.)" in (tmp_path / "turn2.svg").read_text(encoding="utf-8")
 
 
-def test_no_two_province_names_overlap_on_the_370_map(s370):
-    """The names as the renderer draws them (their boxes after placement) share no pixel, in the
-    crowded Balkans and Asia Minor too; each stays near its province's point."""
+@pytest.fixture(scope="module")
+def geography():
+    """The 370 map's real geography, read at the edge as a game's rules get it."""
+    from forumgm.daemon.games import shipped_rules
+
+    return shipped_rules("bellum").maps.geography("mediterranean")
+
+
+def _figure(s370, geography, position=None):
     from matplotlib import rc_context
 
-    from forumgm.engines.bellum.labels import overlap
     from forumgm.engines.bellum.mapdraw import RC, faction_looks, map_figure
 
-    position = start_position(s370)
+    position = position or start_position(s370)
+    looks = faction_looks(s370, position["people"], position["subjugated"], {})
     with rc_context(RC):
-        figure = map_figure(s370, position["people"], position["owners"],
-                            faction_looks(s370, position["people"], position["subjugated"], {}))
+        figure = map_figure(s370, position["people"], position["owners"], looks, "370 г. — начало", geography)
         renderer = figure.canvas.get_renderer()
-        names = {text.get_gid()[5:]: text for text in figure.axes[0].texts if (text.get_gid() or "").startswith("name:")}
-        boxes = {pid: tuple(text.get_window_extent(renderer).extents) for pid, text in names.items()}
+        names = {t.get_gid()[5:]: tuple(t.get_window_extent(renderer).extents) for t in figure.axes[0].texts
+                 if (t.get_gid() or "").startswith("name:")}
+    return figure, names, looks, position
+
+
+@pytest.mark.parametrize("drawn_on", ["geography", "cells"])
+def test_no_province_name_overlaps_another_or_a_symbol_on_the_370_map(s370, geography, drawn_on):
+    """The names as the renderer draws them (their boxes after placement) share no pixel with each
+    other or with the people's symbols, in the crowded Balkans and Asia Minor too; each stays near
+    its province's point."""
+    from forumgm.engines.bellum.labels import overlap
+    from forumgm.engines.bellum.mapdraw import _stack_box, _stacks, map_layout
+
+    on = geography if drawn_on == "geography" else None
+    figure, boxes, looks, position = _figure(s370, on)
     assert set(boxes) == set(s370.provinces)
     crossing = [(a, b) for a in boxes for b in boxes if a < b and overlap(boxes[a], boxes[b]) > 0]
     assert crossing == []
     to_pixels = figure.axes[0].transData
+    layout = map_layout(s370, on)
+    symbols = [(stack.province, _stack_box(stack, to_pixels)) for stack in _stacks(s370, position["people"], looks, layout)]
+    assert len(symbols) == len(s370.people)
+    covered = [(pid, under) for pid, box in boxes.items() for under, symbol in symbols if overlap(box, symbol) > 0]
+    assert covered == []
     for pid, (x0, y0, x1, y1) in boxes.items():
-        x, y = to_pixels.transform(_project_point(s370, pid))
+        x, y = to_pixels.transform(layout.anchors[pid])
         assert x0 - 40 < x < x1 + 40 and y0 - 40 < y < y1 + 40, pid      # within a few letters of its point
 
 
-def _project_point(scenario, pid):
-    from forumgm.engines.bellum.mapdraw import _project
+# ---------------------------------------------------------------- real geography
 
-    return _project(scenario.provinces[pid].x, scenario.provinces[pid].y)
+SEAS = {"the Tyrrhenian Sea": (11.5, 40.0), "the Black Sea": (34.0, 43.5), "the Aegean": (25.0, 38.8),
+        "the Bay of Biscay": (-4.0, 45.5), "the Caspian": (50.5, 42.0), "the Red Sea": (38.0, 20.0)}
+LANDS = {"italiya": (12.5, 41.9), "krit": (24.9, 35.2), "sitsiliya": (14.2, 37.5), "tavrika": (34.2, 45.0),
+         "egipet": (31.2, 30.0), "britannia": (-1.3, 51.8)}
+
+
+def test_the_sea_is_in_no_province_and_the_land_is_in_its_own(s370, geography):
+    from shapely.geometry import Point
+
+    from forumgm.engines.bellum.geography import project
+    from forumgm.engines.bellum.mapdraw import map_layout
+
+    areas = map_layout(s370, geography).areas
+    assert set(areas) == set(s370.provinces)
+    for sea, (x, y) in SEAS.items():
+        assert [pid for pid, area in areas.items() if area.contains(Point(project(x, y)))] == [], sea
+    for pid, (x, y) in LANDS.items():
+        assert [other for other, area in areas.items() if area.contains(Point(project(x, y)))] == [pid]
+    # an island with one province is that island (with its islets), not a disc of the sea around it
+    crete = next(mass for mass in geography.land.geoms if mass.contains(Point(project(*LANDS["krit"]))))
+    assert areas["krit"].contains(crete) and areas["krit"].area < 1.2 * crete.area
+
+
+def _pixel(figure, png, lon, lat):
+    """The colour of most of the picture around the place (a name or a symbol may stand there)."""
+    from collections import Counter
+
+    from forumgm.engines.bellum.geography import project
+
+    x, y = figure.axes[0].transData.transform(project(lon, lat))
+    x, y = int(x), png.height - int(y)
+    return Counter(png.getpixel((x + dx, y + dy)) for dx in range(-6, 7) for dy in range(-6, 7)).most_common(1)[0][0]
+
+
+def test_the_png_shows_the_sea_as_sea_and_the_provinces_on_land(s370, geography):
+    from forumgm.engines.bellum.mapdraw import SEA
+
+    figure, _, _, position = _figure(s370, geography)
+    png = Image.open(io.BytesIO(draw_map(s370, fmt="png", geography=geography, **position))).convert("RGB")
+    sea = tuple(int(SEA[i:i + 2], 16) for i in (1, 3, 5))
+    for name, (x, y) in SEAS.items():
+        assert max(abs(a - b) for a, b in zip(_pixel(figure, png, x, y), sea)) <= 3, name
+    italy = tuple(round(255 * (OWNER_ALPHA * c + (1 - OWNER_ALPHA) * b)) for c, b in zip(
+        (int(s370.factions["zap_rim"].color[i:i + 2], 16) / 255 for i in (1, 3, 5)), (0xf4 / 255, 0xf8 / 255, 0xfb / 255)))
+    assert max(abs(a - b) for a, b in zip(_pixel(figure, png, 11.3, 43.3), italy)) <= 3     # Etruria
+    assert png.width == WIDTH_PX
+
+
+def test_sea_links_run_over_water(s370, geography):
+    """Each blue and purple link curves from one province's point to the other's over the sea:
+    on other provinces' land at most a tenth of its way (a strait's shore), and the Gallaecia–
+    Aquitania crossing over the Bay of Biscay, not through Spain."""
+    import numpy as np
+    import shapely
+
+    from forumgm.engines.bellum.mapdraw import map_layout
+
+    layout = map_layout(s370, geography)
+    land = shapely.union_all([geography.land, *layout.areas.values()])
+    over_land = {}
+    for link in s370.links:
+        line = layout.links[link.a, link.b]
+        if link.kind == "land":
+            assert len(line) == 2
+            continue
+        own = layout.areas[link.a].union(layout.areas[link.b])
+        dense = shapely.segmentize(shapely.LineString(line), 0.05)
+        xs, ys = np.asarray(dense.coords).T
+        on = shapely.contains_xy(land, xs, ys) & ~shapely.contains_xy(own, xs, ys)
+        over_land[link.a, link.b] = on.mean()
+    assert len(over_land) == 43
+    assert {pair: share for pair, share in over_land.items() if share > 0.1} == {}
+    biscay = next(pair for pair in over_land if set(pair) == {"galletsiya", "akvitaniya"})
+    assert over_land[biscay] == 0
+
+
+def test_the_map_command_draws_the_370_scenario_on_its_geography_and_a_hosts_own_as_cells(tmp_path, s370):
+    game = tmp_path / "game.toml"
+    game.write_text('game = "bellum"\n[setup]\nscenario = "370"\n', encoding="utf-8")
+    assert main(["map", str(game), "--out", str(tmp_path / "370.svg")]) == 0
+    root = ET.fromstring((tmp_path / "370.svg").read_bytes())
+    groups = {g.get("id") for g in root.iter(f"{SVG}g")}
+    assert {"sea", "land", "lakes", "rivers", "provinces"} <= groups
+    own = tmp_path / "mine.toml"        # a host's map: the 370 file without its geography
+    own.write_text(_shipped_370().read_text(encoding="utf-8").replace('geography = "mediterranean"\n', ""),
+                   encoding="utf-8")
+    assert main(["map", str(own), "--out", str(tmp_path / "mine.svg")]) == 0
+    mine = read_svg((tmp_path / "mine.svg").read_bytes())
+    groups = {g.get("id") for g in ET.fromstring((tmp_path / "mine.svg").read_bytes()).iter(f"{SVG}g")}
+    assert set(mine["cells"]) == set(s370.provinces) and not {"sea", "land", "rivers"} & groups
+
+
+def test_a_scenario_naming_a_geography_not_shipped_draws_as_cells(tmp_path, s370):
+    own = tmp_path / "mine.toml"
+    own.write_text(_shipped_370().read_text(encoding="utf-8").replace('"mediterranean"', '"atlantis"'),
+                   encoding="utf-8")
+    assert main(["map", str(own), "--out", str(tmp_path / "mine.svg")]) == 0
+    assert set(read_svg((tmp_path / "mine.svg").read_bytes())["cells"]) == set(s370.provinces)
+
+
+def test_the_same_position_on_the_geography_gives_the_same_png_and_the_same_areas(s370):
+    """Two geographies parsed from the same file (as two processes would) give the same areas and
+    the same PNG bytes."""
+    from forumgm.config import read_rule_table
+    from forumgm.engines.bellum import make_rules
+    from forumgm.engines.bellum.mapdraw import map_layout
+
+    one, other = (make_rules(read_rule_table("bellum")).maps.geography("mediterranean") for _ in range(2))
+    assert one is not other
+    first, second = map_layout(s370, one), map_layout(s370, other)
+    assert {pid: area.wkb for pid, area in first.areas.items()} == {pid: area.wkb for pid, area in second.areas.items()}
+    position = start_position(s370)
+    assert draw_map(s370, fmt="png", geography=one, **position) == draw_map(s370, fmt="png", geography=other, **position)
+
+
+def test_the_shipped_geography_names_its_public_domain_source():
+    from forumgm.config import read_rule_table
+
+    source = read_rule_table("bellum")["geography"]["mediterranean"]["source"]
+    assert "Natural Earth" in source and "public domain" in source

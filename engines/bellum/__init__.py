@@ -8,7 +8,8 @@ simulation prints at its end, and `maps`, the turn map (`turnmap`).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any, ClassVar, Mapping, Sequence
 
@@ -42,6 +43,9 @@ def summary(state: BellumState) -> dict[str, Any]:
 @dataclass(frozen=True)
 class BellumRules:
     config: RuleConfig = RuleConfig()
+    # the shipped real geographies maps are drawn on, parsed JSON by name (the rule table's
+    # `geography`, read at the edge: config.read_rule_table)
+    geographies: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}), compare=False)
     name: str = "bellum"
     title: ClassVar[str] = "Bellum 2.0"        # the Russian rules' own name for the game
     setup_files: ClassVar[Mapping[str, str | None]] = MappingProxyType(SETUP_FILES)
@@ -100,12 +104,13 @@ class BellumRules:
     def summary(self, state: BellumState) -> dict[str, Any]:
         return summary(state)
 
-    @property
+    @cached_property
     def maps(self) -> Any:
-        """The turn map (engines.base.Maps): posted with each turn report, shown on the host's page."""
+        """The turn map (engines.base.Maps): posted with each turn report, shown on the host's page;
+        one per rules, so that its geographies are parsed once."""
         from forumgm.engines.bellum.turnmap import BellumMaps     # here: drawing loads matplotlib
 
-        return BellumMaps()
+        return BellumMaps(self.geographies)
 
     def signup_choices(self, setup: Mapping[str, Any]) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
         """(id, name, aliases) of every faction of the game's scenario, for the sign-up."""
@@ -116,7 +121,8 @@ class BellumRules:
 
 
 def make_rules(rule_table: Mapping[str, Any]) -> BellumRules:
-    return BellumRules(rule_config(rule_table))
+    rules = {key: value for key, value in rule_table.items() if key != "geography"}
+    return BellumRules(rule_config(rules), MappingProxyType(dict(rule_table.get("geography", {}))))
 
 
 RULES = BellumRules()

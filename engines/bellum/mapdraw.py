@@ -1,5 +1,10 @@
-"""The turn map: provinces as Voronoi cells of their points, owners' colours, links, and every
-faction's people drawn with the rules' symbols, as PNG or SVG bytes.
+"""The turn map: provinces in their owners' colours, links, and every faction's people drawn with
+the rules' symbols, as PNG or SVG bytes.
+
+On a scenario drawn on real geography (its `geography`: engines/bellum/geography.py) the
+provinces are land areas, the sea is sea with the sea links curved over it, and rivers and
+lakes are drawn; a scenario without one draws each province as the Voronoi cell of its point,
+cut to a disc around it.
 
 The position comes as plain mappings in the shapes of `forumgm simulate`'s output (`people`
 province → faction → count, `owners` province → state, `subjugated` tribe → master, and
@@ -26,27 +31,24 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 import numpy as np
+import shapely
 from PIL import Image
 from matplotlib import rc_context
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from matplotlib.collections import LineCollection, PolyCollection
+from matplotlib.collections import LineCollection, PathCollection, PolyCollection
 from matplotlib.colors import to_rgba
 from matplotlib.path import Path as MplPath
-from scipy.spatial import Voronoi
+from shapely.geometry import MultiPoint, Point
+from shapely.geometry.polygon import orient
 
+from forumgm.engines.bellum.geography import Geography, project, province_areas
 from forumgm.engines.bellum.labels import Box, Label, place_labels
 from forumgm.engines.bellum.scenario import Scenario
 
 FORMATS = ("png", "svg")
 WIDTH_PX = 1200
 DPI = 100
-# An equirectangular projection whose sparse edges are squeezed: east of EAST_FROM and south of
-# SOUTH_FROM (steppe, Persia, Arabia, the Sahara) one degree takes less room, so crowded Europe
-# gets more of the picture's width.
-X_SCALE = 0.85
-EAST_FROM, EAST_SCALE = 38.0, 0.55
-SOUTH_FROM, SOUTH_SCALE = 30.0, 0.6
 CELL_RADIUS = 3.2           # degrees of latitude: a cell ends here, leaving open sea between distant points
 MARGIN = 1.5
 LEGEND_COLUMNS = 5
@@ -56,6 +58,7 @@ LEGEND_INDENT = 0.12        # where a column's symbols stand, in columns
 LEGEND_SIZE = 6.5
 PNG_COLOURS = 128
 PNG_EDGE_COLOURS = 32       # at least this many of them for the edges of letters and shapes
+PNG_EFFORT = 9              # zlib level: the coasts and rivers took the 370 map past 128 KB at 6
 
 SQUARE, CIRCLE, RINGED, CONCAVE = "square", "circle", "ringed", "concave"
 SYMBOL_NAMES = {
@@ -71,7 +74,13 @@ LINK_STYLES = {
 }
 LINK_NAMES = {"land": "сухопутная граница", "blue": "морской путь для всех",
               "purple": "морской путь для государств"}
-BACKGROUND = "#f4f8fb"
+BACKGROUND = "#f4f8fb"       # and the land under an owned province's colour
+SEA = "#c4dbec"
+COAST = "#7f9db5"
+RIVER = "#4a86c5"
+RIVER_WIDTHS = {1: 1.1, 2: 1.0, 3: 0.9, 4: 0.75, 5: 0.6, 6: 0.5}     # by Natural Earth's scale rank
+RIVER_MARGIN = 0.2          # projected degrees: a river is drawn this far beyond the provinces
+UNCLAIMED = "#e6e3da"        # land no province reaches
 NAME_INK = "#1a1a1a"
 EDGE = "#202020"
 LEGEND_FILL, LEGEND_RING, TITLE_EDGE = "#bbbbbb", "#555555", "#888888"
@@ -108,13 +117,14 @@ def start_position(scenario: Scenario) -> dict[str, dict]:
 
 def draw_map(scenario: Scenario, people: Mapping[str, Mapping[str, int]], owners: Mapping[str, str],
              subjugated: Mapping[str, str], fmt: str = "png", factions: Mapping[str, Mapping[str, Any]] | None = None,
-             title: str | None = None) -> bytes:
-    """The map of one position as PNG or SVG bytes, WIDTH_PX wide."""
+             title: str | None = None, geography: Geography | None = None) -> bytes:
+    """The map of one position as PNG or SVG bytes, WIDTH_PX wide, on `geography` when the
+    scenario is drawn on one."""
     if fmt not in FORMATS:
         raise ValueError(f"map format must be one of {', '.join(FORMATS)} (got {fmt!r})")
     looks = faction_looks(scenario, people, subjugated, factions or {})
     with rc_context(RC):
-        figure = map_figure(scenario, people, owners, looks, title)
+        figure = map_figure(scenario, people, owners, looks, title, geography)
         if fmt == "png":
             return _png(figure, _flat_colours(looks, owners))
         buffer = io.BytesIO()
@@ -123,7 +133,8 @@ def draw_map(scenario: Scenario, people: Mapping[str, Mapping[str, int]], owners
 
 
 def map_figure(scenario: Scenario, people: Mapping[str, Mapping[str, int]], owners: Mapping[str, str],
-               looks: Mapping[str, FactionLook], title: str | None = None) -> Figure:
+               looks: Mapping[str, FactionLook], title: str | None = None,
+               geography: Geography | None = None) -> Figure:
     """The map as a matplotlib figure with an Agg canvas, for draw_map to render under RC."""
     present = [looks[fid] for fid in _present(people, looks)]
     legend_rows = math.ceil((len(present) + len(SYMBOL_NAMES) + len(LINK_NAMES)) / LEGEND_COLUMNS)
@@ -137,12 +148,14 @@ def map_figure(scenario: Scenario, people: Mapping[str, Mapping[str, int]], owne
     axes.set_xlim(x0, x1)
     axes.set_ylim(y0, y1)
     axes.set_axis_off()
-    axes.set_facecolor(BACKGROUND)
     figure.patch.set_facecolor(BACKGROUND)
-    _cells(axes, scenario, owners, looks)
-    _links(axes, scenario)
-    stacks = _stacks(scenario, people, looks)
-    _names(axes, scenario, stacks)
+    layout = map_layout(scenario, geography)
+    if geography is not None:
+        _geography(axes, geography, layout)
+    _areas(axes, scenario, layout, owners, looks)
+    _links(axes, scenario, layout)
+    stacks = _stacks(scenario, people, looks, layout)
+    _names(axes, scenario, stacks, layout)
     _people(axes, stacks, looks)
     if title:
         axes.text(x0 + 0.5, y1 - 0.5, title, fontsize=11, fontweight="bold", va="top", ha="left",
@@ -167,7 +180,7 @@ def _png(figure: Figure, exact: list[tuple[int, int, int]]) -> bytes:
     palette = Image.new("P", (1, 1))
     palette.putpalette([value for colour in exact for value in colour] + chosen[:3 * (PNG_COLOURS - len(exact))])
     buffer = io.BytesIO()
-    image.quantize(palette=palette, dither=Image.Dither.NONE).save(buffer, "PNG", compress_level=6)
+    image.quantize(palette=palette, dither=Image.Dither.NONE).save(buffer, "PNG", compress_level=PNG_EFFORT)
     return buffer.getvalue()
 
 
@@ -178,7 +191,7 @@ def _flat_colours(looks: Mapping[str, FactionLook], owners: Mapping[str, str]) -
     flat = {to_rgba(look.color) for look in looks.values()}
     flat |= {tuple(OWNER_ALPHA * c + (1 - OWNER_ALPHA) * b for c, b in zip(to_rgba(looks[owner].color), background))
              for owner in set(owners.values()) if owner in looks}
-    flat |= {to_rgba(c) for c in (BACKGROUND, UNOWNED_CIVILIZED, UNOWNED_WILD, CELL_EDGE, NAME_INK, EDGE, LEGEND_FILL,
+    flat |= {to_rgba(c) for c in (BACKGROUND, SEA, COAST, RIVER, UNCLAIMED, UNOWNED_CIVILIZED, UNOWNED_WILD, CELL_EDGE, NAME_INK, EDGE, LEGEND_FILL,
                                   LEGEND_RING, TITLE_EDGE, "#000000", *(style["color"] for style in LINK_STYLES.values()))}
     return sorted({tuple(round(255 * v) for v in colour[:3]) for colour in flat})
 
@@ -232,119 +245,170 @@ def _present(people: Mapping[str, Mapping[str, int]], looks: Mapping[str, Factio
 
 # ---------------------------------------------------------------- geometry
 
-def _project(x: float, y: float) -> tuple[float, float]:
-    if x > EAST_FROM:
-        x = EAST_FROM + (x - EAST_FROM) * EAST_SCALE
-    if y < SOUTH_FROM:
-        y = SOUTH_FROM + (y - SOUTH_FROM) * SOUTH_SCALE
-    return x * X_SCALE, y
+@dataclass(frozen=True)
+class Layout:
+    """Where the map puts each province (projected plane): its area, the spot its people stand
+    on, and each link's line (a sea link on real geography: a curve kept off the land)."""
+    areas: Mapping[str, Any]                # shapely (Multi)Polygons
+    anchors: Mapping[str, tuple[float, float]]
+    links: Mapping[tuple[str, str], np.ndarray]
+    unclaimed: Any = None                   # the land of no province (real geography only)
+    rivers: tuple[tuple[int, np.ndarray], ...] = ()     # (scale rank, line) where provinces are
+
+
+def map_layout(scenario: Scenario, geography: Geography | None = None) -> Layout:
+    points = tuple(sorted((p.id, *project(p.x, p.y)) for p in scenario.provinces.values()))
+    links = tuple(sorted((link.a, link.b, link.kind) for link in scenario.links))
+    return _layout_of(points, links, geography)
+
+
+@functools.lru_cache(maxsize=8)
+def _layout_of(points: tuple[tuple[str, float, float], ...], links: tuple[tuple[str, str, str], ...],
+               geography: Geography | None) -> Layout:
+    """The layout of one map; a game draws the same map every turn, so it is kept."""
+    if geography is None:
+        areas = _cells(points)
+        anchors = {pid: (x, y) for pid, x, y in points}
+        lines = {(a, b): np.array([anchors[a], anchors[b]]) for a, b, _ in links}
+        return Layout(MappingProxyType(areas), MappingProxyType(anchors), MappingProxyType(lines))
+    found = province_areas(points, geography)
+    anchors = {pid: found.anchors.get(pid, (x, y)) for pid, x, y in points}
+    # a province too far out at sea for any land: an islet of its own
+    areas = {pid: found.areas.get(pid) or Point(anchors[pid]).buffer(SEA_ISLET, 12) for pid, _, _ in points}
+    land = shapely.union_all([geography.land, *areas.values()])
+    shapely.prepare(land)
+    lines = {}
+    for a, b, kind in links:
+        ends = np.array([anchors[a], anchors[b]])
+        lines[a, b] = ends if kind == "land" else _sea_route(ends, land, areas[a].union(areas[b]))
+    return Layout(MappingProxyType(areas), MappingProxyType(anchors), MappingProxyType(lines), found.unclaimed,
+                  _rivers(geography, areas.values()))
+
+
+def _rivers(geography: Geography, areas) -> tuple[tuple[int, np.ndarray], ...]:
+    """The rivers through the provinces: the rest (the Niger, the Ob) is no one's, and each
+    line drawn costs the PNG's bytes."""
+    where = shapely.union_all(list(areas)).buffer(RIVER_MARGIN)
+    shapely.prepare(where)
+    kept = []
+    for rank, line in geography.rivers:
+        inside = line.intersection(where)
+        kept += [(rank, np.asarray(part.coords)) for part in getattr(inside, "geoms", [inside])
+                 if part.geom_type == "LineString" and part.length > RIVER_MARGIN]
+    return tuple(kept)
+
+
+SEA_ISLET = 0.35
+BENDS = (0.0, 0.15, -0.15, 0.3, -0.3, 0.45, -0.45, 0.6, -0.6, 0.8, -0.8)     # a curve's bow, in lengths
+CURVE_POINTS = 40
+
+
+def _sea_route(ends: np.ndarray, land, own) -> np.ndarray:
+    """A sea link's line: of the curves from one province's point to the other's, bowed ever
+    more to either side, the least bowed of those crossing the least land other than the two
+    provinces' own."""
+    shapely.prepare(own)
+    (x0, y0), (x1, y1) = ends
+    normal = np.array([y0 - y1, x1 - x0])
+    t = np.linspace(0.0, 1.0, CURVE_POINTS)[:, None]
+    best, best_cost = None, None
+    for bend in BENDS:
+        control = (ends[0] + ends[1]) / 2 + bend * normal
+        curve = (1 - t) ** 2 * ends[0] + 2 * (1 - t) * t * control + t ** 2 * ends[1]
+        xs, ys = curve[:, 0], curve[:, 1]
+        cost = int((shapely.contains_xy(land, xs, ys) & ~shapely.contains_xy(own, xs, ys)).sum())
+        if best_cost is None or cost < best_cost:
+            best, best_cost = curve, cost
+        if cost == 0:
+            break
+    return best
 
 
 def _extent(scenario: Scenario) -> tuple[float, float, float, float]:
-    points = [_project(p.x, p.y) for p in scenario.provinces.values()]
+    points = [project(p.x, p.y) for p in scenario.provinces.values()]
     xs, ys = [p[0] for p in points], [p[1] for p in points]
     return min(xs) - MARGIN - 1, max(xs) + MARGIN + 1, min(ys) - MARGIN - 1, max(ys) + MARGIN + 1
 
 
-def province_cells(scenario: Scenario) -> Mapping[str, tuple[tuple[float, float], ...]]:
+def _cells(points: tuple[tuple[str, float, float], ...]) -> dict[str, Any]:
     """Each province's Voronoi cell (projected), cut to a disc around its point."""
-    return _cells_of(tuple(sorted((p.id, p.x, p.y) for p in scenario.provinces.values())))
+    seeds = MultiPoint([(x, y) for _, x, y in points])
+    cells = shapely.voronoi_polygons(seeds, extend_to=seeds.envelope.buffer(10 * CELL_RADIUS), ordered=True).geoms
+    return {pid: cell.intersection(Point(x, y).buffer(CELL_RADIUS, 7)) for (pid, x, y), cell in zip(points, cells)}
 
 
-@functools.lru_cache(maxsize=8)
-def _cells_of(points_by_id: tuple[tuple[str, float, float], ...]) -> Mapping[str, tuple[tuple[float, float], ...]]:
-    """The cells of one map's points; a game draws the same map every turn, so they are kept."""
-    ids = [pid for pid, _, _ in points_by_id]
-    points = np.array([_project(x, y) for _, x, y in points_by_id])
-    # far points close every real cell, so no region of a province is unbounded
-    xs, ys = points[:, 0], points[:, 1]
-    x0, x1, y0, y1 = xs.min() - MARGIN - 1, xs.max() + MARGIN + 1, ys.min() - MARGIN - 1, ys.max() + MARGIN + 1
-    span = 10 * max(x1 - x0, y1 - y0)
-    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    guards = np.array([(cx - span, cy - span), (cx + span, cy - span), (cx - span, cy + span), (cx + span, cy + span)])
-    diagram = Voronoi(np.vstack([points, guards]))
-    cells = {}
-    for index, pid in enumerate(ids):
-        region = diagram.regions[diagram.point_region[index]]
-        polygon = [tuple(diagram.vertices[v]) for v in region]
-        disc = _disc(points[index], CELL_RADIUS)
-        cells[pid] = tuple(_clip(_counterclockwise(polygon), disc))
-    return MappingProxyType(cells)
-
-
-def _disc(centre, radius: float, sides: int = 28) -> list[tuple[float, float]]:
-    return [(centre[0] + radius * math.cos(2 * math.pi * k / sides), centre[1] + radius * math.sin(2 * math.pi * k / sides))
-            for k in range(sides)]
-
-
-def _counterclockwise(polygon: list[tuple[float, float]]) -> list[tuple[float, float]]:
-    area = sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(polygon, polygon[1:] + polygon[:1]))
-    return polygon if area > 0 else polygon[::-1]
-
-
-def _clip(subject: list[tuple[float, float]], clip: list[tuple[float, float]]) -> list[tuple[float, float]]:
-    """Sutherland–Hodgman: a convex polygon cut by a convex counter-clockwise one."""
-    output = subject
-    for (ax, ay), (bx, by) in zip(clip, clip[1:] + clip[:1]):
-        if not output:
-            break
-        inside = lambda p: (bx - ax) * (p[1] - ay) - (by - ay) * (p[0] - ax) >= 0  # noqa: E731
-        points, output = output, []
-        for current, previous in zip(points, points[-1:] + points[:-1]):
-            if inside(current):
-                if not inside(previous):
-                    output.append(_crossing(previous, current, (ax, ay), (bx, by)))
-                output.append(current)
-            elif inside(previous):
-                output.append(_crossing(previous, current, (ax, ay), (bx, by)))
-    return output
-
-
-def _crossing(p, q, a, b) -> tuple[float, float]:
-    (px, py), (qx, qy), (ax, ay), (bx, by) = p, q, a, b
-    denominator = (px - qx) * (ay - by) - (py - qy) * (ax - bx)
-    t = ((px - ax) * (ay - by) - (py - ay) * (ax - bx)) / denominator
-    return px + t * (qx - px), py + t * (qy - py)
+def _path(shape) -> MplPath:
+    """A (multi)polygon as one path, outlines counter-clockwise and holes clockwise (Agg fills by
+    the winding number)."""
+    vertices, codes = [], []
+    for polygon in getattr(shape, "geoms", [shape]):
+        if polygon.geom_type != "Polygon" or polygon.is_empty:
+            continue
+        polygon = orient(polygon, 1.0)
+        for ring in (polygon.exterior, *polygon.interiors):
+            coords = np.asarray(ring.coords)
+            vertices.append(coords)
+            codes += [MplPath.MOVETO] + [MplPath.LINETO] * (len(coords) - 2) + [MplPath.CLOSEPOLY]
+    return MplPath(np.vstack(vertices) if vertices else np.zeros((0, 2)), codes or None)
 
 
 # ---------------------------------------------------------------- drawing
 
-def _cells(axes, scenario: Scenario, owners: Mapping[str, str], looks: Mapping[str, FactionLook]) -> None:
-    cells = province_cells(scenario)
+def _geography(axes, geography: Geography, layout: Layout) -> None:
+    """The sea, the land under the provinces (the unclaimed part in its own colour), lakes and rivers."""
+    x0, x1 = axes.get_xlim()
+    y0, y1 = axes.get_ylim()
+    axes.add_collection(PolyCollection([[(x0, y0), (x1, y0), (x1, y1), (x0, y1)]], facecolors=SEA, edgecolors="none",
+                                       zorder=0.4, gid="sea"), autolim=False)
+    land = PathCollection([_path(geography.land)], facecolors=BACKGROUND, edgecolors=COAST, linewidths=0.5, zorder=0.5)
+    land.set_gid("land")
+    axes.add_collection(land, autolim=False)
+    if layout.unclaimed is not None and not layout.unclaimed.is_empty:
+        axes.add_collection(PathCollection([_path(layout.unclaimed)], facecolors=UNCLAIMED, edgecolors="none",
+                                           zorder=0.6), autolim=False)
+    rivers = [line for _, line in layout.rivers]
+    widths = [RIVER_WIDTHS.get(rank, 0.5) for rank, _ in layout.rivers]
+    collection = LineCollection(rivers, colors=RIVER, linewidths=widths, zorder=1.5, capstyle="round")
+    collection.set_gid("rivers")
+    axes.add_collection(collection, autolim=False)
+    lakes = PathCollection([_path(geography.lakes)], facecolors=SEA, edgecolors=COAST, linewidths=0.4, zorder=1.6)
+    lakes.set_gid("lakes")
+    axes.add_collection(lakes, autolim=False)
+
+
+def _areas(axes, scenario: Scenario, layout: Layout, owners: Mapping[str, str], looks: Mapping[str, FactionLook]) -> None:
     faces = []
-    for pid in cells:
+    for pid in layout.areas:
         owner = owners.get(pid)
         if owner in looks:
             faces.append(to_rgba(looks[owner].color, OWNER_ALPHA))
         else:
             faces.append(to_rgba(UNOWNED_CIVILIZED if scenario.provinces[pid].civilized else UNOWNED_WILD))
-    collection = PolyCollection(list(cells.values()), facecolors=faces, edgecolors=CELL_EDGE, linewidths=0.8,
-                                zorder=1)
+    collection = PathCollection([_path(area) for area in layout.areas.values()], facecolors=faces,
+                                edgecolors=CELL_EDGE, linewidths=0.8, zorder=1)
     collection.set_gid("provinces")
-    collection.set_urls([f"#province:{pid}:{owners.get(pid, '')}" for pid in cells])
+    collection.set_urls([f"#province:{pid}:{owners.get(pid, '')}" for pid in layout.areas])
     axes.add_collection(collection, autolim=False)
 
 
-def _links(axes, scenario: Scenario) -> None:
+def _links(axes, scenario: Scenario, layout: Layout) -> None:
     for kind, style in LINK_STYLES.items():
         links = [link for link in scenario.links if link.kind == kind]
-        segments = [[_project(scenario.provinces[l.a].x, scenario.provinces[l.a].y),
-                     _project(scenario.provinces[l.b].x, scenario.provinces[l.b].y)] for l in links]
-        collection = LineCollection(segments, colors=style["color"], linestyles=[style["linestyle"]],
+        collection = LineCollection([layout.links[l.a, l.b] for l in links], colors=style["color"], linestyles=[style["linestyle"]],
                                     linewidths=style["linewidth"], zorder=2)
         collection.set_gid(f"links:{kind}")
         collection.set_urls([f"#link:{kind}:{l.a}:{l.b}" for l in links])
         axes.add_collection(collection, autolim=False)
 
 
-def _names(axes, scenario: Scenario, stacks: list[Stack]) -> None:
+def _names(axes, scenario: Scenario, stacks: list[Stack], layout: Layout) -> None:
     """Each province's name near its point, clear of the other names and, where it can be, of the
     people's symbols (engines/bellum/labels.py), measured as the renderer will draw them."""
     renderer = axes.figure.canvas.get_renderer()
     to_pixels = axes.transData
     texts, labels = {}, []
     for pid, province in scenario.provinces.items():
-        x, y = to_pixels.transform(_project(province.x, province.y))
+        x, y = to_pixels.transform(layout.anchors[pid])
         text = axes.text(0, 0, province.name.replace(" ", "\n"), fontsize=NAME_SIZE,
                          fontweight="bold" if province.civilized else "normal",
                          ha="center", va="center", zorder=5, linespacing=0.95, color=NAME_INK, gid=f"name:{pid}")
@@ -373,14 +437,14 @@ class Stack:
 
 
 def _stacks(scenario: Scenario, people: Mapping[str, Mapping[str, int]],
-            looks: Mapping[str, FactionLook]) -> list[Stack]:
+            looks: Mapping[str, FactionLook], layout: Layout) -> list[Stack]:
     """Every faction's people under their province's point, the largest first, four a row."""
     placed = []
     for pid, stacks in people.items():
         if pid not in scenario.provinces:
             continue
         present = sorted(((fid, count) for fid, count in stacks.items() if count > 0), key=lambda s: (-s[1], s[0]))
-        x, y = _project(scenario.provinces[pid].x, scenario.provinces[pid].y)
+        x, y = layout.anchors[pid]
         per_row = 4
         for index, (fid, count) in enumerate(present):
             row, column = divmod(index, per_row)
