@@ -14,8 +14,8 @@ from __future__ import annotations
 import os
 import time
 
-from forumgm.daemon.games import shipped_rules
-from forumgm.daemon.setup_files import with_setup_files
+from forumgm.daemon.settings.games import shipped_rules
+from forumgm.daemon.settings.setup_files import with_setup_files
 from forumgm.engines.bellum.mapdraw import draw_map, start_position
 from forumgm.engines.bellum.setup import game_scenario
 
