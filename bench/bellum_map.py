@@ -5,7 +5,7 @@
 Prints the time to draw the start position (137 provinces, 297 links, 157 stacks of people,
 58 factions in the legend) on its real geography and, as a host's own scenario without one
 would be drawn, as cells: as PNG and as SVG, the first drawing of a process (the geography
-parsed, the provinces' areas and the sea routes computed, fonts loaded) and the best of several
+parsed, the provinces' areas and the sea routes computed, the fonts opened) and the best of several
 after it, the picture sizes and the machine's load around the runs (on a shared machine the wall
 clock also counts other processes' turns).
 """
@@ -36,11 +36,12 @@ def main() -> None:
     print(f"first 370 map of a process (png, on its geography): wall {wall * 1000:.0f} ms, CPU {cpu * 1000:.0f} ms")
     scenario = game_scenario(setup["scenario"])
     position = start_position(scenario)
-    geography = rules.maps.geography(scenario.geography)
+    geography, fonts = rules.maps.geography(scenario.geography), rules.maps.letters()
     for drawn_on, on in (("geography", geography), ("cells", None)):
         for fmt in ("png", "svg"):
-            picture = draw_map(scenario, fmt=fmt, geography=on, **position)      # warm-up: layout, fonts
-            runs = [timed(lambda: draw_map(scenario, fmt=fmt, geography=on, **position)) for _ in range(ROUNDS)]
+            picture = draw_map(scenario, fonts=fonts, fmt=fmt, geography=on, **position)      # warm-up: layout
+            runs = [timed(lambda: draw_map(scenario, fonts=fonts, fmt=fmt, geography=on, **position))
+                    for _ in range(ROUNDS)]
             walls, cpus = sorted(run[0] for run in runs), sorted(run[1] for run in runs)
             print(f"370 map {fmt} on {drawn_on}: wall best {walls[0] * 1000:.0f} ms, median "
                   f"{walls[ROUNDS // 2] * 1000:.0f} ms; CPU best {cpus[0] * 1000:.0f} ms; {len(picture) // 1024} KB")

@@ -39,9 +39,10 @@ def read_rule_table(game: str) -> dict:
     """The parsed config/<game>/rules.toml shipped with the package (validated by the engine).
 
     A game whose numbers fill several tables lists them in `tables = ["weapons", …]`: each
-    names a file beside rules.toml (weapons.toml) read in under that key. A game whose maps are
-    drawn on real geography ships it as geography/NAME.json beside rules.toml, read in under
-    `geography` as {NAME: the parsed file}.
+    names a file beside rules.toml (weapons.toml) read in under that key. What a game's maps are
+    drawn with lies beside rules.toml too: real geography as geography/NAME.json, read in under
+    `geography` as {NAME: the parsed file}, and letters as fonts/NAME.ttf, under `fonts` as
+    {NAME: the file's bytes}.
     """
     path = data_path(game, "rules.toml")
     if not path.is_file():
@@ -55,4 +56,7 @@ def read_rule_table(game: str) -> dict:
     if geography.is_dir():
         table["geography"] = {path.stem: json.loads(path.read_text(encoding="utf-8"))
                               for path in sorted(geography.glob("*.json"))}
+    fonts = data_path(game, "fonts")
+    if fonts.is_dir():
+        table["fonts"] = {path.stem: path.read_bytes() for path in sorted(fonts.glob("*.ttf"))}
     return table

@@ -1,4 +1,5 @@
 """The Bellum turn map, read back: the SVG's cells, links, names and people symbols, and the PNG."""
+import functools
 import io
 import xml.etree.ElementTree as ET
 
@@ -12,6 +13,18 @@ from forumgm.engines.bellum.mapdraw import (
 from tests.bellum_helpers import setup_of, shipped_scenario
 
 SVG = "{http://www.w3.org/2000/svg}"
+
+
+@functools.cache
+def shipped_maps():
+    """The maps of the shipped rules: geography and fonts read at the edge, as the daemon has them."""
+    from forumgm.daemon.settings.games import shipped_rules
+
+    return shipped_rules("bellum").maps
+
+
+def draw(*args, **kwargs) -> bytes:
+    return draw_map(*args, fonts=shipped_maps().letters(), **kwargs)
 XLINK = "{http://www.w3.org/1999/xlink}href"
 
 
@@ -52,7 +65,7 @@ def read_svg(data: bytes):
 
 @pytest.fixture(scope="module")
 def start_svg(s370):
-    return read_svg(draw_map(s370, fmt="svg", **start_position(s370)))
+    return read_svg(draw(s370, fmt="svg", **start_position(s370)))
 
 
 def test_every_province_is_a_cell_in_its_owners_colour_with_its_name_as_text(s370, start_svg):
@@ -97,7 +110,7 @@ def test_subjugation_rings_the_tribe_in_its_masters_colour_and_the_master_is_a_c
     position = start_position(s370)
     position["subjugated"] = {"anty": "ostgoty"}
     position["people"]["pridneprovye"]["gunny"] = 4
-    stacks = read_svg(draw_map(s370, fmt="svg", **position))["stacks"]
+    stacks = read_svg(draw(s370, fmt="svg", **position))["stacks"]
     kind, count, style = stacks["pridneprovye", "anty"]
     assert (kind, count) == ("ringed", 6)
     assert style["fill"] == s370.factions["anty"].color and style["stroke"] == s370.factions["ostgoty"].color
@@ -111,7 +124,7 @@ def test_a_faction_born_in_the_game_is_drawn_from_the_simulate_factions(s370):
     people = {"moldaviya": {"vestgoty": 8}, "italiya": {"zap_rim": 5, "zap_rim_italiya": 3}}
     factions = {"vestgoty": {"kind": "state", "ever_state": True, "capital": "moldaviya"},
                 "zap_rim_italiya": {"kind": "state", "ever_state": True, "capital": "italiya"}}
-    data = draw_map(s370, people, {"italiya": "zap_rim_italiya", "moldaviya": "vestgoty"}, {}, fmt="svg",
+    data = draw(s370, people, {"italiya": "zap_rim_italiya", "moldaviya": "vestgoty"}, {}, fmt="svg",
                     factions=factions)
     found = read_svg(data)
     assert found["stacks"]["moldaviya", "vestgoty"][0] == "square"      # a tribe become state
@@ -122,7 +135,7 @@ def test_a_faction_born_in_the_game_is_drawn_from_the_simulate_factions(s370):
 
 
 def test_the_png_is_the_forums_width_and_shows_the_owners_colour(s370):
-    data = draw_map(s370, fmt="png", **start_position(s370))
+    data = draw(s370, fmt="png", **start_position(s370))
     image = Image.open(io.BytesIO(data))
     assert image.format == "PNG"
     assert image.width == WIDTH_PX
@@ -142,7 +155,7 @@ def test_the_png_is_the_forums_width_and_shows_the_owners_colour(s370):
 
 def test_the_same_position_gives_the_same_svg(s370):
     position = start_position(s370)
-    assert draw_map(s370, fmt="svg", **position) == draw_map(s370, fmt="svg", **position)
+    assert draw(s370, fmt="svg", **position) == draw(s370, fmt="svg", **position)
 
 
 def test_symbol_kinds_follow_the_rules(s370):
@@ -208,12 +221,23 @@ def test_only_bellum_offers_maps_through_its_rules():
 
 def test_the_engines_map_of_a_state_is_the_turn_report_picture_and_titles_the_start(tmp_path):
     from forumgm.daemon.drafts.pictures import drawn_maps
-    from forumgm.engines.bellum import RULES
+    from forumgm.daemon.settings.games import shipped_rules
+
+    rules = shipped_rules("bellum")
+    state = rules.setup(setup_of({"scenario": "370", "players": [{"nick": "Аларих", "faction": "vestgoty"}]}), 1)
+    start = rules.maps.draw(state, "svg")
+    assert start.title == "370 г. — начало" and "370 г. — начало" in start.data.decode("utf-8")
+    assert drawn_maps(rules.maps, state) == {"map.png": rules.maps.draw(state, "png").data, "map.svg": start.data}
+    assert 'id="land"' in start.data.decode("utf-8")          # the game's state keeps its scenario's geography
+
+
+def test_maps_without_the_shipped_fonts_say_so():
+    from forumgm.engines.bellum import RULES        # made without the rule table: nothing read at the edge
 
     state = RULES.setup(setup_of({"scenario": "370", "players": [{"nick": "Аларих", "faction": "vestgoty"}]}), 1)
-    start = RULES.maps.draw(state, "svg")
-    assert start.title == "370 г. — начало" and "370 г. — начало" in start.data.decode("utf-8")
-    assert drawn_maps(RULES.maps, state) == {"map.png": RULES.maps.draw(state, "png").data, "map.svg": start.data}
+    with pytest.raises(ValueError, match=r"the map's fonts \(DejaVuSans.ttf and DejaVuSans-Bold.ttf of "
+                                         r"config/bellum/fonts\) were not handed over"):
+        RULES.maps.draw(state, "png")
 
 
 def _shipped_370():
@@ -302,42 +326,38 @@ def geography():
     return shipped_rules("bellum").maps.geography("mediterranean")
 
 
-def _figure(s370, geography, position=None):
-    from matplotlib import rc_context
-
-    from forumgm.engines.bellum.mapdraw import RC, faction_looks, map_figure
+def _plan(s370, geography, position=None):
+    from forumgm.engines.bellum.mapdraw import _letters, faction_looks, map_plan
 
     position = position or start_position(s370)
     looks = faction_looks(s370, position["people"], position["subjugated"], {})
-    with rc_context(RC):
-        figure = map_figure(s370, position["people"], position["owners"], looks, "370 г. — начало", geography)
-        renderer = figure.canvas.get_renderer()
-        names = {t.get_gid()[5:]: tuple(t.get_window_extent(renderer).extents) for t in figure.axes[0].texts
-                 if (t.get_gid() or "").startswith("name:")}
-    return figure, names, looks, position
+    letters = _letters(shipped_maps().letters())
+    return map_plan(s370, position["people"], position["owners"], looks, letters, "370 г. — начало", geography), position
 
 
 @pytest.mark.parametrize("drawn_on", ["geography", "cells"])
 def test_no_province_name_overlaps_another_or_a_symbol_on_the_370_map(s370, geography, drawn_on):
-    """The names as the renderer draws them (their boxes after placement) share no pixel with each
-    other or with the people's symbols, in the crowded Balkans and Asia Minor too; each stays near
-    its province's point."""
+    """The names where the map writes them (each box holds the name's letters as the PNG draws
+    them) share no pixel with each other, with the people's symbols or with the title, in the
+    crowded Balkans and Asia Minor too; each stays near its province's point."""
     from forumgm.engines.bellum.labels import overlap
-    from forumgm.engines.bellum.mapdraw import _stack_box, _stacks, map_layout
+    from forumgm.engines.bellum.mapdraw import NAME_SIZE, NAME_SPACING
 
-    on = geography if drawn_on == "geography" else None
-    figure, boxes, looks, position = _figure(s370, on)
+    plan, _ = _plan(s370, geography if drawn_on == "geography" else None)
+    boxes = {name.province: name.box for name in plan.names}
     assert set(boxes) == set(s370.provinces)
+    for name in plan.names:
+        width, height = plan.letters.size(name.text, NAME_SIZE, name.bold, NAME_SPACING)
+        x0, y0, x1, y1 = name.box
+        assert width <= x1 - x0 and height <= y1 - y0 and name.text.replace("\n", " ") == s370.provinces[name.province].name
     crossing = [(a, b) for a in boxes for b in boxes if a < b and overlap(boxes[a], boxes[b]) > 0]
     assert crossing == []
-    to_pixels = figure.axes[0].transData
-    layout = map_layout(s370, on)
-    symbols = [(stack.province, _stack_box(stack, to_pixels)) for stack in _stacks(s370, position["people"], looks, layout)]
-    assert len(symbols) == len(s370.people)
-    covered = [(pid, under) for pid, box in boxes.items() for under, symbol in symbols if overlap(box, symbol) > 0]
+    assert len(plan.stacks) == len(s370.people)
+    covered = [(pid, stack.province) for pid, box in boxes.items() for stack in plan.stacks if overlap(box, stack.box) > 0]
     assert covered == []
+    assert [pid for pid, box in boxes.items() if overlap(box, plan.title_box) > 0] == []
     for pid, (x0, y0, x1, y1) in boxes.items():
-        x, y = to_pixels.transform(layout.anchors[pid])
+        (x, y), = plan.to_pixels([plan.layout.anchors[pid]])
         assert x0 - 40 < x < x1 + 40 and y0 - 40 < y < y1 + 40, pid      # within a few letters of its point
 
 
@@ -366,28 +386,28 @@ def test_the_sea_is_in_no_province_and_the_land_is_in_its_own(s370, geography):
     assert areas["krit"].contains(crete) and areas["krit"].area < 1.2 * crete.area
 
 
-def _pixel(figure, png, lon, lat):
+def _pixel(plan, png, lon, lat):
     """The colour of most of the picture around the place (a name or a symbol may stand there)."""
     from collections import Counter
 
     from forumgm.engines.bellum.geography import project
 
-    x, y = figure.axes[0].transData.transform(project(lon, lat))
-    x, y = int(x), png.height - int(y)
+    (x, y), = plan.to_pixels([project(lon, lat)])
+    x, y = int(x), int(y)
     return Counter(png.getpixel((x + dx, y + dy)) for dx in range(-6, 7) for dy in range(-6, 7)).most_common(1)[0][0]
 
 
 def test_the_png_shows_the_sea_as_sea_and_the_provinces_on_land(s370, geography):
     from forumgm.engines.bellum.mapdraw import SEA
 
-    figure, _, _, position = _figure(s370, geography)
-    png = Image.open(io.BytesIO(draw_map(s370, fmt="png", geography=geography, **position))).convert("RGB")
+    plan, position = _plan(s370, geography)
+    png = Image.open(io.BytesIO(draw(s370, fmt="png", geography=geography, **position))).convert("RGB")
     sea = tuple(int(SEA[i:i + 2], 16) for i in (1, 3, 5))
     for name, (x, y) in SEAS.items():
-        assert max(abs(a - b) for a, b in zip(_pixel(figure, png, x, y), sea)) <= 3, name
+        assert max(abs(a - b) for a, b in zip(_pixel(plan, png, x, y), sea)) <= 3, name
     italy = tuple(round(255 * (OWNER_ALPHA * c + (1 - OWNER_ALPHA) * b)) for c, b in zip(
         (int(s370.factions["zap_rim"].color[i:i + 2], 16) / 255 for i in (1, 3, 5)), (0xf4 / 255, 0xf8 / 255, 0xfb / 255)))
-    assert max(abs(a - b) for a, b in zip(_pixel(figure, png, 11.3, 43.3), italy)) <= 3     # Etruria
+    assert max(abs(a - b) for a, b in zip(_pixel(plan, png, 11.3, 43.3), italy)) <= 3     # Etruria
     assert png.width == WIDTH_PX
 
 
@@ -455,7 +475,7 @@ def test_the_same_position_on_the_geography_gives_the_same_png_and_the_same_area
     first, second = map_layout(s370, one), map_layout(s370, other)
     assert {pid: area.wkb for pid, area in first.areas.items()} == {pid: area.wkb for pid, area in second.areas.items()}
     position = start_position(s370)
-    assert draw_map(s370, fmt="png", geography=one, **position) == draw_map(s370, fmt="png", geography=other, **position)
+    assert draw(s370, fmt="png", geography=one, **position) == draw(s370, fmt="png", geography=other, **position)
 
 
 def test_the_shipped_geography_names_its_public_domain_source():

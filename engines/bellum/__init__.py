@@ -43,9 +43,10 @@ def summary(state: BellumState) -> dict[str, Any]:
 @dataclass(frozen=True)
 class BellumRules:
     config: RuleConfig = RuleConfig()
-    # the shipped real geographies maps are drawn on, parsed JSON by name (the rule table's
-    # `geography`, read at the edge: config.read_rule_table)
+    # what the maps are drawn with, read at the edge with the rule table (config.read_rule_table):
+    # the shipped real geographies, parsed JSON by name, and the letters, TrueType bytes by name
     geographies: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}), compare=False)
+    fonts: Mapping[str, bytes] = field(default_factory=lambda: MappingProxyType({}), compare=False)
     name: str = "bellum"
     title: ClassVar[str] = "Bellum 2.0"        # the Russian rules' own name for the game
     setup_files: ClassVar[Mapping[str, str | None]] = MappingProxyType(SETUP_FILES)
@@ -108,9 +109,9 @@ class BellumRules:
     def maps(self) -> Any:
         """The turn map (engines.base.Maps): posted with each turn report, shown on the host's page;
         one per rules, so that its geographies are parsed once."""
-        from forumgm.engines.bellum.turnmap import BellumMaps     # here: drawing loads matplotlib
+        from forumgm.engines.bellum.turnmap import BellumMaps     # here: drawing loads Pillow and shapely
 
-        return BellumMaps(self.geographies)
+        return BellumMaps(self.geographies, self.fonts)
 
     def signup_choices(self, setup: Mapping[str, Any]) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
         """(id, name, aliases) of every faction of the game's scenario, for the sign-up."""
@@ -120,9 +121,13 @@ class BellumRules:
         return tuple((f.id, f.name, f.aliases) for f in scenario.factions.values())
 
 
+MAP_DATA = ("geography", "fonts")          # the rule table's keys that are no rules
+
+
 def make_rules(rule_table: Mapping[str, Any]) -> BellumRules:
-    rules = {key: value for key, value in rule_table.items() if key != "geography"}
-    return BellumRules(rule_config(rules), MappingProxyType(dict(rule_table.get("geography", {}))))
+    rules = {key: value for key, value in rule_table.items() if key not in MAP_DATA}
+    geographies, fonts = (MappingProxyType(dict(rule_table.get(key, {}))) for key in MAP_DATA)
+    return BellumRules(rule_config(rules), geographies, fonts)
 
 
 RULES = BellumRules()

@@ -10,6 +10,7 @@ from typing import Any, Mapping
 
 from forumgm.engines.base import Picture
 from forumgm.engines.bellum import summary
+from forumgm.engines.bellum.canvas import Fonts
 from forumgm.engines.bellum.geography import Geography, parse_geography
 from forumgm.engines.bellum.mapdraw import FORMATS, draw_map, start_position
 from forumgm.engines.bellum.scenario import Link, Province, Scenario, parse_scenario
@@ -17,9 +18,13 @@ from forumgm.engines.bellum.setup import game_scenario
 from forumgm.engines.bellum.state import BellumState
 
 
+REGULAR, BOLD = "DejaVuSans", "DejaVuSans-Bold"     # config/bellum/fonts/<name>.ttf
+
+
 @dataclass(frozen=True)
 class BellumMaps:
     geographies: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))   # parsed JSON by name
+    fonts: Mapping[str, bytes] = field(default_factory=lambda: MappingProxyType({}))       # TrueType bytes by name
     formats: tuple[str, ...] = FORMATS
     _parsed: dict[str, Geography] = field(default_factory=dict, compare=False, repr=False)
 
@@ -27,8 +32,8 @@ class BellumMaps:
         position = summary(state)
         title = map_title(state.world.year, state.rules.years_per_turn, state.turn)
         return Picture(title, draw_map(map_scenario(state), position["people"], position["owners"],
-                                       position["subjugated"], fmt=fmt, factions=position["factions"], title=title,
-                                       geography=self.geography(state.world.geography)))
+                                       position["subjugated"], self.letters(), fmt=fmt, factions=position["factions"],
+                                       title=title, geography=self.geography(state.world.geography)))
 
     def start(self, setup: Mapping[str, Any], fmt: str) -> Picture:
         """The start of the scenario the setup names, before the setup's own overrides and players."""
@@ -46,10 +51,17 @@ class BellumMaps:
             self._parsed[name] = parse_geography(name, self.geographies[name])
         return self._parsed[name]
 
+    def letters(self) -> Fonts:
+        """The shipped fonts the map is written in; ValueError when they were not handed over."""
+        if REGULAR not in self.fonts or BOLD not in self.fonts:
+            raise ValueError(f"the map's fonts ({REGULAR}.ttf and {BOLD}.ttf of config/bellum/fonts) were not "
+                             f"handed over: draw with the rules make_rules makes of the shipped rule table")
+        return Fonts(self.fonts[REGULAR], self.fonts[BOLD])
+
     def _start(self, scenario: Scenario, fmt: str) -> Picture:
         title = map_title(scenario.year, 0, 0)
-        return Picture(title, draw_map(scenario, fmt=fmt, title=title, geography=self.geography(scenario.geography),
-                                       **start_position(scenario)))
+        return Picture(title, draw_map(scenario, fonts=self.letters(), fmt=fmt, title=title,
+                                       geography=self.geography(scenario.geography), **start_position(scenario)))
 
 
 def map_scenario(state: BellumState) -> Scenario:
