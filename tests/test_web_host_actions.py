@@ -10,6 +10,7 @@ from datetime import timedelta
 import pytest
 from playwright.sync_api import expect
 
+from forumgm.daemon.offline.localforum.server import STOP_POLL
 from forumgm.daemon.runtime.loop import game_runs
 from forumgm.daemon.store import Store
 from forumgm.daemon.web.server import web_server
@@ -34,7 +35,7 @@ def hosted(tmp_path, monkeypatch):
     store = Store(installation.storage, now=table.clock.now)
     server = web_server(store, PASSWORD, "127.0.0.1", 0,
                         games=lambda: {game.id: game for game in game_runs(installation, store)})
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": STOP_POLL}, daemon=True)
     thread.start()
     yield table, store, f"http://127.0.0.1:{server.server_port}"
     server.shutdown()
@@ -173,7 +174,7 @@ def test_the_tally_links_each_vote_to_its_post(tmp_path, page):  # noqa: F811
                             rules=SimpleNamespace())
     seeded = seeded_store(tmp_path)
     server = web_server(seeded.store, SEEDED_PASSWORD, "127.0.0.1", 0, games=lambda: {SEEDED: links})
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": STOP_POLL}, daemon=True)
     thread.start()
     try:
         log_in(page, f"http://127.0.0.1:{server.server_port}", SEEDED_PASSWORD)
@@ -218,7 +219,7 @@ def test_an_older_phase_is_re_run_from_the_page_with_every_later_one(played, pag
                        ("Тора", "голос: Бук")):
         correct(game, store, "round-1", nick, text, "host", store.now())
     server = web_server(store, PASSWORD, "127.0.0.1", 0, games=lambda: games)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": STOP_POLL}, daemon=True)
     thread.start()
     base = f"http://127.0.0.1:{server.server_port}"
     try:
