@@ -31,7 +31,7 @@ from forumgm.daemon.settings.secrets import web_password_problem
 from forumgm.daemon.store import Store, StoreError
 from forumgm.daemon.web import game_queries, queries
 from forumgm.daemon.web.host_routes import host
-from forumgm.daemon.store.role_links import LinkUsed, RoleShown, open_role_link
+from forumgm.daemon.store.role_links import LinkUsed, RoleShown
 from forumgm.daemon.web.security import (HOST_ACTOR, check_csrf, csrf_token, log_in, log_out, login_required,
                                          same_secret)
 from forumgm.daemon.web.throttle import LoginThrottle
@@ -380,7 +380,7 @@ def changed_since(draft_id: int, seen: str | None) -> bool:
 
 @web.get("/role/<token>")
 def role(token: str):
-    result = open_role_link(store(), token)
+    result = store().open_role_link(token)
     if isinstance(result, RoleShown):
         return render_template("role.html", role=result)
     status = 410 if isinstance(result, LinkUsed) else 404
