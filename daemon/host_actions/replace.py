@@ -14,8 +14,8 @@ from datetime import datetime
 from typing import Any, Sequence
 
 from forumgm.daemon.settings.records import GameConfig, PlayerConfig
-from forumgm.daemon.tick.finish import is_finished
 from forumgm.daemon.store import Store, StoreError
+from forumgm.daemon.tick.finish import is_finished
 from forumgm.parsers.names import account_player
 
 

@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import TextIO
 from zoneinfo import ZoneInfo
 
-from forumgm.daemon.tick.clock import Clock, FastClock
 from forumgm.daemon.offline.localforum import Board, LocalForum
+from forumgm.daemon.tick.clock import Clock, FastClock
 
 HOST = "Ведущий"
 ZONE = ZoneInfo("Europe/Moscow")
