@@ -5,9 +5,10 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from forumgm.engines.base import Tally
-from forumgm.engines.texts import Texts
+from forumgm.engines.texts import Account, Texts
 
 RUNNING = "votes/running.j2"
+NON_PLAYER = "non_player"
 FINAL = "votes/final.j2"
 
 PostUrl = Callable[[str], str]
@@ -63,7 +64,9 @@ def not_voted(tally: Tally, alive: Sequence[str]) -> list[str]:
 
 
 def discard_lines(tally: Tally, post_url: PostUrl) -> list[DiscardLine]:
-    return [DiscardLine(d.voter, d.text, d.reason, d.detail, _url(d.post_id, post_url)) for d in tally.discarded]
+    # a non-player's vote is named by the account that posted it, never shown as a seat (Texts.showing)
+    return [DiscardLine(Account(d.voter) if d.reason == NON_PLAYER else d.voter, d.text, d.reason, d.detail,
+                        _url(d.post_id, post_url)) for d in tally.discarded]
 
 
 def vote_count_text(texts: Texts, tally: Tally, alive: Sequence[str], post_url: PostUrl, *,

@@ -24,7 +24,7 @@ from forumgm.daemon.drafts.phase_names import phase_label
 from forumgm.daemon.store import OPEN_DRAFT_STATUSES, Store, StoreError
 from forumgm.engines.base import THREAD_VOTE, OrderPm, Phase, Verdict
 from forumgm.engines.receipts import receipt_text
-from forumgm.parsers.names import account_player
+from forumgm.daemon.store.seats import seats_listed
 
 TEMPLATE = "common/receipt_corrected.j2"
 SUBJECT = "Ведущий исправил ваши приказы"
@@ -80,10 +80,10 @@ def annul(game, store: Store, phase_key: str, nick: str, by: str, now: datetime)
 
 
 def _target(game, store: Store, phase_key: str, nick: str, now: datetime) -> Target:
-    player = account_player(nick, game.roster())
+    seats = game.seats(store)
+    player = seats.named(nick)
     if player is None:
-        raise StoreError(f"{nick!r} is not a player of {game.id} "
-                         f"(players: {', '.join(p.nick for p in game.config.players)})")
+        raise StoreError(f"{nick!r} is not a player of {game.id} (players: {seats_listed(seats)})")
     if not may_change(store, game.id):
         raise StoreError(f"{game.id} was finished by {store.game(game.id)['finished_by']}; its orders and votes "
                          "can no longer change")

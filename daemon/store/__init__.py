@@ -410,6 +410,21 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (forum_id, pm_id)
     );
     """,
+    # a replacement gives a seat to another account and renames nothing (daemon/store/seats.py): each
+    # row names its seat. The version before renamed the player in every snapshot, order and vote, so
+    # a seat it replaced is known in the store by its last account's nick: each older row's seat is
+    # where its chain of replacements ends
+    """
+    ALTER TABLE replacements ADD COLUMN seat TEXT;
+    WITH RECURSIVE walk(row_id, game_id, nick, last_id) AS (
+        SELECT id, game_id, new_nick, id FROM replacements
+        UNION ALL
+        SELECT walk.row_id, walk.game_id, r.new_nick, r.id FROM walk JOIN replacements r
+            ON r.game_id = walk.game_id AND r.old_nick = walk.nick AND r.id > walk.last_id
+    )
+    UPDATE replacements SET seat = (SELECT nick FROM walk WHERE walk.row_id = replacements.id
+                                    ORDER BY last_id DESC LIMIT 1);
+    """,
 )
 
 
@@ -1266,8 +1281,9 @@ class Store:
         self.db.execute("UPDATE drafts SET body = ?, updated_at = ? WHERE id = ?",
                         [body, to_text(self.now()), draft_id])
 
-    def add_replacement(self, game_id: str, old_nick: str, new_nick: str, by: str, at: datetime) -> None:
-        self._insert("replacements", {"game_id": game_id, "old_nick": old_nick, "new_nick": new_nick,
+    def add_replacement(self, game_id: str, seat: str, old_nick: str, new_nick: str, by: str, at: datetime) -> None:
+        """`new_nick`'s account holds the seat from `at` on (forumgm.daemon.store.seats)."""
+        self._insert("replacements", {"game_id": game_id, "seat": seat, "old_nick": old_nick, "new_nick": new_nick,
                                       "replaced_by": by, "at": to_text(at)})
 
     def replacements(self, game_id: str | None = None) -> list[dict]:

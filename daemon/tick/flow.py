@@ -14,6 +14,7 @@ transaction that also marks it resolved; the store refuses a second resolution.
 """
 from __future__ import annotations
 
+import dataclasses
 import logging
 import sqlite3
 from dataclasses import dataclass, field
@@ -35,6 +36,7 @@ from forumgm.daemon.store import Store, StoreError
 from forumgm.daemon.tick.stops import is_held, is_paused
 from forumgm.daemon.store.orders import order_pms
 from forumgm.daemon.store.posts import CLOCK_SKEW
+from forumgm.daemon.store.seats import Seats, seats_of
 from forumgm.daemon.tick.stray_pms import draft_stray_pms
 from forumgm.daemon.tick.sync_problems import note_sync
 from forumgm.daemon.tick.votes import (
@@ -74,9 +76,19 @@ class GameRun:
     def id(self) -> str:
         return self.config.id
 
-    def roster(self) -> Roster:
-        aliases = {alias: p.nick for p in self.config.players for alias in p.aliases}
-        return Roster(tuple(p.nick for p in self.config.players), aliases)
+    def seats(self, store: Store) -> Seats:
+        """The game's seats and who holds them, as the store has it now: a replacement reaches a
+        running daemon at its next tick."""
+        return seats_of(((p.nick, p.aliases) for p in self.config.players), store.replacements(self.id))
+
+    def seated(self, store: Store, at: datetime) -> "GameRun":
+        """The game whose texts show each seat by the account holding it at `at`: a phase's texts
+        by who played it at its deadline, so a re-run writes them again word for word."""
+        return dataclasses.replace(self, texts=self.texts.showing(self.seats(store).holders(at)))
+
+    def roster(self, store: Store, at: datetime | None = None) -> Roster:
+        """The seats as names to read at `at` (forumgm.daemon.store.seats.Seats.roster)."""
+        return self.seats(store).roster(at)
 
 
 @dataclass(frozen=True)
@@ -107,6 +119,7 @@ class TickReport:
 def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edges: Edges | None = None) -> TickReport:
     edges = edges if edges is not None else default_edges()
     report = TickReport()
+    games = [game.seated(store, now) for game in games]     # a replacement reaches a running daemon here
     # a held game (its rules changed, or another cause: `forumgm status` says why) is not read
     live = [game for game in games if not is_held(store, game.id)]
     threads: dict[str, tuple[Any, str | None]] = {}     # game id -> its thread's sync report, error
@@ -289,7 +302,7 @@ def catch_up(game: GameRun, store: Store, now: datetime, report: TickReport) -> 
 
 def record_orders(game: GameRun, store: Store, state: Any, phase: Phase, deadline: datetime) -> None:
     """Every new PM from a player timed before the deadline: its verdicts and a receipt draft."""
-    roster = game.roster()
+    roster = game.roster(store)
     done = store.order_pm_ids(game.id)
     began = _began(store, game.id)
     for pm in store.pms(game.forum_id, since=_inputs_since(store, game.id)):
@@ -297,9 +310,9 @@ def record_orders(game: GameRun, store: Store, state: Any, phase: Phase, deadlin
         if pm["pm_id"] in done or at >= deadline or (began is not None and at < began - DEALT_MARGIN):
             continue      # read already, after this phase, or old mail from before the game (another game's)
         # an account spelt like a player with look-alike letters is someone else: only case is forgiven
-        nick = account_player(pm["sender"], roster)
+        nick = account_player(pm["sender"], roster, at)
         if nick is None:
-            continue      # not this game's player: another game's, or nobody's (stray_pms tells the host)
+            continue      # not this game's player then: another game's, or nobody's (stray_pms tells the host)
         own_words = pm["text"] if pm["text_unquoted"] is None else pm["text_unquoted"]
         order = OrderPm(nick, own_words, pm["pm_id"], at)
         missed = missed_phase(game, store, phase, at)
@@ -341,6 +354,7 @@ def resolve_once(game: GameRun, store: Store, phase_key: str, cutoff: datetime, 
     A re-run starts again from the state the phase resolves from (the current outcome of the phase
     before it) and supersedes the drafts of the earlier resolution that were not sent yet.
     """
+    game = game.seated(store, cutoff)
     with store.transaction():
         row = store.phase(game.id, phase_key)
         if row is None:
