@@ -12,6 +12,7 @@ from forumgm.daemon.tick.clock import FixedClock
 from forumgm.daemon.cli.common import played_nick_problems
 from forumgm.daemon.store import Store, to_text
 from forumgm.parsers.names import account_player
+from seats_support import rerun_after_replacement
 from spine_fakes import MemoryForum, ScriptedPm
 from test_spine_tick import GAME, PMS, installation, msk, start, walk  # noqa: F401  (the fixture is reused)
 
@@ -258,6 +259,13 @@ def test_a_replacement_gives_the_seat_to_the_new_account_and_rewrites_nothing(pl
     assert "Другой plays for Новичок (the seat dealt as Аскон)" in capsys.readouterr().out
     assert [(r["seat"], r["old_nick"], r["new_nick"]) for r in store.replacements(GAME)] == [
         ("Аскон", "Аскон", "Новичок"), ("Аскон", "Новичок", "Другой")]
+
+
+def test_a_rerun_after_a_replacement_gives_the_same_rolls_and_outcome(played, capsys):
+    installation, config = played
+    store = Store(installation.storage)
+    assert [e["type"] for e in store.events(GAME, "round-1")][:1] == ["votes"]
+    rerun_after_replacement(config, store, GAME, "Аскон", "Новичок", "round-1", capsys)
 
 
 def test_a_dead_players_seat_is_not_taken_over(played, capsys):
