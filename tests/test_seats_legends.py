@@ -3,13 +3,17 @@ before the replacement stays attributed as it was, what the old account posts af
 and a re-run of every phase after the replacement gives the same rolls and outcome."""
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
+from forumgm.daemon.cli import main
 from forumgm.daemon.host_actions.replace import replace_player
 from forumgm.daemon.offline.localforum import LocalForum
 from forumgm.daemon.runtime.loop import game_runs
 from forumgm.daemon.settings.installation import load_installation
 from forumgm.daemon.store import Store
+from forumgm.daemon.tick.seat_accounts import check_seat_accounts
 from legends_forum_support import GAME, PASSWORD_ENV, ROLES, Player, legends_board, msk, start_daemon, tick_at, \
     write_installation
 from localforum_support import FakeClock
@@ -77,3 +81,18 @@ def test_a_rerun_after_a_replacement_gives_the_same_rolls_and_outcome(day2, caps
     assert tick_at(daemon, clock, msk(5, 10, 5)).resolved == [f"{GAME}/night-3"]
     assert [e["type"] for e in daemon.store.events(GAME, "night-3")].count("attack") >= 1
     rerun_after_replacement(config, daemon.store, GAME, "Robozik", NEW, "night-1", capsys)
+
+
+def test_the_daemon_asks_the_board_about_the_new_account_at_its_next_tick(day2, capsys):
+    daemon, clock, config, players = day2
+    daemon.edges = dataclasses.replace(daemon.edges, seat_accounts=check_seat_accounts)
+    for old, new in (("Аскон", "Нетакого"), ("Robozik", NEW)):
+        assert main(["replace", "--config", str(config), GAME, old, new, "--by", "host"]) == 0
+    assert "the daemon asks it at its next tick whether the account Нетакого exists" in capsys.readouterr().out
+    tick_at(daemon, clock, msk(4, 13))
+    tick_at(daemon, clock, msk(4, 14))          # asked once per replacement
+    [notice] = [d for d in daemon.store.drafts(game_id=GAME) if d["ref"] and d["ref"].startswith("seat_account:")]
+    assert (notice["status"], notice["target"], notice["kind"]) == ("pending", "Ведущий", "host_notice")
+    assert notice["body"].startswith(f"В игре {GAME} место Аскон отдано аккаунту Нетакого, но на форуме нет такого "
+                                     "пользователя: личные сообщения этому месту не дойдут")
+    assert all(row["account_checked_at"] is not None for row in daemon.store.replacements(GAME))

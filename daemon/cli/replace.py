@@ -31,5 +31,6 @@ def run(args) -> int:
     seat = "" if done["seat"] == done["old"] else f" (the seat dealt as {done['seat']})"
     print(f"{args.game}: {done['new']} plays for {done['old']}{seat} from now on ({done['at']}); a running daemon "
           f"takes it at its next tick. What {done['old']} posted and sent before stays his; his PMs from now on reach "
-          f"you as notices, and PMs not sent yet go to {done['new']}")
+          f"you as notices, and PMs not sent yet go to {done['new']}. The command does not reach the forum: the daemon "
+          f"asks it at its next tick whether the account {done['new']} exists, and tells you if not")
     return 0

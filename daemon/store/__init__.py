@@ -411,11 +411,13 @@ MIGRATIONS: tuple[str, ...] = (
     );
     """,
     # a replacement gives a seat to another account and renames nothing (daemon/store/seats.py): each
-    # row names its seat. The version before renamed the player in every snapshot, order and vote, so
-    # a seat it replaced is known in the store by its last account's nick: each older row's seat is
-    # where its chain of replacements ends
+    # row names its seat, and when the daemon asked the board whether the account exists. The
+    # version before renamed the player in every snapshot, order and vote, so a seat it replaced is
+    # known in the store by its last account's nick: each older row's seat is where its chain of
+    # replacements ends (and its account, played since, is not asked about)
     """
     ALTER TABLE replacements ADD COLUMN seat TEXT;
+    ALTER TABLE replacements ADD COLUMN account_checked_at TEXT;
     WITH RECURSIVE walk(row_id, game_id, nick, last_id) AS (
         SELECT id, game_id, new_nick, id FROM replacements
         UNION ALL
@@ -424,6 +426,7 @@ MIGRATIONS: tuple[str, ...] = (
     )
     UPDATE replacements SET seat = (SELECT nick FROM walk WHERE walk.row_id = replacements.id
                                     ORDER BY last_id DESC LIMIT 1);
+    UPDATE replacements SET account_checked_at = at;
     """,
 )
 
@@ -1285,6 +1288,10 @@ class Store:
         """`new_nick`'s account holds the seat from `at` on (forumgm.daemon.store.seats)."""
         self._insert("replacements", {"game_id": game_id, "seat": seat, "old_nick": old_nick, "new_nick": new_nick,
                                       "replaced_by": by, "at": to_text(at)})
+
+    def account_checked(self, replacement_id: int, at: datetime) -> None:
+        """The daemon asked the board about the replacement's new account (daemon/tick/seat_accounts.py)."""
+        self.db.execute("UPDATE replacements SET account_checked_at = ? WHERE id = ?", [to_text(at), replacement_id])
 
     def replacements(self, game_id: str | None = None) -> list[dict]:
         if game_id is None:

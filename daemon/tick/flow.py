@@ -98,15 +98,18 @@ class Edges:
     sync_game: Callable | None = None      # (game, forum, store, now) -> report with .ok/.error
     sync_inbox: Callable | None = None     # (forum_id, forum, store, now) -> report with .ok/.error
     publish: Callable | None = None        # (forum, store, now)
+    seat_accounts: Callable | None = None  # (forum, store, games, now): a replacement's account asked of the board
 
 
 def default_edges() -> Edges:
     # imported here: the forum edge pulls in requests and the engines' parsers, which the
     # offline commands that import this module never need
     from forumgm.daemon.drafts.publish import publish_approved
+    from forumgm.daemon.tick.seat_accounts import check_seat_accounts
     from forumgm.daemon.tick.sync import sync_game, sync_inbox
 
-    return Edges(sync_game=sync_game, sync_inbox=sync_inbox, publish=publish_approved)
+    return Edges(sync_game=sync_game, sync_inbox=sync_inbox, publish=publish_approved,
+                 seat_accounts=check_seat_accounts)
 
 
 @dataclass
@@ -134,6 +137,8 @@ def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edge
     inbox_errors = {forum_id: _inbox_step(edges, report, forum_id, forum, store, now,
                                           [game for game in live if game.forum_id == forum_id], threads)
                     for forum_id in sorted({game.forum_id for game in games})}
+    if edges.seat_accounts is not None:
+        _seat_accounts_step(edges.seat_accounts, report, forum, store, [g for g in live if g.id in threads], now)
     for game in live:
         if game.id not in threads:
             continue        # it failed to start: logged above
@@ -165,6 +170,17 @@ def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edge
             log.exception("publishing failed")
             report.errors.append(f"publishing: {error}")
     return report
+
+
+def _seat_accounts_step(step: Callable, report: TickReport, forum: Any, store: Store, games: list[GameRun],
+                        now: datetime) -> None:
+    try:
+        step(forum, store, games, now)
+    except sqlite3.Error:   # the store itself fails: run_loop says so once, not per game
+        raise
+    except Exception as error:    # asked again at the next tick; the games go on
+        log.exception("asking the forum about a replacement's account failed")
+        report.errors.append(f"replacement accounts: {error}")
 
 
 def _resolution_error(game: GameRun, store: Store, now: datetime, report: TickReport) -> str | None:
