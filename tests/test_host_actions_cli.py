@@ -320,7 +320,8 @@ def as_the_previous_version_replaced(path, old: str, new: str, at) -> None:
     from forumgm.daemon.store import MIGRATIONS
 
     db = sqlite3.connect(path)
-    db.execute("ALTER TABLE replacements DROP COLUMN seat")
+    for column in ("seat", "account_checked_at"):
+        db.execute(f"ALTER TABLE replacements DROP COLUMN {column}")
     db.execute("UPDATE schema_version SET version = ?", [len(MIGRATIONS) - 1])
     db.execute("UPDATE snapshots SET state = replace(state, ?, ?)", [f'"{old}"', f'"{new}"'])
     for table, column in (("orders", "sender"), ("votes", "voter"), ("eliminations", "nick"), ("players", "nick"),
@@ -341,6 +342,7 @@ def test_a_store_the_previous_version_replaced_in_knows_the_seat_by_its_last_nic
     before = snapshots(store)
     [row] = store.replacements(GAME)
     assert (row["seat"], row["old_nick"], row["new_nick"]) == ("Новичок", "Аскон", "Новичок")
+    assert row["account_checked_at"] == row["at"]           # the board is not asked about an account played since
     game = game_runs(installation)[0]
     seats = game.seats(store)
     assert seats.ids[0] == "Новичок" and seats.get("Новичок").holders == (("Аскон", None), ("Новичок", msk(5, 10, 30)))
