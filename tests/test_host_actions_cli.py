@@ -259,6 +259,10 @@ def test_a_replacement_gives_the_seat_to_the_new_account_and_rewrites_nothing(pl
     assert "Другой plays for Новичок (the seat dealt as Аскон)" in capsys.readouterr().out
     assert [(r["seat"], r["old_nick"], r["new_nick"]) for r in store.replacements(GAME)] == [
         ("Аскон", "Аскон", "Новичок"), ("Аскон", "Новичок", "Другой")]
+    assert main(["status", "--config", str(config)]) == 0
+    held = [line.strip() for line in capsys.readouterr().out.splitlines() if line.strip().startswith("seat ")]
+    assert [line.split(" since ")[0] + " after " + line.split(" after ")[1] for line in held] == [
+        "seat Аскон: Новичок after Аскон", "seat Аскон: Другой after Новичок"]
 
 
 def test_a_rerun_after_a_replacement_gives_the_same_rolls_and_outcome(played, capsys):
