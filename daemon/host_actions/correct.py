@@ -61,6 +61,7 @@ def correct(game, store: Store, phase_key: str, nick: str, text: str, by: str, n
     text = text.replace("\r\n", "\n").strip()
     if not text:
         raise StoreError("the correction is empty: give the order or vote text as the player would write it")
+    game = game.seated(store, now)      # its receipts and counts show each seat by who holds it
     with store.transaction():
         target = _target(game, store, phase_key, nick, now)
         if game.rules.correction_kind(target.state, target.phase) == THREAD_VOTE:
@@ -71,6 +72,7 @@ def correct(game, store: Store, phase_key: str, nick: str, text: str, by: str, n
 def annul(game, store: Store, phase_key: str, nick: str, by: str, now: datetime) -> VoteCorrection:
     """Record, in one transaction, that no thread vote of `nick` counts in the phase: for a day whose
     votes the game's rules take in the thread (orders are corrected with their text instead)."""
+    game = game.seated(store, now)
     with store.transaction():
         target = _target(game, store, phase_key, nick, now)
         if game.rules.correction_kind(target.state, target.phase) != THREAD_VOTE:
