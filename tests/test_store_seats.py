@@ -5,7 +5,8 @@ from __future__ import annotations
 import sqlite3
 from datetime import datetime, timedelta, timezone
 
-from forumgm.daemon.store import MIGRATIONS, Store, _statements, to_text
+from forumgm.daemon.store import MIGRATIONS, Store, to_text
+from forumgm.daemon.store.schema import statements
 from forumgm.daemon.store.seats import seats_of
 from forumgm.parsers.names import account_player
 
@@ -19,7 +20,7 @@ def old_store(path) -> None:
     db = sqlite3.connect(path)
     db.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
     for script in MIGRATIONS[:-1]:
-        for statement in _statements(script):
+        for statement in statements(script):
             db.execute(statement)
     db.execute("INSERT INTO schema_version (version) VALUES (?)", [len(MIGRATIONS) - 1])
     for game in ("g1", "g2"):

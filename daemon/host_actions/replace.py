@@ -34,7 +34,8 @@ def replace_player(game, store: Store, old: str, new: str, by: str, now: datetim
         raise StoreError(f"{holder} is out of {game.id} ({out}): nobody can take a dead player's seat over")
     with store.transaction():
         store.add_replacement(game.id, seat, holder, new, by, now)
-        detail = {"game": game.id, "seat": seat, "old": holder, "new": new, "at": f"{now.astimezone(timezone.utc):%Y-%m-%d %H:%M:%S} UTC"}
+        detail = {"game": game.id, "seat": seat, "old": holder, "new": new,
+                  "at": f"{now.astimezone(timezone.utc):%Y-%m-%d %H:%M:%S} UTC"}
         store.audit(by, "player.replace", detail)
     return detail
 

@@ -57,6 +57,7 @@ class PlayerConfig:
     nick: str
     aliases: tuple[str, ...] = ()
     role: str | None = None
+    gender: str | None = None       # "f" or "m": the texts agree with it (else guessed from the nick)
 
 
 @dataclass(frozen=True)
@@ -87,10 +88,6 @@ class GameConfig:
         """`players = []`: the sign-up is still running, nothing is dealt yet."""
         return not self.players
 
-    def needs_approval(self, kind: str) -> bool:
-        """Every kind needs the host's approval unless the game's [approval] table says otherwise."""
-        return self.approval.get(kind, True)
-
     def setup_table(self) -> dict:
         """What `Rules.setup` receives: the game's [setup] plus the players with roles and aliases."""
         players = []
@@ -100,6 +97,8 @@ class GameConfig:
                 entry["role"] = player.role
             if player.aliases:
                 entry["aliases"] = list(player.aliases)
+            if player.gender is not None:
+                entry["gender"] = player.gender
             players.append(entry)
         return {**self.setup, "players": players}
 

@@ -11,6 +11,7 @@ import logging
 from datetime import datetime
 from typing import Any, Sequence
 
+from forumgm.daemon.drafts.compose import draft
 from forumgm.daemon.store import Store
 from forumgm.daemon.tick.notices import KIND
 
@@ -33,8 +34,8 @@ def check_seat_accounts(forum: Any, store: Store, games: Sequence[Any], now: dat
                 if known is not True:
                     body = game.texts.render(TEMPLATE, game=game.id, seat=row["seat"], account=row["new_nick"],
                                              unknown=known is False, board=getattr(forum.spec, "name", ""))
-                    made.append(store.add_draft(game.id, KIND, game.account, body, None, True,
-                                                ref=f"seat_account:{row['id']}", subject=SUBJECT))
+                    made.append(draft(store, game.id, KIND, game.account, body, ref=f"seat_account:{row['id']}",
+                                      subject=SUBJECT))
                     log.info("game %s: the board %s the account %s the seat %s was given to", game.id,
                              "knows no" if known is False else "cannot be asked about", row["new_nick"], row["seat"])
                 store.account_checked(row["id"], now)
