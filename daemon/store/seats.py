@@ -76,7 +76,7 @@ class Seats:
             for account, since in seat.holders:
                 if account != seat.id and (at is None or since is None or since <= at):
                     aliases.setdefault(account, seat.id)
-        return Roster(self.ids, aliases, tuple(held for seat in self.seats for held in seat.holdings()))
+        return Roster(self.ids, aliases, holdings=tuple(held for seat in self.seats for held in seat.holdings()))
 
 
 def seats_of(players: Iterable[tuple[str, Sequence[str]]], replacements: Sequence[dict]) -> Seats:
