@@ -14,6 +14,7 @@ import requests
 from PIL import Image
 
 from forumgm.daemon.drafts.pictures import in_game_folder, save_pictures
+from forumgm.daemon.offline.localforum.server import STOP_POLL
 from forumgm.daemon.store import Store
 from forumgm.daemon.web.server import web_server
 from web_seed import NOW, PASSWORD
@@ -52,7 +53,7 @@ def site(tmp_path):
                                            True, pictures=pictures)
     (tmp_path / "secret.png").write_bytes(b"not for the page")
     server = web_server(store, PASSWORD, "127.0.0.1", 0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": STOP_POLL}, daemon=True)
     thread.start()
     base = f"http://127.0.0.1:{server.server_port}"
     with requests.Session() as session:

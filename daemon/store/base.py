@@ -9,8 +9,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
-import sqlite_utils
-
+from forumgm.daemon.store.connection import Database
 from forumgm.daemon.store.schema import MIGRATIONS, statements
 
 Now = Callable[[], datetime]
@@ -67,7 +66,7 @@ class StoreBase:
         self.raw_pages_kept = raw_pages_kept
         # autocommit at the driver level: transactions are opened explicitly below
         conn = sqlite3.connect(str(self.path), timeout=30, isolation_level=None, check_same_thread=False)
-        self.db = sqlite_utils.Database(conn)
+        self.db = Database(conn)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.execute("PRAGMA synchronous=NORMAL")
@@ -78,7 +77,7 @@ class StoreBase:
 
     @property
     def schema_version(self) -> int:
-        if not self.db["schema_version"].exists():
+        if "schema_version" not in self.db.table_names():
             return 0
         row = self.db.execute("SELECT version FROM schema_version").fetchone()
         return row[0] if row else 0
