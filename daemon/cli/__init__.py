@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
+import signal
 import sqlite3
 import sys
 from importlib.metadata import version
@@ -36,10 +38,30 @@ COMMANDS = (
 )
 
 
+class CommandParser(argparse.ArgumentParser):
+    """A command's parser that takes its options and positionals in any order.
+
+    Plain argparse fills an optional positional (`drafts show [ID]`) from the words before the
+    first option only, so README's `drafts show --config FILE 3` was refused («unrecognized
+    arguments: 3»); intermixed parsing reads the options first, then every positional left.
+    """
+
+    _intermixing = False
+
+    def parse_known_args(self, args=None, namespace=None):
+        if self._intermixing:       # parse_known_intermixed_args calls back here for each of its two passes
+            return super().parse_known_args(args, namespace)
+        self._intermixing = True
+        try:
+            return self.parse_known_intermixed_args(args, namespace)
+        finally:
+            self._intermixing = False
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="forumgm", description="Hosts play-by-post forum games for a human host.")
     parser.add_argument("--version", action="version", version=f"forumgm {version('forumgm')}")
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=CommandParser)
     for name in COMMANDS:
         module = importlib.import_module(f"forumgm.daemon.cli.{name}")
         before = set(subparsers.choices)
@@ -50,6 +72,19 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        try:
+            return _command(argv)
+        finally:
+            sys.stdout.flush()      # a reader gone shows at the last flush too: here, not at the interpreter's exit
+    except BrokenPipeError:
+        # `forumgm … | head`: nobody reads the rest. Point stdout at /dev/null so the interpreter's own
+        # flush at exit does not fail a second time, and end as a tool killed by SIGPIPE would.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 128 + signal.SIGPIPE
+
+
+def _command(argv: list[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     handler = getattr(args, "handler", None)
