@@ -13,12 +13,13 @@ from typing import Any, Mapping, Sequence
 from forumgm.daemon.settings.games import GAMES, phase_kinds, rules_for
 from forumgm.daemon.settings.setup_files import with_setup_files
 from forumgm.daemon.settings.toml_file import TomlFileError, read_toml
+from forumgm.daemon.tick.phase_play import FINAL_KIND, PlayedGame, play_phase, vote_rules_for
 from forumgm.engines.base import OrderPm, Phase, PhaseInputs, Rules, SetupError, Verdict
 from forumgm.engines.receipts import receipt_text
 from forumgm.engines.tally import VotePostVersion, count_votes
 from forumgm.engines.texts import Texts
 from forumgm.parsers.forums.base import ColoredFragment
-from forumgm.parsers.names import Resolved, Roster, resolve_name
+from forumgm.parsers.names import Resolved, Roster, account_player, resolve_name
 
 TOP_KEYS = {"game", "seed", "setup", "phases"}
 PHASE_KEYS = {"kind", "number", "orders", "votes", "posts", "pms"}
@@ -42,6 +43,8 @@ class PhaseScript:
     pms: tuple[OrderPm, ...]
     votes: tuple[VotePostVersion, ...] | None
     deadline: datetime
+    opens: datetime
+    strays: tuple[dict, ...] = ()      # PMs from accounts that are no player's: nobody's orders
 
 
 def load_scenario(path: Path) -> dict:
@@ -189,12 +192,14 @@ def _play(rules: Rules, game: str, state: Any, script: PhaseScript, seed: int,
 
     tally = None
     if script.votes is not None:
-        vote_rules = rules.vote_rules(state, script.phase)
+        vote_rules = vote_rules_for(rules.vote_rules(state, script.phase), (), None, script.opens)
         if vote_rules is None:
             raise ScenarioError(f"phases.{script.phase.key}", f"a {script.phase.kind} phase takes no thread votes")
         tally = count_votes(script.votes, roster, vote_rules, script.deadline)
 
-    outcome = rules.resolve(state, script.phase, PhaseInputs(orders=tuple(read), tally=tally), seed, texts)
+    played = PlayedGame(rules, texts, game, game, seed, _no_link)
+    play = play_phase(played, state, script.phase, PhaseInputs(orders=tuple(read), tally=tally))
+    outcome = play.outcome
     result: dict[str, Any] = {
         "kind": script.phase.kind,
         "number": script.phase.number,
@@ -204,9 +209,16 @@ def _play(rules: Rules, game: str, state: Any, script: PhaseScript, seed: int,
         "events": [e.as_json() for e in outcome.events],
         "reports": dict(outcome.reports),
     }
+    if play.notices:
+        result["notices"] = play.notices
+    if script.strays:
+        result["stray_pms"] = list(script.strays)
     if tally is not None:
         result["counted_votes"] = {v.voter: v.target for v in tally.counted}
         result["discarded_votes"] = [d.as_json() for d in tally.discarded]
+        final = [d.body for d in play.drafts if d.kind == FINAL_KIND]
+        if final:
+            result["vote_count"] = final[0]
     result.update(outcome.extra)
     return outcome.state, result
 
@@ -223,19 +235,27 @@ def _phase_script(table: Any, key: str, index: int, game: str, roster: Roster, r
     clock = _Ticker(start)
 
     pms: list[OrderPm] = []
+    strays: list[dict] = []
+
+    def received(account: str, text: str, where: str) -> None:
+        nick = _sender(account, roster, where)
+        if nick is None:
+            strays.append({"from": account, "text": text})
+        else:
+            pms.append(OrderPm(nick, text, f"sim-{index}-{len(pms)}", clock.next()))
+
     for sender, texts in _mapping(table, "orders", key).items():
         for text in _texts(texts, f"{key}.orders.{sender}"):
-            pms.append(OrderPm(_player(sender, roster, f"{key}.orders"), text, f"sim-{index}-{len(pms)}", clock.next()))
+            received(sender, text, f"{key}.orders")
     for i, pm in enumerate(_list(table, "pms", key)):
         pm_key = f"{key}.pms[{i}]"
         _reject_unknown(pm, PM_KEYS, pm_key)
-        sender = _player(_require(pm, "from", str, pm_key), roster, pm_key + ".from")
-        pms.append(OrderPm(sender, _require(pm, "text", str, pm_key), f"sim-{index}-{len(pms)}", clock.next()))
+        received(_require(pm, "from", str, pm_key), _require(pm, "text", str, pm_key), pm_key + ".from")
 
     votes = None
     if "votes" in table or "posts" in table:
         votes = _vote_versions(table, key, roster, rules, state, clock)
-    return PhaseScript(Phase(kind, number), tuple(pms), votes, start + timedelta(hours=12))
+    return PhaseScript(Phase(kind, number), tuple(pms), votes, start + timedelta(hours=12), start, tuple(strays))
 
 
 def _vote_versions(table: Mapping, key: str, roster: Roster, rules: Rules, state: Any,
@@ -288,11 +308,26 @@ def _roster(setup: Mapping) -> Roster:
     return Roster(tuple(nicks), aliases)
 
 
+def _sender(account: str, roster: Roster, key: str) -> str | None:
+    """The player whose forum account sent a PM, exactly as the daemon takes it (account_player);
+    None for an account merely named like a player (an alias, a look-alike spelling), whose PM is
+    nobody's order. A name like no player at all is a mistake in the scenario."""
+    nick = account_player(account, roster)
+    if nick is None and not isinstance(resolve_name(account, roster), Resolved):
+        raise ScenarioError(key, f"{account!r} is not a player of this scenario")
+    return nick
+
+
 def _player(text: str, roster: Roster, key: str) -> str:
+    """The player a host names (check-orders' --from): by nick or alias, as in an order."""
     found = resolve_name(text, roster)
     if isinstance(found, Resolved):
         return found.nick
     raise ScenarioError(key, f"{text!r} is not a player of this scenario")
+
+
+def _no_link(post_id: str) -> str | None:
+    return None      # the lab's posts are on no forum
 
 
 def _reject_unknown(table: Mapping, allowed: set[str], key: str) -> None:
