@@ -10,6 +10,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from forumgm.daemon.settings.game import VOTE_POLICIES
 from forumgm.daemon.settings.games import GAMES, phase_kinds, rules_for
 from forumgm.daemon.settings.setup_files import with_setup_files
 from forumgm.daemon.settings.toml_file import TomlFileError, read_toml
@@ -18,10 +19,11 @@ from forumgm.engines.base import OrderPm, Phase, PhaseInputs, Rules, SetupError,
 from forumgm.engines.receipts import receipt_text
 from forumgm.engines.tally import VotePostVersion, count_votes
 from forumgm.engines.texts import Texts
+from forumgm.parsers.colors import normalize_color
 from forumgm.parsers.forums.base import ColoredFragment
 from forumgm.parsers.names import Resolved, Roster, account_player, resolve_name
 
-TOP_KEYS = {"game", "seed", "setup", "phases"}
+TOP_KEYS = {"game", "seed", "setup", "phases", "vote_colors", "vote_policy"}
 PHASE_KEYS = {"kind", "number", "orders", "votes", "posts", "pms"}
 POST_KEYS = {"author", "bbcode"}
 PM_KEYS = {"from", "text"}
@@ -92,6 +94,7 @@ def play_scenario(scenario: Mapping[str, Any], texts: Texts | None = None) -> Pl
     setup = scenario.get("setup", {})
     rules, state = _start(game, setup, seed)
     roster = _roster(setup)
+    voting = _voting(scenario)
     phases = scenario.get("phases", [])
     if not isinstance(phases, list):
         raise ScenarioError("phases", "expected an array of tables ([[phases]])")
@@ -100,9 +103,9 @@ def play_scenario(scenario: Mapping[str, Any], texts: Texts | None = None) -> Pl
     for index, table in enumerate(phases):
         if rules.winner(state) is not None:
             raise ScenarioError(f"phases[{index}]", f"the game is over before this phase (winner: {rules.winner(state)})")
-        script = _phase_script(table, f"phases[{index}]", index, game, roster, rules, state)
+        script = _phase_script(table, f"phases[{index}]", index, game, roster, rules, state, voting)
         opening = _role_pms(rules, state, texts) if index == 0 else []
-        state, result = _play(rules, game, state, script, seed, texts, roster)
+        state, result = _play(rules, game, state, script, seed, texts, roster, voting)
         result["pms"] = opening + result["pms"]
         states.append(state)
         out_phases.append(result)
@@ -177,8 +180,26 @@ def _role_pms(rules: Rules, state: Any, texts: Texts) -> list[dict]:
     return [pm.as_json() for pm in role_pms(state, texts)] if role_pms else []
 
 
+@dataclass(frozen=True)
+class Voting:
+    """The game config's vote overrides a scenario may set as a game file does ([game] vote_colors, vote_policy)."""
+
+    colors: tuple[str, ...] = ()
+    policy: str | None = None
+
+
+def _voting(scenario: Mapping[str, Any]) -> Voting:
+    colors = scenario.get("vote_colors", [])
+    if not isinstance(colors, list) or not all(isinstance(c, str) and normalize_color(c) for c in colors):
+        raise ScenarioError("vote_colors", f"expected a list of colours such as \"red\" or \"#ff0000\" (got {colors!r})")
+    policy = scenario.get("vote_policy")
+    if policy not in (None, *VOTE_POLICIES):
+        raise ScenarioError("vote_policy", f"expected one of {', '.join(VOTE_POLICIES)} (got {policy!r})")
+    return Voting(tuple(colors), policy)
+
+
 def _play(rules: Rules, game: str, state: Any, script: PhaseScript, seed: int,
-          texts: Texts, roster: Roster) -> tuple[Any, dict]:
+          texts: Texts, roster: Roster, voting: Voting) -> tuple[Any, dict]:
     receipts: dict[str, list[dict]] = {}
     receipt_pms = []
     read: list[OrderPm] = []
@@ -192,7 +213,7 @@ def _play(rules: Rules, game: str, state: Any, script: PhaseScript, seed: int,
 
     tally = None
     if script.votes is not None:
-        vote_rules = vote_rules_for(rules.vote_rules(state, script.phase), (), None, script.opens)
+        vote_rules = vote_rules_for(rules.vote_rules(state, script.phase), voting.colors, voting.policy, script.opens)
         if vote_rules is None:
             raise ScenarioError(f"phases.{script.phase.key}", f"a {script.phase.kind} phase takes no thread votes")
         tally = count_votes(script.votes, roster, vote_rules, script.deadline)
@@ -224,7 +245,7 @@ def _play(rules: Rules, game: str, state: Any, script: PhaseScript, seed: int,
 
 
 def _phase_script(table: Any, key: str, index: int, game: str, roster: Roster, rules: Rules,
-                  state: Any) -> PhaseScript:
+                  state: Any, voting: Voting) -> PhaseScript:
     if not isinstance(table, Mapping):
         raise ScenarioError(key, "expected a table")
     _reject_unknown(table, PHASE_KEYS, key)
@@ -254,18 +275,17 @@ def _phase_script(table: Any, key: str, index: int, game: str, roster: Roster, r
 
     votes = None
     if "votes" in table or "posts" in table:
-        votes = _vote_versions(table, key, roster, rules, state, clock)
+        votes = _vote_versions(table, key, clock, voting)
     return PhaseScript(Phase(kind, number), tuple(pms), votes, start + timedelta(hours=12), start, tuple(strays))
 
 
-def _vote_versions(table: Mapping, key: str, roster: Roster, rules: Rules, state: Any,
-                   clock: "_Ticker") -> tuple[VotePostVersion, ...]:
+def _vote_versions(table: Mapping, key: str, clock: "_Ticker", voting: Voting) -> tuple[VotePostVersion, ...]:
     from forumgm.parsers.bbcode import to_phpbb_html
-    from forumgm.parsers.colors import normalize_color
     from forumgm.parsers.forums.phpbb import post_body
 
     versions = []
-    vote_color = normalize_color("blue")
+    # a `votes` entry is the text a voter wrote in the vote colour: the game's own, when it sets one
+    vote_color = normalize_color(voting.colors[0] if voting.colors else "blue")
     for voter, text in _mapping(table, "votes", key).items():
         if not isinstance(text, str):
             raise ScenarioError(f"{key}.votes.{voter}", "expected the voted text as a string")

@@ -1,0 +1,135 @@
+"""The lab and the daemon agree: one script played through the daemon on the local forum (players'
+posts and PMs over real HTTP, a fake clock) and through `forumgm simulate` gives the same receipts,
+tallies, events and report texts, phase by phase. Both run daemon/tick/phase_play.py; this test
+holds them to it from the outside."""
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+import pytest
+
+from forumgm.daemon.cli import main
+from forumgm.daemon.offline.localforum import LocalForum
+from forumgm.daemon.store import Store
+from legends_forum_support import (
+    GAME, PASSWORD_ENV, SEED, Player, legends_board, msk, players_toml, start_daemon, tick_at, toml_string,
+    write_installation,
+)
+from localforum_support import FakeClock
+
+ALIAS_ACCOUNT = "гоша"      # gosha100's alias, a forum account of its own: its PMs are nobody's orders
+
+
+# a vote in a report links its post: on the forum a [url] to it, in the lab (no forum) the post's
+# scenario id; who voted for whom is the same text either way
+FORUM_LINK = re.compile(r"\[url=[^\]]*\](.*?)\[/url\]")
+LAB_LINK = re.compile(r" \(#p\d+\)")
+
+
+def unlinked(reports: dict) -> dict:
+    return {kind: LAB_LINK.sub("", FORUM_LINK.sub(r"\1", body)) for kind, body in reports.items()}
+
+
+@dataclass
+class PhaseScript:
+    kind: str
+    number: int
+    pms: list[tuple[str, str]] = field(default_factory=list)       # (account, text), in order
+    posts: list[tuple[str, str]] = field(default_factory=list)     # (account, BBCode), in order
+
+
+# Legends: a red vote colour set by the game ([game] vote_colors), so blue nicks are no votes
+LEGENDS = [
+    PhaseScript("night", 1, pms=[("Аскон", "Шпионаж Кума"), ("gosha100", "Защита 3"), (ALIAS_ACCOUNT, "Защита 5"),
+                                 ("Robozik", "Атака 5 Аскон")]),
+    PhaseScript("day", 1),
+    PhaseScript("night", 2, pms=[("Robozik", "Атака 5 Кума"), ("Кума", "Защита 2"), ("gosha100", "Атака 3 Аскон")]),
+    PhaseScript("day", 2, posts=[("Аскон", "Голосую за [color=red]Кума[/color]"),
+                                 ("Robozik", "[color=blue]Аскон[/color]"),              # blue: no vote in this game
+                                 ("gosha100", "[color=#ff0000]Кума[/color]"),
+                                 ("Robozik", "Мой голос: [color=red]гоша[/color]")]),   # an alias names the player
+]
+# (opens, deadline) of each phase on the daemon's calendar: night 21:00-10:00, day 12:00-21:00
+LEGENDS_TIMES = [(msk(2, 21), msk(3, 10)), (msk(3, 12), msk(3, 21)), (msk(3, 21), msk(4, 10)), (msk(4, 12), msk(4, 21))]
+
+
+def scenario_text(script: list[PhaseScript], game_lines: str) -> str:
+    phases = []
+    for phase in script:
+        lines = [f'[[phases]]\nkind = "{phase.kind}"\nnumber = {phase.number}\n']
+        lines += [f"[[phases.pms]]\nfrom = {toml_string(a)}\ntext = {toml_string(t)}\n" for a, t in phase.pms]
+        lines += [f"[[phases.posts]]\nauthor = {toml_string(a)}\nbbcode = {toml_string(b)}\n" for a, b in phase.posts]
+        phases.append("".join(lines))
+    return f'game = "legends"\nseed = {SEED}\n{game_lines}\n{players_toml("setup.players")}\n' + "\n".join(phases)
+
+
+def daemon_phase(store: Store, key: str) -> dict:
+    """What the daemon made of one phase, in the simulate document's terms."""
+    receipts: dict[str, list[dict]] = {}
+    for order in store.orders(GAME, key):
+        receipts.setdefault(order["sender"], []).extend(order["verdicts"])
+    drafts = [d for d in store.drafts(game_id=GAME) if d["phase_key"] == key]
+    votes = store.votes(GAME, key)
+    return {
+        "receipts": receipts,
+        "receipt_texts": Counter((d["target"], d["body"]) for d in drafts if d["kind"] == "receipt"),
+        "pms": Counter((d["kind"], d["target"], d["body"]) for d in drafts
+                       if d["target"] != "thread" and d["kind"] not in ("receipt", "host_notice")),
+        "reports": unlinked({d["kind"]: d["body"] for d in drafts if d["kind"].endswith("_report")}),
+        "events": [{"type": e["type"], **e["data"]} for e in store.events(GAME, key)],
+        "counted_votes": {v["voter"]: v["target"] for v in votes if v["counted"]},
+        "discarded_votes": Counter((v["voter"], v["text"], v["reason"]) for v in votes if not v["counted"]),
+    }
+
+
+def simulated_phase(phase: dict) -> dict:
+    return {
+        "receipts": phase["receipts"],
+        "receipt_texts": Counter((pm["to"], pm["text"]) for pm in phase["pms"] if pm["kind"] == "receipt"),
+        "pms": Counter((pm["kind"], pm["to"], pm["text"]) for pm in phase["pms"] if pm["kind"] not in ("receipt", "role")),
+        "reports": unlinked({f"{name}_report": body for name, body in phase["reports"].items() if body}),
+        "events": phase["events"],
+        "counted_votes": phase.get("counted_votes", {}),
+        "discarded_votes": Counter((d["voter"], d["text"], d["reason"]) for d in phase.get("discarded_votes", [])),
+    }
+
+
+@pytest.fixture
+def legends_forum(monkeypatch):
+    clock = FakeClock(msk(2, 20))
+    monkeypatch.setenv(PASSWORD_ENV, "host-secret")
+    with LocalForum(legends_board(clock, spectators=(ALIAS_ACCOUNT,))) as server:
+        yield server, clock
+
+
+def test_legends_daemon_and_simulate_agree(legends_forum, tmp_path, capsys):
+    server, clock = legends_forum
+    daemon = start_daemon(write_installation(tmp_path, server, 'vote_colors = ["red"]'), server, clock)
+    tick_at(daemon, clock, msk(2, 20))
+    accounts = {account for phase in LEGENDS for account, _ in phase.pms + phase.posts}
+    players = {account: Player(server, clock, account) for account in accounts}
+    for phase, (opens, deadline) in zip(LEGENDS, LEGENDS_TIMES):
+        for minutes, (account, text) in enumerate(phase.pms, start=1):
+            clock.moment = opens.replace(minute=minutes)
+            players[account].pm(f"{phase.kind} {phase.number}", text)
+        for minutes, (account, bbcode) in enumerate(phase.posts, start=1):
+            clock.moment = opens.replace(minute=minutes)
+            players[account].post(bbcode)
+        assert tick_at(daemon, clock, deadline.replace(minute=5)).resolved == [f"{GAME}/{phase.kind}-{phase.number}"]
+
+    scenario = tmp_path / "same_script.toml"
+    scenario.write_text(scenario_text(LEGENDS, 'vote_colors = ["red"]'), encoding="utf-8")
+    assert main(["simulate", str(scenario)]) == 0
+    simulated = json.loads(capsys.readouterr().out)["phases"]
+
+    for phase, played in zip(LEGENDS, simulated):
+        key = f"{phase.kind}-{phase.number}"
+        assert daemon_phase(daemon.store, key) == simulated_phase(played), key
+        assert played.get("stray_pms", []) == [{"from": a, "text": t} for a, t in phase.pms if a == ALIAS_ACCOUNT]
+    # the script exercises what it is for: the alias's PM is nobody's, red counts and blue does not
+    night1, day2 = daemon_phase(daemon.store, "night-1"), daemon_phase(daemon.store, "day-2")
+    assert ALIAS_ACCOUNT not in night1["receipts"] and [v["line"] for v in night1["receipts"]["gosha100"]] == ["Защита 3"]
+    assert day2["counted_votes"] == {"Аскон": "Кума", "gosha100": "Кума", "Robozik": "gosha100"}
