@@ -19,6 +19,7 @@ from legends_forum_support import (
     write_installation,
 )
 from localforum_support import FakeClock
+import test_e2e_mafia as mafia
 
 ALIAS_ACCOUNT = "гоша"      # gosha100's alias, a forum account of its own: its PMs are nobody's orders
 
@@ -33,12 +34,18 @@ def unlinked(reports: dict) -> dict:
     return {kind: LAB_LINK.sub("", FORUM_LINK.sub(r"\1", body)) for kind, body in reports.items()}
 
 
+# drafts of the daemon's own that are no play of the phase: receipts (compared with their own key),
+# the host's notices, and the digest of who is silent in the thread (the lab has no thread to watch)
+DAEMON_ONLY = ("receipt", "host_notice", "discipline")
+
+
 @dataclass
 class PhaseScript:
     kind: str
     number: int
     pms: list[tuple[str, str]] = field(default_factory=list)       # (account, text), in order
     posts: list[tuple[str, str]] = field(default_factory=list)     # (account, BBCode), in order
+    late: list[tuple[str, str]] = field(default_factory=list)      # PMs after the deadline, before the next opens
 
 
 # Legends: a red vote colour set by the game ([game] vote_colors), so blue nicks are no votes
@@ -56,30 +63,38 @@ LEGENDS = [
 LEGENDS_TIMES = [(msk(2, 21), msk(3, 10)), (msk(3, 12), msk(3, 21)), (msk(3, 21), msk(4, 10)), (msk(4, 12), msk(4, 21))]
 
 
-def scenario_text(script: list[PhaseScript], game_lines: str) -> str:
+def scenario_text(script: list[PhaseScript], game_lines: str, game: str = "legends", seed: int = SEED,
+                  players: str | None = None) -> str:
     phases = []
     for phase in script:
         lines = [f'[[phases]]\nkind = "{phase.kind}"\nnumber = {phase.number}\n']
         lines += [f"[[phases.pms]]\nfrom = {toml_string(a)}\ntext = {toml_string(t)}\n" for a, t in phase.pms]
+        lines += [f"[[phases.pms]]\nfrom = {toml_string(a)}\ntext = {toml_string(t)}\nlate = true\n"
+                  for a, t in phase.late]
         lines += [f"[[phases.posts]]\nauthor = {toml_string(a)}\nbbcode = {toml_string(b)}\n" for a, b in phase.posts]
         phases.append("".join(lines))
-    return f'game = "legends"\nseed = {SEED}\n{game_lines}\n{players_toml("setup.players")}\n' + "\n".join(phases)
+    players = players_toml("setup.players") if players is None else players
+    return f'game = "{game}"\nseed = {seed}\n{game_lines}\n{players}\n' + "\n".join(phases)
 
 
-def daemon_phase(store: Store, key: str) -> dict:
+def daemon_phase(store: Store, key: str, game: str = GAME) -> dict:
     """What the daemon made of one phase, in the simulate document's terms."""
     receipts: dict[str, list[dict]] = {}
-    for order in store.orders(GAME, key):
+    for order in store.orders(game, key):
         receipts.setdefault(order["sender"], []).extend(order["verdicts"])
-    drafts = [d for d in store.drafts(game_id=GAME) if d["phase_key"] == key]
-    votes = store.votes(GAME, key)
+    late: dict[str, list[dict]] = {}
+    for order in store.orders(game, f"{key}/late"):
+        late.setdefault(order["sender"], []).extend(order["verdicts"])
+    drafts = [d for d in store.drafts(game_id=game) if d["phase_key"] == key]
+    votes = store.votes(game, key)
     return {
         "receipts": receipts,
+        "late_receipts": late,
         "receipt_texts": Counter((d["target"], d["body"]) for d in drafts if d["kind"] == "receipt"),
         "pms": Counter((d["kind"], d["target"], d["body"]) for d in drafts
-                       if d["target"] != "thread" and d["kind"] not in ("receipt", "host_notice")),
+                       if d["target"] != "thread" and d["kind"] not in DAEMON_ONLY),
         "reports": unlinked({d["kind"]: d["body"] for d in drafts if d["kind"].endswith("_report")}),
-        "events": [{"type": e["type"], **e["data"]} for e in store.events(GAME, key)],
+        "events": [{"type": e["type"], **e["data"]} for e in store.events(game, key)],
         "counted_votes": {v["voter"]: v["target"] for v in votes if v["counted"]},
         "discarded_votes": Counter((v["voter"], v["text"], v["reason"]) for v in votes if not v["counted"]),
     }
@@ -88,6 +103,7 @@ def daemon_phase(store: Store, key: str) -> dict:
 def simulated_phase(phase: dict) -> dict:
     return {
         "receipts": phase["receipts"],
+        "late_receipts": phase.get("late_receipts", {}),
         "receipt_texts": Counter((pm["to"], pm["text"]) for pm in phase["pms"] if pm["kind"] == "receipt"),
         "pms": Counter((pm["kind"], pm["to"], pm["text"]) for pm in phase["pms"] if pm["kind"] not in ("receipt", "role")),
         "reports": unlinked({f"{name}_report": body for name, body in phase["reports"].items() if body}),
@@ -133,3 +149,46 @@ def test_legends_daemon_and_simulate_agree(legends_forum, tmp_path, capsys):
     night1, day2 = daemon_phase(daemon.store, "night-1"), daemon_phase(daemon.store, "day-2")
     assert ALIAS_ACCOUNT not in night1["receipts"] and [v["line"] for v in night1["receipts"]["gosha100"]] == ["Защита 3"]
     assert day2["counted_votes"] == {"Аскон": "Кума", "gosha100": "Кума", "Robozik": "gosha100"}
+
+
+# Mafia: votes and night actions by PM; «Хaн» (a Latin a) is an account of its own, not Хан's
+LOOK_ALIKE = "Хaн"
+MAFIA = [
+    PhaseScript("round", 1, pms=[(nick, text) for _, nick, text in mafia.ROUND_1[:4]]
+                + [(LOOK_ALIKE, "голос: Аскон\nлечить Хан")] + [(nick, text) for _, nick, text in mafia.ROUND_1[4:]]),
+    PhaseScript("round", 2, pms=[(nick, text) for _, nick, text in mafia.ROUND_2],
+                late=[("Гор", "голос: Аскон")]),      # 22:50, after the 22:45 deadline: answered, never counted
+]
+
+
+def test_mafia_daemon_and_simulate_agree(tmp_path, monkeypatch, capsys):
+    table = mafia.Table(tmp_path, monkeypatch)
+    table.server.board.add_user(LOOK_ALIKE, "pw")
+    table.players[LOOK_ALIKE] = table.session(LOOK_ALIKE, "pw")
+    try:
+        table.tick(mafia.msk(2, 23, 5))
+        for day, phase in enumerate(MAFIA, start=3):
+            for minutes, (account, text) in enumerate(phase.pms):
+                table.send([(mafia.msk(day, 10, minutes), account, text)])
+            table.tick(mafia.msk(day, 22, 47))
+            table.send([(mafia.msk(day, 22, 50), account, text) for account, text in phase.late])
+            table.tick(mafia.msk(day, 22, 55))
+            table.approve()
+        players = "".join(f"[[setup.players]]\nnick = {toml_string(n)}\nrole = {toml_string(r)}\n"
+                          for n, r in mafia.ROLES.items())
+        scenario = tmp_path / "same_script.toml"
+        scenario.write_text(scenario_text(MAFIA, "", "mafia", 5, players), encoding="utf-8")
+        assert main(["simulate", str(scenario)]) == 0
+        simulated = json.loads(capsys.readouterr().out)["phases"]
+        for phase, played in zip(MAFIA, simulated):
+            key = f"{phase.kind}-{phase.number}"
+            # the day votes come by PM: the daemon keeps them in the orders, the round report tells them
+            ours, lab = daemon_phase(table.store, key, mafia.GAME), simulated_phase(played)
+            for thread_votes in ("counted_votes", "discarded_votes"):
+                del ours[thread_votes], lab[thread_votes]
+            assert ours == lab, key
+            assert played.get("stray_pms", []) == [{"from": a, "text": t} for a, t in phase.pms if a == LOOK_ALIKE]
+        assert LOOK_ALIKE not in daemon_phase(table.store, "round-1", mafia.GAME)["receipts"]
+        assert list(daemon_phase(table.store, "round-2", mafia.GAME)["late_receipts"]) == ["Гор"]
+    finally:
+        table.server.stop()

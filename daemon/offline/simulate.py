@@ -14,6 +14,7 @@ from forumgm.daemon.settings.game import VOTE_POLICIES
 from forumgm.daemon.settings.games import GAMES, phase_kinds, rules_for
 from forumgm.daemon.settings.setup_files import with_setup_files
 from forumgm.daemon.settings.toml_file import TomlFileError, read_toml
+from forumgm.daemon.tick.late import files_late
 from forumgm.daemon.tick.phase_play import FINAL_KIND, PlayedGame, play_phase, vote_rules_for
 from forumgm.engines.base import OrderPm, Phase, PhaseInputs, Rules, SetupError, Verdict
 from forumgm.engines.receipts import receipt_text
@@ -26,7 +27,7 @@ from forumgm.parsers.names import Resolved, Roster, account_player, resolve_name
 TOP_KEYS = {"game", "seed", "setup", "phases", "vote_colors", "vote_policy"}
 PHASE_KEYS = {"kind", "number", "orders", "votes", "posts", "pms"}
 POST_KEYS = {"author", "bbcode"}
-PM_KEYS = {"from", "text"}
+PM_KEYS = {"from", "text", "late"}
 
 # Scenario phases carry no clock; each gets a synthetic day so that votes and PMs keep their
 # order and all of them fall before that phase's deadline.
@@ -47,6 +48,7 @@ class PhaseScript:
     deadline: datetime
     opens: datetime
     strays: tuple[dict, ...] = ()      # PMs from accounts that are no player's: nobody's orders
+    late: tuple[OrderPm, ...] = ()     # PMs come after the deadline, before the next phase opened
 
 
 def load_scenario(path: Path) -> dict:
@@ -211,6 +213,13 @@ def _play(rules: Rules, game: str, state: Any, script: PhaseScript, seed: int,
                             "text": receipt_text(game, pm.sender, verdicts, texts)})
         read.append(pm)
 
+    # a PM come too late is answered as the daemon answers it and never becomes an order
+    late_receipts: dict[str, list[dict]] = {}
+    for pm in script.late:
+        verdicts = rules.late_verdicts(pm)
+        late_receipts.setdefault(pm.sender, []).extend(v.as_json() for v in verdicts)
+        receipt_pms.append({"to": pm.sender, "kind": "receipt", "text": receipt_text(game, pm.sender, verdicts, texts)})
+
     tally = None
     if script.votes is not None:
         vote_rules = vote_rules_for(rules.vote_rules(state, script.phase), voting.colors, voting.policy, script.opens)
@@ -234,6 +243,8 @@ def _play(rules: Rules, game: str, state: Any, script: PhaseScript, seed: int,
         result["notices"] = play.notices
     if script.strays:
         result["stray_pms"] = list(script.strays)
+    if late_receipts:
+        result["late_receipts"] = late_receipts
     if tally is not None:
         result["counted_votes"] = {v.voter: v.target for v in tally.counted}
         result["discarded_votes"] = [d.as_json() for d in tally.discarded]
@@ -258,12 +269,14 @@ def _phase_script(table: Any, key: str, index: int, game: str, roster: Roster, r
     pms: list[OrderPm] = []
     strays: list[dict] = []
 
-    def received(account: str, text: str, where: str) -> None:
+    late: list[OrderPm] = []
+
+    def received(account: str, text: str, where: str, too_late: bool = False) -> None:
         nick = _sender(account, roster, where)
         if nick is None:
             strays.append({"from": account, "text": text})
         else:
-            pms.append(OrderPm(nick, text, f"sim-{index}-{len(pms)}", clock.next()))
+            (late if too_late else pms).append(OrderPm(nick, text, f"sim-{index}-{len(pms) + len(late)}", clock.next()))
 
     for sender, texts in _mapping(table, "orders", key).items():
         for text in _texts(texts, f"{key}.orders.{sender}"):
@@ -271,12 +284,19 @@ def _phase_script(table: Any, key: str, index: int, game: str, roster: Roster, r
     for i, pm in enumerate(_list(table, "pms", key)):
         pm_key = f"{key}.pms[{i}]"
         _reject_unknown(pm, PM_KEYS, pm_key)
-        received(_require(pm, "from", str, pm_key), _require(pm, "text", str, pm_key), pm_key + ".from")
+        too_late = pm.get("late", False)
+        if too_late not in (True, False):
+            raise ScenarioError(pm_key + ".late", f"expected true or false (got {too_late!r})")
+        if too_late and not files_late(rules):
+            raise ScenarioError(pm_key + ".late", f"a {game} PM after a deadline is an order of the next phase: "
+                                                  "list it there")
+        received(_require(pm, "from", str, pm_key), _require(pm, "text", str, pm_key), pm_key + ".from", too_late)
 
     votes = None
     if "votes" in table or "posts" in table:
         votes = _vote_versions(table, key, clock, voting)
-    return PhaseScript(Phase(kind, number), tuple(pms), votes, start + timedelta(hours=12), start, tuple(strays))
+    return PhaseScript(Phase(kind, number), tuple(pms), votes, start + timedelta(hours=12), start, tuple(strays),
+                       tuple(late))
 
 
 def _vote_versions(table: Mapping, key: str, clock: "_Ticker", voting: Voting) -> tuple[VotePostVersion, ...]:
