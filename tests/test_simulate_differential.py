@@ -1,7 +1,10 @@
 """The lab and the daemon agree: one script played through the daemon on the local forum (players'
 posts and PMs over real HTTP, a fake clock) and through `forumgm simulate` gives the same receipts,
 tallies, events and report texts, phase by phase. Both run daemon/tick/phase_play.py; this test
-holds them to it from the outside."""
+holds them to it from the outside, for each game: an account named like a player (an alias, a
+look-alike letter) is nobody's in both, a game's own vote colour counts in both, and a Mafia PM
+after the deadline is answered and filed away in both. The tables of the games' end-to-end tests
+(tests/test_e2e_*.py) host the daemon side."""
 from __future__ import annotations
 
 import json
@@ -12,14 +15,17 @@ from dataclasses import dataclass, field
 import pytest
 
 from forumgm.daemon.cli import main
+from forumgm.daemon.drafts.pictures import MARK
 from forumgm.daemon.offline.localforum import LocalForum
 from forumgm.daemon.store import Store
 from legends_forum_support import (
     GAME, PASSWORD_ENV, SEED, Player, legends_board, msk, players_toml, start_daemon, tick_at, toml_string,
     write_installation,
 )
-from localforum_support import FakeClock
+import test_e2e_arena as arena
+import test_e2e_bellum as bellum
 import test_e2e_mafia as mafia
+from localforum_support import FakeClock
 
 ALIAS_ACCOUNT = "гоша"      # gosha100's alias, a forum account of its own: its PMs are nobody's orders
 
@@ -28,6 +34,11 @@ ALIAS_ACCOUNT = "гоша"      # gosha100's alias, a forum account of its own: 
 # scenario id; who voted for whom is the same text either way
 FORUM_LINK = re.compile(r"\[url=[^\]]*\](.*?)\[/url\]")
 LAB_LINK = re.compile(r" \(#p\d+\)")
+
+
+def unmarked(draft: dict) -> str:
+    """A report as the engine wrote it: a report carrying the drawn maps ends with their mark (drafts.pictures)."""
+    return draft["body"].rstrip().removesuffix(MARK).rstrip() if draft["pictures"] else draft["body"]
 
 
 def unlinked(reports: dict) -> dict:
@@ -93,7 +104,7 @@ def daemon_phase(store: Store, key: str, game: str = GAME) -> dict:
         "receipt_texts": Counter((d["target"], d["body"]) for d in drafts if d["kind"] == "receipt"),
         "pms": Counter((d["kind"], d["target"], d["body"]) for d in drafts
                        if d["target"] != "thread" and d["kind"] not in DAEMON_ONLY),
-        "reports": unlinked({d["kind"]: d["body"] for d in drafts if d["kind"].endswith("_report")}),
+        "reports": unlinked({d["kind"]: unmarked(d) for d in drafts if d["kind"].endswith("_report")}),
         "events": [{"type": e["type"], **e["data"]} for e in store.events(game, key)],
         "counted_votes": {v["voter"]: v["target"] for v in votes if v["counted"]},
         "discarded_votes": Counter((v["voter"], v["text"], v["reason"]) for v in votes if not v["counted"]),
@@ -191,4 +202,69 @@ def test_mafia_daemon_and_simulate_agree(tmp_path, monkeypatch, capsys):
         assert LOOK_ALIKE not in daemon_phase(table.store, "round-1", mafia.GAME)["receipts"]
         assert list(daemon_phase(table.store, "round-2", mafia.GAME)["late_receipts"]) == ["Гор"]
     finally:
+        table.server.stop()
+
+
+# Bellum: orders by PM; the turn ends early once every player is ready, as the lab's one PM each does
+BELLUM = [PhaseScript("turn", 1, pms=[
+    ("Хан", "3 из Паннонии в Норик, атакуя ЗРИ\n2 из Паннонии в Италию"),
+    ("Аскон", "Норик: встретить боем всех\n1 из Италии в Германию\nход готов"),
+    (LOOK_ALIKE, "ход готов"),
+    ("Зорро", "4 аланов из Сарматии в Дакию, атакуя остготов\nход готов"),
+    ("Хан", "5 из Паннонии в Норик, атакуя ЗРИ\nход готов"),
+])]
+
+
+def test_bellum_daemon_and_simulate_agree(tmp_path, monkeypatch, capsys):
+    table = bellum.Table(tmp_path, monkeypatch)
+    table.server.board.add_user(LOOK_ALIKE, "pw")
+    table.players[LOOK_ALIKE] = table.session(LOOK_ALIKE, "pw")
+    try:
+        table.tick(bellum.msk(2, 12))
+        for hour, (account, text) in enumerate(BELLUM[0].pms, start=13):
+            table.send(bellum.msk(2, hour), account, text)
+        table.tick(bellum.msk(2, 19))
+        assert table.store.phase(bellum.GAME, "turn-1")["status"] == "resolved"
+        players = "".join(f"[[setup.players]]\nnick = {toml_string(n)}\nfaction = {toml_string(f)}\n"
+                          for n, f in bellum.FACTIONS.items())
+        setup = f"[setup]\nscenario = {toml_string(str(bellum.SMALL_MAP))}\nrolls = 1.0\n"
+        scenario = tmp_path / "same_script.toml"
+        scenario.write_text(scenario_text(BELLUM, "", "bellum", 370, setup + players), encoding="utf-8")
+        assert main(["simulate", str(scenario)]) == 0
+        [played] = json.loads(capsys.readouterr().out)["phases"]
+        assert daemon_phase(table.store, "turn-1", bellum.GAME) == simulated_phase(played)
+        assert played["stray_pms"] == [{"from": LOOK_ALIKE, "text": "ход готов"}]
+    finally:
+        table.store.close()
+        table.server.stop()
+
+
+# Arena: stacks by PM; three steps (a refill request, from step 4, names the daemon's calendar)
+ARENA = [PhaseScript("step", 1, pms=[("Хан", "ПР: Отдых ×4, X L(голова)\nНоги: Шаг вперёд"),
+                                     (LOOK_ALIKE, "ПР: Выпад(голова)"),
+                                     ("Аскон", "Правая рука: Выпад(голова)\nЛР: Блок(тело)")]),
+         PhaseScript("step", 2), PhaseScript("step", 3)]
+
+
+def test_arena_daemon_and_simulate_agree(tmp_path, monkeypatch, capsys):
+    table = arena.Arena(tmp_path, monkeypatch)
+    table.server.board.add_user(LOOK_ALIKE, "pw")
+    table.players[LOOK_ALIKE] = table.session(LOOK_ALIKE, "pw")
+    try:
+        table.tick(arena.msk(2, 12))
+        for day, phase in enumerate(ARENA, start=2):
+            for minutes, (account, text) in enumerate(phase.pms, start=1):
+                table.send(arena.msk(day, 13, minutes), account, text)
+            table.tick(arena.msk(day + 1, 12, 1))
+            assert table.store.phase(arena.GAME, f"step-{phase.number}")["status"] == "resolved"
+        scenario = tmp_path / "same_script.toml"
+        scenario.write_text(scenario_text(ARENA, "", "arena", 3, arena.DUEL), encoding="utf-8")
+        assert main(["simulate", str(scenario)]) == 0
+        simulated = json.loads(capsys.readouterr().out)["phases"]
+        for phase, played in zip(ARENA, simulated, strict=True):
+            key = f"step-{phase.number}"
+            assert daemon_phase(table.store, key, arena.GAME) == simulated_phase(played), key
+        assert simulated[0]["stray_pms"] == [{"from": LOOK_ALIKE, "text": "ПР: Выпад(голова)"}]
+    finally:
+        table.store.close()
         table.server.stop()
