@@ -14,8 +14,8 @@ from typing import Any, Callable, Iterable
 
 from forumgm.daemon.tick.notices import KIND as NOTICE_KIND, host_notices
 from forumgm.engines.base import Outcome, Phase, PhaseInputs, Rules, Tally
-from forumgm.engines.texts import Texts
 from forumgm.engines.tally import VoteRules
+from forumgm.engines.texts import Texts
 from forumgm.engines.votecount import vote_count_text
 from forumgm.parsers.colors import normalize_color
 
