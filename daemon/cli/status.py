@@ -6,8 +6,8 @@ from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
 from forumgm.daemon.cli.common import add_config_argument, open_installation
-from forumgm.daemon.tick.stops import PAUSED, stops
 from forumgm.daemon.runtime.wakeups import STOPPED
+from forumgm.daemon.tick.stops import PAUSED, stops
 
 
 OVERDUE = timedelta(minutes=2)    # a tick this late means no daemon is running on this store
@@ -83,6 +83,9 @@ def game_status(store, game) -> list[str]:
             lines.append(f"  {'PAUSED' if stop.cause == PAUSED else 'GAME STOPPED'} since {since}: {stop.message}")
     if not any(stop.finished for stop in found):
         lines += phase_lines(store, game, pending, resolved)
+    for row in store.replacements(game.id):     # who held each seat when (forumgm replace)
+        lines.append(f"  seat {row['seat']}: {row['new_nick']} since "
+                     f"{row['at'].astimezone(game.time_zone):%Y-%m-%d %H:%M}, after {row['old_nick']}")
     lines.append(f"  drafts waiting for approval: {len(drafts)}")
     stuck = [d for status in ("approved", "sending") for d in store.drafts(status=status, game_id=game.id)
              if d["send_error"]]
