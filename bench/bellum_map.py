@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import time
 
-from forumgm.daemon.setup_files import with_setup_files
+from forumgm.daemon.settings.setup_files import with_setup_files
 from forumgm.engines.bellum import RULES
 from forumgm.engines.bellum.mapdraw import draw_map, start_position
 from forumgm.engines.bellum.setup import game_scenario

@@ -38,7 +38,7 @@ from flood_burst import (  # noqa: E402
 
 from forumgm.daemon.forum.errors import Accepted, FloodPause  # noqa: E402
 from forumgm.daemon.forum.page_text import first_text, flood_wait  # noqa: E402
-from forumgm.daemon.publish import publish_approved  # noqa: E402
+from forumgm.daemon.drafts.publish import publish_approved  # noqa: E402
 from forumgm.daemon.store import Store  # noqa: E402
 
 RECIPIENT = "Кума"

@@ -26,7 +26,7 @@ from pathlib import Path
 from forumgm.daemon.forum import open_forum
 from forumgm.daemon.forum.errors import BoardSaid
 from forumgm.daemon.forum.page_text import meta_refresh
-from forumgm.daemon.publish import publish_approved
+from forumgm.daemon.drafts.publish import publish_approved
 from forumgm.daemon.store import Store
 from forumgm.parsers.forums.reader import read_form
 

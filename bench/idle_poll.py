@@ -22,15 +22,15 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from forumgm.daemon.config import load_installation
+from forumgm.daemon.settings.installation import load_installation
 from forumgm.daemon.forum import open_forum
 from forumgm.daemon.forum.errors import Accepted
-from forumgm.daemon.localforum import Board
-from forumgm.daemon.localforum.board import system_clock
-from forumgm.daemon.run import Daemon
+from forumgm.daemon.offline.localforum import Board
+from forumgm.daemon.offline.localforum.board import system_clock
+from forumgm.daemon.runtime.loop import Daemon
 from forumgm.daemon.store import Store
-from forumgm.daemon.sync import sync_game, sync_inbox
-from forumgm.daemon.tick import Edges
+from forumgm.daemon.tick.sync import sync_game, sync_inbox
+from forumgm.daemon.tick.flow import Edges
 
 from measure import ForumProcess, machine
 

@@ -16,10 +16,10 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from forumgm.daemon.forum import open_forum
-from forumgm.daemon.localforum import Board
-from forumgm.daemon.localforum.board import system_clock
+from forumgm.daemon.offline.localforum import Board
+from forumgm.daemon.offline.localforum.board import system_clock
 from forumgm.daemon.store import Store
-from forumgm.daemon.sync import sync_game
+from forumgm.daemon.tick.sync import sync_game
 
 from measure import ForumProcess, cpu_seconds, machine, rss_mb
 

@@ -9,7 +9,7 @@ import resource
 import threading
 from typing import Any, Callable
 
-from forumgm.daemon.localforum import Board, LocalForum
+from forumgm.daemon.offline.localforum import Board, LocalForum
 
 
 def cpu_seconds() -> float:

@@ -14,7 +14,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from forumgm.config import load_texts
-from forumgm.daemon.simulate import load_scenario, run_scenario
+from forumgm.daemon.offline.simulate import load_scenario, run_scenario
 from forumgm.engines.tally import VoteRules, VotePostVersion, count_votes
 from forumgm.parsers.forums.base import ColoredFragment
 from forumgm.parsers.names import Roster, resolve_name

@@ -32,10 +32,10 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Callable
 
-from forumgm.daemon.config import load_installation
+from forumgm.daemon.settings.installation import load_installation
 from forumgm.daemon.forum import open_forum
-from forumgm.daemon.localforum import Board
-from forumgm.daemon.run import Daemon, StopFlag, run_loop
+from forumgm.daemon.offline.localforum import Board
+from forumgm.daemon.runtime.loop import Daemon, StopFlag, run_loop
 from forumgm.daemon.store import Store
 
 from measure import ForumProcess, machine, rss_mb

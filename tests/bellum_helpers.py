@@ -4,8 +4,8 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
-from forumgm.daemon.setup_files import with_setup_files
-from forumgm.daemon.simulate import run_scenario
+from forumgm.daemon.settings.setup_files import with_setup_files
+from forumgm.daemon.offline.simulate import run_scenario
 from forumgm.engines.bellum import RULES
 from forumgm.engines.bellum.setup import game_scenario
 

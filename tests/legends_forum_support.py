@@ -7,12 +7,12 @@ from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from forumgm.daemon.config import load_installation
+from forumgm.daemon.settings.installation import load_installation
 from forumgm.daemon.forum import open_forum
-from forumgm.daemon.localforum import Board, LocalForum
-from forumgm.daemon.run import Daemon
+from forumgm.daemon.offline.localforum import Board, LocalForum
+from forumgm.daemon.runtime.loop import Daemon
 from forumgm.daemon.store import Store
-from forumgm.daemon.tick import Edges
+from forumgm.daemon.tick.flow import Edges
 from localforum_support import HOST, FakeClock, host_forum, thread_url
 
 MSK = ZoneInfo("Europe/Moscow")
@@ -89,8 +89,8 @@ path = "forumgm.sqlite"
 
 def start_daemon(config: Path, server: LocalForum, clock: FakeClock, publish: bool = False) -> Daemon:
     """A freshly started daemon process on the installation's SQLite file."""
-    from forumgm.daemon.publish import publish_approved
-    from forumgm.daemon.sync import sync_game, sync_inbox
+    from forumgm.daemon.drafts.publish import publish_approved
+    from forumgm.daemon.tick.sync import sync_game, sync_inbox
 
     installation = load_installation(config)
     edges = Edges(sync_game=sync_game, sync_inbox=sync_inbox, publish=publish_approved if publish else None)

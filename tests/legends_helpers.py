@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from forumgm.daemon.cli import main
-from forumgm.daemon.simulate import run_scenario
+from forumgm.daemon.offline.simulate import run_scenario
 
 SCENARIOS = Path(__file__).parent / "scenarios" / "legends"
 

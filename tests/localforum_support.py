@@ -4,7 +4,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 
 from forumgm.daemon.forum import open_forum
-from forumgm.daemon.localforum import Board, LocalForum
+from forumgm.daemon.offline.localforum import Board, LocalForum
 
 PLAYERS = ("Аскон", "gosha100", "Robozik", "Кума")
 HOST = "Ведущий"

@@ -5,10 +5,10 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from forumgm.config import data_path
-from forumgm.daemon.config import load_installation
-from forumgm.daemon.run import Daemon
+from forumgm.daemon.settings.installation import load_installation
+from forumgm.daemon.runtime.loop import Daemon
 from forumgm.daemon.store import Store
-from forumgm.daemon.tick import Edges
+from forumgm.daemon.tick.flow import Edges
 
 MSK = ZoneInfo("Europe/Moscow")
 GAME = "mafia-example"
@@ -34,7 +34,7 @@ def example_installation(tmp_path, monkeypatch, game_text=lambda text: text, pub
 
 
 def daemon(installation, clock, forum) -> Daemon:
-    from forumgm.daemon.sync import sync_game, sync_inbox
+    from forumgm.daemon.tick.sync import sync_game, sync_inbox
 
     return Daemon(installation, Store(installation.storage, now=clock.now), forum, clock,
                   Edges(sync_game=sync_game, sync_inbox=sync_inbox))

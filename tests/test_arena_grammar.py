@@ -158,7 +158,7 @@ def test_random_lines_from_the_grammars_own_words_never_crash_and_always_answer(
 
 
 def test_a_hosts_rules_table_overrides_the_shipped_numbers_key_by_key():
-    from forumgm.daemon.games import rules_for
+    from forumgm.daemon.settings.games import rules_for
     rules = rules_for("arena", {"weapons": {"меч": {"breakage": 3, "range": [1, 3]}},
                                 "multipliers": {"action": {"L": {"B": 0.25}}}, "wounds": {"severing_by": ["S"]}})
     assert rules.table.weapons["меч"].breakage == 3 and rules.table.weapons["меч"].range == (1, 3)
@@ -274,7 +274,7 @@ def test_more_fighters_than_the_start_positions_name_the_key():
 
 
 def test_a_host_adds_start_positions_for_five_in_the_game_file():
-    from forumgm.daemon.games import rules_for
+    from forumgm.daemon.settings.games import rules_for
     five = [[0, 0, "north"], [0, 1, "east"], [1, 1, "south"], [1, 0, "west"], [0.5, 0.5, "north"]]   # docs/arena.md
     rules = rules_for("arena", {"space": {"start": {"5": five}}})
     state = rules.setup({"fighters": [{"nick": nick} for nick in ("Аскон", "Хан", "Кума", "Дрон", "Лис")]}, 1)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from forumgm.config import load_texts
-from forumgm.daemon.simulate import run_scenario
+from forumgm.daemon.offline.simulate import run_scenario
 
 
 @pytest.fixture(scope="module")

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from forumgm.config import load_texts
-from forumgm.daemon.games import rules_for
-from forumgm.daemon.simulate import ScenarioError, run_scenario
+from forumgm.daemon.settings.games import rules_for
+from forumgm.daemon.offline.simulate import ScenarioError, run_scenario
 
 SCENARIOS = Path(__file__).parent / "scenarios" / "arena"
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from forumgm.config import load_texts
-from forumgm.daemon.simulate import load_scenario, run_scenario
+from forumgm.daemon.offline.simulate import load_scenario, run_scenario
 from tests.test_arena_rules_examples import duel
 
 SCENARIOS = Path(__file__).parent / "scenarios" / "arena"

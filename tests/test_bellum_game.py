@@ -110,9 +110,9 @@ def test_ten_turns_of_the_370_scenario_stay_consistent(texts):
 
 def test_the_shipped_example_game_starts_and_a_missing_faction_is_named():
     from forumgm.config import data_path
-    from forumgm.daemon.commands.common import setup_problems
-    from forumgm.daemon.config import load_game
-    from forumgm.daemon.setup_files import game_setup
+    from forumgm.daemon.cli.common import setup_problems
+    from forumgm.daemon.settings.game import load_game
+    from forumgm.daemon.settings.setup_files import game_setup
 
     game = load_game(data_path("games", "bellum.example.toml"))
     assert setup_problems(game) == []

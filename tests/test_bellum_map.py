@@ -199,7 +199,7 @@ def test_map_command_refuses_what_it_cannot_draw(tmp_path, capsys):
 
 
 def test_only_bellum_offers_maps_through_its_rules():
-    from forumgm.daemon.games import game_maps
+    from forumgm.daemon.settings.games import game_maps
 
     assert [game for game in ("legends", "mafia", "bellum", "arena") if game_maps(game) is not None] == ["bellum"]
     assert game_maps("chess") is None                      # no such engine: no maps, no error
@@ -207,7 +207,7 @@ def test_only_bellum_offers_maps_through_its_rules():
 
 
 def test_the_engines_map_of_a_state_is_the_turn_report_picture_and_titles_the_start(tmp_path):
-    from forumgm.daemon.pictures import drawn_maps
+    from forumgm.daemon.drafts.pictures import drawn_maps
     from forumgm.engines.bellum import RULES
 
     state = RULES.setup(setup_of({"scenario": "370", "players": [{"nick": "Аларих", "faction": "vestgoty"}]}), 1)
@@ -223,8 +223,8 @@ def _shipped_370():
 
 def test_a_report_carrying_a_map_without_the_pages_public_address_goes_back_to_the_host(tmp_path):
     """…and once the host deletes the mark, the report goes without the map."""
-    from forumgm.daemon.pictures import MARK, NO_PUBLIC_URL, with_mark
-    from forumgm.daemon.publish import publish_approved
+    from forumgm.daemon.drafts.pictures import MARK, NO_PUBLIC_URL, with_mark
+    from forumgm.daemon.drafts.publish import publish_approved
     from forumgm.daemon.store import Store
 
     store = Store(tmp_path / "forumgm.sqlite")
@@ -265,7 +265,7 @@ def test_map_command_draws_the_position_after_a_simulated_turn(tmp_path, monkeyp
     import contextlib
     from pathlib import Path
 
-    from forumgm.daemon.simulate import load_scenario as load_simulation, run_scenario
+    from forumgm.daemon.offline.simulate import load_scenario as load_simulation, run_scenario
 
     scenario = Path(__file__).parent / "scenarios" / "bellum" / "capture.toml"
     out = tmp_path / "turn1.svg"

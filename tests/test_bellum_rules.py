@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from forumgm.config import load_texts
-from forumgm.daemon.simulate import run_scenario
+from forumgm.daemon.offline.simulate import run_scenario
 from tests.bellum_helpers import battle_in, events_of, play, scenario, total_people
 
 

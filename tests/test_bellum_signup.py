@@ -6,13 +6,13 @@ from types import SimpleNamespace
 import pytest
 
 from forumgm.config import load_texts
-from forumgm.daemon.localforum import Board, LocalForum
-from forumgm.daemon.publish import publish_approved
-from forumgm.daemon.signup_choices import (
+from forumgm.daemon.offline.localforum import Board, LocalForum
+from forumgm.daemon.drafts.publish import publish_approved
+from forumgm.daemon.tick.signup_choices import (
     AssignmentError, KIND, REPLY_KIND, assignment_lines, draft_assignment, write_players,
 )
 from forumgm.daemon.store import Store
-from forumgm.daemon.sync import sync_game
+from forumgm.daemon.tick.sync import sync_game
 from forumgm.parsers.signup_choices import ChoiceNames, read_choices
 from localforum_support import HOST, FakeClock, host_forum, thread_url
 from tests.bellum_helpers import setup_of, shipped_scenario
@@ -166,7 +166,7 @@ def test_signup_command_drafts_the_assignment_and_approval_writes_the_players(tm
     from datetime import datetime, timezone
 
     from forumgm.daemon.cli import main
-    from forumgm.daemon.config import load_game
+    from forumgm.daemon.settings.game import load_game
     from forumgm.parsers.forums.base import Post
 
     monkeypatch.setenv("FORUMGM_SIGNUP_PASSWORD", "secret")
@@ -210,7 +210,7 @@ def test_signup_command_drafts_the_assignment_and_approval_writes_the_players(tm
 def test_approving_the_assignment_on_the_hosts_page_writes_the_players(tmp_path, monkeypatch):
     import re
 
-    from forumgm.daemon.config import load_game
+    from forumgm.daemon.settings.game import load_game
     from forumgm.daemon.web import create_app
     from forumgm.engines.bellum import RULES
     from web_seed import PASSWORD
@@ -251,7 +251,7 @@ def test_approval_writes_each_players_account_name_as_it_is_not_as_escaped_for_t
     from datetime import datetime, timezone
 
     from forumgm.daemon.cli import main
-    from forumgm.daemon.config import load_game
+    from forumgm.daemon.settings.game import load_game
     from forumgm.parsers.forums.base import Post
 
     monkeypatch.setenv("FORUMGM_SIGNUP_PASSWORD", "secret")

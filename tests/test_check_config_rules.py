@@ -6,8 +6,8 @@ import pytest
 
 from forumgm.config import data_path
 from forumgm.daemon.cli import main
-from forumgm.daemon.config import ConfigError
-from forumgm.daemon.games import rules_for
+from forumgm.daemon.settings.records import ConfigError
+from forumgm.daemon.settings.games import rules_for
 from forumgm.engines.base import SetupError
 from mafia_daemon_support import example_installation
 

@@ -7,10 +7,10 @@ import pytest
 
 from forumgm.config import data_path
 from forumgm.daemon.cli import main
-from forumgm.daemon.clock import FixedClock
-from forumgm.daemon.games import rules_for
-from forumgm.daemon.nick_checks import mixed_script
-from forumgm.daemon.setup_files import with_setup_files
+from forumgm.daemon.tick.clock import FixedClock
+from forumgm.daemon.settings.games import rules_for
+from forumgm.daemon.settings.nick_checks import mixed_script
+from forumgm.daemon.settings.setup_files import with_setup_files
 from forumgm.engines.base import SetupError
 from mafia_daemon_support import daemon, example_installation, msk
 from spine_fakes import MemoryForum

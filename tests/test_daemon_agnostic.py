@@ -54,7 +54,7 @@ def game_switches(source: str) -> list[str]:
 
 def _daemon_modules() -> list[Path]:
     modules = sorted(DAEMON.rglob("*.py"))
-    assert len(modules) > 50 and DAEMON / "commands" / "map.py" in modules      # the walk reaches subpackages
+    assert len(modules) > 50 and DAEMON / "cli" / "map.py" in modules      # the walk reaches subpackages
     return modules
 
 
@@ -86,7 +86,7 @@ def test_no_daemon_module_switches_on_a_game_name():
 
 
 def test_the_daemons_list_of_games_is_the_engine_packages_each_naming_its_kinds():
-    from forumgm.daemon.games import GAMES as LISTED, shipped_rules
+    from forumgm.daemon.settings.games import GAMES as LISTED, shipped_rules
 
     assert sorted(LISTED) == sorted(GAMES)
     for game in LISTED:

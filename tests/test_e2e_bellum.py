@@ -9,14 +9,14 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from forumgm.daemon.config import load_installation
+from forumgm.daemon.settings.installation import load_installation
 from forumgm.daemon.forum import open_forum
-from forumgm.daemon.localforum import Board, LocalForum
-from forumgm.daemon.publish import publish_approved
-from forumgm.daemon.run import Daemon
+from forumgm.daemon.offline.localforum import Board, LocalForum
+from forumgm.daemon.drafts.publish import publish_approved
+from forumgm.daemon.runtime.loop import Daemon
 from forumgm.daemon.store import Store
-from forumgm.daemon.sync import sync_game, sync_inbox
-from forumgm.daemon.tick import Edges
+from forumgm.daemon.tick.sync import sync_game, sync_inbox
+from forumgm.daemon.tick.flow import Edges
 from forumgm.daemon.web import create_app
 from localforum_support import FakeClock
 from tests.bellum_helpers import SMALL_MAP

@@ -15,12 +15,12 @@ from types import SimpleNamespace
 import requests
 
 from forumgm.daemon.cli import build_parser, main
-from forumgm.daemon.config import load_installation
-from forumgm.daemon.clock import FastClock
-from forumgm.daemon.demo import (
+from forumgm.daemon.settings.installation import load_installation
+from forumgm.daemon.tick.clock import FastClock
+from forumgm.daemon.offline.demo import (
     CLOCK_STARTS, GAME_ID, PASSWORD_ENV, _summary, demo_board, demo_clock, run_demo, speed_problem,
 )
-from forumgm.daemon.secrets import read_password
+from forumgm.daemon.settings.secrets import read_password
 from forumgm.daemon.store import Store
 
 PAGE = re.compile(r"host's page: (?P<url>http://127\.0\.0\.1:\d+/)  password: (?P<password>\S+)")

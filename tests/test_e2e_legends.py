@@ -8,8 +8,9 @@ from collections import Counter
 import pytest
 
 from forumgm.daemon.cli import main
-from forumgm.daemon.config import ConfigError, load_installation
-from forumgm.daemon.localforum import LocalForum
+from forumgm.daemon.settings.installation import load_installation
+from forumgm.daemon.settings.records import ConfigError
+from forumgm.daemon.offline.localforum import LocalForum
 from forumgm.daemon.store import Store
 from legends_forum_support import (
     GAME, PASSWORD_ENV, ROLES, Player, legends_board, msk, start_daemon, tick_at, write_installation,

@@ -11,7 +11,7 @@ import pytest
 
 from forum_http_board import BoardServer, FixtureBoard
 from forum_http_sites import MYBB, MYBB_MEMBER, PHPBB_MEMBER, SMF, SMF_MEMBER
-from forumgm.daemon.commands.drafts import _refusal
+from forumgm.daemon.cli.drafts import _refusal
 from forumgm.daemon.forum import open_forum
 from forumgm.daemon.forum.adapter import FLOOD_INLINE
 from forumgm.daemon.forum.errors import FloodPause
@@ -19,12 +19,12 @@ from forumgm.daemon.forum.page_text import HOURLY_PAUSE, first_text, flood_wait
 from forumgm.daemon.forum.mybb import SPEC as MYBB_SPEC
 from forumgm.daemon.forum.phpbb import SPEC as PHPBB_SPEC
 from forumgm.daemon.forum.smf import SPEC as SMF_SPEC
-from forumgm.daemon.clock import FixedClock
-from forumgm.daemon.publish import PublishReport, publish_approved
-from forumgm.daemon.run import Daemon
-from forumgm.daemon.tick import Edges
+from forumgm.daemon.tick.clock import FixedClock
+from forumgm.daemon.drafts.publish import PublishReport, publish_approved
+from forumgm.daemon.runtime.loop import Daemon
+from forumgm.daemon.tick.flow import Edges
 from forumgm.daemon.store import Store
-from forumgm.daemon.wakeups import Polling, next_wake
+from forumgm.daemon.runtime.wakeups import Polling, next_wake
 from localforum_support import HOST, FakeClock
 from mafia_daemon_support import example_installation, msk
 

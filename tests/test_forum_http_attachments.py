@@ -13,8 +13,8 @@ from forum_http_board import BoardServer, FixtureBoard
 from forum_http_sites import FLUXBB, MYBB, PHPBB, SMF
 from forumgm.daemon.forum import open_forum
 from forumgm.daemon.forum.errors import ForumError
-from forumgm.daemon.pictures import NO_PUBLIC_URL, with_mark
-from forumgm.daemon.publish import publish_approved
+from forumgm.daemon.drafts.pictures import NO_PUBLIC_URL, with_mark
+from forumgm.daemon.drafts.publish import publish_approved
 from forumgm.daemon.store import Store
 from localforum_support import HOST, FakeClock
 

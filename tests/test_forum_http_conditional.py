@@ -11,8 +11,8 @@ import responses
 
 from forumgm.daemon.forum.conditional import KeptPages, validators
 from forumgm.daemon.forum.http import HttpClient, HttpPolicy, Page
-from forumgm.daemon.localforum import LocalForum
-from forumgm.daemon.sync import sync_game
+from forumgm.daemon.offline.localforum import LocalForum
+from forumgm.daemon.tick.sync import sync_game
 from localforum_support import PLAYERS, FakeClock, game_store, host_forum, seeded_board
 
 NO_WINDOW = timedelta(0)

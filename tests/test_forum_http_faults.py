@@ -9,9 +9,9 @@ import re
 import pytest
 
 from forumgm.daemon.forum import open_forum
-from forumgm.daemon.localforum import LocalForum
+from forumgm.daemon.offline.localforum import LocalForum
 from forumgm.daemon.store import Store
-from forumgm.daemon.sync import sync_game
+from forumgm.daemon.tick.sync import sync_game
 from fault_proxy import FaultProxy
 from localforum_support import HOST, PLAYERS, FakeClock, seeded_board
 
@@ -78,7 +78,7 @@ def test_a_fault_past_the_retries_is_a_sync_problem_and_nothing_is_deleted(store
 
 
 def test_a_truncated_inbox_page_is_retried(store, forum, proxy, board, clock):
-    from forumgm.daemon.sync import sync_inbox
+    from forumgm.daemon.tick.sync import sync_inbox
     board.send_pm("Аскон", HOST, "Ночь", "проверить Кума")
     proxy.inject("GET", "folder=inbox", "truncate")
     report = sync_inbox("local", forum, store, clock.now())
@@ -160,7 +160,7 @@ def test_every_known_post_of_a_page_gone_is_a_sync_problem(store, forum, proxy, 
 
 
 def test_the_host_accepts_a_thread_that_really_lost_posts(store, forum, proxy, board, clock):
-    from forumgm.daemon.sync import accept_thread
+    from forumgm.daemon.tick.sync import accept_thread
     assert sync_game(store.game("g1"), forum, store, clock.now()).ok
     gone = [str(post.id) for post in board.visible_posts(2)[-7:-1]]
     for post_id in gone:
@@ -176,7 +176,7 @@ def test_the_host_accepts_a_thread_that_really_lost_posts(store, forum, proxy, b
 @pytest.mark.parametrize("kind", ["status", "reset", "truncate"])
 def test_publishing_after_a_lost_answer_posts_once(store, forum, proxy, board, clock, kind):
     """The board carried the reply out and its answer was lost: the next ticks find it, never re-post it."""
-    from forumgm.daemon.publish import publish_approved
+    from forumgm.daemon.drafts.publish import publish_approved
     draft = store.add_draft("g1", "vote_count", "thread", "Подсчёт голосов: Аскон — 2", "day-1", False)
     proxy.inject("POST", "posting.php", kind)
     for _ in range(3):
@@ -191,7 +191,7 @@ def test_publishing_after_a_lost_answer_posts_once(store, forum, proxy, board, c
 def pm_notifier_with_an_event(store):
     """A notifier telling the host by PM (to a player's account here), and a draft waiting for him."""
     from forumgm.config import load_texts
-    from forumgm.daemon.notify.config import NotifyConfig
+    from forumgm.daemon.settings.notify import NotifyConfig
     from forumgm.daemon.notify.notifier import Notifier
     store.add_draft("g1", "result", PLAYERS[1], "Итог", "r1", True, subject="Итог")
     return Notifier(NotifyConfig(channels=("pm",), pm_to=PLAYERS[0]), "", load_texts(), "local")

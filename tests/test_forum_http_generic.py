@@ -7,7 +7,7 @@ import pytest
 
 import forumgm.config
 from forumgm.daemon.forum import ForumError, ForumRefused, open_forum
-from forumgm.daemon.localforum import LocalForum
+from forumgm.daemon.offline.localforum import LocalForum
 from localforum_support import HOST, FakeClock, seeded_board, thread_url
 
 EXAMPLE = Path(forumgm.config.__file__).parent / "forums" / "generic.example.toml"

@@ -7,7 +7,7 @@ from forum_http_board import BoardServer, FixtureBoard
 from forum_http_sites import FLUXBB
 from forumgm.daemon.forum import open_forum
 from forumgm.daemon.store import Store
-from forumgm.daemon.sync import sync_game, sync_inbox
+from forumgm.daemon.tick.sync import sync_game, sync_inbox
 from localforum_support import HOST, PLAYERS, FakeClock
 
 
@@ -22,7 +22,7 @@ def test_fluxbb_inbox_is_skipped_quietly_and_said_once_while_thread_votes_still_
         store.register_forum("flux-only", "fluxbb", server.url, HOST)
         store.register_game("g1", "mafia", "flux-only", server.url + "viewtopic.php?id=2", "UTC", 1,
                             {nick: [] for nick in PLAYERS})
-        with caplog.at_level(logging.INFO, logger="forumgm.daemon.sync"):
+        with caplog.at_level(logging.INFO, logger="forumgm.daemon.tick.sync"):
             reports = [sync_inbox("flux-only", forum, store, clock.now()) for _ in range(3)]
         thread = sync_game(store.game("g1"), forum, store, clock.now())
     assert all(report.ok and report.pages_fetched == 0 for report in reports)

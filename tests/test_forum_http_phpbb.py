@@ -2,7 +2,7 @@
 import pytest
 
 from forumgm.daemon.forum import ForumError, open_forum
-from forumgm.daemon.localforum import LocalForum
+from forumgm.daemon.offline.localforum import LocalForum
 from localforum_support import HOST, FakeClock, host_forum, seeded_board, thread_url
 
 
@@ -137,8 +137,8 @@ def test_a_sent_pm_waits_in_the_outbox_until_read_and_is_found_in_either_folder(
 
 def test_a_full_inbox_is_a_problem_for_the_host_and_a_nearly_full_one_a_warning(tmp_path, server, clock, caplog,
                                                                                  monkeypatch):
-    from forumgm.daemon import sync
-    from forumgm.daemon.sync import sync_inbox
+    from forumgm.daemon.tick import sync
+    from forumgm.daemon.tick.sync import sync_inbox
     from localforum_support import game_store
     monkeypatch.setattr(sync, "_TOLD_NEARLY_FULL", set())      # said once per run: this run starts here
     store = game_store(tmp_path, server, clock)
@@ -157,7 +157,7 @@ def test_a_pm_the_host_sent_himself_is_no_order_and_no_missing_pm(tmp_path, serv
     """A notice approved to the host's own account lands in his inbox: it is not read as an order,
     and the inbox's count, which includes it, does not look like PMs left unread (before or after
     a restart, when the page holding it is no longer read)."""
-    from forumgm.daemon.sync import sync_inbox
+    from forumgm.daemon.tick.sync import sync_inbox
     from localforum_support import game_store
     store = game_store(tmp_path, server, clock)
     host_forum(server, clock).send_pm(HOST, "Заметка", "Письмо ведущему от forumgm")

@@ -8,9 +8,9 @@ from forum_http_board import BoardServer, FixtureBoard
 from forum_http_sites import FLUXBB, MYBB, SMF, SMF_PAGED_INBOX
 from forumgm.daemon.forum import open_forum
 from forumgm.daemon.forum.errors import Accepted, BoardSaid
-from forumgm.daemon.publish import publish_approved
+from forumgm.daemon.drafts.publish import publish_approved
 from forumgm.daemon.store import Store
-from forumgm.daemon.sync import sync_inbox
+from forumgm.daemon.tick.sync import sync_inbox
 from localforum_support import HOST, FakeClock
 
 THREADS = {"smf": "index.php?topic=2.0", "mybb": "showthread.php?tid=1", "fluxbb": "viewtopic.php?id=2"}

@@ -77,7 +77,7 @@ def test_parse_page_rejects_unknown_engines_and_generic_without_config():
 
 def test_parse_page_command_prints_json_and_fails_clearly(tmp_path, capsys):
     import argparse
-    from forumgm.daemon.commands import parse_page as command
+    from forumgm.daemon.cli import parse_page as command
 
     parser = argparse.ArgumentParser()
     command.register(parser.add_subparsers(dest="command"))

@@ -13,7 +13,7 @@ from forumgm.daemon.forum import open_forum
 from forumgm.daemon.forum.errors import ForumRefused
 from forumgm.daemon.forum.http import Page
 from forumgm.daemon.notify.events import current_events
-from forumgm.daemon.publish import publish_approved
+from forumgm.daemon.drafts.publish import publish_approved
 from forumgm.daemon.store import Store
 from localforum_support import HOST, FakeClock
 

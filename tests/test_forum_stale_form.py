@@ -9,8 +9,8 @@ import responses
 
 from forumgm.daemon.forum import open_forum
 from forumgm.daemon.forum.errors import StaleForm
-from forumgm.daemon.localforum import LocalForum
-from forumgm.daemon.localforum.board import FORM_MAX_AGE
+from forumgm.daemon.offline.localforum import LocalForum
+from forumgm.daemon.offline.localforum.board import FORM_MAX_AGE
 from localforum_support import HOST, FakeClock, host_forum, seeded_board, thread_url
 
 PAGES = Path(__file__).parent / "fixtures" / "forums" / "phpbb"

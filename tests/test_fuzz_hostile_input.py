@@ -18,9 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from forumgm.config import data_path
-from forumgm.daemon.config import load_game
-from forumgm.daemon.games import rules_for
-from forumgm.daemon.setup_files import with_setup_files
+from forumgm.daemon.settings.game import load_game
+from forumgm.daemon.settings.games import rules_for
+from forumgm.daemon.settings.setup_files import with_setup_files
 from forumgm.engines.base import Accepted, OrderPm, Rejected, split_lines
 from forumgm.parsers.bbcode import KNOWN, to_phpbb_html
 from forumgm.parsers.forums import phpbb

@@ -1,5 +1,5 @@
 """Every reason a game is not being run shows in `forumgm status` and on the host's page, from one
-source (daemon/stops.py); a game its rules ended finishes by itself, and `finish` must insist to
+source (daemon/tick/stops.py); a game its rules ended finishes by itself, and `finish` must insist to
 name another winner."""
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import re
 import pytest
 
 from forumgm.daemon.cli import main
-from forumgm.daemon.clock import FixedClock
+from forumgm.daemon.tick.clock import FixedClock
 from forumgm.daemon.host_actions.pause import pause_game
-from forumgm.daemon.stops import PAUSED, RULES_CHANGED, stops
+from forumgm.daemon.tick.stops import PAUSED, RULES_CHANGED, stops
 from forumgm.daemon.web import create_app
 from mafia_daemon_support import GAME, daemon, example_installation, msk
 from spine_fakes import MemoryForum, ScriptedPm

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from forumgm.daemon.publish import publish_approved
+from forumgm.daemon.drafts.publish import publish_approved
 from legends_forum_support import GAME, Player, msk, tick_at
 from test_e2e_legends import game  # noqa: F401  (the fixture is reused: the local forum and the installation)
 from test_host_actions_votes import (  # noqa: F401  (fixtures reused: day_two, day_two_resolved)

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from forumgm.daemon.cli import main
-from forumgm.daemon.clock import FixedClock
+from forumgm.daemon.tick.clock import FixedClock
 from forumgm.daemon.store import Store, to_text
 from spine_fakes import MemoryForum, ScriptedPm
 from test_spine_tick import GAME, PMS, installation, msk, start, walk  # noqa: F401  (the fixture is reused)
@@ -263,7 +263,7 @@ def test_a_replaced_player_plays_on_under_the_new_account(played, capsys):
 
 def test_a_confirmation_for_an_outcome_no_longer_current_is_refused(played, monkeypatch):
     from forumgm.daemon.host_actions.rerun import confirm_rerun, preview_rerun
-    from forumgm.daemon.run import game_runs
+    from forumgm.daemon.runtime.loop import game_runs
     from forumgm.daemon.store import StoreError
 
     installation, config = played

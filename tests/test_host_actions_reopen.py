@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from forumgm.daemon.cli import main
-from forumgm.daemon.localforum import LocalForum
+from forumgm.daemon.offline.localforum import LocalForum
 from legends_forum_support import (GAME, MSK, PASSWORD_ENV, FakeClock, Player, legends_board, msk, start_daemon,
                                    tick_at, write_installation)
 from test_e2e_legends import GAME_KEYS

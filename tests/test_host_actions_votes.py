@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from forumgm.daemon.cli import main
-from forumgm.daemon.run import game_runs
+from forumgm.daemon.runtime.loop import game_runs
 from forumgm.daemon.store import Store
 from forumgm.daemon.web.server import web_server
 from legends_forum_support import GAME, msk, start_daemon, tick_at

@@ -7,8 +7,8 @@ notice of a PM no game takes), while the real player's orders count.
 """
 import pytest
 
-from forumgm.daemon.localforum import LocalForum
-from forumgm.daemon.notices import KIND
+from forumgm.daemon.offline.localforum import LocalForum
+from forumgm.daemon.tick.notices import KIND
 from forumgm.engines.texts import show_invisible
 from legends_forum_support import (
     GAME, PASSWORD_ENV, Player, legends_board, msk, start_daemon, write_installation,

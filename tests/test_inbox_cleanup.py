@@ -12,9 +12,9 @@ from datetime import timedelta
 import pytest
 
 from forumgm.daemon.forum import open_forum
-from forumgm.daemon.localforum import Board, LocalForum
+from forumgm.daemon.offline.localforum import Board, LocalForum
 from forumgm.daemon.store import Store
-from forumgm.daemon.sync import sync_inbox
+from forumgm.daemon.tick.sync import sync_inbox
 from localforum_support import HOST, PLAYERS, FakeClock, game_store, seeded_board
 
 DAY = timedelta(days=1)
@@ -188,7 +188,7 @@ CRASHING_SYNC = textwrap.dedent("""
     from datetime import datetime, timezone
     from forumgm.daemon.forum import open_forum
     from forumgm.daemon.store import Store
-    from forumgm.daemon.sync import sync_inbox
+    from forumgm.daemon.tick.sync import sync_inbox
 
     url, path = sys.argv[1], sys.argv[2]
     forum = open_forum({"engine": "phpbb", "base_url": url, "username": "Ведущий", "min_interval": 0,
@@ -240,7 +240,7 @@ def test_cleanup_off_leaves_every_pm(tmp_path, server, clock):
 # ---------------------------------------------------------------- the installation's [forum] keys
 
 def forum_config(tmp_path, engine: str, extra: str):
-    from forumgm.daemon.config import load_installation
+    from forumgm.daemon.settings.installation import load_installation
     (tmp_path / "forumgm.toml").write_text(
         f'games = []\n[forum]\nengine = "{engine}"\nbase_url = "https://forum.example"\naccount = "host"\n'
         f'password_env = "FORUMGM_PASSWORD"\n{extra}\n[storage]\npath = "db.sqlite"\n', encoding="utf-8")
@@ -248,7 +248,7 @@ def forum_config(tmp_path, engine: str, extra: str):
 
 
 def config_problems(load) -> list[str]:
-    from forumgm.daemon.config import ConfigError
+    from forumgm.daemon.settings.records import ConfigError
     with pytest.raises(ConfigError) as caught:
         load()
     return caught.value.problems
@@ -256,7 +256,7 @@ def config_problems(load) -> list[str]:
 
 def test_cleanup_is_off_unless_configured_and_read_with_its_keys(tmp_path):
     from forumgm.daemon.forum import ForumSettings
-    from forumgm.daemon.inbox_cleanup import Cleanup
+    from forumgm.daemon.forum.housekeeping.inbox_cleanup import Cleanup
     off = forum_config(tmp_path, "phpbb", "")()
     assert off.forum.inbox_cleanup == "off" and Cleanup.of(ForumSettings.read(off.forum)) is None
     on = forum_config(tmp_path, "mybb", 'inbox_cleanup = "move"\ninbox_cleanup_folder = "Игры"\n'
@@ -295,7 +295,7 @@ def test_check_config_names_the_file_the_key_and_what_the_board_can_do(tmp_path,
 
 
 def test_the_config_knows_what_each_adapter_can_remove():
-    from forumgm.daemon.config import INBOX_CLEANUP_ACTIONS
+    from forumgm.daemon.settings.installation import INBOX_CLEANUP_ACTIONS
     from forumgm.daemon.forum import ADAPTERS
     can = {engine: adapter.spec.pm.removal.actions for engine, adapter in ADAPTERS.items()
            if getattr(adapter, "spec", None) and adapter.spec.pm and adapter.spec.pm.removal}

@@ -12,9 +12,9 @@ from forum_http_sites import MYBB_CLEANUP, SMF_CLEANUP, VBULLETIN4_CLEANUP
 from forumgm.daemon.forum import open_forum
 from forumgm.daemon.forum.phpbb import SPEC as PHPBB
 from forumgm.daemon.forum.http import Page
-from forumgm.daemon.localforum import LocalForum
+from forumgm.daemon.offline.localforum import LocalForum
 from forumgm.daemon.store import Store
-from forumgm.daemon.sync import sync_inbox
+from forumgm.daemon.tick.sync import sync_inbox
 from forumgm.parsers.forums import mybb, phpbb, smf
 from forumgm.parsers.forums.reader import read_form, read_options
 from localforum_support import HOST, FakeClock, host_forum, seeded_board

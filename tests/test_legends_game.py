@@ -3,7 +3,7 @@ import json
 import tomllib
 
 from forumgm.config import load_texts, read_rule_table
-from forumgm.daemon.simulate import run_scenario
+from forumgm.daemon.offline.simulate import run_scenario
 from forumgm.engines.base import OrderPm, Phase, PhaseInputs
 from forumgm.engines.legends import make_rules
 from legends_helpers import SCENARIOS, night, play

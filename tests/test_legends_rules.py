@@ -2,7 +2,7 @@
 import pytest
 
 from forumgm.config import load_texts, read_rule_table
-from forumgm.daemon.simulate import ScenarioError
+from forumgm.daemon.offline.simulate import ScenarioError
 from forumgm.engines.base import OrderPm, Phase, PhaseInputs
 from forumgm.engines.legends import make_rules
 from legends_helpers import all_accepted, day, eliminated, events, night, play

@@ -4,7 +4,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 
 from forumgm.daemon.cli import build_parser, main
-from forumgm.daemon.commands.localforum import local_board
+from forumgm.daemon.cli.localforum import local_board
 
 
 def test_the_board_runs_on_real_time_with_the_players_named():

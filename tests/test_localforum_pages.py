@@ -2,8 +2,8 @@
 import requests
 import pytest
 
-from forumgm.daemon.demo import PLAYERS, SCRIPT, demo_board, demo_clock, play
-from forumgm.daemon.localforum import LocalForum
+from forumgm.daemon.offline.demo import PLAYERS, SCRIPT, demo_board, demo_clock, play
+from forumgm.daemon.offline.localforum import LocalForum
 from forumgm.parsers.forums import phpbb
 from localforum_support import HOST, FakeClock, seeded_board
 

@@ -5,7 +5,7 @@ from dataclasses import replace
 
 import pytest
 
-from forumgm.daemon.clock import FixedClock
+from forumgm.daemon.tick.clock import FixedClock
 from forumgm.engines.base import OutgoingPm
 from forumgm.parsers.forums.base import Post
 from mafia_daemon_support import daemon, drafts_of, example_installation, msk

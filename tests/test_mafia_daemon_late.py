@@ -1,7 +1,7 @@
 """A PM sent between 22:45 and 23:00 gets the late receipt and never becomes next round's order."""
 from __future__ import annotations
 
-from forumgm.daemon.clock import FixedClock
+from forumgm.daemon.tick.clock import FixedClock
 from mafia_daemon_support import GAME, daemon, drafts_of, example_installation, msk
 from spine_fakes import MemoryForum, ScriptedPm
 

@@ -6,9 +6,9 @@ import re
 import pytest
 
 from forumgm.daemon.cli import main
-from forumgm.daemon.config import ConfigError
-from forumgm.daemon.clock import FixedClock
-from forumgm.daemon.web.role_links import LinkUsed, RoleShown, open_role_link
+from forumgm.daemon.settings.records import ConfigError
+from forumgm.daemon.tick.clock import FixedClock
+from forumgm.daemon.store.role_links import LinkUsed, RoleShown, open_role_link
 from mafia_daemon_support import GAME, daemon, drafts_of, example_installation, msk, top_level
 from forumgm.parsers.forums.base import Post
 from spine_fakes import MemoryForum, ScriptedPm

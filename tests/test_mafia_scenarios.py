@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from forumgm.config import load_texts
-from forumgm.daemon.simulate import run_scenario
+from forumgm.daemon.offline.simulate import run_scenario
 
 SCENARIOS = Path(__file__).parent / "scenarios" / "mafia"
 
@@ -233,7 +233,7 @@ def test_role_pms_come_with_the_first_round_only(play):
 
 
 def test_a_round_after_the_game_ended_is_a_scenario_error(texts):
-    from forumgm.daemon.simulate import ScenarioError
+    from forumgm.daemon.offline.simulate import ScenarioError
 
     with open(SCENARIOS / "win_town.toml", "rb") as handle:
         scenario = tomllib.load(handle)

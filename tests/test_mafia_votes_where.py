@@ -3,7 +3,7 @@ once per player and game day; `forumgm votes` shows the PM vote tally."""
 from __future__ import annotations
 
 from forumgm.daemon.cli import main
-from forumgm.daemon.clock import FixedClock
+from forumgm.daemon.tick.clock import FixedClock
 from forumgm.parsers.forums.base import ColoredFragment, Post
 from mafia_daemon_support import GAME, daemon, drafts_of, example_installation, msk
 from spine_fakes import MemoryForum, ScriptedPm

@@ -15,7 +15,8 @@ from aiosmtpd.smtp import AuthResult, LoginPassword
 
 import test_e2e_mafia
 from forumgm.daemon.cli import main
-from forumgm.daemon.config import ConfigError, load_installation
+from forumgm.daemon.settings.installation import load_installation
+from forumgm.daemon.settings.records import ConfigError
 from forumgm.daemon.notify.notifier import notifier_for
 from test_e2e_mafia import GAME, ROUND_1, Table, msk
 
@@ -203,10 +204,10 @@ def test_a_notice_pm_the_board_takes_without_naming_it_is_told_once_and_its_copy
     Its copy in the account's sent folder is found, and deleted like a draft's once the quota presses."""
     from forum_http_board import BoardServer, FixtureBoard
     from forum_http_sites import MYBB_SENT_85 as MYBB
-    from forumgm.daemon.publish import publish_approved
+    from forumgm.daemon.drafts.publish import publish_approved
     from forumgm.config import load_texts
     from forumgm.daemon.forum import open_forum
-    from forumgm.daemon.notify.config import NotifyConfig
+    from forumgm.daemon.settings.notify import NotifyConfig
     from forumgm.daemon.notify.notifier import Notifier
     from forumgm.daemon.store import Store
     from localforum_support import HOST, FakeClock

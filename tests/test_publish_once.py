@@ -4,8 +4,8 @@ import pytest
 from forumgm.daemon.forum import ForumError
 from forumgm.daemon.forum.errors import Unreachable
 from forumgm.parsers.forums.base import PageLayoutError
-from forumgm.daemon.localforum import LocalForum
-from forumgm.daemon.publish import publish_approved
+from forumgm.daemon.offline.localforum import LocalForum
+from forumgm.daemon.drafts.publish import publish_approved
 from localforum_support import FakeClock, game_store, host_forum, seeded_board
 
 
@@ -88,7 +88,7 @@ def test_a_crash_between_sending_and_sent_is_reconciled_without_a_duplicate(stor
 
 def test_a_report_with_its_map_lost_mid_send_is_found_by_its_words_and_posted_once(tmp_path, store, server, clock):
     """The board shows the map as a picture, not its address: the post is found by the report's words."""
-    from forumgm.daemon.pictures import with_mark
+    from forumgm.daemon.drafts.pictures import with_mark
     from localforum_support import PLAYERS, thread_url
 
     store.register_game("g1", "mafia", "local", thread_url(server), "UTC", 1, {nick: [] for nick in PLAYERS},
@@ -239,8 +239,8 @@ def test_a_forum_that_does_not_answer_ends_publishing_for_the_tick(store, server
 
 
 def test_a_draft_that_failed_is_shown_by_status_drafts_and_the_web_page(store, server, clock):
-    from forumgm.daemon.commands.drafts import _refusal
-    from forumgm.daemon.commands.status import game_status
+    from forumgm.daemon.cli.drafts import _refusal
+    from forumgm.daemon.cli.status import game_status
     from forumgm.daemon.web import create_app
     broken = store.add_draft("g1", "receipt", "Аскон", "Принято", "n1", False, subject="Квитанция")
     publish_approved(BrokenFor(host_forum(server, clock), "Аскон"), store, clock.now())

@@ -5,9 +5,9 @@ from datetime import timedelta
 
 import pytest
 
-from forumgm.daemon.localforum import LocalForum
-from forumgm.daemon.sync import sync_game
-from forumgm.daemon.votes import vote_versions
+from forumgm.daemon.offline.localforum import LocalForum
+from forumgm.daemon.tick.sync import sync_game
+from forumgm.daemon.tick.votes import vote_versions
 from forumgm.engines.tally import count_votes
 from legends_forum_support import GAME, PASSWORD_ENV, Player, legends_board, msk, start_daemon, write_installation
 from localforum_support import HOST, FakeClock, game_store, host_forum, seeded_board, thread_url

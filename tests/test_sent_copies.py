@@ -17,9 +17,9 @@ from forumgm.daemon.forum.errors import ForumError
 from forumgm.daemon.forum import open_forum
 from forumgm.daemon.forum.http import Page
 from forumgm.daemon.forum.phpbb import SPEC as PHPBB
-from forumgm.daemon.localforum import LocalForum
-from forumgm.daemon.publish import FULL_NOTE, publish_approved
-from forumgm.daemon.sent_copies import KEPT_FOR
+from forumgm.daemon.offline.localforum import LocalForum
+from forumgm.daemon.drafts.publish import FULL_NOTE, publish_approved
+from forumgm.daemon.forum.housekeeping.sent_copies import KEPT_FOR
 from forumgm.daemon.store import Store
 from forumgm.daemon.web import create_app
 from forumgm.parsers.forums import mybb, phpbb

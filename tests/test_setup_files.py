@@ -8,8 +8,8 @@ import pytest
 
 from forumgm.config import data_path
 from forumgm.daemon.cli import main
-from forumgm.daemon.games import rules_for
-from forumgm.daemon.setup_files import with_setup_files
+from forumgm.daemon.settings.games import rules_for
+from forumgm.daemon.settings.setup_files import with_setup_files
 from forumgm.engines.base import SetupError, SetupFile
 from forumgm.engines.bellum import RULES
 from tests.bellum_helpers import SMALL_MAP

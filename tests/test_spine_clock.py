@@ -6,8 +6,9 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from forumgm.config import data_path
-from forumgm.daemon.clock import FastClock, FixedClock, add_wall_time, due_phases, phase_window, schedule
-from forumgm.daemon.config import PhaseTimes, load_game
+from forumgm.daemon.tick.clock import FastClock, FixedClock, add_wall_time, due_phases, phase_window, schedule
+from forumgm.daemon.settings.game import load_game
+from forumgm.daemon.settings.records import PhaseTimes
 from forumgm.daemon.store import Store
 
 MOSCOW = ZoneInfo("Europe/Moscow")

@@ -69,7 +69,7 @@ def test_drafts_list_filters_by_status(played, capsys):
 
 
 def test_drafts_list_refuses_a_status_that_does_not_exist(played, capsys):
-    from forumgm.daemon.commands.drafts import STATUSES
+    from forumgm.daemon.cli.drafts import STATUSES
     from forumgm.daemon.store import DRAFT_STATUSES
 
     assert STATUSES == DRAFT_STATUSES

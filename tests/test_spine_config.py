@@ -9,7 +9,9 @@ import pytest
 
 from forumgm.config import data_path
 from forumgm.daemon.cli import main
-from forumgm.daemon.config import ConfigError, load_game, load_installation
+from forumgm.daemon.settings.game import load_game
+from forumgm.daemon.settings.installation import load_installation
+from forumgm.daemon.settings.records import ConfigError
 
 GAME = """
 id = "m1"
@@ -110,8 +112,8 @@ def test_problems_of_the_installation_and_its_game_files_come_together(tmp_path)
         tmp_path, 'engine = "phpbb3"\nbase_url = "forum.example"\naccount = "host"') + "[daemon]\npoll_interval = 0\n")
     problems = problems_of(load_installation, path)
     game_file = tmp_path / "game.toml"
-    assert f"{path}: forum.engine: expected one of phpbb, mybb, smf, fluxbb, ipb3, ipb4, vbulletin3, " \
-           f"vbulletin4, xenforo, generic (got 'phpbb3')" in problems
+    assert f"{path}: forum.engine: expected one of phpbb, mybb, smf, fluxbb, xenforo, ipb3, ipb4, " \
+           f"vbulletin3, vbulletin4, generic (got 'phpbb3')" in problems
     assert f"{path}: forum.base_url: expected an http:// or https:// URL (got 'forum.example')" in problems
     assert any(p.startswith(f"{path}: forum.password_env: expected") for p in problems)
     assert f"{path}: daemon.poll_interval: expected a positive integer (got 0)" in problems
@@ -163,8 +165,8 @@ def test_a_misspelt_approval_kind_is_refused_naming_the_kinds(tmp_path):
 @pytest.mark.parametrize("game", ["mafia", "legends", "bellum", "arena"])
 def test_every_kind_a_game_drafts_can_be_named_in_its_approval_table(game):
     """The engines' PM kinds and report names, as the shipped scenarios make them."""
-    from forumgm.daemon.config import draft_kinds
-    from forumgm.daemon.simulate import load_scenario, run_scenario
+    from forumgm.daemon.settings.game import draft_kinds
+    from forumgm.daemon.offline.simulate import load_scenario, run_scenario
 
     produced = set()
     for scenario in sorted((Path(__file__).parent / "scenarios" / game).glob("*.toml")):
@@ -188,3 +190,15 @@ def test_an_empty_password_file_is_refused(tmp_path, content):
     assert problems_of(load_installation, path) == [
         f"{path}: forum.password_file: expected a file holding the password (it is empty) "
         f"(got '{tmp_path / 'password'}')"]
+
+
+def test_a_config_names_the_forum_engines_the_parsers_read_and_each_has_an_http_adapter(tmp_path):
+    from forumgm.daemon.forum import ADAPTERS
+    from forumgm.parsers.forums import ENGINES
+
+    for engine in ENGINES:
+        path = write(tmp_path, "forumgm.toml", installation(
+            tmp_path, f'engine = "{engine}"\nbase_url = "https://forum.example"\naccount = "host"\npassword_env = "PW"',
+            games="[]"))
+        assert load_installation(path).forum.engine == engine
+    assert set(ADAPTERS) == set(ENGINES)

@@ -14,7 +14,7 @@ from types import SimpleNamespace
 import pytest
 
 from forumgm.config import data_path
-from forumgm.daemon.run import StopFlag, run_loop
+from forumgm.daemon.runtime.loop import StopFlag, run_loop
 from forumgm.daemon.store import Store
 
 GAME = "mafia-example"
@@ -164,7 +164,7 @@ def test_a_store_that_cannot_be_written_is_logged_once_and_its_recovery_once(cap
         def stopped(self, last):
             outcomes.append("stopped")
 
-    caplog.set_level(logging.DEBUG, logger="forumgm.daemon.run")
+    caplog.set_level(logging.DEBUG, logger="forumgm.daemon.runtime.loop")
     run_loop(Daemon(), StopFlag(), max_ticks=5)
     said = [(r.levelname, r.getMessage().split(" (")[0].split(":")[0]) for r in caplog.records
             if "store" in r.getMessage()]

@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from forumgm.daemon.secrets import RedactingFilter, SecretError, Secrets, read_password
+from forumgm.daemon.settings.secrets import RedactingFilter, SecretError, Secrets, read_password
 
 
 def test_password_from_environment(monkeypatch):
@@ -71,7 +71,7 @@ def test_an_url_encoded_password_is_masked_in_a_form_body(caplog):
 def test_debug_logging_leaves_out_urllib3s_request_lines_with_the_session_id():
     import logging
 
-    from forumgm.daemon.run import configure_logging
+    from forumgm.daemon.runtime.loop import configure_logging
 
     root, urllib3 = logging.getLogger(), logging.getLogger("urllib3")
     before = root.level
@@ -80,7 +80,7 @@ def test_debug_logging_leaves_out_urllib3s_request_lines_with_the_session_id():
     try:
         configure_logging("DEBUG")
         assert not urllib3.isEnabledFor(logging.DEBUG)     # "POST /ucp.php?mode=login&sid=…" is a DEBUG line
-        assert logging.getLogger("forumgm.daemon.sync").isEnabledFor(logging.DEBUG)
+        assert logging.getLogger("forumgm.daemon.tick.sync").isEnabledFor(logging.DEBUG)
     finally:
         root.setLevel(before)
         urllib3.setLevel(logging.NOTSET)

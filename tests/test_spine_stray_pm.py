@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from forumgm.daemon.localforum import LocalForum
-from forumgm.daemon.stray_pms import draft_stray_pms
+from forumgm.daemon.offline.localforum import LocalForum
+from forumgm.daemon.tick.stray_pms import draft_stray_pms
 from legends_forum_support import (
     GAME, HOST, PASSWORD_ENV, ROLES, Player, legends_board, msk, players_toml, start_daemon, tick_at,
     write_installation,
@@ -94,7 +94,7 @@ def test_a_rejected_notice_is_not_drafted_again(forum):
 
 
 def test_a_pm_from_a_player_of_a_finished_game_is_a_notice_that_says_so(forum):
-    from forumgm.daemon.finish import finish_game
+    from forumgm.daemon.tick.finish import finish_game
 
     server, clock, config, people = forum
     clock.moment = msk(2, 20)

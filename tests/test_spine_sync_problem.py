@@ -9,8 +9,8 @@ import pytest
 from markupsafe import escape
 
 from forumgm.daemon.cli import main
-from forumgm.daemon.localforum import LocalForum
-from forumgm.daemon.sync import InboxReport
+from forumgm.daemon.offline.localforum import LocalForum
+from forumgm.daemon.tick.sync import InboxReport
 from forumgm.daemon.web import create_app
 from legends_forum_support import GAME, PASSWORD_ENV, ROLES, Player, legends_board, msk, start_daemon, write_installation
 from localforum_support import FakeClock

@@ -10,11 +10,11 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from forumgm.config import data_path
-from forumgm.daemon.clock import FixedClock
-from forumgm.daemon.config import load_installation
-from forumgm.daemon.run import Daemon
+from forumgm.daemon.tick.clock import FixedClock
+from forumgm.daemon.settings.installation import load_installation
+from forumgm.daemon.runtime.loop import Daemon
 from forumgm.daemon.store import Store
-from forumgm.daemon.tick import Edges, resolve_once
+from forumgm.daemon.tick.flow import Edges, resolve_once
 from spine_fakes import MemoryForum, ScriptedPm
 
 MSK = ZoneInfo("Europe/Moscow")
@@ -85,8 +85,8 @@ def approve_everything(store: Store) -> None:
 
 def start(installation, clock, forum, crash: tuple[str, Crash] | None = None) -> Daemon:
     """A freshly started daemon process on the installation's store file."""
-    from forumgm.daemon.publish import publish_approved
-    from forumgm.daemon.sync import sync_game, sync_inbox
+    from forumgm.daemon.drafts.publish import publish_approved
+    from forumgm.daemon.tick.sync import sync_game, sync_inbox
 
     edges = Edges(sync_game=sync_game, sync_inbox=sync_inbox, publish=publish_approved)
     store = Store(installation.storage)

@@ -12,8 +12,8 @@ import sys
 
 import pytest
 
-from forumgm.daemon.localforum import LocalForum
-from forumgm.daemon.run import StopFlag, run_loop
+from forumgm.daemon.offline.localforum import LocalForum
+from forumgm.daemon.runtime.loop import StopFlag, run_loop
 from legends_forum_support import GAME, PASSWORD_ENV, Player, legends_board, msk, start_daemon, write_installation
 from localforum_support import FakeClock
 

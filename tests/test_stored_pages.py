@@ -9,9 +9,9 @@ import re
 
 import pytest
 
-from forumgm.daemon.localforum import LocalForum
+from forumgm.daemon.offline.localforum import LocalForum
 from forumgm.daemon.store import Store
-from forumgm.daemon.sync import sync_game
+from forumgm.daemon.tick.sync import sync_game
 from forumgm.parsers.forums import ENGINES
 from forumgm.parsers.forums.scrub import scrub_page
 from forum_parser_fixtures import CAPTURED, FIXTURES

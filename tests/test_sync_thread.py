@@ -4,8 +4,8 @@ from datetime import timedelta
 
 import pytest
 
-from forumgm.daemon.localforum import LocalForum
-from forumgm.daemon.sync import sync_game, sync_inbox
+from forumgm.daemon.offline.localforum import LocalForum
+from forumgm.daemon.tick.sync import sync_game, sync_inbox
 from forumgm.parsers.forums.base import PageLayoutError
 from localforum_support import (
     HOST, CountingForum, FakeClock, game_store, host_forum, seeded_board,
@@ -147,8 +147,8 @@ def test_a_pm_quoting_the_hosts_message_keeps_the_senders_own_words_apart(store,
 
 def test_the_edit_window_comes_from_the_game_config(tmp_path):
     from forumgm.config import data_path
-    from forumgm.daemon.config import load_game
-    from forumgm.daemon.sync import DEFAULT_EDIT_WINDOW, _edit_window
+    from forumgm.daemon.settings.game import load_game
+    from forumgm.daemon.tick.sync import DEFAULT_EDIT_WINDOW, _edit_window
 
     text = data_path("games", "legends.example.toml").read_text(encoding="utf-8")
     path = tmp_path / "game.toml"

@@ -66,7 +66,7 @@ def test_the_edit_after_the_deadline_does_not_count(engine):
 
 @pytest.mark.parametrize("engine", ["phpbb", "mybb", "smf", "fluxbb"])
 def test_a_vote_shown_at_the_deadline_itself_is_late(engine):
-    """A deadline is the first moment that is too late, as for an order PM (tick.py, late.py). MyBB and
+    """A deadline is the first moment that is too late, as for an order PM (tick/flow.py, tick/late.py). MyBB and
     SMF show the minute only: a post shown «04:29» was made from 04:29:00 to 04:29:59, and with a
     04:29 deadline it was counted, a whole minute late; a PM of the same second was refused as late."""
     posts, versions = thread(engine)

@@ -9,9 +9,9 @@ from datetime import timedelta
 
 import pytest
 
-from forumgm.daemon.inbox_check import inbox_reason
-from forumgm.daemon.localforum import LocalForum
-from forumgm.daemon.sync import InboxReport
+from forumgm.daemon.forum.housekeeping.inbox_check import inbox_reason
+from forumgm.daemon.offline.localforum import LocalForum
+from forumgm.daemon.tick.sync import InboxReport
 from legends_forum_support import (
     GAME, PASSWORD_ENV, Player, legends_board, msk, requests_of, start_daemon, tick_at, write_installation,
 )

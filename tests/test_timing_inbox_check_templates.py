@@ -10,12 +10,12 @@ import pytest
 
 from forum_http_board import BoardServer, FixtureBoard
 from forum_http_sites import IPB4_MAILBOX
-from forumgm.daemon.config import load_installation
+from forumgm.daemon.settings.installation import load_installation
 from forumgm.daemon.forum import open_forum
-from forumgm.daemon.run import Daemon
+from forumgm.daemon.runtime.loop import Daemon
 from forumgm.daemon.store import Store
-from forumgm.daemon.sync import sync_game, sync_inbox
-from forumgm.daemon.tick import Edges
+from forumgm.daemon.tick.sync import sync_game, sync_inbox
+from forumgm.daemon.tick.flow import Edges
 from legends_forum_support import (
     HOST_PASSWORD, MSK, PASSWORD_ENV, ROLES, requests_of, tick_at, write_installation,
 )

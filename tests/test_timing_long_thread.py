@@ -9,8 +9,8 @@ from datetime import timedelta
 import pytest
 
 from forumgm.daemon.forum.errors import ForumError
-from forumgm.daemon.localforum import LocalForum
-from forumgm.daemon.sync import sync_game
+from forumgm.daemon.offline.localforum import LocalForum
+from forumgm.daemon.tick.sync import sync_game
 from localforum_support import CountingForum, FakeClock, game_store, host_forum, seeded_board
 
 NO_WINDOW = timedelta(0)

@@ -8,11 +8,11 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from forumgm.daemon.cli import main
-from forumgm.daemon.clock import FastClock, FixedClock
-from forumgm.daemon.commands.status import tick_line
-from forumgm.daemon.run import REPLAN, StopFlag, run_loop
+from forumgm.daemon.tick.clock import FastClock, FixedClock
+from forumgm.daemon.cli.status import tick_line
+from forumgm.daemon.runtime.loop import REPLAN, StopFlag, run_loop
 from forumgm.daemon.store import to_text, utc_now
-from forumgm.daemon.wakeups import OpenPhase, Polling, next_wake, polling_text
+from forumgm.daemon.runtime.wakeups import OpenPhase, Polling, next_wake, polling_text
 from spine_fakes import MemoryForum
 from test_spine_tick import GAME, PMS, installation, msk, start  # noqa: F401  (the fixture is reused)
 
@@ -207,7 +207,8 @@ def test_run_loop_stops_after_max_ticks(installation):
 
 def test_polling_settings_are_read_and_bad_ones_named(tmp_path):
     from forumgm.config import data_path
-    from forumgm.daemon.config import ConfigError, load_installation
+    from forumgm.daemon.settings.installation import load_installation
+    from forumgm.daemon.settings.records import ConfigError
 
     text = data_path("forumgm.example.toml").read_text(encoding="utf-8")
     text = text.replace('"games/mafia.example.toml", "games/legends.example.toml"', "")

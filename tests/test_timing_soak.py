@@ -15,7 +15,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from forumgm.daemon.localforum import LocalForum
+from forumgm.daemon.offline.localforum import LocalForum
 from forumgm.parsers import names
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))

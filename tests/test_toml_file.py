@@ -1,4 +1,4 @@
-"""One reader for every TOML file a host writes (daemon/toml_file.py): the installation and game
+"""One reader for every TOML file a host writes (daemon/settings/toml_file.py): the installation and game
 configs, the files a game's setup names and `forumgm simulate`'s scenarios all say the same of a
 file that cannot be read, is not UTF-8 or is not valid TOML — the file, where in it, and what."""
 from __future__ import annotations
@@ -7,7 +7,7 @@ import pytest
 
 from forumgm.config import data_path
 from forumgm.daemon.cli import main
-from forumgm.daemon.toml_file import TomlFileError, read_toml
+from forumgm.daemon.settings.toml_file import TomlFileError, read_toml
 
 # (file bytes, where, what): the same three mistakes, whichever file it is
 BROKEN = [

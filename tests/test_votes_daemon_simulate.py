@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from forumgm.daemon.cli import main
-from forumgm.daemon.localforum import LocalForum
+from forumgm.daemon.offline.localforum import LocalForum
 from legends_forum_support import (
     GAME, PASSWORD_ENV, SEED, Player, legends_board, msk, players_toml, start_daemon, toml_string,
     write_installation,

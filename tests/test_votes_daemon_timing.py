@@ -7,8 +7,8 @@ from types import SimpleNamespace
 
 from forumgm.config import load_texts
 from forumgm.daemon.forum.permalink import post_url_builder
-from forumgm.daemon.games import rule_table
-from forumgm.daemon.votes import phase_vote_rules, running_slot, version_times
+from forumgm.daemon.settings.games import rule_table
+from forumgm.daemon.tick.votes import phase_vote_rules, running_slot, version_times
 from forumgm.engines.base import CountedVote, DiscardedVote, Phase, PhaseInputs, Tally
 from forumgm.engines.legends import make_rules
 from forumgm.engines.tally import VoteRules

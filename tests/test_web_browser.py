@@ -6,7 +6,7 @@ import threading
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
-from forumgm.daemon.web import create_role_link, role_link_path
+from forumgm.daemon.store.role_links import create_role_link, role_link_path
 from forumgm.daemon.web.server import web_server
 from web_seed import GAME, MAP_GAME, PASSWORD, audit_actions, seeded_store
 

@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 from playwright.sync_api import expect
 
-from forumgm.daemon.run import game_runs
+from forumgm.daemon.runtime.loop import game_runs
 from forumgm.daemon.store import Store
 from forumgm.daemon.web.server import web_server
 from test_e2e_mafia import GAME, HOST, ROUND_1, Table, host_posts, msk, play_round
@@ -163,7 +163,7 @@ def test_the_tally_links_each_vote_to_its_post(tmp_path, page):  # noqa: F811
     from types import SimpleNamespace
 
     from forumgm.config import data_path
-    from forumgm.daemon.config import load_installation
+    from forumgm.daemon.settings.installation import load_installation
     from forumgm.daemon.forum.permalink import post_url_builder
     from web_seed import GAME as SEEDED, PASSWORD as SEEDED_PASSWORD, seeded_store
 

@@ -13,7 +13,7 @@ import pytest
 import requests
 from PIL import Image
 
-from forumgm.daemon.pictures import in_game_folder, save_pictures
+from forumgm.daemon.drafts.pictures import in_game_folder, save_pictures
 from forumgm.daemon.store import Store
 from forumgm.daemon.web.server import web_server
 from web_seed import NOW, PASSWORD

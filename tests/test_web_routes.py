@@ -5,8 +5,9 @@ import re
 
 import pytest
 
-from forumgm.daemon.games import GAMES
-from forumgm.daemon.web import create_app, create_role_link, role_link_path
+from forumgm.daemon.settings.games import GAMES
+from forumgm.daemon.store.role_links import create_role_link, role_link_path
+from forumgm.daemon.web import create_app
 from forumgm.daemon.web.queries import running_tally
 from web_seed import GAME, MAP_GAME, PASSWORD, PNG, audit_actions, seeded_store
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from forumgm.daemon.clock import FixedClock
+from forumgm.daemon.tick.clock import FixedClock
 from forumgm.daemon.host_actions.correct import correct
 from forumgm.daemon.web import create_app
 from forumgm.daemon.web.queries import TallyLine, running_tally

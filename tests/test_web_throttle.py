@@ -8,7 +8,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from forumgm.daemon.commands.status import web_lockout_lines
+from forumgm.daemon.cli.status import web_lockout_lines
 from forumgm.daemon.store import Store
 from forumgm.daemon.web import create_app
 from forumgm.daemon.web.throttle import FREE_FAILURES, LOCKOUT, LOCKOUT_AFTER, LoginThrottle

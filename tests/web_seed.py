@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from forumgm.daemon.pictures import save_pictures
+from forumgm.daemon.drafts.pictures import save_pictures
 from forumgm.daemon.store import Store
 from forumgm.engines.base import CountedVote, DiscardedVote
 

@@ -20,11 +20,11 @@ class ForumSettings:
     post_interval: float | None = None  # the board's flood interval (seconds between two posts, PMs or
                                         # logins); None: the engine's known default (spec.post_interval)
     selectors: Any = None         # the generic engine's config: a table or a TOML file's path
-    inbox_cleanup: str = "off"    # "delete" / "move": stored, answered PMs leave the inbox (daemon/inbox_cleanup.py)
+    inbox_cleanup: str = "off"    # "delete" / "move": stored, answered PMs leave the inbox (daemon/forum/housekeeping/inbox_cleanup.py)
     inbox_cleanup_folder: str | None = None
     inbox_cleanup_after: timedelta = timedelta(days=1)
     inbox_cleanup_fill: float = 0.8
-    sent_cleanup: bool = True     # forumgm's recorded sent copies leave the sent folder (daemon/sent_copies.py)
+    sent_cleanup: bool = True     # forumgm's recorded sent copies leave the sent folder (daemon/forum/housekeeping/sent_copies.py)
 
     @classmethod
     def read(cls, config: Any) -> "ForumSettings":

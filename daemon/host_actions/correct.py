@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from forumgm.daemon.finish import may_change
+from forumgm.daemon.tick.finish import may_change
 from forumgm.daemon.host_actions.correct_vote import VoteCorrection, annul_vote, correct_vote
-from forumgm.daemon.phase_names import phase_label
+from forumgm.daemon.drafts.phase_names import phase_label
 from forumgm.daemon.store import OPEN_DRAFT_STATUSES, Store, StoreError
 from forumgm.engines.base import THREAD_VOTE, OrderPm, Phase, Verdict
 from forumgm.engines.receipts import receipt_text

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from forumgm.daemon.host_actions.outcome_diff import text_diff
 from forumgm.daemon.store import OPEN_DRAFT_STATUSES, Store, StoreError
-from forumgm.daemon.votes import RUNNING_KIND, phase_vote_rules, record_votes, vote_count_body
+from forumgm.daemon.tick.votes import RUNNING_KIND, phase_vote_rules, record_votes, vote_count_body
 from forumgm.engines.base import CountedVote, Tally
 from forumgm.engines.tally import HostVote, judge_host_vote
 

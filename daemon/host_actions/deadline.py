@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from forumgm.daemon.finish import is_finished
+from forumgm.daemon.tick.finish import is_finished
 from forumgm.daemon.store import Store, StoreError
 
 _SPAN = re.compile(r"(\d+)\s*(d|h|m)")

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from forumgm.daemon.pictures import MARK
+from forumgm.daemon.drafts.pictures import MARK
 
 
 @dataclass(frozen=True)

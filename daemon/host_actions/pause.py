@@ -8,13 +8,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from forumgm.daemon.finish import is_finished
+from forumgm.daemon.tick.finish import is_finished
 from forumgm.daemon.store import Store, StoreError
-
-
-def is_paused(store: Store, game_id: str) -> bool:
-    row = store.game(game_id)
-    return bool(row and row.get("paused_at"))
 
 
 def pause_game(store: Store, game_id: str, by: str, now: datetime) -> None:

@@ -4,7 +4,7 @@ The game's config keeps the players it was dealt with; the store keeps each repl
 roster the daemon plays with is the config's with the replacements applied. Replacing renames the
 player everywhere the game goes on from (every snapshot, orders, votes, the host's vote corrections,
 eliminations, drafts not yet sent); what was already sent stays as it was. The old account is no
-player any more, so its later PMs reach the host as notices (forumgm.daemon.stray_pms) and its posts
+player any more, so its later PMs reach the host as notices (forumgm.daemon.tick.stray_pms) and its posts
 are no votes.
 """
 from __future__ import annotations
@@ -14,8 +14,8 @@ import json
 from datetime import datetime
 from typing import Any, Sequence
 
-from forumgm.daemon.config import GameConfig, PlayerConfig
-from forumgm.daemon.finish import is_finished
+from forumgm.daemon.settings.records import GameConfig, PlayerConfig
+from forumgm.daemon.tick.finish import is_finished
 from forumgm.daemon.store import OPEN_DRAFT_STATUSES, Store, StoreError
 from forumgm.parsers.names import account_player
 

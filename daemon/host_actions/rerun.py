@@ -25,10 +25,11 @@ import hashlib
 from dataclasses import dataclass
 from datetime import datetime
 
-from forumgm.daemon.finish import engine_result
+from forumgm.daemon.tick.finish import engine_result
 from forumgm.daemon.host_actions.outcome_diff import DraftText, OutcomeDiff, PhaseOutcome, outcome_diff, paired
-from forumgm.daemon.phase_names import phase_label
-from forumgm.daemon.stops import ENGINE
+from forumgm.daemon.drafts.phase_names import phase_label
+from forumgm.daemon.tick.flow import resolve_once
+from forumgm.daemon.tick.stops import ENGINE
 from forumgm.daemon.store import Store, StoreError
 from forumgm.engines.base import Phase
 
@@ -104,8 +105,6 @@ def _rerun(game, store: Store, phase_key: str, now: datetime, by: str) -> RerunD
 
 
 def _rerun_one(game, store: Store, phase_key: str, now: datetime, by: str) -> OutcomeDiff:
-    from forumgm.daemon.tick import resolve_once    # tick imports the host actions it honours (pause)
-
     row = store.phase(game.id, phase_key)
     before = phase_outcome(store, store.current_resolution(game.id, phase_key)["id"])
     resolve_once(game, store, phase_key, row["deadline"], now, rerun=True, by=by)

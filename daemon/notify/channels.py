@@ -8,7 +8,7 @@ import ssl
 from email.message import EmailMessage
 
 from forumgm.daemon.forum.errors import Accepted, ForumError, MaybeSent
-from forumgm.daemon.notify.config import NotifyConfig
+from forumgm.daemon.settings.notify import NotifyConfig
 
 SMTP_TIMEOUT = 30
 log = logging.getLogger(__name__)

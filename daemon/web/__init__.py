@@ -1,5 +1,4 @@
-"""The host's web page (`forumgm web`) and the players' one-time role links."""
+"""The host's web page (`forumgm web`), and the page where a player opens his one-time role link."""
 from forumgm.daemon.web.app import create_app
-from forumgm.daemon.web.role_links import create_role_link, role_link_path
 
-__all__ = ["create_app", "create_role_link", "role_link_path"]
+__all__ = ["create_app"]

@@ -21,16 +21,16 @@ from markupsafe import Markup
 
 from forumgm.config import data_path
 from forumgm.parsers.bbcode import to_phpbb_html
-from forumgm.daemon.finish import may_change
+from forumgm.daemon.tick.finish import may_change
 from forumgm.daemon.host_actions.outcome_diff import text_diff
-from forumgm.daemon.phase_names import phase_label
-from forumgm.daemon.pictures import MARK, RELEASED
-from forumgm.daemon.signup_choices import KIND as ASSIGNMENT, AssignmentError, approve_assignment
-from forumgm.daemon.secrets import web_password_problem
+from forumgm.daemon.drafts.phase_names import phase_label
+from forumgm.daemon.drafts.pictures import MARK, RELEASED
+from forumgm.daemon.tick.signup_choices import KIND as ASSIGNMENT, AssignmentError, approve_assignment
+from forumgm.daemon.settings.secrets import web_password_problem
 from forumgm.daemon.store import Store, StoreError
 from forumgm.daemon.web import game_queries, queries
 from forumgm.daemon.web.host_routes import host
-from forumgm.daemon.web.role_links import LinkUsed, RoleShown, open_role_link
+from forumgm.daemon.store.role_links import LinkUsed, RoleShown, open_role_link
 from forumgm.daemon.web.security import (HOST_ACTOR, check_csrf, csrf_token, log_in, log_out, login_required,
                                          same_secret)
 from forumgm.daemon.web.throttle import LoginThrottle

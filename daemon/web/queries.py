@@ -10,11 +10,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from forumgm.daemon.games import game_maps, game_title
-from forumgm.daemon.pictures import in_game_folder
-from forumgm.daemon.stops import Stop, stops
+from forumgm.daemon.settings.games import game_maps, game_title
+from forumgm.daemon.drafts.pictures import in_game_folder
+from forumgm.daemon.tick.stops import Stop, stops
 from forumgm.daemon.store import Store
-from forumgm.daemon.votes import pm_vote_tally, stored_tally, takes_pm_votes
+from forumgm.daemon.tick.votes import pm_vote_tally, stored_tally, takes_pm_votes
 from forumgm.engines.base import Phase, Tally
 
 # The daemon drafts one receipt per order PM under this reference (see Store.add_draft).

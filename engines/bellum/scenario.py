@@ -3,7 +3,7 @@
 The file format is the "Scenario file (TOML)" of docs/bellum-map.md. `parse_scenario` is pure:
 it checks a parsed mapping and either returns a frozen `Scenario` or raises `ScenarioError`
 listing every problem at once, each naming the file, the key and what is expected, so that a
-host fixes a scenario in one pass. The file itself is read by the edge (forumgm.daemon.setup_files:
+host fixes a scenario in one pass. The file itself is read by the edge (forumgm.daemon.settings.setup_files:
 the engine declares `[setup] scenario` a file it may name), never here.
 """
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The unread-PM count a board prints in the header of every page a member sees.
 
 A poll reads it off the thread page it fetched anyway, and reads the PM inbox only when the
-count says a PM waits (forumgm.daemon.inbox_check): one request per thread when nothing is new.
+count says a PM waits (forumgm.daemon.forum.housekeeping.inbox_check): one request per thread when nothing is new.
 The count is None — unknown, and the inbox is read as before — when the page has none of the
 places the board shows it (a theme without them, a guest's page) or the place found holds no
 number where the board always prints one.

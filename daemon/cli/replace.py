@@ -1,0 +1,34 @@
+"""`forumgm replace --config FILE GAME OLD_NICK NEW_NICK`: a new forum account takes over a player."""
+from __future__ import annotations
+
+import sys
+
+from forumgm.daemon.cli.common import actor, add_by_argument, add_config_argument, open_game
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("replace", help="a new forum account takes over a player's role, state and history")
+    add_config_argument(parser)
+    parser.add_argument("game", help="game id")
+    parser.add_argument("old", metavar="OLD_NICK", help="the player who leaves")
+    parser.add_argument("new", metavar="NEW_NICK", help="the forum account that takes over")
+    add_by_argument(parser)
+
+
+def run(args) -> int:
+    from forumgm.daemon.host_actions.replace import replace_player
+    from forumgm.daemon.store import StoreError
+
+    opened = open_game(args.config, args.game, "replace")
+    if opened is None:
+        return 2
+    _installation, store, game = opened
+    try:
+        done = replace_player(game, store, args.old, args.new, actor(args), store.now())
+    except StoreError as error:
+        print(f"forumgm replace: {error}", file=sys.stderr)
+        return 1
+    print(f"{args.game}: {done['new']} plays for {done['old']} from now on ({done['orders']} order(s), "
+          f"{done['drafts']} unsent draft(s) and {done['snapshots']} snapshot(s) moved over); "
+          f"PMs from {done['old']} now reach you as notices")
+    return 0

@@ -1,0 +1,32 @@
+"""`forumgm simulate SCENARIO.toml`: offline play of a scenario, JSON on stdout."""
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+from pathlib import Path
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("simulate", help="play a scenario offline and print JSON (see docs/simulate.md)")
+    parser.add_argument("scenario", type=Path, help="scenario TOML file")
+    parser.add_argument("--templates", type=Path, help="folder of templates overriding the shipped ones")
+
+
+def run(args) -> int:
+    from forumgm.config import load_texts
+    from forumgm.daemon.offline.simulate import ScenarioError, load_scenario, run_scenario
+
+    try:
+        # the command line's paths are the caller's; paths inside a scenario (a Bellum map, an
+        # events file) are the scenario file's: both are read before and after the chdir
+        scenario = load_scenario(args.scenario)
+        texts = load_texts(args.templates)
+        with contextlib.chdir(args.scenario.resolve().parent):
+            result = run_scenario(scenario, texts)
+    except ScenarioError as error:
+        print(f"forumgm simulate: {args.scenario}: {error}", file=sys.stderr)
+        return 2
+    json.dump(result, sys.stdout, ensure_ascii=False, indent=2)
+    sys.stdout.write("\n")
+    return 0

@@ -1,0 +1,101 @@
+"""`forumgm status --config FILE`: each game's open phase, its deadline, inputs so far, drafts waiting,
+and first of all every reason the game is not being run (daemon/tick/stops.py)."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+from zoneinfo import ZoneInfo
+
+from forumgm.daemon.cli.common import add_config_argument, open_installation
+from forumgm.daemon.tick.stops import PAUSED, stops
+from forumgm.daemon.runtime.wakeups import STOPPED
+
+
+OVERDUE = timedelta(minutes=2)    # a tick this late means no daemon is running on this store
+LOCKOUT_LOOKBACK = 500             # audit entries searched for web lock-outs still in force
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("status", help="games, current phase and deadline, votes/orders, pending drafts")
+    add_config_argument(parser)
+
+
+def run(args) -> int:
+    opened = open_installation(args.config)
+    if opened is None:
+        return 2
+    installation, store = opened
+    print(tick_line(store.tick_plan(), ZoneInfo(installation.forum.time_zone or "UTC"), store.now()))
+    for line in web_lockout_lines(store, store.now()):
+        print(line)
+    for forum_id, note in store.sent_space_notes().items():
+        print(f"forum {forum_id}: {note}")
+    for game in installation.games:
+        for line in game_status(store, game):
+            print(line)
+    return 0
+
+
+def tick_line(plan: dict | None, zone: ZoneInfo, now: datetime) -> str:
+    """When the daemon reads the forum next, and why then (a deadline, a reminder, polling). `now`
+    is real time; a daemon on a fast game clock (the demo) planned in game time, and said when its
+    next tick comes in real time too."""
+    if plan is None:
+        return "daemon: has not ticked yet"
+    last, upcoming = plan["last_tick_at"].astimezone(zone), plan["next_tick_at"].astimezone(zone)
+    fast = plan["clock_speed"] != 1
+    clock = f", game time ×{plan['clock_speed']:g}" if fast else ""
+    reason, _, why = plan["next_reason"].partition(": ")
+    if reason == STOPPED:
+        return (f"daemon: last tick {last:%Y-%m-%d %H:%M:%S} ({zone.key}{clock}), then it stopped"
+                f"{f' ({why})' if why else ''}; no daemon reads the forum now")
+    due = plan["due_at"] if fast else plan["next_tick_at"]
+    when = f", due {due.astimezone(zone):%H:%M:%S} real time" if fast else ""
+    late = " — overdue: is the daemon running?" if now > due + OVERDUE else ""
+    return (f"daemon: last tick {last:%Y-%m-%d %H:%M:%S}, next tick {upcoming:%Y-%m-%d %H:%M:%S} "
+            f"({zone.key}{clock}, {plan['next_reason']}{when}){late}")
+
+
+def web_lockout_lines(store, now: datetime) -> list[str]:
+    """Addresses the host's web page locks out now for wrong passwords (daemon/web/throttle.py)."""
+    lines = []
+    for entry in store.audit_log(limit=LOCKOUT_LOOKBACK):
+        if entry["action"] != "web.lockout":
+            continue
+        until = datetime.fromisoformat(entry["detail"]["until"])
+        if until > now:
+            lines.append(f"web page: {entry['detail']['address']} locked out until "
+                         f"{until.astimezone(timezone.utc):%Y-%m-%d %H:%M} UTC after "
+                         f"{entry['detail']['failures']} wrong passwords")
+    return lines
+
+
+def game_status(store, game) -> list[str]:
+    pending = store.phases(game.id, status="pending")
+    resolved = store.phases(game.id, status="resolved")
+    drafts = store.drafts(status="pending", game_id=game.id)
+    lines = [f"{game.id} ({game.type}): {len(game.players)} players, {len(resolved)} phase(s) resolved"]
+    found = stops(store, game.id)
+    for stop in found:
+        since = f"{stop.since.astimezone(game.time_zone):%Y-%m-%d %H:%M}"
+        if stop.finished:
+            lines.append(f"  GAME FINISHED {since}: {stop.message} (nothing resolves any more)")
+        else:
+            lines.append(f"  {'PAUSED' if stop.cause == PAUSED else 'GAME STOPPED'} since {since}: {stop.message}")
+    if not any(stop.finished for stop in found):
+        lines += phase_lines(store, game, pending, resolved)
+    lines.append(f"  drafts waiting for approval: {len(drafts)}")
+    stuck = [d for status in ("approved", "sending") for d in store.drafts(status=status, game_id=game.id)
+             if d["send_error"]]
+    for draft in stuck:    # approved, but publishing it failed: tried again every tick
+        lines.append(f"  draft {draft['id']} ({draft['kind']} → {draft['target']}) not published: {draft['send_error']}")
+    return lines
+
+
+def phase_lines(store, game, pending: list[dict], resolved: list[dict]) -> list[str]:
+    if not pending:
+        return ["  no open phase" + (" (the game has not started: run the daemon)" if not resolved else "")]
+    phase = pending[0]
+    deadline = phase["deadline"].astimezone(game.time_zone)
+    votes = [v for v in store.votes(game.id, phase["key"]) if v["counted"]]
+    return [f"  open phase {phase['key']}, deadline {deadline:%Y-%m-%d %H:%M} ({game.time_zone.key})",
+            f"  thread votes counted: {len(votes)}, order PMs: {len(store.orders(game.id, phase['key']))}"]

@@ -1,5 +1,0 @@
-"""A small phpBB-compatible forum on localhost for the demo and end-to-end tests."""
-from forumgm.daemon.localforum.board import Board, BoardError
-from forumgm.daemon.localforum.server import LocalForum
-
-__all__ = ["Board", "BoardError", "LocalForum"]

@@ -1,0 +1,48 @@
+"""LocalForum: the local board served over real HTTP on 127.0.0.1 from a background thread."""
+from __future__ import annotations
+
+import threading
+
+from werkzeug.serving import WSGIRequestHandler, make_server
+
+from forumgm.daemon.offline.localforum.app import create_app
+from forumgm.daemon.offline.localforum.board import Board
+
+
+class _QuietHandler(WSGIRequestHandler):
+    def log_request(self, *args) -> None:   # tests and the demo print their own story
+        pass
+
+
+class LocalForum:
+    """Start on a free port (port=0), read `.url`, stop when done; usable as a context manager."""
+
+    def __init__(self, board: Board | None = None, host: str = "127.0.0.1", port: int = 0, quiet: bool = True):
+        self.board = board or Board()
+        self._server = make_server(host, port, create_app(self.board), threaded=True,
+                                   request_handler=_QuietHandler if quiet else None)
+        self._thread = threading.Thread(target=self._server.serve_forever, name="localforum", daemon=True)
+
+    @property
+    def url(self) -> str:
+        host, port = self._server.server_address[:2]
+        return f"http://{host}:{port}/"
+
+    def start(self) -> "LocalForum":
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join(timeout=5)
+
+    def serve_forever(self) -> None:
+        """Run in the calling thread (the standalone `forumgm localforum` command)."""
+        self._server.serve_forever()
+
+    def __enter__(self) -> "LocalForum":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()

@@ -1,0 +1,334 @@
+"""`forumgm simulate`: play phases of one game offline through the daemon's parsers and engines.
+
+The input and output keys are a contract (docs/simulate.md): hosts try rules with it,
+and outside checks use it as the black-box interface of every engine.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from forumgm.daemon.settings.games import GAMES, phase_kinds, rules_for
+from forumgm.daemon.settings.setup_files import with_setup_files
+from forumgm.daemon.settings.toml_file import TomlFileError, read_toml
+from forumgm.engines.base import OrderPm, Phase, PhaseInputs, Rules, SetupError, Verdict
+from forumgm.engines.receipts import receipt_text
+from forumgm.engines.tally import VotePostVersion, count_votes
+from forumgm.engines.texts import Texts
+from forumgm.parsers.forums.base import ColoredFragment
+from forumgm.parsers.names import Resolved, Roster, resolve_name
+
+TOP_KEYS = {"game", "seed", "setup", "phases"}
+PHASE_KEYS = {"kind", "number", "orders", "votes", "posts", "pms"}
+POST_KEYS = {"author", "bbcode"}
+PM_KEYS = {"from", "text"}
+
+# Scenario phases carry no clock; each gets a synthetic day so that votes and PMs keep their
+# order and all of them fall before that phase's deadline.
+EPOCH = datetime(2026, 1, 1, 9, 0, tzinfo=timezone.utc)
+
+
+class ScenarioError(ValueError):
+    def __init__(self, key: str, message: str) -> None:
+        super().__init__(f"{key}: {message}")
+        self.key = key
+
+
+@dataclass(frozen=True)
+class PhaseScript:
+    phase: Phase
+    pms: tuple[OrderPm, ...]
+    votes: tuple[VotePostVersion, ...] | None
+    deadline: datetime
+
+
+def load_scenario(path: Path) -> dict:
+    """The scenario file parsed; ScenarioError keyed by where in it the problem is (the commands name the file)."""
+    try:
+        return read_toml(path)
+    except TomlFileError as error:
+        raise ScenarioError(error.where, error.what) from None
+
+
+@dataclass(frozen=True)
+class Played:
+    """A scenario played through: its engine, the state after each phase, each phase's JSON."""
+
+    game: str
+    seed: int
+    rules: Rules
+    states: tuple[Any, ...]      # the start, then the state after each phase
+    phases: tuple[dict, ...]
+
+
+def run_scenario(scenario: Mapping[str, Any], texts: Texts | None = None) -> dict:
+    """The JSON document of scenario.md for one scenario table."""
+    played = play_scenario(scenario, texts)
+    rules, state = played.rules, played.states[-1]
+    # a game with a position to show (bellum: people, owners, …) adds it for the final state
+    summary = getattr(rules, "summary", None)
+    return {
+        "game": played.game,
+        "seed": played.seed,
+        "phases": list(played.phases),
+        "alive": list(rules.alive(state)),
+        "winner": rules.winner(state),
+        **(summary(state) if summary else {}),
+    }
+
+
+def play_scenario(scenario: Mapping[str, Any], texts: Texts | None = None) -> Played:
+    from forumgm.config import load_texts
+
+    texts = texts or load_texts()
+    _reject_unknown(scenario, TOP_KEYS, "")
+    game = _require(scenario, "game", str, "")
+    seed = scenario.get("seed", 0)
+    setup = scenario.get("setup", {})
+    rules, state = _start(game, setup, seed)
+    roster = _roster(setup)
+    phases = scenario.get("phases", [])
+    if not isinstance(phases, list):
+        raise ScenarioError("phases", "expected an array of tables ([[phases]])")
+
+    states, out_phases = [state], []
+    for index, table in enumerate(phases):
+        if rules.winner(state) is not None:
+            raise ScenarioError(f"phases[{index}]", f"the game is over before this phase (winner: {rules.winner(state)})")
+        script = _phase_script(table, f"phases[{index}]", index, game, roster, rules, state)
+        opening = _role_pms(rules, state, texts) if index == 0 else []
+        state, result = _play(rules, game, state, script, seed, texts, roster)
+        result["pms"] = opening + result["pms"]
+        states.append(state)
+        out_phases.append(result)
+    return Played(game, seed, rules, tuple(states), tuple(out_phases))
+
+
+def check_orders(scenario: Mapping[str, Any], game: str, sender: str, text: str,
+                 phase_key: str | None, texts: Texts) -> dict:
+    """The receipt for one order PM against the scenario's starting position."""
+    if scenario.get("game", game) != game:
+        raise ScenarioError("game", f"the scenario is for {scenario.get('game')!r}, not {game!r}")
+    setup = scenario.get("setup", {})
+    rules, state = _start(game, setup, scenario.get("seed", 0))
+    try:
+        phase = Phase.from_key(phase_key) if phase_key else rules.first_phase(state)
+    except ValueError:
+        raise ScenarioError("--phase", f"expected a phase key such as night-1 (got {phase_key!r})") from None
+    _check_phase(game, phase.kind, phase.number, "--phase", _lowest(rules, state))
+    pm = OrderPm(_player(sender, _roster(setup), "--from"), text)
+    verdicts = rules.read_orders(state, phase, pm, [])
+    return {
+        "game": game,
+        "phase": phase.key,
+        "from": pm.sender,
+        "receipt": [v.as_json() for v in verdicts],
+        "text": receipt_text(game, pm.sender, verdicts, texts),
+    }
+
+
+def _lowest(rules: Rules, state: Any) -> int:
+    """Phases count from 1, unless the engine opens this game with a phase 0 (arena: step 0)."""
+    return min(1, rules.first_phase(state).number)
+
+
+def _check_phase(game: str, kind: str, number: int, key: str, lowest: int) -> None:
+    """A phase of a kind the game does not have would be resolved as something else: refused."""
+    kinds = phase_kinds(game)
+    if kind not in kinds:
+        raise ScenarioError(key, f"expected a {game} phase kind: {', '.join(kinds)} (got {kind!r})")
+    if number < lowest:
+        raise ScenarioError(key.replace(".kind", ".number"), f"expected a phase number {lowest} or more (got {number})")
+
+
+def _start(game: str, setup: Any, seed: Any) -> tuple[Rules, Any]:
+    if game not in GAMES:
+        raise ScenarioError("game", f"expected one of {', '.join(GAMES)} (got {game!r})")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise ScenarioError("seed", f"expected an integer (got {seed!r})")
+    if not isinstance(setup, Mapping):
+        raise ScenarioError("setup", "expected a table")
+    try:
+        rules = rules_for(game)
+    except ModuleNotFoundError:
+        raise ScenarioError("game", f"the {game} engine is not part of this forumgm yet") from None
+    except SetupError as error:   # the shipped rule tables themselves are malformed
+        raise _setup_problems(error) from None
+    try:
+        return rules, rules.setup(with_setup_files(rules, setup), seed)
+    except SetupError as error:
+        raise _setup_problems(error) from None
+
+
+def _setup_problems(error: SetupError) -> ScenarioError:
+    """Every problem the engine found, on one line after the first one's key."""
+    more = "".join(f"; {key}: {message}" for key, message in error.problems[1:])
+    return ScenarioError(error.key, error.message + more)
+
+
+def _role_pms(rules: Rules, state: Any, texts: Texts) -> list[dict]:
+    """The role PMs of a game that deals them (kind "role"), listed with the first phase's PMs."""
+    role_pms = getattr(rules, "role_pms", None)
+    return [pm.as_json() for pm in role_pms(state, texts)] if role_pms else []
+
+
+def _play(rules: Rules, game: str, state: Any, script: PhaseScript, seed: int,
+          texts: Texts, roster: Roster) -> tuple[Any, dict]:
+    receipts: dict[str, list[dict]] = {}
+    receipt_pms = []
+    read: list[OrderPm] = []
+    for pm in script.pms:
+        earlier = [p for p in read if p.sender == pm.sender]
+        verdicts: Sequence[Verdict] = rules.read_orders(state, script.phase, pm, earlier)
+        receipts.setdefault(pm.sender, []).extend(v.as_json() for v in verdicts)
+        receipt_pms.append({"to": pm.sender, "kind": "receipt",
+                            "text": receipt_text(game, pm.sender, verdicts, texts)})
+        read.append(pm)
+
+    tally = None
+    if script.votes is not None:
+        vote_rules = rules.vote_rules(state, script.phase)
+        if vote_rules is None:
+            raise ScenarioError(f"phases.{script.phase.key}", f"a {script.phase.kind} phase takes no thread votes")
+        tally = count_votes(script.votes, roster, vote_rules, script.deadline)
+
+    outcome = rules.resolve(state, script.phase, PhaseInputs(orders=tuple(read), tally=tally), seed, texts)
+    result: dict[str, Any] = {
+        "kind": script.phase.kind,
+        "number": script.phase.number,
+        "receipts": receipts,
+        "eliminated": [e.as_json() for e in outcome.eliminated],
+        "pms": receipt_pms + [pm.as_json() for pm in outcome.pms],
+        "events": [e.as_json() for e in outcome.events],
+        "reports": dict(outcome.reports),
+    }
+    if tally is not None:
+        result["counted_votes"] = {v.voter: v.target for v in tally.counted}
+        result["discarded_votes"] = [d.as_json() for d in tally.discarded]
+    result.update(outcome.extra)
+    return outcome.state, result
+
+
+def _phase_script(table: Any, key: str, index: int, game: str, roster: Roster, rules: Rules,
+                  state: Any) -> PhaseScript:
+    if not isinstance(table, Mapping):
+        raise ScenarioError(key, "expected a table")
+    _reject_unknown(table, PHASE_KEYS, key)
+    kind = _require(table, "kind", str, key)
+    number = _require(table, "number", int, key)
+    _check_phase(game, kind, number, f"{key}.kind", _lowest(rules, state))
+    start = EPOCH + timedelta(days=index)
+    clock = _Ticker(start)
+
+    pms: list[OrderPm] = []
+    for sender, texts in _mapping(table, "orders", key).items():
+        for text in _texts(texts, f"{key}.orders.{sender}"):
+            pms.append(OrderPm(_player(sender, roster, f"{key}.orders"), text, f"sim-{index}-{len(pms)}", clock.next()))
+    for i, pm in enumerate(_list(table, "pms", key)):
+        pm_key = f"{key}.pms[{i}]"
+        _reject_unknown(pm, PM_KEYS, pm_key)
+        sender = _player(_require(pm, "from", str, pm_key), roster, pm_key + ".from")
+        pms.append(OrderPm(sender, _require(pm, "text", str, pm_key), f"sim-{index}-{len(pms)}", clock.next()))
+
+    votes = None
+    if "votes" in table or "posts" in table:
+        votes = _vote_versions(table, key, roster, rules, state, clock)
+    return PhaseScript(Phase(kind, number), tuple(pms), votes, start + timedelta(hours=12))
+
+
+def _vote_versions(table: Mapping, key: str, roster: Roster, rules: Rules, state: Any,
+                   clock: "_Ticker") -> tuple[VotePostVersion, ...]:
+    from forumgm.parsers.bbcode import to_phpbb_html
+    from forumgm.parsers.colors import normalize_color
+    from forumgm.parsers.forums.phpbb import post_body
+
+    versions = []
+    vote_color = normalize_color("blue")
+    for voter, text in _mapping(table, "votes", key).items():
+        if not isinstance(text, str):
+            raise ScenarioError(f"{key}.votes.{voter}", "expected the voted text as a string")
+        at = clock.next()
+        fragment = ColoredFragment(vote_color, text.strip())
+        versions.append(VotePostVersion(post_id=f"v{len(versions) + 1}", author=voter, posted_at=at,
+                                        version_at=at, colored=(fragment,)))
+    for i, post in enumerate(_list(table, "posts", key)):
+        post_key = f"{key}.posts[{i}]"
+        _reject_unknown(post, POST_KEYS, post_key)
+        author = _require(post, "author", str, post_key)
+        _text, _unquoted, colored, flagged = post_body(to_phpbb_html(_require(post, "bbcode", str, post_key)))
+        at = clock.next()
+        versions.append(VotePostVersion(post_id=f"p{len(versions) + 1}", author=author, posted_at=at,
+                                        version_at=at, colored=tuple(colored), flagged=tuple(flagged)))
+    return tuple(versions)
+
+
+class _Ticker:
+    """Strictly increasing synthetic times, one a minute."""
+
+    def __init__(self, start: datetime) -> None:
+        self._at = start
+
+    def next(self) -> datetime:
+        self._at += timedelta(minutes=1)
+        return self._at
+
+
+def _roster(setup: Mapping) -> Roster:
+    """The scenario's people: `players` (arena: `fighters`), with their aliases."""
+    players = setup.get("players") or setup.get("fighters", [])
+    nicks, aliases = [], {}
+    if isinstance(players, list):
+        for player in players:
+            if isinstance(player, Mapping) and isinstance(player.get("nick"), str):
+                nicks.append(player["nick"])
+                for alias in player.get("aliases", []) or []:
+                    aliases[alias] = player["nick"]
+    return Roster(tuple(nicks), aliases)
+
+
+def _player(text: str, roster: Roster, key: str) -> str:
+    found = resolve_name(text, roster)
+    if isinstance(found, Resolved):
+        return found.nick
+    raise ScenarioError(key, f"{text!r} is not a player of this scenario")
+
+
+def _reject_unknown(table: Mapping, allowed: set[str], key: str) -> None:
+    for name in table:
+        if name not in allowed:
+            where = f"{key}.{name}" if key else name
+            raise ScenarioError(where, f"unknown key (expected one of {', '.join(sorted(allowed))})")
+
+
+def _require(table: Mapping, name: str, kind: type, key: str) -> Any:
+    where = f"{key}.{name}" if key else name
+    if name not in table:
+        raise ScenarioError(where, "required")
+    value = table[name]
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise ScenarioError(where, f"expected {kind.__name__} (got {value!r})")
+    return value
+
+
+def _mapping(table: Mapping, name: str, key: str) -> Mapping:
+    value = table.get(name, {})
+    if not isinstance(value, Mapping):
+        raise ScenarioError(f"{key}.{name}", "expected a table")
+    return value
+
+
+def _list(table: Mapping, name: str, key: str) -> list:
+    value = table.get(name, [])
+    if not isinstance(value, list) or not all(isinstance(item, Mapping) for item in value):
+        raise ScenarioError(f"{key}.{name}", "expected an array of tables")
+    return value
+
+
+def _texts(value: Any, key: str) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list) and all(isinstance(item, str) for item in value):
+        return list(value)
+    raise ScenarioError(key, "expected an order text or a list of texts (one per PM)")

@@ -1,0 +1,70 @@
+"""The end of a game: the engine's own end (its rules allow no further phase) finishes the game by
+itself; the host ends it with `forumgm finish`, naming the winner, which drafts a final announcement.
+Either way no later phase resolves."""
+from __future__ import annotations
+
+from datetime import datetime
+
+from forumgm.daemon.tick.stops import ENGINE, ended_after
+from forumgm.daemon.store import Store, StoreError
+from forumgm.engines.base import Phase
+
+KIND = "final_announcement"
+TEMPLATE = "common/final_announcement.j2"
+NOBODY = "никто (в живых не осталось никого)"
+
+
+class EngineFinished(StoreError):
+    """The host names a winner other than the one the game's rules found; he must insist (--force)."""
+
+
+def finish_game(game, store: Store, winner: str, by: str, now: datetime, force: bool = False) -> int:
+    """Record the end and draft the announcement in one transaction; the draft id. The host may
+    replace the winner the engine found only with `force` (or by naming the same one)."""
+    winner = winner.strip()
+    if not winner:
+        raise StoreError("name the winner (e.g. --winner \"Клан Хаоса\")")
+    with store.transaction():
+        found = engine_result(game, store)
+        if found is not None and found != winner and not force:
+            raise EngineFinished(f"the game's rules ended {game.id}{ended_after(store, game.id)} with the winner "
+                                 f"«{found}»; to name «{winner}» instead, repeat with --force")
+        if not store.finish_game(game.id, winner, by, now, replacing=ENGINE if found is not None else None):
+            raise StoreError(f"{game.id} is already finished (winner: {store.game(game.id)['winner']})")
+        snapshot = store.latest_snapshot(game.id)
+        alive = game.rules.alive(game.rules.load(snapshot["state"])) if snapshot else []
+        body = game.texts.render(TEMPLATE, winner=winner, alive=alive)
+        return store.add_draft(game.id, KIND, "thread", body, None, game.config.needs_approval(KIND), ref=KIND)
+
+
+def engine_result(game, store: Store) -> str | None:
+    """The winner's name once the game's rules allow no phase after the last resolved one
+    (NOBODY when they found no winner); None while the game goes on."""
+    resolved = store.phases(game.id, status="resolved")
+    snapshot = store.latest_snapshot(game.id)
+    if not resolved or snapshot is None:
+        return None
+    state = game.rules.load(snapshot["state"])
+    last = resolved[-1]
+    if game.rules.next_phase(state, Phase(last["kind"], last["number"])) is not None:
+        return None
+    name = getattr(game.rules, "winner_name", game.rules.winner)(state)
+    return name or NOBODY
+
+
+def finish_by_engine(game, store: Store, now: datetime) -> bool:
+    """Finish the game by itself when its rules ended it; True when that happened now."""
+    winner = engine_result(game, store)
+    return winner is not None and store.finish_game(game.id, winner, ENGINE, now)
+
+
+def may_change(store: Store, game_id: str) -> bool:
+    """True unless the host ended the game: a game its own rules ended may still have its inputs corrected
+    and its phases re-run, and a re-run whose outcome no longer ends it reopens it (host_actions.rerun)."""
+    row = store.game(game_id)
+    return not (row and row.get("finished_at")) or row["finished_by"] == ENGINE
+
+
+def is_finished(store: Store, game_id: str) -> bool:
+    row = store.game(game_id)
+    return bool(row and row.get("finished_at"))

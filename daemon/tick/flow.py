@@ -1,0 +1,405 @@
+"""One tick of the daemon (DESIGN.md "Data flow of one tick").
+
+    sync each game's thread, then the inbox    (forumgm.daemon.tick.sync; a game that fails stops, visibly) —
+                                               the inbox only when the thread pages count a PM unread, a
+                                               phase is due, or a periodic whole read is (daemon/forum/housekeeping/inbox_check.py)
+    record inputs: order PMs -> orders + a receipt draft each; thread votes -> the running tally
+    resolve every due phase once, oldest first (catch-up after downtime, deadline by deadline)
+    a PM no game of its forum takes            -> a notice for the host (forumgm.daemon.tick.stray_pms)
+    publish approved drafts                    (forumgm.daemon.drafts.publish)
+
+Every step is idempotent and every multi-row write is one transaction, so a crash anywhere
+loses nothing: the next tick redoes what did not commit. A phase is resolved inside one
+transaction that also marks it resolved; the store refuses a second resolution.
+"""
+from __future__ import annotations
+
+import logging
+import sqlite3
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from forumgm.daemon.tick.clock import due_phases, schedule
+from forumgm.daemon.settings.records import GameConfig
+from forumgm.daemon.tick.finish import finish_by_engine, is_finished
+from forumgm.daemon.forum.housekeeping.inbox_check import DEFAULT_FULL_READ, inbox_reason
+from forumgm.daemon.tick.late import late_key, missed_phase
+from forumgm.daemon.tick.reminders import draft_before_deadline
+from forumgm.daemon.tick.role_delivery import role_drafts
+from forumgm.daemon.settings.setup_files import game_setup
+from forumgm.daemon.tick.notices import KIND as NOTICE_KIND, host_notices
+from forumgm.daemon.drafts.pictures import drawn_maps, save_pictures, with_mark
+from forumgm.daemon.store import Store, StoreError
+from forumgm.daemon.tick.stops import is_held, is_paused
+from forumgm.daemon.store.orders import order_pms
+from forumgm.daemon.store.posts import CLOCK_SKEW
+from forumgm.daemon.tick.stray_pms import draft_stray_pms
+from forumgm.daemon.tick.sync_problems import note_sync
+from forumgm.daemon.tick.votes import (
+    FINAL_KIND, draft_running_count, note_thread_votes, post_urls, record_votes, takes_pm_votes, vote_count_body,
+)
+from forumgm.engines.base import OrderPm, Phase, PhaseInputs, Rules, maps_of
+from forumgm.engines.receipts import receipt_text
+from forumgm.parsers.names import Roster, account_player
+
+log = logging.getLogger(__name__)
+
+SETUP = "setup"
+# boards show a PM's time to the minute, and their clock may run a little behind the daemon's:
+# a PM shown this close to the deal may have been sent after it
+DEALT_MARGIN = timedelta(minutes=2)
+
+
+def no_link(post_id: str) -> str | None:
+    return None
+
+
+@dataclass(frozen=True)
+class GameRun:
+    """A configured game with its engine and the forum account it is played on."""
+
+    config: GameConfig
+    rules: Rules
+    forum_id: str
+    texts: Any                 # forumgm.engines.texts.Texts with the game's template overrides
+    web_url: str | None = None    # the host's web page as players reach it (one-time role links)
+    account: str = ""          # the host's forum account: its own posts are no votes
+    post_url: Callable[[str], str | None] = no_link    # a thread post's link, for vote counts
+    grace: timedelta = timedelta(0)    # a phase resolves this long after its deadline ([daemon] deadline_grace)
+    inbox_full_read: timedelta = DEFAULT_FULL_READ   # [daemon] inbox_full_read (forumgm.daemon.forum.housekeeping.inbox_check)
+
+    @property
+    def id(self) -> str:
+        return self.config.id
+
+    def roster(self) -> Roster:
+        aliases = {alias: p.nick for p in self.config.players for alias in p.aliases}
+        return Roster(tuple(p.nick for p in self.config.players), aliases)
+
+
+@dataclass(frozen=True)
+class Edges:
+    """The forum-facing steps; a test leaves a step out with None or puts a fault in it."""
+
+    sync_game: Callable | None = None      # (game, forum, store, now) -> report with .ok/.error
+    sync_inbox: Callable | None = None     # (forum_id, forum, store, now) -> report with .ok/.error
+    publish: Callable | None = None        # (forum, store, now)
+
+
+def default_edges() -> Edges:
+    # imported here: the forum edge pulls in requests and the engines' parsers, which the
+    # offline commands that import this module never need
+    from forumgm.daemon.drafts.publish import publish_approved
+    from forumgm.daemon.tick.sync import sync_game, sync_inbox
+
+    return Edges(sync_game=sync_game, sync_inbox=sync_inbox, publish=publish_approved)
+
+
+@dataclass
+class TickReport:
+    resolved: list[str] = field(default_factory=list)      # "game/phase"
+    errors: list[str] = field(default_factory=list)
+    drafts_held: datetime | None = None      # the board's flood pause holds approved drafts until then
+
+
+def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edges: Edges | None = None) -> TickReport:
+    edges = edges if edges is not None else default_edges()
+    report = TickReport()
+    # a held game (its rules changed, or another cause: `forumgm status` says why) is not read
+    live = [game for game in games if not is_held(store, game.id)]
+    threads: dict[str, tuple[Any, str | None]] = {}     # game id -> its thread's sync report, error
+    for game in live:
+        try:
+            start_game(game, store, now)
+            threads[game.id] = _sync_step(edges.sync_game, report, game.config, forum, store, now)
+        except sqlite3.Error:   # the store itself fails: run_loop says so once, not per game
+            raise
+        except Exception as error:  # one broken game must not stop the others
+            _game_failed(game, error, report)
+    inbox_errors = {forum_id: _inbox_step(edges, report, forum_id, forum, store, now,
+                                          [game for game in live if game.forum_id == forum_id], threads)
+                    for forum_id in sorted({game.forum_id for game in games})}
+    for game in live:
+        if game.id not in threads:
+            continue        # it failed to start: logged above
+        try:
+            # inputs may be missing after a failed sync: never resolve on a partial view of the forum
+            error = inbox_errors[game.forum_id] or threads[game.id][1] or _resolution_error(game, store, now, report)
+            note_sync(store, game.id, error, now)     # the host sees why a game waits
+        except sqlite3.Error:   # the store itself fails: run_loop says so once, not per game
+            raise
+        except Exception as error:  # one broken game must not stop the others
+            _game_failed(game, error, report)
+    for forum_id in inbox_errors:   # every game of the forum has read its orders: what none took
+        try:
+            draft_stray_pms([game for game in games if game.forum_id == forum_id], store)
+        except sqlite3.Error:   # the store itself fails: run_loop says so once, not per game
+            raise
+        except Exception as error:
+            log.exception("forum %s: stray PMs not drafted", forum_id)
+            report.errors.append(f"{forum_id}: {error}")
+    if edges.publish is not None:
+        try:   # publishing keeps each draft's failure to that draft; anything left must not end the tick
+            published = edges.publish(forum, store, now)
+            failed = getattr(published, "failed", None) or {}
+            report.errors += [f"draft {draft_id}: {reason}" for draft_id, reason in failed.items()]
+            report.drafts_held = min((getattr(published, "waiting", None) or {}).values(), default=None)
+        except sqlite3.Error:   # the store itself fails: run_loop says so once, not per game
+            raise
+        except Exception as error:   # drafts stay as they were: the next tick publishes them
+            log.exception("publishing failed")
+            report.errors.append(f"publishing: {error}")
+    return report
+
+
+def _resolution_error(game: GameRun, store: Store, now: datetime, report: TickReport) -> str | None:
+    """Resolve what is due; an engine that fails stops this game where the host looks, not only in the log."""
+    try:
+        catch_up(game, store, now, report)
+    except sqlite3.Error:   # the store itself fails: run_loop says so once, not per game
+        raise
+    except Exception as error:
+        log.exception("game %s: resolving failed", game.id)
+        report.errors.append(f"{game.id}: {error}")
+        return f"resolving the game failed ({type(error).__name__}: {error}); it waits for a fix, see the log"
+    return None
+
+
+def _game_failed(game: GameRun, error: Exception, report: TickReport) -> None:
+    log.exception("game %s: tick failed", game.id)
+    report.errors.append(f"{game.id}: {error}")
+
+
+def _sync_step(step: Callable | None, report: TickReport, *args) -> tuple[Any, str | None]:
+    """The step's report and its error for the host (note_sync logs it when the game stops), or
+    None. A step that raises is an error of the same kind: the games it reads for wait, the tick goes on."""
+    try:
+        done = step(*args) if step is not None else None
+        error = getattr(done, "error", None)
+    except sqlite3.Error:   # the store itself fails: run_loop says so once, not per game
+        raise
+    except Exception as failure:
+        log.exception("reading the forum failed")
+        done, error = None, f"reading the forum failed ({type(failure).__name__}: {failure}); see the log"
+    if error:
+        report.errors.append(error)
+    return done, error or None
+
+
+def _inbox_step(edges: Edges, report: TickReport, forum_id: str, forum: Any, store: Store, now: datetime,
+                games: list[GameRun], threads: dict[str, tuple[Any, str | None]]) -> str | None:
+    """Read the forum's PM inbox unless the thread pages just read count none unread and no
+    whole read is due (forumgm.daemon.forum.housekeeping.inbox_check); its error, or None."""
+    counts = [getattr(threads[game.id][0], "unread_pms", None) for game in games if game.id in threads]
+    every = min((game.inbox_full_read for game in games), default=DEFAULT_FULL_READ)
+    due = any(due_phases(game.config, now, store, game.grace) for game in games
+              if not is_finished(store, game.id) and not is_paused(store, game.id))
+    why = inbox_reason(counts, store.inbox_read_at(forum_id), now, every, due)
+    if why is None:
+        log.debug("forum %s: the thread pages count no unread PM; the inbox is not read", forum_id)
+        return None
+    log.debug("forum %s: reading the PM inbox (%s)", forum_id, why)
+    _, error = _sync_step(edges.sync_inbox, report, forum_id, forum, store, now)
+    store.set_inbox_read(forum_id, None if error else now)     # a read that failed is made again at once
+    return error
+
+
+# ---------------------------------------------------------------- the game's start
+
+def start_game(game: GameRun, store: Store, now: datetime | None = None) -> None:
+    """Deal the game once: the setup snapshot, the role PMs the engine drafts, the first phase."""
+    if store.latest_snapshot(game.id) is not None or game.config.signup_open:
+        return      # dealt already, or the sign-up is still open (players = [])
+    with store.transaction():
+        if store.latest_snapshot(game.id) is not None:
+            return
+        config = game.config
+        state = game.rules.setup(game_setup(game.rules, config), config.seed)
+        store.add_snapshot(game.id, SETUP, game.rules.dump(state), at=now)   # when it began: dealt_at
+        for pm in role_drafts(game, store, state):
+            store.add_draft(game.id, pm.kind, pm.to, pm.text, SETUP, config.needs_approval(pm.kind),
+                            ref=f"{pm.kind}:{pm.to}", subject=pm.subject)
+        first = game.rules.first_phase(state)
+        _schedule(game, store, first, config.start)
+        store.audit("daemon", "game.start", {"game": game.id})
+    log.info("game %s dealt; first phase %s", game.id, first.key)
+
+
+def _schedule(game: GameRun, store: Store, phase: Phase, after: datetime) -> None:
+    opens, deadline = schedule(game.config, phase.kind, after)
+    store.ensure_phase(game.id, phase.key, phase.kind, phase.number, opens, deadline)
+
+
+def next_deadlines(game: GameRun, cutoff: datetime) -> dict[str, str]:
+    """The deadline a phase of each kind would have if it followed this one, as the players read
+    it (local time): texts drafted at a resolution may name it (arena: refill requests)."""
+    out = {}
+    for kind in game.config.calendar:
+        _opens, deadline = schedule(game.config, kind, cutoff)
+        out[kind] = deadline.astimezone(game.config.time_zone).strftime("%d.%m.%Y %H:%M")
+    return out
+
+
+def _state(game: GameRun, snapshot: dict) -> Any:
+    return game.rules.load(snapshot["state"])
+
+
+# ---------------------------------------------------------------- catch-up loop
+
+def catch_up(game: GameRun, store: Store, now: datetime, report: TickReport) -> None:
+    """Record inputs of the open phase and resolve it when due; repeat while phases are due.
+
+    Only the oldest unresolved phase is open at a time: the next one is scheduled by the
+    resolution of this one (the engine says which phase follows), so after downtime the
+    deadlines are caught up one by one, each with the inputs timed before it. A game finished,
+    by the host or by its rules, resolves nothing more; one he paused resolves nothing until he
+    resumes it.
+    """
+    while not is_finished(store, game.id):
+        pending = store.phases(game.id, status="pending")
+        if not pending:
+            if finish_by_engine(game, store, now):
+                log.info("game %s: its rules ended it; winner: %s", game.id, store.game(game.id)["winner"])
+            return
+        phase_row = pending[0]
+        state = _state(game, store.latest_snapshot(game.id))
+        phase = Phase(phase_row["kind"], phase_row["number"])
+        record_orders(game, store, state, phase, phase_row["deadline"])
+        tally = record_votes(game, store, state, phase, phase_row)
+        if tally is not None:
+            draft_running_count(game, store, state, phase, phase_row, tally, now)
+        elif takes_pm_votes(game):
+            note_thread_votes(game, store, phase, phase_row)    # a blue nick in its thread is no vote
+        draft_before_deadline(game, store, state, phase, phase_row, now)
+        if is_paused(store, game.id):
+            return      # inputs are read and answered; nothing resolves until the host resumes
+        if phase.key in {due["key"] for due in due_phases(game.config, now, store, game.grace)}:
+            cutoff = phase_row["deadline"]
+        elif game.rules.complete_early(state, phase, order_pms(store.orders(game.id, phase.key))):
+            cutoff = now
+        else:
+            return
+        if resolve_once(game, store, phase.key, cutoff, now):
+            report.resolved.append(f"{game.id}/{phase.key}")
+
+
+# ---------------------------------------------------------------- inputs
+
+def record_orders(game: GameRun, store: Store, state: Any, phase: Phase, deadline: datetime) -> None:
+    """Every new PM from a player timed before the deadline: its verdicts and a receipt draft."""
+    roster = game.roster()
+    done = store.order_pm_ids(game.id)
+    began = _began(store, game.id)
+    for pm in store.pms(game.forum_id, since=_inputs_since(store, game.id)):
+        at = pm["sent_at"] or pm["seen_at"]
+        if pm["pm_id"] in done or at >= deadline or (began is not None and at < began - DEALT_MARGIN):
+            continue      # read already, after this phase, or old mail from before the game (another game's)
+        # an account spelt like a player with look-alike letters is someone else: only case is forgiven
+        nick = account_player(pm["sender"], roster)
+        if nick is None:
+            continue      # not this game's player: another game's, or nobody's (stray_pms tells the host)
+        own_words = pm["text"] if pm["text_unquoted"] is None else pm["text_unquoted"]
+        order = OrderPm(nick, own_words, pm["pm_id"], at)
+        missed = missed_phase(game, store, phase, at)
+        if missed:      # between a deadline and this phase's opening: answered, never carried over
+            phase_key, filed_as, verdicts = missed, late_key(missed), game.rules.late_verdicts(order)
+        else:
+            earlier = order_pms(o for o in store.orders(game.id, phase.key) if o["sender"] == nick)
+            phase_key = filed_as = phase.key
+            verdicts = game.rules.read_orders(state, phase, order, earlier)
+        with store.transaction():
+            if not store.record_order(game.id, filed_as, pm["pm_id"], nick, at, order.text,
+                                      [v.as_json() for v in verdicts]):
+                continue
+            store.add_draft(game.id, "receipt", nick, receipt_text(game.config.type, nick, verdicts, game.texts),
+                            phase_key, game.config.needs_approval("receipt"), ref=f"receipt:{pm['pm_id']}",
+                            subject=f"Re: {pm['subject']}" if pm["subject"] else "")
+
+
+def _began(store: Store, game_id: str) -> datetime | None:
+    """When forumgm dealt the game (its sign-up closed, its roles went out): a PM sent before it
+    was written for something else (another game on the same account) and is no order of this one."""
+    return store.dealt_at(game_id)
+
+
+def _inputs_since(store: Store, game_id: str) -> datetime | None:
+    """A PM seen before the last resolved deadline was read while that phase was open (or the
+    game could not be read, and then that phase is still the open one): a tick reads only the PMs
+    seen since, not every PM of the forum. The margin covers a board's clock running ahead."""
+    resolved = store.phases(game_id, status="resolved")
+    return max(p["deadline"] for p in resolved) - CLOCK_SKEW if resolved else None
+
+
+# ---------------------------------------------------------------- resolution
+
+def resolve_once(game: GameRun, store: Store, phase_key: str, cutoff: datetime, now: datetime,
+                 rerun: bool = False, by: str = "host") -> bool:
+    """Resolve a phase in one transaction; False when it was already resolved (and not a re-run).
+
+    A re-run starts again from the state the phase resolves from (the current outcome of the phase
+    before it) and supersedes the drafts of the earlier resolution that were not sent yet.
+    """
+    with store.transaction():
+        row = store.phase(game.id, phase_key)
+        if row is None:
+            raise StoreError(f"{game.id}: no phase {phase_key}")
+        if row["status"] == "resolved" and not rerun:
+            return False
+        replaced = None
+        if rerun:
+            _check_rerun(store, game.id, row)
+            replaced = (store.current_resolution(game.id, phase_key) or {}).get("id")
+        snapshot = store.snapshot_before(game.id, phase_key) if rerun else store.latest_snapshot(game.id)
+        state = _state(game, snapshot)
+        phase = Phase(row["kind"], row["number"])
+        tally = record_votes(game, store, state, phase, row, cutoff)
+        inputs = PhaseInputs(
+            orders=tuple(order_pms(store.orders(game.id, phase_key))),
+            tally=tally,
+            extra={"post_urls": post_urls(game, tally), "deadlines": next_deadlines(game, cutoff)},
+        )
+        outcome = game.rules.resolve(state, phase, inputs, game.config.seed, game.texts)
+        resolution = store.begin_resolution(game.id, phase_key, now, rerun=rerun)
+        store.add_snapshot(game.id, phase_key, game.rules.dump(outcome.state), resolution)
+        store.add_events(game.id, phase_key, resolution, [e.as_json() for e in outcome.events])
+        for out in outcome.eliminated:
+            store.add_elimination(game.id, phase_key, resolution, out.nick, out.cause)
+        pictures = _pictures(game, store, phase_key, outcome.state)
+        for name, body in outcome.reports.items():
+            if body:
+                kind = f"{name}_report"
+                store.add_draft(game.id, kind, "thread", with_mark(body) if pictures else body, phase_key,
+                                game.config.needs_approval(kind), resolution_id=resolution, pictures=pictures)
+                pictures = []       # the first report carries them
+        for pm in outcome.pms:
+            store.add_draft(game.id, pm.kind, pm.to, pm.text, phase_key, game.config.needs_approval(pm.kind),
+                            subject=pm.subject, resolution_id=resolution)
+        for body in host_notices(game, outcome.events):     # for the host's eyes first, whatever [approval] says
+            store.add_draft(game.id, NOTICE_KIND, "thread", body, phase_key, True, resolution_id=resolution)
+        if tally is not None:
+            store.add_draft(game.id, FINAL_KIND, "thread", vote_count_body(game, state, phase, tally, final=True),
+                            phase_key, game.config.needs_approval(FINAL_KIND), resolution_id=resolution)
+        following = game.rules.next_phase(outcome.state, phase)
+        if following is not None:
+            _schedule(game, store, following, cutoff)
+        if rerun:
+            store.audit(by, "phase.rerun", {"game": game.id, "phase": phase_key, "resolution": resolution,
+                                            "replaced": replaced})
+        else:
+            store.audit("daemon", "phase.resolve", {"game": game.id, "phase": phase_key, "resolution": resolution})
+    log.info("game %s: phase %s resolved%s", game.id, phase_key, " again" if rerun else "")
+    return True
+
+
+def _pictures(game: GameRun, store: Store, phase_key: str, state: Any) -> list[Path]:
+    """The files of the maps the engine draws of the new position (optional: `Rules.maps`)."""
+    maps = maps_of(game.rules)
+    return [] if maps is None else save_pictures(store.path, game.id, phase_key, drawn_maps(maps, state))
+
+
+def _check_rerun(store: Store, game_id: str, row: dict) -> None:
+    """A phase resolved later goes on from the old outcome: re-run it too (host_actions.rerun does, in order)."""
+    if row["status"] != "resolved":
+        raise StoreError(f"{game_id}: phase {row['key']} is not resolved yet; nothing to re-run")
