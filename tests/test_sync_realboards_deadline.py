@@ -15,8 +15,8 @@ from forum_http_board import BoardServer, FixtureBoard
 from forum_http_sites import FLUXBB, MYBB, PHPBB, SMF
 from forumgm.daemon.forum import open_forum
 from forumgm.daemon.store import Store
-from forumgm.daemon.sync import sync_game
-from forumgm.daemon.votes import vote_versions
+from forumgm.daemon.tick.sync import sync_game
+from forumgm.daemon.tick.votes import vote_versions
 from forumgm.engines.tally import VoteRules, count_votes
 from forumgm.parsers.names import Roster
 from localforum_support import HOST, FakeClock

@@ -680,6 +680,18 @@ class Store:
         return self._rows("SELECT * FROM posts WHERE game_id = ? AND posted_at >= ? ORDER BY first_seen_at, rowid",
                           [game_id, to_text(posted_since)])
 
+    def post_authors(self, game_id: str, post_ids: Iterable[str]) -> dict[str, str]:
+        ids = list(post_ids)
+        marks = ", ".join("?" for _ in ids)
+        return {row[0]: row[1] for row in self.db.execute(
+            f"SELECT post_id, author FROM posts WHERE game_id = ? AND post_id IN ({marks})", [game_id, *ids])}
+
+    def forum_account(self, game_id: str) -> str | None:
+        """The account the game's forum is read as (the host's)."""
+        row = self.db.execute("SELECT f.account FROM games g JOIN forums f ON f.id = g.forum_id WHERE g.id = ?",
+                              [game_id]).fetchone()
+        return row[0] if row else None
+
     def hidden_post_ids(self, game_id: str) -> set[str]:
         """Posts the board shows to the host only (soft-deleted by a moderator, awaiting approval)."""
         return {row[0] for row in self.db.execute("SELECT post_id FROM posts WHERE game_id = ? AND hidden = 1",

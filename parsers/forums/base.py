@@ -13,6 +13,16 @@ class PageLayoutError(ValueError):
     """
 
 
+class PastLastPage(PageLayoutError):
+    """A thread page past the thread's last: the board shows the thread's page list and no post
+    (SMF 2.1 so answers a page number a deletion made too high; phpBB and MyBB show the last page,
+    FluxBB the first)."""
+
+    def __init__(self, message: str, page: int):
+        super().__init__(message)
+        self.page = page
+
+
 @dataclass(frozen=True)
 class ColoredFragment:
     color: str       # normalised lowercase #rrggbb
