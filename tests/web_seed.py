@@ -52,19 +52,19 @@ def seeded_store(folder: Path) -> Seeded:
         {"line": "голос: Аскон", "ok": True, "canonical": "голос: Аскон"},
         {"line": "летать над городом", "ok": False, "reason": "непонятный приказ"},
     ])
-    receipt = store.add_draft(GAME, "receipt", "Хана", "Принято: голос: Аскон\nОтклонено: летать над городом",
+    receipt = store.insert_draft(GAME, "receipt", "Хана", "Принято: голос: Аскон\nОтклонено: летать над городом",
                               "day-1", True, ref="receipt:pm-11")
-    vote_count = store.add_draft(GAME, "vote_count", "thread", "Хана — 2\nАскон — 1 <script>alert(1)</script>",
+    vote_count = store.insert_draft(GAME, "vote_count", "thread", "Хана — 2\nАскон — 1 <script>alert(1)</script>",
                                  "day-1", True)
-    lynch_report = store.add_draft(GAME, "lynch_report", "thread", "Посажен: ...", "day-1", True)
-    role_pm = store.add_draft(GAME, "role", "Аскон", "Ваша роль: Комиссар", "night-1", True)
-    sent = store.add_draft(GAME, "warning", "Вереск", "Предупреждение", "night-1", False)
+    lynch_report = store.insert_draft(GAME, "lynch_report", "thread", "Посажен: ...", "day-1", True)
+    role_pm = store.insert_draft(GAME, "role", "Аскон", "Ваша роль: Комиссар", "night-1", True)
+    sent = store.insert_draft(GAME, "warning", "Вереск", "Предупреждение", "night-1", False)
     store.mark_sending(sent, NOW)
     store.mark_sent(sent, "pm:9001", NOW)
     map_path, = save_pictures(store.path, MAP_GAME, "turn-1", {"turn-1.png": PNG})
     store.register_game(MAP_GAME, "bellum", "local", "http://127.0.0.1:1/viewtopic.php?t=3", "Europe/Moscow", 3,
                         {"Аларих": []})
-    report = store.add_draft(MAP_GAME, "literary_report", "thread", "Итоги дня.\n\n[карта]\n\nКонец.", "turn-1", True,
+    report = store.insert_draft(MAP_GAME, "literary_report", "thread", "Итоги дня.\n\n[карта]\n\nКонец.", "turn-1", True,
                              pictures=[map_path, map_path.with_name("missing.svg")])
     return Seeded(store, vote_count, lynch_report, role_pm, receipt, sent, map_path, report)
 

@@ -21,6 +21,7 @@ from markupsafe import Markup
 
 from forumgm.config import data_path
 from forumgm.parsers.bbcode import to_phpbb_html
+from forumgm.parsers.names import decline
 from forumgm.daemon.tick.finish import may_change
 from forumgm.daemon.host_actions.outcome_diff import text_diff
 from forumgm.daemon.drafts.phase_names import phase_label
@@ -136,6 +137,7 @@ def create_app(store: Store, password: str, games: Callable[[], Mapping[str, Any
     app.jinja_env.filters["status"] = status_label
     app.jinja_env.filters["kind"] = lambda kind: KIND_LABELS.get(kind, kind)
     app.jinja_env.filters["phase"] = phase_label
+    app.jinja_env.filters["decline"] = decline        # the shared texts' templates (votes/reasons.j2) decline nicks
     # the draft as the forum will show it: the renderer escapes all text and allows only safe tags
     app.jinja_env.filters["bbcode"] = lambda body: Markup(to_phpbb_html(body))
     app.before_request(check_csrf)
