@@ -152,11 +152,18 @@ class ThreadRead:
                 self.expect(first_page - 1, first_page - 1)
                 low = self.page(first_page - 1, forward=False).low or low
             vanished = sorted((pid for pid in self.missing if int(pid) > low), key=int)
+        gone_at = {post_id: self._gone_at(int(post_id)) for post_id in vanished}
         if checked:
-            _check_vanished(self._players_posts(vanished), self.known)
+            try:
+                _check_vanished(self._players_posts(vanished), self.known)
+            except ThreadDisagrees:
+                # not taken as fact; but should the host accept the thread as it is, these pages
+                # proved the posts gone when they arrived (a vote deleted before a deadline)
+                self.store.note_missing(self.game_id, gone_at)
+                raise
         by_time: dict[datetime, list[str]] = {}
-        for post_id in vanished:
-            by_time.setdefault(self._gone_at(int(post_id)), []).append(post_id)
+        for post_id, at in gone_at.items():
+            by_time.setdefault(at, []).append(post_id)
         with self.store.transaction():
             for at, ids in sorted(by_time.items()):
                 self.store.mark_deleted(self.game_id, ids, at)
