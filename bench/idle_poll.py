@@ -151,7 +151,7 @@ def send(sender, board, subject: str, text: str) -> None:
 
 
 def local_board() -> Board:
-    """A thread of 61 posts from two days ago (none inside the edit window, which a poll reads again)."""
+    """A thread of 61 posts from two days ago."""
     board = Board(clock=lambda: datetime.now(timezone.utc) - timedelta(days=2), posts_per_page=20)
     board.add_user("Ведущий", "host-secret", admin=True)
     for nick in PLAYERS:

@@ -65,12 +65,20 @@ def test_new_posts_are_read_from_the_last_known_page_on(store, forum, server, cl
     assert report.new_posts == [str(i) for i in added]
 
 
-def test_an_edit_inside_the_window_is_noticed_and_both_versions_kept(store, forum, server, clock):
+def test_an_edit_on_an_earlier_page_is_read_once_after_the_deadline_and_both_versions_kept(store, forum, server, clock):
+    """An idle poll reads the last page only (one request per thread). Once the deadline has
+    passed, before the phase resolves, the pages holding posts written inside the edit window
+    before it are read again, once: the edit made there before the deadline is seen."""
     window = timedelta(minutes=6)                     # posts are a minute apart; 12 minutes so far
     sync_game(game(store), forum, store, clock.now(), edit_window=window)
     early = server.board.visible_posts(2)[6]          # page 2, posted 6 minutes before now
     server.board.edit_post(early.id, "Голосую за [color=blue]Robozik[/color]")
     clock.sleep(60)
+    forum.pages.clear()
+    assert sync_game(game(store), forum, store, clock.now(), edit_window=window).edited_posts == []
+    assert forum.pages == [3]
+    store.ensure_phase("g1", "day-1", "day", 1, None, clock.now())
+    clock.sleep(30)
     forum.pages.clear()
     report = sync_game(game(store), forum, store, clock.now(), edit_window=window)
     assert forum.pages == [2, 3]
@@ -78,6 +86,22 @@ def test_an_edit_inside_the_window_is_noticed_and_both_versions_kept(store, foru
     versions = store.post_versions("g1", str(early.id))
     assert len(versions) == 2
     assert "Robozik" in versions[-1]["text"] and versions[-1]["edited_by"] == server.board.users[early.author_id].name
+    forum.pages.clear()
+    sync_game(game(store), forum, store, clock.now() + timedelta(seconds=30), edit_window=window)
+    assert forum.pages == [3]
+
+
+def test_a_reread_that_failed_is_made_at_the_next_poll(store, forum, server, clock):
+    sync_game(game(store), forum, store, clock.now(), edit_window=timedelta(minutes=30))
+    store.ensure_phase("g1", "day-1", "day", 1, None, clock.now())
+    forum.pages.clear()
+    real = forum.forum.thread_page
+    forum.forum.thread_page = lambda url, page: real(url, 99)    # another page than asked for
+    assert not sync_game(game(store), forum, store, clock.now(), edit_window=timedelta(minutes=30)).ok
+    forum.forum.thread_page = real
+    forum.pages.clear()
+    assert sync_game(game(store), forum, store, clock.now(), edit_window=timedelta(minutes=30)).ok
+    assert forum.pages == [1, 2, 3]
 
 
 def test_an_edit_outside_the_window_waits_for_a_later_full_read(store, forum, server, clock):

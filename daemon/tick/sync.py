@@ -1,11 +1,14 @@
 """Incremental sync: a game thread and a forum account's PM inbox into the store.
 
-A poll with nothing new costs one request per thread (the last known page). Pages that hold
-posts younger than the edit window are read again so that edits are noticed; the store keeps
-every version. Posts gone from a page are marked deleted, never erased. A page the parser does
-not understand ends the sync with a message for the host — it is never taken for "no posts" —
-and so does a page that contradicts the store (another page than asked for, fewer pages than
-before, posts gone en masse): the game waits until the forum agrees again or the host accepts.
+A poll with nothing new costs one request per thread (the last known page): edits on that page
+are seen at every poll, with the board's own edit mark dating them. Once after each deadline,
+before the phase resolves, the pages holding posts written inside the edit window before it are
+read again, so that an edit made on an earlier page before the deadline is seen and dated by its
+mark (a forum admin who sees an account reload every recent page each minute bans it); the store
+keeps every version. Posts gone from a page are marked deleted, never erased. A page the parser
+does not understand ends the sync with a message for the host — it is never taken for "no posts"
+— and so does a page that contradicts the store (another page than asked for, posts gone en
+masse): the game waits until the forum agrees again or the host accepts.
 """
 from __future__ import annotations
 
@@ -59,7 +62,8 @@ class InboxReport:
 
 def sync_game(game: Any, forum, store, now: datetime, edit_window: timedelta | None = None,
               progress: TextIO | None = None) -> SyncReport:
-    """Read the thread from the last known page (or an earlier one still inside the edit window) to the end.
+    """Read the thread from the last known page (once after a deadline: from the first page holding
+    a post written inside the edit window before it) to the end.
 
     Each page is stored with its posts and the cursor in one transaction as it arrives, timed by
     its arrival (daemon/tick/thread_pages.py), and only the ids of posts known before that must
@@ -71,7 +75,7 @@ def sync_game(game: Any, forum, store, now: datetime, edit_window: timedelta | N
     report = SyncReport(game_id)
     cursor = store.thread_cursor(game_id)
     accepting = cursor["pages"] == ACCEPTING   # the host said the thread is as the forum shows it
-    page_no = _first_page_to_read(store, game_id, cursor["last_page"], now - window)
+    page_no, reread = _first_page_to_read(store, game_id, cursor["last_page"], now, window)
     reading = ThreadRead(game_id, thread_url, forum, store, report, now, _session_values(forum), cursor["pages"])
     reading.expect(page_no)
     bar = _Progress(progress if progress is not None else sys.stderr, game_id, page_no)
@@ -83,6 +87,8 @@ def sync_game(game: Any, forum, store, now: datetime, edit_window: timedelta | N
             info = reading.page(page_no).info
             bar.show(info.page, info.pages)
         reading.mark_vanished(checked=not accepting)
+        if reread:
+            store.set_thread_reread(game_id, now)
         report.unread_pms = _unread_pms(forum, reading.last_html)
     except ThreadDisagrees as error:
         report.error = (f"the thread of game {game_id} disagrees with what was read before: {error}; "
@@ -203,10 +209,15 @@ def accept_thread(store, game_id: str, by: str) -> None:
         store.audit(by, "thread.accept", {"game": game_id})
 
 
-def _first_page_to_read(store, game_id: str, last_page: int, edits_since: datetime) -> int:
-    """The last known page, or an earlier one holding a post still inside the edit window."""
-    earliest = store.first_page_posted_since(game_id, edits_since)
-    return max(1, min(last_page, earliest or last_page))
+def _first_page_to_read(store, game_id: str, last_page: int, now: datetime, window: timedelta) -> tuple[int, bool]:
+    """The last known page; and whether this read is the one after a deadline, which starts at the
+    first page holding a post written inside the edit window before that deadline."""
+    passed = [phase["deadline"] for phase in store.phases(game_id, status="pending") if phase["deadline"] <= now]
+    reread = store.thread_reread_at(game_id)
+    if not passed or (reread is not None and reread >= max(passed)):
+        return last_page, False
+    earliest = store.first_page_posted_since(game_id, max(passed) - window)
+    return max(1, min(last_page, earliest or last_page)), True
 
 
 def _edit_window(game: Any) -> timedelta:
