@@ -118,8 +118,11 @@ def idle_ticks(config: Path, password: str, by_count: bool,
 def pm_flow(daemon: Daemon, clock: GameClock, board, password: str, player: tuple[str, str]) -> None:
     """A PM the page counts, and one the host opens in his browser before the daemon polls."""
     nick, player_password = player
-    sender = open_forum({**_settings(board), "username": nick}, player_password)
     forum = daemon.forum
+    if not getattr(forum, "pm_supported", True):
+        print("  the board has no private messages (FluxBB): no PM to send")
+        return
+    sender = open_forum({**_settings(board), "username": nick}, player_password)
 
     def tick() -> tuple[int, int]:
         clock.moment += EVERY

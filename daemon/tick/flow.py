@@ -26,7 +26,7 @@ from forumgm.daemon.tick.clock import due_phases, schedule
 from forumgm.daemon.settings.records import GameConfig
 from forumgm.daemon.tick.finish import finish_by_engine, is_finished
 from forumgm.daemon.forum.housekeeping.inbox_check import DEFAULT_FULL_READ, inbox_reason
-from forumgm.daemon.tick.late import late_key, missed_phase
+from forumgm.daemon.tick.late import NOT_STARTED, NOT_STARTED_TEMPLATE, before_start, early_key, late_key, missed_phase
 from forumgm.daemon.tick.reminders import draft_before_deadline
 from forumgm.daemon.tick.role_delivery import role_drafts
 from forumgm.daemon.settings.setup_files import game_setup
@@ -41,7 +41,7 @@ from forumgm.daemon.tick.sync_problems import note_sync
 from forumgm.daemon.tick.votes import (
     FINAL_KIND, draft_running_count, note_thread_votes, post_urls, record_votes, takes_pm_votes, vote_count_body,
 )
-from forumgm.engines.base import OrderPm, Phase, PhaseInputs, Rules, maps_of
+from forumgm.engines.base import OrderPm, Phase, PhaseInputs, Rejected, Rules, maps_of, split_lines
 from forumgm.engines.receipts import receipt_text
 from forumgm.parsers.names import Roster, account_player
 
@@ -304,7 +304,14 @@ def record_orders(game: GameRun, store: Store, state: Any, phase: Phase, deadlin
         own_words = pm["text"] if pm["text_unquoted"] is None else pm["text_unquoted"]
         order = OrderPm(nick, own_words, pm["pm_id"], at)
         missed = missed_phase(game, store, phase, at)
-        if missed:      # between a deadline and this phase's opening: answered, never carried over
+        opens = before_start(store, game.id, phase, at)
+        template, context = None, {}
+        if opens is not None:   # after the deal, before the first phase: answered, never an order
+            phase_key, filed_as = phase.key, early_key(phase.key)
+            verdicts = [Rejected(line, NOT_STARTED) for line in split_lines(order.text)]
+            template = NOT_STARTED_TEMPLATE
+            context = {"opens": opens.astimezone(game.config.time_zone).strftime("%d.%m.%Y %H:%M")}
+        elif missed:      # between a deadline and this phase's opening: answered, never carried over
             phase_key, filed_as, verdicts = missed, late_key(missed), game.rules.late_verdicts(order)
         else:
             earlier = order_pms(o for o in store.orders(game.id, phase.key) if o["sender"] == nick)
@@ -314,7 +321,8 @@ def record_orders(game: GameRun, store: Store, state: Any, phase: Phase, deadlin
             if not store.record_order(game.id, filed_as, pm["pm_id"], nick, at, order.text,
                                       [v.as_json() for v in verdicts]):
                 continue
-            draft(store, game.id, "receipt", nick, receipt_text(game.config.type, nick, verdicts, game.texts),
+            draft(store, game.id, "receipt", nick,
+                  receipt_text(game.config.type, nick, verdicts, game.texts, template, **context),
                   phase_key, approval=game.config.approval, ref=f"receipt:{pm['pm_id']}",
                   subject=f"Re: {pm['subject']}" if pm["subject"] else "")
 
