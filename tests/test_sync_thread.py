@@ -65,10 +65,11 @@ def test_new_posts_are_read_from_the_last_known_page_on(store, forum, server, cl
     assert report.new_posts == [str(i) for i in added]
 
 
-def test_an_edit_on_an_earlier_page_is_read_once_after_the_deadline_and_both_versions_kept(store, forum, server, clock):
-    """An idle poll reads the last page only (one request per thread). Once the deadline has
-    passed, before the phase resolves, the pages holding posts written inside the edit window
-    before it are read again, once: the edit made there before the deadline is seen."""
+def test_an_edit_on_an_earlier_page_is_read_once_just_before_the_deadline_and_both_versions_kept(
+        store, forum, server, clock):
+    """An idle poll reads the last page only (one request per thread). The first poll in the last
+    minute before a deadline reads again the pages holding posts written inside the edit window
+    before it, once: the edit made there is seen before the deadline."""
     window = timedelta(minutes=6)                     # posts are a minute apart; 12 minutes so far
     sync_game(game(store), forum, store, clock.now(), edit_window=window)
     early = server.board.visible_posts(2)[6]          # page 2, posted 6 minutes before now
@@ -77,8 +78,11 @@ def test_an_edit_on_an_earlier_page_is_read_once_after_the_deadline_and_both_ver
     forum.pages.clear()
     assert sync_game(game(store), forum, store, clock.now(), edit_window=window).edited_posts == []
     assert forum.pages == [3]
-    store.ensure_phase("g1", "day-1", "day", 1, None, clock.now())
-    clock.sleep(30)
+    store.ensure_phase("g1", "day-1", "day", 1, None, clock.now() + timedelta(seconds=100))
+    forum.pages.clear()
+    sync_game(game(store), forum, store, clock.now(), edit_window=window)
+    assert forum.pages == [3]                         # 100 s before the deadline: not yet
+    clock.sleep(50)
     forum.pages.clear()
     report = sync_game(game(store), forum, store, clock.now(), edit_window=window)
     assert forum.pages == [2, 3]

@@ -28,6 +28,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Callable
 
 from forumgm.daemon.forum.adapter import Attachment
 from forumgm.daemon.forum.errors import Accepted, FloodPause, ForumError, ForumRefused, NoAttachments, Unreachable
@@ -48,19 +49,27 @@ class PublishReport:
     waiting: dict[int, datetime] = field(default_factory=dict)  # held by the board's flood pause: until
     held: dict[int, str] = field(default_factory=dict)          # PMs held while the sent PMs' space is full
     error: str | None = None                                    # the forum did not answer: the rest waits
+    interrupted: bool = False                                   # a phase became due: the rest waits
 
     @property
     def ok(self) -> bool:
         return self.error is None and not self.failed
 
 
-def publish_approved(forum, store, now: datetime, forum_id: str | None = None) -> PublishReport:
+def publish_approved(forum, store, now: datetime, forum_id: str | None = None,
+                     until: Callable[[], bool] | None = None) -> PublishReport:
+    """Every approved draft (and every one left `sending`), oldest first; before each, `until` may
+    say that something more urgent is due (a phase to resolve): the rest waits for the next tick."""
     report = PublishReport()
     sending = _of_forum(store, store.sending_drafts(), forum_id)
     approved = _of_forum(store, store.approved_drafts(), forum_id)
     baselines = _Baselines(forum, store)
     space = _SentSpace(forum, store, now)
     for draft in sending + approved:
+        if until is not None and until():
+            report.interrupted = True
+            log.info("publishing stops for a phase due now; the drafts left go on the next tick")
+            break
         try:
             if draft["status"] == "approved" and draft["target"] != "thread" and space.full():
                 store.mark_waiting(draft["id"], FULL_NOTE, now)

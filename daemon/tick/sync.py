@@ -1,11 +1,11 @@
 """Incremental sync: a game thread and a forum account's PM inbox into the store.
 
-A poll with nothing new costs one request per thread (the last known page): edits on that page
-are seen at every poll, with the board's own edit mark dating them. Once after each deadline,
-before the phase resolves, the pages holding posts written inside the edit window before it are
-read again, so that an edit made on an earlier page before the deadline is seen and dated by its
-mark (a forum admin who sees an account reload every recent page each minute bans it); the store
-keeps every version. Posts gone from a page are marked deleted, never erased. A page the parser
+A poll with nothing new costs one request per thread (the last known page): edits and deletions
+on that page are seen at every poll, an edit dated by the board's own mark. Once per deadline, by
+the first poll in its last minute, the pages holding posts written inside the edit window before
+it are read again, so that an edit or a deletion made on an earlier page before then counts (a
+forum admin who sees an account reload every recent page each minute bans it); the store keeps
+every version. Posts gone from a page are marked deleted, never erased. A page the parser
 does not understand ends the sync with a message for the host — it is never taken for "no posts"
 — and so does a page that contradicts the store (another page than asked for, posts gone en
 masse): the game waits until the forum agrees again or the host accepts.
@@ -24,6 +24,9 @@ from forumgm.daemon.tick.thread_pages import DatesAhead, ThreadDisagrees, Thread
 from forumgm.parsers.forums.base import Listing, PageLayoutError
 
 DEFAULT_EDIT_WINDOW = timedelta(minutes=60)
+# a deadline's re-read of the thread's recent pages, as late before it as a poll comes: polls near
+# a deadline come every 30 s ([daemon] poll_near), so one falls inside this
+REREAD_BEFORE = timedelta(seconds=60)
 PROGRESS_FROM_PAGES = 3      # a progress bar only when this many pages are to be read
 log = logging.getLogger(__name__)
 
@@ -62,8 +65,8 @@ class InboxReport:
 
 def sync_game(game: Any, forum, store, now: datetime, edit_window: timedelta | None = None,
               progress: TextIO | None = None) -> SyncReport:
-    """Read the thread from the last known page (once after a deadline: from the first page holding
-    a post written inside the edit window before it) to the end.
+    """Read the thread from the last known page (once per deadline, just before it: from the first
+    page holding a post written inside the edit window before it) to the end.
 
     Each page is stored with its posts and the cursor in one transaction as it arrives, timed by
     its arrival (daemon/tick/thread_pages.py), and only the ids of posts known before that must
@@ -210,13 +213,19 @@ def accept_thread(store, game_id: str, by: str) -> None:
 
 
 def _first_page_to_read(store, game_id: str, last_page: int, now: datetime, window: timedelta) -> tuple[int, bool]:
-    """The last known page; and whether this read is the one after a deadline, which starts at the
-    first page holding a post written inside the edit window before that deadline."""
-    passed = [phase["deadline"] for phase in store.phases(game_id, status="pending") if phase["deadline"] <= now]
-    reread = store.thread_reread_at(game_id)
-    if not passed or (reread is not None and reread >= max(passed)):
+    """The last known page; and whether this read is a deadline's one re-read of the recent pages,
+    which starts at the first page holding a post written inside the edit window before it: the
+    first poll in the last REREAD_BEFORE before the deadline makes it (or, none having come, the
+    first after it)."""
+    near = [phase["deadline"] for phase in store.phases(game_id, status="pending")
+            if phase["deadline"] - REREAD_BEFORE <= now]
+    if not near:
         return last_page, False
-    earliest = store.first_page_posted_since(game_id, max(passed) - window)
+    deadline = min(near)
+    reread = store.thread_reread_at(game_id)
+    if reread is not None and reread >= deadline - REREAD_BEFORE:
+        return last_page, False
+    earliest = store.first_page_posted_since(game_id, deadline - window)
     return max(1, min(last_page, earliest or last_page)), True
 
 

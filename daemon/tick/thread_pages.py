@@ -14,7 +14,6 @@ game until the host has looked; a non-player's posts never do (he may delete all
 """
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Callable
@@ -39,27 +38,26 @@ class DatesAhead(Exception):
 
 @dataclass(frozen=True)
 class Page:
+    """A page read: where it is, its lowest and highest numbered post (post ids grow along the
+    thread), when it arrived. Its posts are in the store, not held (a first sync of a long thread
+    keeps its memory flat)."""
     info: PageInfo
-    posts: list[Post]
+    low: int | None
+    top: int | None
     arrived: datetime
 
-    @property
-    def top(self) -> int | None:
-        """The highest numbered post on the page (post ids grow along the thread)."""
-        return max(self._numbers, default=None)
-
-    @property
-    def low(self) -> int | None:
-        return min(self._numbers, default=None)
-
-    @property
-    def _numbers(self) -> list[int]:
-        return [int(p.id) for p in self.posts if p.id.isdigit()]
+    @classmethod
+    def of(cls, info: PageInfo, posts: list[Post], arrived: datetime) -> "Page":
+        numbers = [int(p.id) for p in posts if p.id.isdigit()]
+        return cls(info, min(numbers, default=None), max(numbers, default=None), arrived)
 
 
 def arrival_clock(forum, now: datetime) -> Callable[[], datetime]:
-    """`now` moved on by the time passed since, on the forum client's clock."""
-    clock = getattr(getattr(forum, "client", None), "clock", None) or time.monotonic
+    """`now` moved on by the time passed since, on the forum client's clock (a forum without an
+    HTTP client, a test's stand-in, takes no time)."""
+    clock = getattr(getattr(forum, "client", None), "clock", None)
+    if clock is None:
+        return lambda: now
     started = clock()
     return lambda: now + timedelta(seconds=clock() - started)
 
@@ -76,16 +74,17 @@ class ThreadRead:
         self.known: dict[str, int | None] = {}      # posts known before, by the page they were on
         self.missing: dict[str, int | None] = {}    # of those, the ones not seen again yet
         self.pages: list[Page] = []                 # in the order read
+        self.seen: set[str] = set()                 # the ids of the posts read
         self.last_html = ""
         self.known_pages = known_pages
         self.shrunk = False     # the thread is shorter than before: its cursor waits for mark_vanished
+        self.last_post_id: str | None = None    # the last post read forward
 
     def expect(self, from_page: int, to_page: int | None = None) -> None:
         """The posts the store knows on these pages must show up again (or be gone)."""
         found = self.store.live_post_pages(self.game_id, from_page=from_page, to_page=to_page)
-        seen = {post.id for page in self.pages for post in page.posts}
         self.known.update(found)
-        self.missing.update({pid: page for pid, page in found.items() if pid not in seen})
+        self.missing.update({pid: page for pid, page in found.items() if pid not in self.seen})
 
     def page(self, number: int, forward: bool = True) -> Page:
         """Page `number`, or — when the thread no longer reaches it — its new last page, which the
@@ -113,7 +112,7 @@ class ThreadRead:
         self.shrunk = self.shrunk or info.pages < self.known_pages
         _check_dates(posts, arrived)
         self._take(info, posts, html, arrived, forward)
-        page = Page(info, posts, arrived)
+        page = Page.of(info, posts, arrived)
         self.pages.append(page)
         return page
 
@@ -128,18 +127,22 @@ class ThreadRead:
                     self.report.new_posts.append(post.id)
                 elif verdict == "edited":
                     self.report.edited_posts.append(post.id)
+            if forward and posts:
+                self.last_post_id = posts[-1].id
             if forward and not self.shrunk:
-                self._move_cursor(info, posts)
+                self._move_cursor(info, posts[-1].id if posts else None)
         for post in posts:
             self.missing.pop(post.id, None)
+            self.seen.add(post.id)
 
-    def _move_cursor(self, info: PageInfo, posts: list[Post]) -> None:
-        last_post_id = posts[-1].id if posts else self.store.thread_cursor(self.game_id)["last_post_id"]
+    def _move_cursor(self, info: PageInfo, last_post_id: str | None) -> None:
+        last_post_id = last_post_id or self.store.thread_cursor(self.game_id)["last_post_id"]
         self.store.set_thread_cursor(self.game_id, last_page=info.page, pages=info.pages, last_post_id=last_post_id)
 
     def mark_vanished(self, checked: bool) -> None:
         """Known posts after the first post read that did not show up are gone (everything after it
-        was read). A known post of a page read that sits before it may only have moved back a page
+        was read), and on page 1 every known post it does not show. A known post of a page read that
+        sits before the first post read may only have moved back a page
         when an earlier post was deleted: the previous page is read once to tell. Deletions that
         look like a page read wrong stop the sync, unless the host has accepted the thread as it is
         (`checked` False)."""
@@ -147,6 +150,8 @@ class ThreadRead:
         low, first_page = first.low, first.info.page
         vanished: list[str] = []
         if low is not None:
+            if first_page == 1:
+                low = 0     # nothing comes before page 1: a known post it does not show is gone
             moved_or_gone = [pid for pid, page in self.missing.items() if int(pid) < low and (page or 0) >= first_page]
             if moved_or_gone and first_page > 1:
                 self.expect(first_page - 1, first_page - 1)
@@ -168,8 +173,7 @@ class ThreadRead:
             for at, ids in sorted(by_time.items()):
                 self.store.mark_deleted(self.game_id, ids, at)
             if self.shrunk:     # a page read wrong would have set the cursor back: only now is it a fact
-                last = max((page for page in self.pages), key=lambda page: page.info.page)
-                self._move_cursor(last.info, last.posts)
+                self._move_cursor(max(self.pages, key=lambda page: page.info.page).info, self.last_post_id)
         self.report.deleted_posts += vanished
 
     def _gone_at(self, post_id: int) -> datetime:
