@@ -161,6 +161,10 @@ def _read_inbox(forum_id: str, forum, store, now: datetime, report: InboxReport,
                     forum_id, header, forum.message(header.id), now):
                 report.new_pms.append(header.id)
         store.record_own_pms(forum_id, listing.own, now)
+        for pm_id in listing.own_unread:
+            # a notice the account sent itself stays unread (phpBB, MyBB), and the thread pages'
+            # count of it would have the inbox read at every poll for ever: opened once, it is read
+            forum.message(pm_id)
         on_page = [h.id for h in headers] + list(listing.own)
         listed += on_page
         if (set(on_page) & known and number >= min_pages) or number >= MAX_INBOX_PAGES:

@@ -68,6 +68,7 @@ class Listing:
     used: float | None = None     # per cent of the account's PM space in use, when the board shows only
                                   # that (MyBB's bar counts every folder against the group's quota)
     own: tuple[str, ...] = ()     # ids of PMs on the page that the account sent itself (no orders)
+    own_unread: tuple[str, ...] = ()   # those of them the board still shows unread
 
     @property
     def fill(self) -> float | None:
