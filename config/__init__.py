@@ -4,6 +4,7 @@ Only loaders live here; the data are the files beside this module.
 """
 from __future__ import annotations
 
+import json
 import tomllib
 from importlib import resources
 from pathlib import Path
@@ -38,7 +39,10 @@ def read_rule_table(game: str) -> dict:
     """The parsed config/<game>/rules.toml shipped with the package (validated by the engine).
 
     A game whose numbers fill several tables lists them in `tables = ["weapons", …]`: each
-    names a file beside rules.toml (weapons.toml) read in under that key.
+    names a file beside rules.toml (weapons.toml) read in under that key. What a game's maps are
+    drawn with lies beside rules.toml too: real geography as geography/NAME.json, read in under
+    `geography` as {NAME: the parsed file}, and letters as fonts/NAME.ttf, under `fonts` as
+    {NAME: the file's bytes}.
     """
     path = data_path(game, "rules.toml")
     if not path.is_file():
@@ -48,4 +52,11 @@ def read_rule_table(game: str) -> dict:
     for name in table.get("tables", []):
         with data_path(game, f"{name}.toml").open("rb") as handle:
             table[name] = tomllib.load(handle)
+    geography = data_path(game, "geography")
+    if geography.is_dir():
+        table["geography"] = {path.stem: json.loads(path.read_text(encoding="utf-8"))
+                              for path in sorted(geography.glob("*.json"))}
+    fonts = data_path(game, "fonts")
+    if fonts.is_dir():
+        table["fonts"] = {path.stem: path.read_bytes() for path in sorted(fonts.glob("*.ttf"))}
     return table

@@ -14,8 +14,8 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from forumgm.daemon.cli.common import picture_problems, setup_problems, thread_problems
-    from forumgm.daemon.settings.nick_checks import mixed_script_warnings
+    from forumgm.daemon.cli.common import picture_problems, setup_problems, setup_warnings, thread_problems
+    from forumgm.daemon.settings.nick_checks import gender_notes, mixed_script_warnings
     from forumgm.daemon.settings.game import load_game
     from forumgm.daemon.settings.installation import load_installation
     from forumgm.daemon.settings.records import ConfigError
@@ -33,7 +33,7 @@ def run(args) -> int:
     problems = (secret_problems(loaded) + store_problems(loaded) + thread_problems(loaded) + picture_problems(loaded)
                 if hasattr(loaded, "games") else [])
     problems += [problem for game in games for problem in setup_problems(game)]
-    for warning in (warning for game in games for warning in mixed_script_warnings(game)):
+    for warning in (warning for game in games for warning in mixed_script_warnings(game) + setup_warnings(game)):
         print(f"warning: {warning}", file=sys.stderr)
     for problem in problems:
         print(problem, file=sys.stderr)
@@ -42,6 +42,8 @@ def run(args) -> int:
         return 1
     for game in games:
         print(f"{game.id}: {game.type}, {len(game.players)} players, zone {game.time_zone.key}")
+        for note in gender_notes(game):
+            print(note)
     print("ok")
     return 0
 

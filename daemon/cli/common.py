@@ -71,7 +71,7 @@ def played_nick_problems(installation: Installation, store: Store) -> list[str]:
     from forumgm.daemon.settings.nick_checks import dealt_nick_problems
     from forumgm.daemon.runtime.loop import game_runs
 
-    return [problem for game in game_runs(installation, store) for problem in dealt_nick_problems(game, store)]
+    return [problem for game in game_runs(installation) for problem in dealt_nick_problems(game, store)]
 
 
 def setup_problems(game) -> list[str]:
@@ -90,6 +90,23 @@ def setup_problems(game) -> list[str]:
     except SetupError as error:
         return [f"{game.source}: {_in_file(game, _file_key(key, game))}: {message}" for key, message in error.problems]
     return []
+
+
+def setup_warnings(game) -> list[str]:
+    """What the game's engine finds odd in its setup yet playable (`Rules.setup_warnings`, optional):
+    a Bellum map without the kingdom province, a province no link reaches. Nothing when the setup
+    cannot be read: setup_problems names that."""
+    from forumgm.daemon.settings.games import rules_for
+    from forumgm.daemon.settings.setup_files import game_setup
+    from forumgm.engines.base import SetupError
+
+    try:
+        rules = rules_for(game.type, game.rules)
+        warn = getattr(rules, "setup_warnings", None)
+        found = warn(game_setup(rules, game)) if warn is not None else []
+    except (ModuleNotFoundError, SetupError):
+        return []
+    return [f"{game.source}: {_in_file(game, _file_key(key, game))}: {message}" for key, message in found]
 
 
 def thread_problems(installation) -> list[str]:
@@ -169,7 +186,7 @@ def open_game(path: Path, game_id: str, command: str):
     if opened is None or not known_game(opened[0], game_id, command):
         return None
     installation, store = opened
-    return installation, store, next(game for game in game_runs(installation, store) if game.id == game_id)
+    return installation, store, next(game for game in game_runs(installation) if game.id == game_id)
 
 
 def known_game(installation: Installation, game_id: str, command: str) -> bool:

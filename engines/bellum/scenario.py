@@ -15,7 +15,7 @@ from typing import Any, Iterable, Mapping
 
 LINK_KINDS = ("land", "blue", "purple")
 FACTION_KINDS = ("state", "tribe")
-TOP_KEYS = {"name", "year", "regions", "provinces", "links", "factions", "people", "owners", "subjugated"}
+TOP_KEYS = {"name", "year", "geography", "regions", "provinces", "links", "factions", "people", "owners", "subjugated"}
 REGION_KEYS = {"id", "name", "upkeep"}
 PROVINCE_KEYS = {"id", "name", "aliases", "civilized", "region", "authority", "x", "y"}
 LINK_KEYS = {"a", "b", "kind"}
@@ -97,6 +97,8 @@ class Scenario:
     people: tuple[Stack, ...]
     owners: Mapping[str, str]
     subjugated: Mapping[str, str]
+    geography: str | None = None        # the shipped real geography its map is drawn on (mapdraw)
+    warnings: tuple[str, ...] = ()      # 'file: key: what is odd' — the map plays, but a host should know
 
     def neighbours(self, province_id: str, kinds: Iterable[str] = LINK_KINDS) -> tuple[str, ...]:
         """Provinces one link of the given kinds away, in id order."""
@@ -117,6 +119,8 @@ def parse_scenario(data: Mapping[str, Any], source: str = "(scenario)") -> Scena
     check.unknown_keys(data, TOP_KEYS, "")
     name = check.typed(data, "name", str, "", "a text such as \"370\"")
     year = check.typed(data, "year", int, "", "the first turn's year, an integer")
+    geography = check.typed(data, "geography", str, "", 'the name of a shipped geography ("mediterranean")',
+                            None, required=False)
     regions = _regions(check, data.get("regions"))
     provinces = _provinces(check, data.get("provinces"), regions)
     links = _links(check, data.get("links"), provinces)
@@ -124,14 +128,15 @@ def parse_scenario(data: Mapping[str, Any], source: str = "(scenario)") -> Scena
     people = _people(check, data.get("people"), provinces, factions)
     owners = _owners(check, data.get("owners", {}), provinces, factions)
     subjugated = _subjugated(check, data.get("subjugated", {}), factions)
-    _cross_checks(check, provinces, links, factions, people, owners)
+    _cross_checks(check, provinces, factions, people, owners)
     if check.problems:
         raise ScenarioError(source, check.problems)
     return Scenario(
-        name=name, year=year,
+        name=name, year=year, geography=geography,
         regions=MappingProxyType(regions), provinces=MappingProxyType(provinces), links=tuple(links),
         factions=MappingProxyType(factions), people=tuple(people),
         owners=MappingProxyType(owners), subjugated=MappingProxyType(subjugated),
+        warnings=tuple(f"{source}: {warning}" for warning in _islands(provinces, links)),
     )
 
 
@@ -390,12 +395,16 @@ def _subjugated(check: _Checker, value: Any, factions: Mapping[str, Faction]) ->
     return subjugated
 
 
-def _cross_checks(check: _Checker, provinces: Mapping[str, Province], links: list[Link],
-                  factions: Mapping[str, Faction], people: list[Stack], owners: Mapping[str, str]) -> None:
+def _islands(provinces: Mapping[str, Province], links: list[Link]) -> list[str]:
+    """A province no link reaches is an island nobody can enter or leave: allowed (a host's map may
+    want one), but said, since it is more often a link forgotten."""
     linked = {end for link in links for end in (link.a, link.b)}
-    for pid in provinces:
-        if pid not in linked:
-            check.add(f"provinces ({pid})", "no link reaches it (expected at least one [[links]] entry)")
+    return [f"provinces ({pid}): no link reaches it: nobody can move into it or out of it"
+            for pid in provinces if pid not in linked]
+
+
+def _cross_checks(check: _Checker, provinces: Mapping[str, Province], factions: Mapping[str, Faction],
+                  people: list[Stack], owners: Mapping[str, str]) -> None:
     placed = {stack.faction for stack in people}
     for fid in factions:
         if fid not in placed:
@@ -412,7 +421,8 @@ def _unique_names(check: _Checker, key: str, entries: Iterable[Province | Factio
     """Orders name provinces and factions by name or alias: each must point at one entry."""
     owner_of: dict[str, list[str]] = {}
     for entry in entries:
-        for name in {entry.name.casefold(), *(alias.casefold() for alias in entry.aliases)}:
+        # ё and е are one letter in names: «Мезия» and «Мёзия» are one name
+        for name in {n.casefold().replace("ё", "е") for n in (entry.name, *entry.aliases)}:
             owner_of.setdefault(name, []).append(entry.id)
     for name, ids in sorted(owner_of.items()):
         if len(ids) > 1:
