@@ -10,7 +10,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from forumgm.daemon.settings.games import GAMES, phase_kinds, rules_for
+from forumgm.daemon.settings.games import game_texts, game_types, phase_kinds, rules_for
 from forumgm.daemon.settings.setup_files import with_setup_files
 from forumgm.daemon.settings.toml_file import TomlFileError, read_toml
 from forumgm.engines.base import OrderPm, Phase, PhaseInputs, Rules, SetupError, Verdict
@@ -67,22 +67,18 @@ def run_scenario(scenario: Mapping[str, Any], texts: Texts | None = None) -> dic
     """The JSON document of scenario.md for one scenario table."""
     played = play_scenario(scenario, texts)
     rules, state = played.rules, played.states[-1]
-    # a game with a position to show (bellum: people, owners, …) adds it for the final state
-    summary = getattr(rules, "summary", None)
     return {
         "game": played.game,
         "seed": played.seed,
         "phases": list(played.phases),
         "alive": list(rules.alive(state)),
         "winner": rules.winner(state),
-        **(summary(state) if summary else {}),
+        **rules.summary(state),      # a game with a position to show (bellum: people, owners, …)
     }
 
 
 def play_scenario(scenario: Mapping[str, Any], texts: Texts | None = None) -> Played:
-    from forumgm.config import load_texts
-
-    texts = texts or load_texts()
+    texts = texts or game_texts()
     _reject_unknown(scenario, TOP_KEYS, "")
     game = _require(scenario, "game", str, "")
     seed = scenario.get("seed", 0)
@@ -144,8 +140,8 @@ def _check_phase(game: str, kind: str, number: int, key: str, lowest: int) -> No
 
 
 def _start(game: str, setup: Any, seed: Any) -> tuple[Rules, Any]:
-    if game not in GAMES:
-        raise ScenarioError("game", f"expected one of {', '.join(GAMES)} (got {game!r})")
+    if game not in game_types():
+        raise ScenarioError("game", f"expected one of {', '.join(game_types())} (got {game!r})")
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise ScenarioError("seed", f"expected an integer (got {seed!r})")
     if not isinstance(setup, Mapping):
@@ -170,8 +166,7 @@ def _setup_problems(error: SetupError) -> ScenarioError:
 
 def _role_pms(rules: Rules, state: Any, texts: Texts) -> list[dict]:
     """The role PMs of a game that deals them (kind "role"), listed with the first phase's PMs."""
-    role_pms = getattr(rules, "role_pms", None)
-    return [pm.as_json() for pm in role_pms(state, texts)] if role_pms else []
+    return [pm.as_json() for pm in rules.role_pms(state, texts)]
 
 
 def _play(rules: Rules, game: str, state: Any, script: PhaseScript, seed: int,

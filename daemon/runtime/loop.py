@@ -13,11 +13,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Callable
 
-from forumgm.config import load_texts
 from forumgm.daemon.tick.clock import Clock
 from forumgm.daemon.settings.records import Installation
 from forumgm.daemon.forum.permalink import post_url_builder
-from forumgm.daemon.settings.games import rules_for
+from forumgm.daemon.settings.games import game_texts, rules_for
 from forumgm.daemon.host_actions.replace import current_players, with_replacements
 from forumgm.daemon.notify.notifier import notifier_for
 from forumgm.daemon.tick.rules_freeze import runnable
@@ -78,7 +77,7 @@ class Daemon:
 def game_runs(installation: Installation, store: Store, grace: timedelta = timedelta(0)) -> list[GameRun]:
     """The configured games with the players the host has replaced since (forumgm replace)."""
     forum = installation.forum
-    return with_replacements([GameRun(game, rules_for(game.type, game.rules), forum.id, load_texts(game.templates),
+    return with_replacements([GameRun(game, rules_for(game.type, game.rules), forum.id, game_texts(game.templates),
                                       account=forum.account, post_url=post_url_builder(forum, game.thread_url),
                                       web_url=installation.web_public_url, grace=grace,
                                       inbox_full_read=timedelta(seconds=installation.inbox_full_read))

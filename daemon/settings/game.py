@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any, Mapping
 from zoneinfo import ZoneInfo
 
-from forumgm.daemon.settings.games import GAMES, phase_kinds, rules_for, shipped_rules
+from forumgm.daemon.settings.games import game_types, phase_kinds, rules_for, shipped_rules
 from forumgm.daemon.settings.records import ConfigError, GameConfig, PhaseTimes, PlayerConfig
 from forumgm.daemon.settings.values import (BOOLEAN, COLORS, DURATION_KIND, INTEGER, LOCAL_DATETIME, MISSING, PATH,
                                             STRINGS, TEXT, TIME_OF_DAY, URL, ZONE, Checker, join_key, one_of,
@@ -46,7 +46,7 @@ def load_game_file(path: Path, problems: list[str], held: list[GameConfig]) -> G
 def read_game(check: Checker, table: Mapping, prefix: str) -> GameConfig | None:
     before = len(check.problems)
     check.known_keys(table, GAME_KEYS, prefix)
-    game_type = check.get(table, "type", one_of(GAMES), prefix)
+    game_type = check.get(table, "type", one_of(game_types()), prefix)
     zone = check.get(table, "time_zone", ZONE, prefix, default=ZoneInfo(DEFAULT_ZONE))
     start = check.get(table, "start", LOCAL_DATETIME, prefix)
     values = dict(
@@ -213,7 +213,8 @@ def _calendar(check: Checker, table: Mapping, game_type: str | None, prefix: str
 
 
 def draft_kinds(game_type: str | None) -> tuple[str, ...]:
-    return COMMON_DRAFT_KINDS + getattr(shipped_rules(game_type), "draft_kinds", ())
+    rules = shipped_rules(game_type)
+    return COMMON_DRAFT_KINDS + (() if rules is None else rules.draft_kinds)
 
 
 def _approval(check: Checker, table: Mapping, game_type: str | None, prefix: str) -> dict[str, bool]:

@@ -25,7 +25,7 @@ from forumgm.daemon.tick.clock import due_phases, schedule
 from forumgm.daemon.settings.records import GameConfig
 from forumgm.daemon.tick.finish import finish_by_engine, is_finished
 from forumgm.daemon.forum.housekeeping.inbox_check import DEFAULT_FULL_READ, inbox_reason
-from forumgm.daemon.tick.late import late_key, missed_phase
+from forumgm.daemon.tick.late import late_answer, late_key
 from forumgm.daemon.tick.reminders import draft_before_deadline
 from forumgm.daemon.tick.role_delivery import role_drafts
 from forumgm.daemon.settings.setup_files import game_setup
@@ -38,9 +38,9 @@ from forumgm.daemon.store.posts import CLOCK_SKEW
 from forumgm.daemon.tick.stray_pms import draft_stray_pms
 from forumgm.daemon.tick.sync_problems import note_sync
 from forumgm.daemon.tick.votes import (
-    FINAL_KIND, draft_running_count, note_thread_votes, post_urls, record_votes, takes_pm_votes, vote_count_body,
+    FINAL_KIND, draft_running_count, note_thread_votes, pm_vote_tally, post_urls, record_votes, vote_count_body,
 )
-from forumgm.engines.base import OrderPm, Phase, PhaseInputs, Rules, maps_of
+from forumgm.engines.base import OrderPm, Phase, PhaseInputs, Rules
 from forumgm.engines.receipts import receipt_text
 from forumgm.parsers.names import Roster, account_player
 
@@ -270,7 +270,7 @@ def catch_up(game: GameRun, store: Store, now: datetime, report: TickReport) -> 
         tally = record_votes(game, store, state, phase, phase_row)
         if tally is not None:
             draft_running_count(game, store, state, phase, phase_row, tally, now)
-        elif takes_pm_votes(game):
+        elif pm_vote_tally(game, store, state, phase) is not None:
             note_thread_votes(game, store, phase, phase_row)    # a blue nick in its thread is no vote
         draft_before_deadline(game, store, state, phase, phase_row, now)
         if is_paused(store, game.id):
@@ -302,9 +302,9 @@ def record_orders(game: GameRun, store: Store, state: Any, phase: Phase, deadlin
             continue      # not this game's player: another game's, or nobody's (stray_pms tells the host)
         own_words = pm["text"] if pm["text_unquoted"] is None else pm["text_unquoted"]
         order = OrderPm(nick, own_words, pm["pm_id"], at)
-        missed = missed_phase(game, store, phase, at)
-        if missed:      # between a deadline and this phase's opening: answered, never carried over
-            phase_key, filed_as, verdicts = missed, late_key(missed), game.rules.late_verdicts(order)
+        late = late_answer(game, store, phase, order)
+        if late:      # between a deadline and this phase's opening: answered, never carried over
+            (phase_key, verdicts), filed_as = late, late_key(late[0])
         else:
             earlier = order_pms(o for o in store.orders(game.id, phase.key) if o["sender"] == nick)
             phase_key = filed_as = phase.key
@@ -358,7 +358,8 @@ def resolve_once(game: GameRun, store: Store, phase_key: str, cutoff: datetime, 
         inputs = PhaseInputs(
             orders=tuple(order_pms(store.orders(game.id, phase_key))),
             tally=tally,
-            extra={"post_urls": post_urls(game, tally), "deadlines": next_deadlines(game, cutoff)},
+            post_urls=post_urls(game, tally),
+            next_deadlines=next_deadlines(game, cutoff),
         )
         outcome = game.rules.resolve(state, phase, inputs, game.config.seed, game.texts)
         resolution = store.begin_resolution(game.id, phase_key, now, rerun=rerun)
@@ -395,7 +396,7 @@ def resolve_once(game: GameRun, store: Store, phase_key: str, cutoff: datetime, 
 
 def _pictures(game: GameRun, store: Store, phase_key: str, state: Any) -> list[Path]:
     """The files of the maps the engine draws of the new position (optional: `Rules.maps`)."""
-    maps = maps_of(game.rules)
+    maps = game.rules.maps
     return [] if maps is None else save_pictures(store.path, game.id, phase_key, drawn_maps(maps, state))
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, ClassVar, Mapping, Sequence
 
-from forumgm.engines.base import ORDERS, OrderPm, Outcome, Phase, PhaseInputs, Verdict, phase_rng
+from forumgm.engines.base import REPORT_LABELS, Game, OrderPm, Outcome, Phase, PhaseInputs, Rules, Verdict, phase_rng
 from forumgm.engines.bellum import orders as _orders
 from forumgm.engines.bellum.authority import authority_table
 from forumgm.engines.bellum.report import TurnTexts, player_pms, turn_reports
@@ -40,13 +40,13 @@ def summary(state: BellumState) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
-class BellumRules:
+class BellumRules(Rules):
     config: RuleConfig = RuleConfig()
     name: str = "bellum"
     title: ClassVar[str] = "Bellum 2.0"        # the Russian rules' own name for the game
     setup_files: ClassVar[Mapping[str, str | None]] = MappingProxyType(SETUP_FILES)
-    phase_kinds: ClassVar[tuple[str, ...]] = (TURN,)
-    draft_kinds: ClassVar[tuple[str, ...]] = ("technical_report", "literary_report", "turn_pm")
+    phase_labels: ClassVar[Mapping[str, str]] = {TURN: "ход"}
+    draft_labels: ClassVar[Mapping[str, str]] = {**REPORT_LABELS, "turn_pm": "итоги хода игроку"}
 
     def setup(self, setup: Mapping[str, Any], seed: int) -> BellumState:
         return start_state(setup, seed, self.config)
@@ -59,12 +59,6 @@ class BellumRules:
 
     def read_orders(self, state: BellumState, phase: Phase, pm: OrderPm, earlier: Sequence[OrderPm]) -> list[Verdict]:
         return _orders.read_orders(state, phase, pm, earlier)
-
-    def vote_rules(self, state: BellumState, phase: Phase) -> None:
-        return None
-
-    def correction_kind(self, state: BellumState, phase: Phase) -> str:
-        return ORDERS
 
     def complete_early(self, state: BellumState, phase: Phase, orders: Sequence[OrderPm]) -> bool:
         """The turn ends early once every player has sent «ход готов» (in any of his PMs)."""
@@ -120,3 +114,6 @@ def make_rules(rule_table: Mapping[str, Any]) -> BellumRules:
 
 
 RULES = BellumRules()
+
+
+GAME = Game(make_rules)     # registered in pyproject.toml under forumgm.games
