@@ -86,11 +86,6 @@ class SetupFile:
         return self.data
 
 
-class RulesFrozen(ValueError):
-    """A started game's rule config changed: the rules are frozen at the start (the deal) and may
-    change only when the host forces it (`Rules.freeze_rules`, optional)."""
-
-
 # a value's type as the host writes it in a TOML file
 TOML_WORDS = {bool: "true or false", str: "a text in quotes", int: "a whole number", float: "a number",
               list: "a list [...]", dict: "a table"}

@@ -19,7 +19,7 @@ from forumgm.daemon.forum.permalink import post_url_builder
 from forumgm.daemon.settings.games import game_texts, rules_for
 from forumgm.daemon.host_actions.replace import current_players, with_replacements
 from forumgm.daemon.notify.notifier import notifier_for
-from forumgm.daemon.tick.rules_freeze import runnable
+from forumgm.daemon.tick.rules_freeze import checked
 from forumgm.daemon.store import Store, utc_now
 from forumgm.daemon.tick.finish import is_finished
 from forumgm.daemon.tick.flow import Edges, GameRun, TickReport, tick
@@ -41,11 +41,14 @@ class Daemon:
         self.drafts_held: datetime | None = None    # the last tick's: when the board's flood pause ends
         self.polling = Polling.of(self.installation)
         register(self.store, self.installation)
-        self.games = runnable(game_runs(self.installation, self.store, self.polling.grace), self.store)   # a frozen-rules refusal stops a game
+        # the rules freeze at every start, then every tick: a game whose [rules] changed is held
+        self.games = checked(game_runs(self.installation, self.store, self.polling.grace), self.store,
+                             self.clock.now())
         self.notifier = notifier_for(self.installation)
 
     def tick(self) -> TickReport:
         now = self.clock.now()
+        self.games = checked(self.games, self.store, now)
         report = tick(now, self.forum, self.store, self.games, self.edges)
         self.drafts_held = report.drafts_held
         if self.notifier is not None:

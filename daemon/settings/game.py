@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo
 
 from forumgm.daemon.settings.games import game_types, phase_kinds, rules_for, shipped_rules
 from forumgm.daemon.settings.records import ConfigError, GameConfig, PhaseTimes, PlayerConfig
+from forumgm.daemon.settings.toml_file import TomlFileError, read_toml
 from forumgm.daemon.settings.values import (BOOLEAN, COLORS, DURATION_KIND, INTEGER, LOCAL_DATETIME, MISSING, PATH,
                                             STRINGS, TEXT, TIME_OF_DAY, URL, ZONE, Checker, join_key, one_of,
                                             read_table)
@@ -223,3 +224,20 @@ def _approval(check: Checker, table: Mapping, game_type: str | None, prefix: str
     if game_type is not None:
         check.known_keys(table, set(draft_kinds(game_type)), key)
     return {kind: check.get(table, kind, BOOLEAN, key) for kind in table}
+
+
+def rules_on_file(config: GameConfig) -> dict | None:
+    """The game's [rules] as its file says now (the daemon compares them with the frozen ones every
+    tick, docs/host-actions.md); None when the file cannot be read or no longer has the game."""
+    try:
+        table = read_toml(config.source)
+    except TomlFileError:
+        return None
+    if config.key_prefix:                       # "games[N]": written inline in the installation file
+        index = int(config.key_prefix.removeprefix("games[").removesuffix("]"))
+        games = table.get("games")
+        table = games[index] if isinstance(games, list) and index < len(games) else None
+    if not isinstance(table, Mapping) or table.get("id") != config.id:
+        return None
+    rules = table.get("rules", {})
+    return dict(rules) if isinstance(rules, Mapping) else None

@@ -410,6 +410,12 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (forum_id, pm_id)
     );
     """,
+    # the rules freeze (daemon/tick/rules_freeze.py): the merged rule table a game was dealt under (or
+    # the one the host accepted since) and its hash, which every tick compares with the game file's
+    """
+    ALTER TABLE games ADD COLUMN rules TEXT;
+    ALTER TABLE games ADD COLUMN rules_hash TEXT;
+    """,
 )
 
 
@@ -596,6 +602,16 @@ class Store:
             self.db.execute("UPDATE games SET problem = NULL, problem_since = NULL WHERE id = ?", [game_id])
             self.audit("daemon", "game.resumed", {"game": game_id, "problem": row["problem"]})
         return row["problem"]
+
+    def set_game_rules(self, game_id: str, table: Mapping[str, Any], digest: str) -> None:
+        """The merged rule table the game is frozen under, with its hash (daemon/tick/rules_freeze.py)."""
+        self.db.execute("UPDATE games SET rules = ?, rules_hash = ? WHERE id = ?",
+                        [json.dumps(table, ensure_ascii=False), digest, game_id])
+
+    def game_rules(self, game_id: str) -> dict | None:
+        """{"table", "hash"} the game is frozen under; None before its deal."""
+        row = self._one("SELECT rules, rules_hash FROM games WHERE id = ? AND rules_hash IS NOT NULL", [game_id])
+        return None if row is None else {"table": json.loads(row["rules"]), "hash": row["rules_hash"]}
 
     def hold_game(self, game_id: str, cause: str, message: str, at: datetime, by: str = "daemon") -> bool:
         """Hold the game for `cause` (it is not run while held); True when it was not held for it yet.

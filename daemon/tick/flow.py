@@ -30,6 +30,7 @@ from forumgm.daemon.tick.reminders import draft_before_deadline
 from forumgm.daemon.tick.role_delivery import role_drafts
 from forumgm.daemon.settings.setup_files import game_setup
 from forumgm.daemon.tick.notices import KIND as NOTICE_KIND, host_notices
+from forumgm.daemon.tick.rules_freeze import keep_dealt
 from forumgm.daemon.drafts.pictures import drawn_maps, save_pictures, with_mark
 from forumgm.daemon.store import Store, StoreError
 from forumgm.daemon.tick.stops import is_held, is_paused
@@ -218,6 +219,7 @@ def start_game(game: GameRun, store: Store, now: datetime | None = None) -> None
         config = game.config
         state = game.rules.setup(game_setup(game.rules, config), config.seed)
         store.add_snapshot(game.id, SETUP, game.rules.dump(state), at=now)   # when it began: dealt_at
+        keep_dealt(game, store)         # the rules freeze: the table the game is dealt under
         for pm in role_drafts(game, store, state):
             store.add_draft(game.id, pm.kind, pm.to, pm.text, SETUP, config.needs_approval(pm.kind),
                             ref=f"{pm.kind}:{pm.to}", subject=pm.subject)

@@ -1,6 +1,7 @@
 """Arena behind the daemon's `Rules` (engines/base.py): one phase ("step-N") is one step of the fight."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
 from forumgm.engines.arena.orders import read_pm
@@ -51,6 +52,10 @@ class ArenaRules(Rules):
         if state.result is None:
             return None
         return state.result["winner"] or state.result["kind"]
+
+    def with_rules(self, state: ArenaState) -> ArenaState:
+        """The state under the engine's tables (the fighters' cards dealt from the old ones stay as dealt)."""
+        return state if self.table is None else replace(state, table=self.table)
 
     def dump(self, state: ArenaState) -> dict:
         return dump_state(state)

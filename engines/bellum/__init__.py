@@ -8,7 +8,7 @@ simulation prints at its end, and `maps`, the turn map (`turnmap`).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any, ClassVar, Mapping, Sequence
 
@@ -84,6 +84,10 @@ class BellumRules(Rules):
 
     def winner(self, state: BellumState) -> str | None:
         return None
+
+    def with_rules(self, state: BellumState) -> BellumState:
+        """The state under the engine's rule numbers."""
+        return replace(state, rules=self.config)
 
     def dump(self, state: BellumState) -> dict:
         return dump_state(state)

@@ -1,10 +1,11 @@
 """The Legends game behind the daemon's `Rules` (engines/base.py)."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
-from forumgm.engines.base import (ORDERS, REPORT_LABELS, THREAD_VOTE, OrderPm, Outcome, Phase, PhaseInputs, Rules, SetupError,
-                                  Verdict, phase_rng)
+from forumgm.engines.base import (ORDERS, REPORT_LABELS, THREAD_VOTE, OrderPm, Outcome, Phase, PhaseInputs, Rules,
+                                  SetupError, Verdict, phase_rng)
 from forumgm.engines.legends.day import lynch_open, resolve_day
 from forumgm.engines.legends.night import resolve_night
 from forumgm.engines.legends.orders import night_orders, read_pm
@@ -80,6 +81,10 @@ class LegendsRules(Rules):
 
     def winner(self, state: LegendsState) -> str | None:
         return winner(state)
+
+    def with_rules(self, state: LegendsState) -> LegendsState:
+        """The state under the engine's rule table (the skills dealt from the old one stay as dealt)."""
+        return state if self.table is None else replace(state, table=self.table)
 
     def dump(self, state: LegendsState) -> dict:
         return dump_state(state)

@@ -1,10 +1,10 @@
 """Classic forum Mafia: PM day votes, night actions, jail, team kill (the rules: docs/mafia.md).
 
 `RULES` (or `make_rules(rule_table)`) is the engine the daemon and `forumgm simulate` drive.
-Beyond the Rules protocol it drafts the role PMs (`role_pms`), answers PMs that came after the
+Beyond what every game does it drafts the role PMs (`role_pms`), answers PMs that came after the
 deadline (`late_verdicts`), builds the reminder of missing day votes given the time left before
-the deadline (`reminder`), drafts the host's thread-discipline digest (`host_digest`) and guards
-the rules freeze (`freeze_rules`).
+the deadline (`reminder`), drafts the host's thread-discipline digest (`host_digest`) and takes
+a rule config the host accepted after the deal (`with_rules`: the next report says so).
 """
 from __future__ import annotations
 
@@ -115,10 +115,9 @@ class MafiaRules(Rules):
         """The thread-discipline digest of the game day [start, end) for the host."""
         return host_digest(state, phase, posts, start, end, host, texts)
 
-    def freeze_rules(self, state: MafiaState, force: bool = False) -> MafiaState:
-        """The state under this engine's rule config; RulesFrozen (engines.base) when it changed
-        since the start and the host did not force it."""
-        return change_rules(state, self.config, force)
+    def with_rules(self, state: MafiaState) -> MafiaState:
+        """The state under this engine's rule config, the change noted for the next report."""
+        return change_rules(state, self.config)
 
 
 def make_rules(rule_table: Mapping[str, Any]) -> MafiaRules:
