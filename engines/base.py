@@ -119,7 +119,8 @@ def reject_unknown_keys(table: Mapping[str, Any], allowed: Iterable[str], key: s
 
 
 def player_tables(entries: Any, allowed: Iterable[str]) -> list[Mapping[str, Any]]:
-    """`setup.players`: a non-empty array of tables, each with a nick and only known keys."""
+    """`setup.players`: a non-empty array of tables, each with a nick and only known keys (a
+    grammatical `gender`, where allowed, "f" or "m")."""
     if not isinstance(entries, list) or not entries:
         raise SetupError("setup.players", "expected a non-empty array of players ({nick = …, role = …})")
     problems = SetupProblems()
@@ -129,6 +130,8 @@ def player_tables(entries: Any, allowed: Iterable[str]) -> list[Mapping[str, Any
             problems.found.append((key, "expected a table with a nick"))
         else:
             problems.attempt(reject_unknown_keys, entry, allowed, key)
+            if entry.get("gender", "m") not in ("m", "f"):
+                problems.found.append((f"{key}.gender", f"expected \"f\" or \"m\" (got {entry['gender']!r})"))
     problems.done()
     return entries
 
@@ -292,6 +295,10 @@ class PhaseRng:
     def __init__(self, seed: int | str, *path: str) -> None:
         self._seed = str(seed)
         self._path = tuple(str(p) for p in path)
+
+    def game(self) -> "PhaseRng":
+        """The game's own streams, the same in every phase (the order a report's openings take)."""
+        return PhaseRng(self._seed)
 
     def for_step(self, *purpose: Any) -> "PhaseRng":
         return PhaseRng(self._seed, *self._path, *(str(p) for p in purpose))

@@ -16,6 +16,7 @@ import re
 import jinja2
 from markupsafe import Markup
 
+from forumgm.engines.phrases import Agreement, ordinal, russian_sorted
 from forumgm.parsers.names import decline
 
 # Invisible characters never reach a post: boards drop them (FluxBB everywhere, MyBB at the end)
@@ -70,6 +71,24 @@ def _finalize(value: Any) -> Any:
     return escape_bbcode(value)
 
 
+def _agreement(context: Any) -> Agreement:
+    return context.get("agreement") or Agreement()
+
+
+@jinja2.pass_context
+def _agree(context: Any, name: Any, m: str, f: str, n: str | None = None, pl: str | None = None,
+           other: str | None = None) -> str:
+    """`{{ nick | agree("пал", "пала", other="…") }}`: the form agreeing with the name, by the
+    genders the engine passed as `agreement` (players), else as a noun (factions, provinces)."""
+    return _agreement(context).agree(name, m, f, n, pl, other)
+
+
+@jinja2.pass_context
+def _gender(context: Any, name: Any) -> str:
+    """m, f, n, pl, or "" when unknown (`{% if nick | gender %}`)."""
+    return _agreement(context).of(name) or ""
+
+
 class Texts:
     """A set of loaded templates: name -> source (e.g. "legends/technical.j2")."""
 
@@ -89,6 +108,10 @@ class Texts:
         self._env.filters["visible"] = show_invisible
         self._env.filters["decline"] = decline
         self._env.filters["number"] = number
+        self._env.filters["agree"] = _agree
+        self._env.filters["gender"] = _gender
+        self._env.filters["russian_sort"] = russian_sorted
+        self._env.filters["ordinal"] = ordinal
 
     def names(self) -> list[str]:
         return self._env.list_templates()

@@ -223,21 +223,136 @@ def _keeps_stem(word: str, form: str) -> bool:
     return form.startswith(word if word[-1] in _CONSONANTS else word[:-1])
 
 
+# Endings of a name the dictionary knows only as another word's form («Крикс» is the plural
+# genitive of «крикса», «Мира» the genitive of «мир»), as «Феликс», «Эномай», «Вера», «Мария»
+# decline; a people's plural the dictionary does not know («Гепиды») declines as «вандалы» do.
+# gent, datv, accs, ablt, loct.
+_REGULAR_ENDINGS = {
+    "consonant": ("а", "у", "а", "ом", "е"), "й": ("я", "ю", "я", "ем", "е"),
+    "а": ("ы", "е", "у", "ой", "е"), "я": ("и", "е", "ю", "ей", "е"), "ия": ("ии", "ии", "ию", "ией", "ии"),
+    "ы": ("ов", "ам", "ов", "ами", "ах"),
+}
+_HUSHING = frozenset("жшчщц")
+_VELAR_OR_HUSHING = frozenset("гкхжшчщ")
+
+
+def _ending_kind(word: str) -> str | None:
+    if word.endswith("ия"):
+        return "ия"
+    if word[-1] in _CONSONANTS:
+        return "consonant"
+    return word[-1] if word[-1] in _REGULAR_ENDINGS else None
+
+
+def _regular_form(word: str, grammeme: str, plural: bool = False) -> str | None:
+    """A word declined by its final letter alone (a name the dictionary reads only as another
+    word's form, a people's plural it does not know); None where no regular ending fits."""
+    kind = _ending_kind(word)
+    if kind is None or (kind == "ы") != plural:
+        return None
+    if grammeme == "nomn":
+        return word
+    ending = _REGULAR_ENDINGS[kind][_CASES.index(grammeme)]
+    if kind == "consonant":
+        return word + ("ем" if ending == "ом" and word[-1] in _HUSHING else ending)
+    stem = word[:-len(kind)]
+    if kind == "а" and ending == "ы" and stem[-1:] in _VELAR_OR_HUSHING:
+        ending = "и"
+    return stem + ending
+
+
+def _plural_people(word: str):
+    """The reading of a one-word name as a plural noun («Вандалы», «Гепиды»), or None."""
+    if not word.endswith(("ы", "и")) or _has_singular(word):
+        return None
+    parses = [p for p in _morph().parse(word) if p.tag.POS == "NOUN" and {"plur", "nomn"} <= p.tag.grammemes]
+    return parses[0] if parses else None
+
+
+def _has_singular(word: str) -> bool:
+    return any({"sing", "nomn"} <= p.tag.grammemes for p in _morph().parse(word) if p.is_known)
+
+
+def _phrase_forms(words: list[str], grammeme: str) -> list[str] | None:
+    """A name of adjectives and one noun the dictionary knows, all in the nominative and agreeing
+    («Восточная Римская Империя», «Серый Волк»), each word in the case; None for any other."""
+    parses = []
+    for word in words:
+        found = [p for p in _morph().parse(word) if p.is_known and "nomn" in p.tag
+                 and p.tag.POS in ("ADJF", "NOUN") and "Fixd" not in p.tag]
+        if not found:
+            return None
+        parses.append(found)
+    nouns = [i for i, found in enumerate(parses) if found[0].tag.POS == "NOUN"]
+    if len(nouns) != 1 or nouns[0] != len(words) - 1:
+        return None
+    head = parses[-1][0].tag
+    number = "plur" if "plur" in head else "sing"
+    animate = "anim" in head
+    out = []
+    for found in parses:
+        parse = next((p for p in found if number in p.tag and (number == "plur" or head.gender in p.tag)), None)
+        if parse is None:
+            return None
+        wanted = {number, grammeme}
+        if parse.tag.POS == "ADJF" and grammeme == "accs" and number == "sing" and head.gender == "masc":
+            wanted = {number, "gent" if animate else "nomn", "masc"}
+        elif parse.tag.POS == "ADJF" and grammeme == "accs" and number == "plur":
+            wanted = {number, "gent" if animate else "nomn"}
+        form = parse.inflect(wanted)
+        if form is None:
+            return None
+        out.append(form.word)
+    return out
+
+
+def _head_forms(words: list[str], grammeme: str) -> list[str] | None:
+    """A noun with a complement no word of which reads as a singular nominative («Атака магией»,
+    «Защита от магии», «Кража Атаки»; not «Кума Лиса»): the noun alone takes the case."""
+    if any(_has_singular(word) or not _morph().word_is_known(word) for word in words[1:]):
+        return None
+    heads = [p for p in _morph().parse(words[0]) if p.is_known and p.tag.POS == "NOUN"
+             and {"sing", "nomn"} <= p.tag.grammemes and "Fixd" not in p.tag]
+    form = heads[0].inflect({"sing", grammeme}) if heads else None
+    return None if form is None else [form.word, *words[1:]]
+
+
+def _capitalised(form: str, like: str) -> str:
+    return form[:1].upper() + form[1:] if like[:1].isupper() else form
+
+
 @lru_cache(maxsize=4096)
 def decline(nick: str, case: str) -> str:
-    """`nick` in the case a sentence needs («замахивается на Куму», «стопка Аскона»), where the
-    dictionary knows it as a declinable noun or its ending declines regularly; any other nickname
-    (Latin, with digits, of several words, indeclinable) stays as written, since a wrong guess
+    """`nick` in the case a sentence needs («замахивается на Куму», «стопка Аскона», «под власть
+    Восточной Римской Империи»), where the dictionary knows it as a declinable noun (or a phrase
+    of adjectives and a noun), or its ending declines regularly («Крикс» → «Крикса»); any other
+    name (Latin, with digits, hyphenated, indeclinable) stays as written, since a wrong guess
     would misname a player."""
     if case not in CASE_NAMES:
         raise ValueError(f"decline: the case must be one of {', '.join(f'«{c}»' for c in CASE_NAMES)}, "
                          f"not «{case}»")
+    grammeme = CASE_NAMES[case]
+    words = nick.split()
+    if len(words) > 1:
+        forms = None
+        if all(_CYRILLIC_WORD.fullmatch(w.casefold()) and "-" not in w for w in words):
+            low = [w.casefold() for w in words]
+            forms = _phrase_forms(low, grammeme) or _head_forms(low, grammeme)
+        return nick if forms is None else " ".join(_capitalised(f, w) for f, w in zip(forms, words))
     if not _CYRILLIC_WORD.fullmatch(nick.casefold()) or "-" in nick:
         return nick
-    parse = _person_parse(nick.casefold())
+    word = nick.casefold()
+    people = _plural_people(word)
+    if people is not None:
+        known = people.inflect({"plur", "gent" if grammeme == "accs" else grammeme}) if people.is_known else None
+        form = known.word if known is not None else _regular_form(word, grammeme, plural=True)
+        return nick if form is None else _capitalised(form, nick)
+    if _morph().word_is_known(word) and not _has_singular(word):
+        form = _regular_form(word, grammeme)
+        return nick if form is None else _capitalised(form, nick)
+    parse = _person_parse(word)
     if parse is None:
         return nick
-    grammeme = CASE_NAMES[case]
     # A nickname names a person: a masculine noun takes the animate accusative (= genitive)
     # even where the dictionary's only reading is a thing («на Тора», not «на Тор»).
     if grammeme == "accs" and "masc" in parse.tag and "anim" not in parse.tag:
@@ -245,8 +360,7 @@ def decline(nick: str, case: str) -> str:
     form = parse.inflect({"sing", grammeme})
     if form is None or not (parse.is_known or _keeps_stem(parse.word, form.word)):
         return nick
-    word = form.word
-    return word[:1].upper() + word[1:] if nick[:1].isupper() else word
+    return _capitalised(form.word, nick)
 
 
 # ---------------------------------------------------------------- the index of a roster

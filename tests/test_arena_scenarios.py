@@ -333,8 +333,10 @@ def test_a_replacement_before_any_action_and_a_refused_one(play):
     hit = attack(out, 2)
     assert (hit["defense"], hit["multiplier"], hit["cancels"], hit["damage"]) == ("OB1", 0.5, 2, 1)
     assert fighter(out, "Аскон")["stacks"]["right"] == "X X S(тело) X"   # the cut waits for OB2
-    assert refused(out, "Хан", 3) == [("Правая рука", "замена невозможна: в последовательности уже выполнено "
-                                                       "действие, отличное от отдыха")]
+    # the refused replacement is answered under «Не принято» with its own line, never under «Принято»
+    assert refused(out, "Хан", 3) == [("замена ПР: Быстрый блок(тело)", "замена невозможна: в последовательности "
+                                                                         "уже выполнено действие, отличное от отдыха")]
+    assert not any(line["ok"] and "замена" in line["line"] for line in out["phases"][2]["receipts"]["Хан"])
 
 
 def test_invalid_cards_become_rests_with_the_rule_named(play):
@@ -346,7 +348,7 @@ def test_invalid_cards_become_rests_with_the_rule_named(play):
                                                  "тела; отдыхом стали эта и следующие карты, всего 6")]
     reasons = [reason.split(";")[0] for _, reason in refused(out, "Хан")]
     assert reasons == ["перемещение можно играть только на ноги", "щит не может защищать вторую руку",
-                       "оружие «нога» не позволяет последовательность «Выпад»"]
+                       "ноги не позволяют последовательность «Выпад»"]
     receipt = next(pm for pm in out["phases"][0]["pms"] if pm["to"] == "Хан" and pm["kind"] == "receipt")
     assert "Правая рука, карта 1" in receipt["text"] and "перемещение можно играть только на ноги" in receipt["text"]
     # The technical report shows the stacks as they will play, refused cards already rests.
@@ -372,7 +374,7 @@ def test_malformed_lines_are_refused_with_the_reason(play):
 def test_the_reports_are_rendered_from_the_events(play):
     phase = play("heavy_arms_end")["phases"][5]
     technical, literary, summary = (phase["reports"][k] for k in ("technical", "literary", "summary"))
-    assert ("Хан (правая рука, топор): S в «левая рука»; защита: нет; множитель действия 1 (против отдыха: 1); "
+    assert ("Хан (правая рука, топор): S в левую руку; защита: нет; множитель действия 1 (против отдыха: 1); "
             "попаданий 2, отбито 0, множитель оружия 1,5; урон 3") in technical
     assert "Хан, атака S: 6, 6, 1, 1" in technical
     assert "Рана: Аскон, левая рука — тяжёлое ранение (стопка «левая рука» убрана)" in technical
@@ -445,7 +447,7 @@ def test_a_move_is_an_approach_to_one_and_a_sidestep_to_another(play):
         {"attacker": "Кума", "defender": "Хан", "zone": "левая рука", "damage": 3, "level": 1}]
     technical = out["phases"][2]["reports"]["technical"]
     assert "\nДистанции: Аскон — Хан 2 → 1 (сближение); остальные не изменились\n" in technical
-    assert "Кума → Хан (правая рука, меч): S в «тело» → сдвиг в «левая рука»" in technical
+    assert "Кума → Хан (правая рука, меч): S в тело → сдвиг в левую руку" in technical
     assert "Дистанции: Аскон — Хан 1; Аскон — Кума 2; Хан — Кума 2" in out["phases"][2]["reports"]["summary"]
 
 
@@ -493,7 +495,7 @@ def test_a_knocked_out_fighter_leaves_and_the_fight_goes_on_to_the_end(play):
     assert (lunge["attacker"], lunge["defender"], lunge["outcome"]) == ("Хан", "Кума", "no_target")
     assert out["phases"][2]["steps"][0]["rolls"] == []
     assert refused(out, "Кума", 3) == [("замена ПР: Быстрый блок(голова)", "вы выбыли из боя (нокаут)")]
-    assert refused(out, "Хан", 3) == [("замена ЛР: Быстрый блок(тело, Кума)", "Кума уже выбыл из боя")]
+    assert refused(out, "Хан", 3) == [("замена ЛР: Быстрый блок(тело, Кума)", "Кума уже вне боя")]
     assert [e["nick"] for e in events(out, "refill_request", 4)] == ["Аскон", "Хан"]
     assert [pm["to"] for pm in out["phases"][3]["pms"] if pm["kind"] == "refill"] == ["Аскон", "Хан"]
     assert refused(out, "Аскон", 5) == []                 # one opponent left: a card may name nobody again
@@ -503,9 +505,9 @@ def test_a_knocked_out_fighter_leaves_and_the_fight_goes_on_to_the_end(play):
     step2, step3, step5 = (out["phases"][n]["reports"] for n in (1, 2, 4))
     assert "Кума выбывает из боя (нокаут)." in step2["literary"]
     assert "Выбывает: Кума (нокаут)" in step2["technical"]
-    assert "[b]Кума[/b] — выбыл (нокаут): меч" in step2["summary"] and "Дистанция: 1" in step2["summary"]
-    assert "Хан → Кума (правая рука, гладий): L в «тело» — Кума уже выбыл из боя, удара нет" in step3["technical"]
-    assert "Хан замахивается на Куму, но того уже нет на арене." in step3["literary"]
+    assert "[b]Кума[/b] — выбыла (нокаут): меч" in step2["summary"] and "Дистанция: 1" in step2["summary"]
+    assert "Хан → Кума (правая рука, гладий): L в тело — Кума уже выбыла из боя, удара нет" in step3["technical"]
+    assert "Хан замахивается на Куму, но той уже нет на арене." in step3["literary"]         # gender = "f"
     assert step5["literary"].index("Хан бросает оружие и сдаётся.") < step5["literary"].index(
         "Бой окончен: победа Аскона (сдача)")
 

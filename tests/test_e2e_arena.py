@@ -261,9 +261,9 @@ def test_a_fight_of_three_goes_on_after_a_knock_out(three):
     resolve_step(three, 1)
     resolve_step(three, 2)
     literary = three.host_posts("Арена. Шаг 2")[0].text
-    assert "Кума: тяжёлое ранение (голова) — и он падает без чувств." in literary
+    assert "Кума: тяжёлое ранение (голова) — и боец падает без чувств." in literary
     assert "Кума выбывает из боя (нокаут)." in literary
-    assert "Кума — выбыл (нокаут)" in three.host_posts("состояние после шага 2")[0].text
+    assert "Кума — вне боя (нокаут)" in three.host_posts("состояние после шага 2")[0].text
     assert [(row["nick"], row["cause"]) for row in three.store.eliminations(GAME)] == [("Кума", "нокаут")]
     assert three.store.game(GAME)["winner"] is None          # two fight on
     three.send(msk(4, 13), "Кума", "замена ПР: Быстрый блок(голова)")
@@ -272,7 +272,7 @@ def test_a_fight_of_three_goes_on_after_a_knock_out(three):
 
     resolve_step(three, 3)
     technical = three.host_posts("Арена — шаг 3, технический отчёт")[0].text
-    assert "Аскон → Хан (правая рука, гладий): L в «голова»" in technical
+    assert "Аскон → Хан (правая рука, гладий): L в голову" in technical
     assert "Дистанция Аскон — Хан: 1 → 1" in technical and "Дистанция Аскон — Кума" not in technical
     assert "Бой окончен: победа Аскона (нокаут)" in technical
     assert three.store.game(GAME)["winner"] == "Аскон"

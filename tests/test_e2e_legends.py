@@ -124,7 +124,7 @@ def test_a_legends_game_on_the_local_forum(game, capsys):
     assert [(v["voter"], v["text"], v["reason"]) for v in votes if not v["counted"]] == [
         ("Кума", "Кума", "quoted"), ("Кума", "gosha100", "after_deadline")]
     lynch = next(d for d in daemon.store.drafts(game_id=GAME) if d["kind"] == "lynch_report" and d["phase_key"] == "day-2")
-    assert "Линчеван: [b]Аскон[/b]" in lynch["body"]
+    assert "Линч: [b]Аскон[/b]" in lynch["body"]
     assert f"[url={server.url}viewtopic.php?p={first_vote}#p{first_vote}]Аскон[/url]" in lynch["body"]
     final = next(d for d in daemon.store.drafts(game_id=GAME) if d["kind"] == "vote_count_final")
     assert "Итоги голосования, день 2" in final["body"]

@@ -24,6 +24,7 @@ from forumgm.daemon.tick.flow import Edges
 from localforum_support import FakeClock
 
 MSK = ZoneInfo("Europe/Moscow")
+ORDINAL = {1: "первого", 2: "второго", 3: "третьего", 4: "четвёртого", 5: "пятого"}
 HOST, HOST_PASSWORD = "Ведущий", "host-secret"
 GAME = "mafia-e2e"
 ROLES = {"Аскон": "Комиссар", "Хан": "Доктор", "Лиса": "Босс мафии", "Бук": "Мафиози",
@@ -180,7 +181,7 @@ def play_round(table: Table, number: int, moves, day: int) -> None:
     assert [d["kind"] for d in table.approve()].count("round_report") == 1
     table.tick(msk(day, 23))                         # published at 23:00
     table.tick(msk(day, 23, 5))                      # a later tick posts nothing twice
-    assert len(host_posts(table, f"Итоги игрового дня {number}")) == 1
+    assert len(host_posts(table, f"Итоги {ORDINAL[number]} игрового дня")) == 1
 
 
 def test_an_eight_player_game_played_through_the_forum(table):
@@ -215,14 +216,14 @@ def test_an_eight_player_game_played_through_the_forum(table):
     play_round(table, 3, ROUND_3, 5)
 
     # -------------------------------------------------------- what the forum shows
-    reports = {n: host_posts(table, f"Итоги игрового дня {n}")[0].text for n in (1, 2, 3)}
-    assert "посажен(а) Лиса — Босс мафии" in reports[1]
-    assert "Тора — Мирный житель: убит(а) мафией" in reports[1]
+    reports = {n: host_posts(table, f"Итоги {ORDINAL[n]} игрового дня")[0].text for n in (1, 2, 3)}
+    assert "за решётку отправляется Лиса — Босс мафии" in reports[1]
+    assert "Тора — Мирный житель: жертва мафии" in reports[1]
     assert "Ива — предупреждение" in reports[1]
     assert "Тора — не судить" in reports[1] and "Ива — нет голоса" in reports[1]
     assert "никто не посажен: равенство голосов" in reports[2]
-    assert "Гор — Мирный житель: убит(а) мафией" in reports[2]
-    assert "посажен(а) Бук — Мафиози" in reports[3]
+    assert "Гор — Мирный житель: убит мафией" in reports[2]           # the dictionary knows the name
+    assert "за решётку отправляется Бук — Мафиози" in reports[3]
     assert "Игра окончена: победили мирные жители" in reports[3]
     for text in reports.values():                      # blocked/healed attempts are never shown
         assert "блок" not in text.lower() and "лечен" not in text.lower()
@@ -284,7 +285,7 @@ def test_with_inbox_cleanup_the_hosts_inbox_is_emptied_once_receipts_are_out(tmp
         stored = {pm["pm_id"] for pm in table.store.pms("local")}
         assert {row["pm_id"] for row in table.store.pm_removals("local") if row["done_at"]} == stored
         assert len(stored) == len(ROUND_1)
-        assert "посажен(а) Лиса — Босс мафии" in host_posts(table, "Итоги игрового дня 1")[0].text
+        assert "за решётку отправляется Лиса — Босс мафии" in host_posts(table, "Итоги первого игрового дня")[0].text
     finally:
         table.store.close()
         table.server.stop()

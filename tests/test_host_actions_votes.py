@@ -43,7 +43,7 @@ def day_two_resolved(day_two):
     """Day 2 as the thread voted it resolved (Кума lynched), an hour later."""
     server, clock, config, daemon, posts = day_two
     assert tick_at(daemon, clock, msk(4, 21, 5)).resolved == [f"{GAME}/day-2"]
-    assert "Линчеван: [b]Кума[/b]." in draft_body(daemon.store, "lynch_report")
+    assert "Линч: [b]Кума[/b]." in draft_body(daemon.store, "lynch_report")
     clock.moment = msk(4, 22)
     return day_two
 
@@ -97,13 +97,13 @@ def test_a_corrected_vote_of_the_open_day_counts_beside_the_players_post(day_two
     count = capsys.readouterr().out
     assert "Аскон — 2: " in count and "gosha100[/url] (исправлено ведущим)" not in count
     assert "gosha100 (исправлено ведущим)" in count
-    assert "«Кума» — заменён исправлением ведущего (голос за Аскон)" in count
+    assert "«Кума» — заменён исправлением ведущего (голос за Аскона)" in count
 
     assert tick_at(daemon, clock, msk(4, 21, 5)).resolved == [f"{GAME}/day-2"]
     lynch = draft_body(store, "lynch_report")
     assert "Аскон — 2: " in lynch and "gosha100 (исправлено ведущим)" in lynch
-    assert "«Кума» — заменён исправлением ведущего (голос за Аскон)" in lynch
-    assert "Линчеван: [b]Аскон[/b]." in lynch
+    assert "«Кума» — заменён исправлением ведущего (голос за Аскона)" in lynch
+    assert "Линч: [b]Аскон[/b]." in lynch
     assert "gosha100 (исправлено ведущим)" in draft_body(store, "vote_count_final")
 
 
@@ -135,7 +135,7 @@ def test_a_corrected_vote_of_a_resolved_day_counts_when_it_is_re_run(day_two_res
     assert not_counted(store) == [("Кума", "Неизвестного", "unknown_name", posts["Кума"], ""),
                                   ("gosha100", "Кума", "corrected", posts["gosha100"], "Аскон")]
     lynch = draft_body(store, "lynch_report")
-    assert "Линчеван: [b]Аскон[/b]." in lynch and "Кума (исправлено ведущим)" in lynch
+    assert "Линч: [b]Аскон[/b]." in lynch and "Кума (исправлено ведущим)" in lynch
 
     # a night of the same game takes orders: there the correction is his orders, with a receipt
     assert cli(config, "correct", GAME, "night-2", "Аскон", stdin="Шпионаж Кума", monkeypatch=monkeypatch) == 0
@@ -175,7 +175,7 @@ def test_the_host_corrects_a_thread_vote_on_his_page(day_two, page):  # noqa: F8
         expect(page.locator("table.tally tr").nth(1).locator("td")).to_have_text(
             ["Аскон", "2", "Robozik, gosha100 (исправлено ведущим)"])
         expect(page.locator("table.discarded tr", has_text="gosha100").locator("td")).to_have_text(
-            ["gosha100", "Кума", "заменён исправлением ведущего (голос за Аскон)"])
+            ["gosha100", "Кума", "заменён исправлением ведущего (голос за Аскона)"])
         expect(page.locator("table.vote-corrections tr").nth(1).locator("td")).to_have_text(
             ["день 2", "gosha100", "Аскон", "host, 04.03.2026 14:00 МСК (vote-1)",
              "действует; сообщения игрока остаются как были"])

@@ -210,7 +210,7 @@ def test_an_immune_leader_gives_way_to_the_second_place():
     result = play(CHAOS_PAIR, day(2, Эф="Хан", gosha100="Эф", Хан="Эф", Robozik="Эф"), dead=["Аскон"])
     phase = result["phases"][0]
     assert (phase["lynched"], phase["immune_leader"]) == ("Хан", "Эф")
-    assert "Эф набрал больше всех голосов, но не может быть линчеван." in phase["reports"]["lynch"]
+    assert "Больше всех голосов у игрока Эф, но этого игрока линчевать нельзя." in phase["reports"]["lynch"]
     assert "Дракон" not in phase["reports"]["lynch"]
 
 

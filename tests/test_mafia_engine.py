@@ -139,7 +139,7 @@ def test_role_pms_mention_armour_only_when_the_rules_have_it(texts):
 def test_role_pms_explain_each_action_in_its_own_paragraphs(texts):
     pms = {pm.to: pm.text for pm in RULES.role_pms(with_roles(), texts)}
     # the armour line ends its paragraph: the general instructions follow after a blank line
-    assert "посадить в тюрьму — могут).\n\nДо конца каждого игрового дня" in pms["Аскон"]
+    assert "могут посадить в тюрьму голосованием.\n\nДо конца каждого игрового дня" in pms["Аскон"]
     for mafia in ("Лиса", "Бук"):
         assert "Мафия убивает командным решением" in pms[mafia]
         assert "при равенстве — цель, выбранная Боссом мафии" in pms[mafia]

@@ -62,7 +62,7 @@ def test_commissar_killed_by_the_maniac_gets_no_check(play):
     assert eliminated(phase) == [("Аскон", "kill_maniac")]
     assert pms_of(phase, "check_result") == []
     assert events_of(phase, "action_void")[0]["reason"] == "out"
-    assert "Аскон — Комиссар: убит(а) маньяком" in report(phase)
+    assert "Аскон — Комиссар: жертва маньяка" in report(phase)
 
 
 def test_first_night_armour_then_none(play):
@@ -88,7 +88,7 @@ def test_jailed_players_night_action_is_void(play):
     assert eliminated(phase) == [("Зорро", "jail")]
     assert events_of(phase, "action_void")[0] == {
         "type": "action_void", "nick": "Зорро", "action": "kill", "target": "Хан", "reason": "out"}
-    assert "посажен(а) Зорро — Маньяк" in report(phase)
+    assert "за решётку отправляется Зорро — Маньяк" in report(phase)
 
 
 def test_tie_for_the_maximum_jails_nobody(play):
@@ -188,7 +188,7 @@ def test_receipts_give_every_reason(play):
     assert reasons[("Аскон", "голос: Тору")] == "голос уже учтён (голос: Зорро); изменить голос нельзя"
     assert reasons[("Кума", "привет, ведущий")].startswith("команда не распознана")
     replaced = [r for r in first["receipts"]["Аскон"] if r["line"] == "проверить Бука"]
-    assert replaced == [{"line": "проверить Бука", "ok": True, "canonical": "проверить Бук (заменяет «проверить Лиса»)"}]
+    assert replaced == [{"line": "проверить Бука", "ok": True, "canonical": "проверить Бука (заменяет «проверить Лису»)"}]
     [check] = pms_of(first, "check_result")
     assert "Бук отрицательный" in check["text"]                # the replacing order is the one carried out
     assert {"voter": "Аскон", "text": "голос: Тору", "reason": "already_voted"} in first["discarded_votes"]
@@ -215,11 +215,11 @@ def test_report_lists_votes_jail_kills_living_and_roles_but_no_failed_attempts(p
     assert "Аскон — Тора" in text and "Тора — Марк" in text                     # the vote table
     assert "никто не посажен: равенство голосов" in text
     assert "Этой ночью никто не погиб." in text and "брон" not in text
-    assert "В игре (8):[/b] Аскон, Хан, Лиса, Бук, Зорро, Тора, Марк, Кума" in text
+    assert "В игре (8):[/b] Аскон, Бук, Зорро, Кума, Лиса, Марк, Тора, Хан" in text
     assert ("Оставшиеся роли:[/b] Комиссар — 1, Доктор — 1, Мирный житель — 3, Босс мафии — 1, "
             "Мафиози — 1, Маньяк — 1") in text
     later = report(second)
-    assert "Лиса — Босс мафии: убит(а) маньяком" in later and "Аскон — Комиссар: убит(а) мафией" in later
+    assert "Лиса — Босс мафии: убита маньяком" in later and "Аскон — Комиссар: убит мафией" in later
     assert "Босс мафии" not in later.split("Оставшиеся роли")[1]
 
 

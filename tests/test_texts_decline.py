@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from forumgm.config import data_path, read_templates
+from forumgm.engines.base import PhaseRng
+from forumgm.engines.phrases import Agreement, Picker
 from forumgm.engines.texts import Texts
 from forumgm.parsers.names import decline
 
@@ -29,13 +31,27 @@ from forumgm.parsers.names import decline
     ("Кумбала", "родительный", "Кумбалы"),
     ("Кумбала", "творительный", "Кумбалой"),
     ("Астарот", "родительный", "Астарота"),
+    # a word the dictionary knows only as another word's form still declines as a name does
+    ("Крикс", "родительный", "Крикса"),
+    ("Крикс", "творительный", "Криксом"),
+    ("Мира", "родительный", "Миры"),
+    ("Ганник", "родительный", "Ганника"),
+    # adjectives and one noun the dictionary knows: every word in the case
+    ("Серый Волк", "родительный", "Серого Волка"),
+    ("Восточная Римская Империя", "родительный", "Восточной Римской Империи"),
+    ("Галльская империя", "винительный", "Галльскую империю"),
+    # a people's name: plural, animate
+    ("Вандалы", "винительный", "Вандалов"),
+    ("Гепиды", "винительный", "Гепидов"),
+    ("Гепиды", "дательный", "Гепидам"),
+    ("Языгия", "винительный", "Языгию"),
 ])
 def test_a_known_noun_or_a_regular_ending_takes_the_case(nick, case, form):
     assert decline(nick, case) == form
 
 
 @pytest.mark.parametrize("nick", [
-    "Robozik", "gosha100", "Кума2", "Зорро", "Ильмаринен", "Серый Волк", "Серый-Волк", "",
+    "Robozik", "gosha100", "Кума2", "Зорро", "Ильмаринен", "Серый-Волк", "Кума Лиса", "",
     # the dictionary's indeclinable women's names
     "Кармен", "Ассоль",
     # unknown, ending in «ь» (Игоря or Ассоли? the gender cannot be told)
@@ -73,9 +89,11 @@ def _attack(outcome, attacker, defender, **more):
             "code": "L", "zone": "голова", "defense": None, **more}
 
 
-def _literary(arena, *events, fighters=("Хан", "Кума", "Robozik")):
-    return arena("literary", step=2, result=None, actions={"L": "Выпад", "B": "Блок"},
-                 fighters=[{"nick": f} for f in fighters], events=list(events))
+def _literary(arena, *events, fighters=("Хан", "Кума", "Robozik"), step=2, genders=None):
+    agreement = Agreement({nick: None for nick in fighters} | (genders or {}))
+    picker = Picker(PhaseRng(1, "step", step).stream("literary"), agreement, PhaseRng(1).game())
+    return arena("literary", step=step, result=None, actions={"L": "Выпад", "B": "Блок"}, agreement=agreement,
+                 picker=picker, fighters=[{"nick": f} for f in fighters], events=list(events))
 
 
 def test_arena_literary_text_declines_the_nicks_it_can(arena):
@@ -87,9 +105,9 @@ def test_arena_literary_text_declines_the_nicks_it_can(arena):
                      {"type": "breakage", "broken": True, "nick": "Хан", "weapon": "гладий"},
                      {"type": "armour", "broken": True, "nick": "Кума", "piece": "шлем"},
                      {"type": "fight_over", "winner": "Гладиатор", "kind": "нокаут"})
-    assert "Хан замахивается на Куму, но того уже нет на арене." in text
+    assert "Хан замахивается на Куму, но противника уже нет на арене." in text
     assert "Кума не достаёт до Хана." in text
-    assert "Кума замахивается на Robozik, но того уже нет на арене." in text
+    assert "Кума замахивается на Robozik, но противника уже нет на арене." in text
     assert "Хан не достаёт до gosha100." in text
     assert "Оружие Хана (гладий) ломается!" in text
     assert "Шлем Кумы разваливается на куски." in text
@@ -122,6 +140,25 @@ def _move(blocked):
     return {"type": "move", "blocked": blocked, "nick": "Хан", "code": "W", "direction": "forward"}
 
 
-def test_an_arena_step_where_nobody_acts_still_tells_the_thread_something(arena):
-    assert _literary(arena, _move("edge")) == "[b]Арена. Шаг 2[/b]\nБойцы выжидают, не сводя глаз друг с друга."
+def test_an_arena_step_where_nobody_acts_still_tells_the_thread_something_new(arena):
+    quiet = [_literary(arena, _move("edge"), step=step).splitlines() for step in range(2, 8)]
+    assert all(len(lines) == 2 and lines[1].endswith(".") for lines in quiet)
+    assert all(len({lines[1] for lines in quiet[i:i + 4]}) == 4 for i in range(len(quiet) - 3))
     assert _literary(arena, _move(None)) == "[b]Арена. Шаг 2[/b]\nХан шагает вперёд."
+
+
+def test_arena_commentary_agrees_with_a_fighters_gender_and_tells_what_the_helmet_took(arena):
+    genders = {"Жанна": "f", "Крикс": "m"}
+    text = _literary(arena, _attack("no_target", "Крикс", "Жанна"),
+                     _attack("hit", "Жанна", "Крикс", level=0, armour=["шлем"]),
+                     _attack("no_damage", "Крикс", "Жанна"),
+                     {"type": "wound", "nick": "Жанна", "name": "тяжёлое ранение", "zone": "голова",
+                      "effects": ["knockout"]},
+                     {"type": "fight_over", "winner": "Крикс", "kind": "нокаут"},
+                     fighters=("Жанна", "Крикс"), genders=genders)
+    assert "Крикс замахивается на Жанну, но той уже нет на арене." in text
+    assert "Жанна проводит выпад в голову, но удар целиком принимает на себя шлем Крикса." in text
+    assert "получает урон" not in text
+    assert "но Жанна выходит невредимой." in text
+    assert "Жанна: тяжёлое ранение (голова) — и она падает без чувств." in text
+    assert "Бой окончен: победа Крикса (нокаут)." in text

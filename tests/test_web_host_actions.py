@@ -76,8 +76,8 @@ def test_a_corrected_vote_rerun_from_the_page_reaches_the_forum_once(hosted, pag
     table.tick(msk(4, 9, 5))
     table.tick(msk(4, 9, 10))
     [posted] = corrections(table)
-    assert posted.author == HOST and "Итоги игрового дня 1" in posted.text
-    assert len(host_posts(table, "Итоги игрового дня 1")) == 2      # the report, then its correction
+    assert posted.author == HOST and "Итоги первого игрового дня" in posted.text
+    assert len(host_posts(table, "Итоги первого игрового дня")) == 2      # the report, then its correction
     actions = [row["action"] for row in store.audit_log()[::-1] if row["actor"] == "host"]
     assert actions[-4:] == ["web.login", "order.correct", "phase.rerun", "draft.approved"]
 

@@ -21,6 +21,7 @@ from markupsafe import Markup
 
 from forumgm.config import data_path
 from forumgm.parsers.bbcode import to_phpbb_html
+from forumgm.parsers.names import decline
 from forumgm.daemon.tick.finish import may_change
 from forumgm.daemon.host_actions.outcome_diff import text_diff
 from forumgm.daemon.drafts.phase_names import draft_label, phase_label
@@ -111,6 +112,7 @@ def create_app(store: Store, password: str, games: Callable[[], Mapping[str, Any
     # a phase and a draft kind in the words of the game (`game_id`) they belong to
     app.jinja_env.filters["kind"] = lambda kind, game_id: draft_label(game_rules(game_id), kind)
     app.jinja_env.filters["phase"] = lambda key, game_id: phase_label(game_rules(game_id), key)
+    app.jinja_env.filters["decline"] = decline        # the shared texts' templates (votes/reasons.j2) decline nicks
     # the draft as the forum will show it: the renderer escapes all text and allows only safe tags
     app.jinja_env.filters["bbcode"] = lambda body: Markup(to_phpbb_html(body))
     app.before_request(check_csrf)

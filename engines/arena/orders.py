@@ -77,7 +77,7 @@ def _aim_problem(state: ArenaState, fighter: Fighter, item: Item) -> str | None:
     if item.target == fighter.nick:
         return "нельзя целить в самого себя"
     if item.target is not None and item.target not in opponents:
-        return f"{item.target} уже выбыл из боя"
+        return f"{item.target} уже вне боя"
     aims = any(table.kind(code) == "attack" and code != table.riposte for code in codes)
     if item.target is None and aims and len(opponents) > 1:
         return (f"против кого? В бою несколько соперников ({', '.join(opponents)}): назовите одного в скобках, "
@@ -181,15 +181,19 @@ def read_pm(state: ArenaState, pm: OrderPm, earlier: Sequence[OrderPm]) -> list[
     applied, _, notes = apply_orders(state, {pm.sender: mine})
     fighter = applied.fighter(pm.sender)
     hands = {v.order.hand for v in verdicts if v.ok}
+    # a line whose whole stack was refused («замена невозможна») is not accepted: its reason is its answer
+    whole = {note.hand: note for note in notes[pm.sender] if note.refused and note.index is None}
     out: list[Verdict] = []
     for verdict in verdicts:
-        if verdict.ok:
+        if verdict.ok and verdict.order.hand in whole:
+            verdict = Rejected(verdict.line, whole[verdict.order.hand].reason)
+        elif verdict.ok:
             hand = verdict.order.hand
             verdict = Accepted(verdict.line, verdict.order,
                                f"{verdict.canonical} → стопка: {stack_text(fighter.stack(hand), state.table)}")
         out.append(verdict)
     for note in notes[pm.sender]:
-        if note.hand in hands:
+        if note.hand in hands and whole.get(note.hand) is not note:
             where = f"{HAND_NAMES[note.hand]}" + (f", карта {note.index}" if note.index else "")
             where += f" ({note.card})" if note.card else ""
             out.append(Rejected(where, note.reason) if note.refused else Accepted(where, None, f"{where}: {note.reason}"))

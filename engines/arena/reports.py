@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from forumgm.engines.arena.state import ArenaState
-from forumgm.engines.base import Elimination, Event, Outcome, OutgoingPm
+from forumgm.engines.base import Elimination, Event, Outcome, OutgoingPm, PhaseRng
+from forumgm.engines.phrases import Agreement, Picker
 from forumgm.engines.texts import Texts
 
 TECHNICAL = "arena/technical.j2"
@@ -19,10 +20,14 @@ def _of(events: Sequence[Event], kind: str) -> list[dict]:
     return [dict(e.data) for e in events if e.type == kind]
 
 
-def context(events: Sequence[Event], number: int, rows: list[dict], game: ArenaState) -> dict[str, Any]:
-    """What the templates see: the step's events (and the table's names of the actions)."""
+def context(events: Sequence[Event], number: int, rows: list[dict], game: ArenaState, rng: PhaseRng) -> dict[str, Any]:
+    """What the templates see: the step's events (and the table's names of the actions), the
+    fighters' genders, and a seeded picker for the commentary's phrases."""
     summary = _of(events, "summary")[-1]
+    agreement = Agreement.of_players(game.fighters)
     return {
+        "agreement": agreement,
+        "picker": Picker(rng.stream("literary"), agreement, rng.game()),
         "step": number,
         "events": [e.as_json() for e in events],
         "rows": rows,
@@ -37,8 +42,8 @@ def context(events: Sequence[Event], number: int, rows: list[dict], game: ArenaS
 
 
 def outcome(before: ArenaState, game: ArenaState, number: int, events: list[Event], rows: list[dict],
-            texts: Texts, deadline: str | None) -> Outcome:
-    ctx = context(events, number, rows, game)
+            texts: Texts, deadline: str | None, rng: PhaseRng) -> Outcome:
+    ctx = context(events, number, rows, game, rng)
     pms = [OutgoingPm(r["nick"], "refill", texts.render(REFILL, step=number, deadline=deadline, **r),
                       subject=f"Арена: пополните стопки после шага {number}")
            for r in _of(events, "refill_request")]

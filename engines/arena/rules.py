@@ -42,8 +42,9 @@ class ArenaRules(Rules):
     # a stack may be corrected and a replacement sent until the deadline: never complete early
 
     def resolve(self, state: ArenaState, phase: Phase, inputs: PhaseInputs, seed: int, texts: Any) -> Outcome:
-        game, events, rows = resolve_step(state, phase.number, inputs.orders, phase_rng(seed, phase))
-        return outcome(state, game, phase.number, events, rows, texts, inputs.next_deadlines.get(STEP))
+        rng = phase_rng(seed, phase)
+        game, events, rows = resolve_step(state, phase.number, inputs.orders, rng)
+        return outcome(state, game, phase.number, events, rows, texts, inputs.next_deadlines.get(STEP), rng)
 
     def alive(self, state: ArenaState) -> list[str]:
         return [f.nick for f in state.in_fight()]

@@ -26,7 +26,7 @@ def _tables(setup: Mapping[str, Any]) -> list[tuple[str, str, Mapping[str, Any]]
     for index, p in enumerate(players):
         card = f"fighters[{at[p['nick']]}]" if p["nick"] in at else f"players[{index}]"
         tables.append((card, f"players[{index}]", {**(fighters[at[p["nick"]]] if p["nick"] in at else {}),
-                                                   **{k: v for k, v in p.items() if k in ("nick", "aliases")}}))
+                                                   **{k: v for k, v in p.items() if k in ("nick", "aliases", "gender")}}))
     listed = {p["nick"] for p in players}
     if players:
         stray = [f["nick"] for f in fighters if f["nick"] not in listed]
@@ -76,6 +76,8 @@ def _card(table: ArenaTable, card_at: str, aliases_at: str, entry: Mapping[str, 
     aliases = entry.get("aliases", [])
     if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
         problems.found.append((f"setup.{aliases_at}.aliases", "expected a list of names"))
+    if entry.get("gender", "m") not in ("m", "f"):
+        problems.found.append((f"setup.{card_at}.gender", f"expected \"f\" or \"m\" (got {entry['gender']!r})"))
     card = problems.attempt(fighter_card, TableCheck("setup"), entry, card_at, table.weapons, table.fighter)
     problems.done()
     return tuple(aliases), card
@@ -92,7 +94,7 @@ def start_state(table: ArenaTable, setup: Mapping[str, Any]) -> ArenaState:
     places = problems.attempt(_positions, table, len(entries), gap or table.start_distance) if entries else None
     problems.done()
     fighters = tuple(
-        Fighter(nick=entry["nick"], aliases=aliases,
+        Fighter(nick=entry["nick"], aliases=aliases, gender=entry.get("gender"),
                 weapon=card["weapon"], left=card["left"] or "рука", helmet=card["helmet"],
                 attack_dice=card["attack_dice"], defense_dice=card["defense_dice"], move_dice=card["move_dice"],
                 attack_rating=card["attack_rating"], defense_rating=card["defense_rating"],

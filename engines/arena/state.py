@@ -55,6 +55,7 @@ class Fighter:
     refill_due: int = 0               # cards each stack is waiting for
     acted: tuple[str, ...] = ()       # hands whose current sequence has executed more than rests
     riposte: tuple[tuple[str, str], ...] = ()   # (hand, the lunger) of a parry that stopped a lunge last step
+    gender: str | None = None         # "m" or "f" as the host gave it; texts guess when None
     pending: tuple[tuple[str, str, int], ...] = ()   # (hand, opponent, damage) of a two-attack sequence
     out: str = ""                     # how he left the fight (сдача, нокаут, …); "" while he fights
 

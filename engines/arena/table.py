@@ -374,7 +374,7 @@ def fighter_card(check: TableCheck, card: Mapping, key: str, weapons: Mapping, d
     """One fighter's card, every key checked (all its problems at once); missing keys from `defaults`."""
     problems = SetupProblems()
     problems.found += [(f"{check.root}.{key}.{name}", f"unknown key (expected one of nick, {', '.join(FIGHTER_KEYS)})")
-                       for name in card if name not in FIGHTER_KEYS and name not in ("nick", "aliases")]
+                       for name in card if name not in FIGHTER_KEYS and name not in ("nick", "aliases", "gender")]
     given = {name: problems.attempt(_fighter_value, check, card, name, key, weapons)
              for name in FIGHTER_KEYS if name in card}
     problems.done()

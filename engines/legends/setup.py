@@ -1,6 +1,7 @@
 """Setting a game up: roles (given or dealt by the seed) and spells dealt to enemy clans."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Mapping
 
 from forumgm.engines.base import PhaseRng, SetupError, SetupProblems, player_tables, reject_unknown_keys
@@ -8,7 +9,7 @@ from forumgm.engines.legends.state import LegendsState, Player, make_player
 from forumgm.engines.legends.table import RuleTable
 
 SETUP_KEYS = {"players", "dead", "spells", "roles", "rules"}
-PLAYER_KEYS = {"nick", "role", "aliases"}
+PLAYER_KEYS = {"nick", "role", "aliases", "gender"}
 
 
 def build_state(table: RuleTable, setup: Mapping[str, Any], seed: int | str) -> LegendsState:
@@ -27,7 +28,7 @@ def build_state(table: RuleTable, setup: Mapping[str, Any], seed: int | str) -> 
         dead = problems.attempt(_names, setup.get("dead", []), players, "setup.dead")
         given = problems.attempt(_spells, table, setup.get("spells", {}), players)
     problems.done()
-    players = tuple(Player(p.nick, p.role, p.clan, p.rank, p.aliases, p.nick not in dead) for p in players)
+    players = tuple(replace(p, alive=p.nick not in dead) for p in players)
     state = LegendsState(table=table, players=players, spells=tuple((spell, None) for spell in table.spells))
     return _deal_spells(state, given, rng)
 
@@ -35,6 +36,7 @@ def build_state(table: RuleTable, setup: Mapping[str, Any], seed: int | str) -> 
 def _players(table: RuleTable, entries: Any, subset: Any, rng: PhaseRng) -> tuple[Player, ...]:
     given: dict[str, str | None] = {}
     aliases: dict[str, list[str]] = {}
+    genders: dict[str, str | None] = {}
     problems = SetupProblems()
     for index, entry in enumerate(player_tables(entries, PLAYER_KEYS)):
         key = f"setup.players[{index}]"
@@ -45,9 +47,10 @@ def _players(table: RuleTable, entries: Any, subset: Any, rng: PhaseRng) -> tupl
             problems.found.append((f"{key}.nick", f"{entry['nick']} is listed twice"))
         given[entry["nick"]] = role
         aliases[entry["nick"]] = list(entry.get("aliases", []))
+        genders[entry["nick"]] = entry.get("gender")
     problems.done()
     roles = _deal_roles(table, given, subset, rng)
-    return tuple(make_player(table, nick, roles[nick], aliases[nick]) for nick in given)
+    return tuple(make_player(table, nick, roles[nick], aliases[nick], gender=genders[nick]) for nick in given)
 
 
 def _deal_roles(table: RuleTable, given: Mapping[str, str | None], subset: Any, rng: PhaseRng) -> dict[str, str]:

@@ -15,6 +15,7 @@ class Player:
     rank: str
     aliases: tuple[str, ...] = ()
     alive: bool = True
+    gender: str | None = None        # "m" or "f" as the host gave it; texts guess when None
 
 
 @dataclass(frozen=True)
@@ -78,8 +79,8 @@ class LegendsState:
 def dump_state(state: LegendsState) -> dict:
     return {
         "rules": state.table.source,
-        "players": [{"nick": p.nick, "role": p.role, "aliases": list(p.aliases), "alive": p.alive}
-                    for p in state.players],
+        "players": [{"nick": p.nick, "role": p.role, "aliases": list(p.aliases), "alive": p.alive,
+                     **({"gender": p.gender} if p.gender else {})} for p in state.players],
         "spells": {spell: holder for spell, holder in state.spells},
         "enchantments": [[nick, spell] for nick, spell in state.enchantments],
         "revealed": sorted(state.revealed),
@@ -89,8 +90,8 @@ def dump_state(state: LegendsState) -> dict:
 
 def load_state(data: Mapping[str, Any]) -> LegendsState:
     table = load_rule_table(data["rules"])
-    players = tuple(make_player(table, p["nick"], p["role"], p.get("aliases", ()), p.get("alive", True))
-                    for p in data["players"])
+    players = tuple(make_player(table, p["nick"], p["role"], p.get("aliases", ()), p.get("alive", True),
+                                p.get("gender")) for p in data["players"])
     return LegendsState(
         table=table,
         players=players,
@@ -101,7 +102,8 @@ def load_state(data: Mapping[str, Any]) -> LegendsState:
     )
 
 
-def make_player(table: RuleTable, nick: str, role: str, aliases: Iterable[str] = (), alive: bool = True) -> Player:
+def make_player(table: RuleTable, nick: str, role: str, aliases: Iterable[str] = (), alive: bool = True,
+                gender: str | None = None) -> Player:
     spec = table.role(role)
-    return Player(nick, role, spec.clan, spec.rank, tuple(aliases), alive)
+    return Player(nick, role, spec.clan, spec.rank, tuple(aliases), alive, gender)
 

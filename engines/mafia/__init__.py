@@ -20,6 +20,7 @@ from forumgm.engines.mafia.discipline import host_digest
 from forumgm.engines.mafia.freeze import change_rules
 from forumgm.engines.mafia.reminder import Reminder, reminder
 from forumgm.engines.mafia.report import round_pms, round_report
+from forumgm.engines.phrases import Agreement
 from forumgm.engines.mafia.round import OUT_EVENTS, resolve_round
 from forumgm.engines.mafia.setup import start_state
 from forumgm.engines.mafia.state import MafiaState, RuleConfig, dump_state, load_state, rule_config
@@ -83,7 +84,7 @@ class MafiaRules(Rules):
             events=tuple(events),
             eliminated=_eliminations(events),
             pms=tuple(round_pms(events, phase.number, texts)),
-            reports={"round": round_report(events, phase.number, texts)},
+            reports={"round": round_report(events, phase.number, texts, Agreement.of_players(state.players))},
             extra={"jailed": jailed, "counted_votes": counted,
                    "discarded_votes": list(collected.discarded), "winner": new_state.winner},
         )

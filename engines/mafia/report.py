@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Sequence
 
 from forumgm.engines.base import Event, OutgoingPm
+from forumgm.engines.phrases import Agreement, russian_key
 from forumgm.engines.texts import Texts
 
 REPORT = "mafia/report.j2"
@@ -26,7 +27,7 @@ def report_context(events: Sequence[Event], number: int) -> dict[str, Any]:
     winner = _of(events, "winner")
     return {
         "round": number,
-        "votes": votes[0]["table"] if votes else [],
+        "votes": sorted(votes[0]["table"], key=lambda row: russian_key(row["voter"])) if votes else [],
         "jailed": next(iter(_of(events, "jailed")), None),
         "no_jail": no_jail[0]["reason"] if no_jail else None,
         "killed": _of(events, "killed"),
@@ -40,8 +41,9 @@ def report_context(events: Sequence[Event], number: int) -> dict[str, Any]:
     }
 
 
-def round_report(events: Sequence[Event], number: int, texts: Texts) -> str:
-    return texts.render(REPORT, **report_context(events, number))
+def round_report(events: Sequence[Event], number: int, texts: Texts, agreement: Agreement | None = None) -> str:
+    """`agreement`: the players' genders, which the jailed and killed lines agree with."""
+    return texts.render(REPORT, **report_context(events, number), agreement=agreement)
 
 
 def round_pms(events: Sequence[Event], number: int, texts: Texts) -> list[OutgoingPm]:

@@ -10,7 +10,7 @@ from forumgm.engines.mafia.state import MafiaState, Player, RuleConfig
 from forumgm.engines.mafia.win import WINNER_NAMES, winner_of
 
 SETUP_KEYS = ("players", "dead")
-PLAYER_KEYS = ("nick", "role", "aliases")
+PLAYER_KEYS = ("nick", "role", "aliases", "gender")
 
 
 def _roles(tables: list[Mapping[str, Any]], rules: RuleConfig, seed: int) -> dict[str, str]:
@@ -55,7 +55,7 @@ def start_state(setup: Mapping[str, Any], seed: int, rules: RuleConfig) -> Mafia
     dead = problems.attempt(_dead, setup.get("dead", []), tables) if tables else None
     problems.done()
     players = tuple(Player(t["nick"], roles[t["nick"]], alive=t["nick"] not in dead,
-                           aliases=tuple(t.get("aliases", ()))) for t in tables)
+                           aliases=tuple(t.get("aliases", ())), gender=t.get("gender")) for t in tables)
     state = MafiaState(players=players, rules=rules, rules_hash=rules_hash(rules))
     over = winner_of(state)
     if over is not None:

@@ -16,6 +16,7 @@ class Player:
     missed_votes: int = 0
     no_trials_used: int = 0          # «не судить» votes counted so far (once per game by default)
     aliases: tuple[str, ...] = ()
+    gender: str | None = None        # "m" or "f" as the host gave it; texts guess when None
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from typing import Callable, Sequence
 
 from forumgm.engines.base import Accepted, Rejected, Verdict, split_lines
 from forumgm.engines.texts import plural
-from forumgm.parsers.names import Resolved, Roster, resolve_name, split_name
+from forumgm.parsers.names import Resolved, Roster, decline, resolve_name, split_name
 
 # ---------------------------------------------------------------- order records
 
@@ -507,15 +507,15 @@ def canonical(order: Order, roles: bool = True) -> str:
         case Spy():
             return f"Шпионаж → {order.target}"
         case Steal():
-            return f"Кража: {SKILL_NAMES[order.skill]} у {order.victim} → {order.recipient}"
+            return f"Кража: {SKILL_NAMES[order.skill]} у {decline(order.victim, 'родительный')} → {order.recipient}"
         case Modify():
             return f"{'Усилить' if order.up else 'Ослабить'}: {SKILL_NAMES[order.skill]} → {order.target}"
         case Cast():
-            return f"Колдую {order.spell} на {order.target}" + (f" ({order.role})" if roles else "")
+            return f"Колдую {order.spell} на {decline(order.target, 'винительный')}" + (f" ({order.role})" if roles else "")
         case Transfer():
             return f"Передать {order.spell} → {order.to}"
         case Exchange():
-            return f"Обмен с {order.partner}: {order.give} на {order.take}"
+            return f"Обмен с {decline(order.partner, 'творительный')}: {order.give} на {order.take}"
     raise TypeError(order)
 
 

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 
 from forumgm.engines.base import Accepted, Rejected, Verdict, split_lines
-from forumgm.parsers.names import Resolved, Roster, Unresolved, resolve_name
+from forumgm.parsers.names import Resolved, Roster, Unresolved, decline, resolve_name
 
 NO_TRIAL = "не судить"
 
@@ -85,7 +85,7 @@ def canonical(order: Vote | NoTrial | NightOrder) -> str:
         return NO_TRIAL
     if isinstance(order, Vote):
         return f"{CANONICAL_VERB['vote']} {order.target}"
-    return f"{CANONICAL_VERB[order.action]} {order.target}"
+    return f"{CANONICAL_VERB[order.action]} {decline(order.target, 'винительный')}"
 
 
 def _target(rest: str, sender: str, roster: Roster) -> Resolved | Unresolved:

@@ -1,0 +1,187 @@
+"""Russian agreement for the texts: whose grammatical gender a sentence follows, names declined
+inside a phrase, and phrase banks drawn from without repeating a line.
+
+A player's gender is the one the host gave (`gender = "f"` or `"m"` on [[players]]); without it,
+the dictionary's reading of the nick when it knows it as a personal name («Жанна» → f); else it
+is unknown and a template writes the sentence so that no gendered form is needed. A name that is
+no player (a faction, a province, a people) agrees as the noun it is: «Галльская империя» is
+feminine, «Вандалы» plural.
+"""
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Mapping, Sequence
+
+from forumgm.engines.base import PhaseRng
+from forumgm.parsers.names import CASE_NAMES, _morph, decline
+
+GENDERS = ("m", "f")
+# pymorphy's grammemes -> the keys a template uses: m, f, n (neuter), pl (plural).
+_AGREEMENT = {"masc": "m", "femn": "f", "neut": "n"}
+# A case a phrase names by pymorphy's short grammeme («{nick:gent}») or its Russian name.
+_SHORT_CASES = {grammeme: name for name, grammeme in CASE_NAMES.items()}
+_CYRILLIC = re.compile("[а-яё]", re.IGNORECASE)
+
+
+@lru_cache(maxsize=4096)
+def guess_gender(nick: str) -> str | None:
+    """"m" or "f" when the dictionary knows the one-word nick as a personal name of one gender
+    («Жанна», «Игорь»); None otherwise («Саша» is either, «Хан» or «Фея» name no person's sex)."""
+    word = nick.casefold()
+    if " " in word or not word.isalpha():
+        return None
+    found = {_AGREEMENT.get(p.tag.gender) for p in _morph().parse(word)
+             if p.is_known and "Name" in p.tag and {"sing", "nomn"} <= p.tag.grammemes}
+    found.discard(None)
+    return found.pop() if len(found) == 1 else None
+
+
+@lru_cache(maxsize=4096)
+def noun_agreement(name: str) -> str | None:
+    """How words agree with the name of a thing: the first noun of it in the nominative
+    («Восточная Римская Империя» → f, «Вандалы» → pl, «Остготское королевство» → n)."""
+    for word in name.casefold().split():
+        parses = [p for p in _morph().parse(word) if p.tag.POS == "NOUN" and "nomn" in p.tag]
+        if parses:
+            tag = parses[0].tag
+            return "pl" if "plur" in tag else _AGREEMENT.get(tag.gender)
+    return None
+
+
+class Name(str):
+    """A name in a phrase of a bank: «{nick}» as it is, «{nick:gent}» (or «{nick:родительный}»)
+    declined by the `decline` filter's rule."""
+
+    def __format__(self, spec: str) -> str:
+        if not spec:
+            return str(self)
+        return decline(str(self), _SHORT_CASES.get(spec, spec))
+
+
+class Names(list):
+    """Several names in a phrase, «{nicks}» → «Аскон, Кума и Хан», «{nicks:gent}» each declined."""
+
+    def __format__(self, spec: str) -> str:
+        words = [format(Name(name), spec) for name in self]
+        return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} и {words[-1]}"
+
+
+@dataclass
+class Agreement:
+    """The genders of a game's players (None: unknown); any other name agrees as a noun."""
+
+    genders: Mapping[str, str | None] = field(default_factory=dict)
+
+    @classmethod
+    def of_players(cls, players: Any) -> "Agreement":
+        """Each player's (nick, gender): the host's, else the guess from the nick."""
+        return cls({p.nick: p.gender or guess_gender(p.nick) for p in players})
+
+    def of(self, name: Any) -> str | None:
+        name = str(name)
+        if name in self.genders:
+            return self.genders[name]
+        return noun_agreement(name)
+
+    def agree(self, name: Any, m: str, f: str, n: str | None = None, pl: str | None = None,
+              other: str | None = None) -> str:
+        """The form agreeing with `name`; `other` where its gender is unknown (a template gives
+        a form no gender needs: «Хан: Линч» rather than «линчеван(а)»), else the masculine."""
+        forms = {"m": m, "f": f, "n": n or m, "pl": pl or m}
+        gender = self.of(name)
+        if gender is None:
+            return m if other is None else other
+        return forms[gender]
+
+
+@dataclass
+class Picker:
+    """Draws phrases from a template's banks with a seeded stream: a report never repeats a line,
+    and an opening or closing (`cycle`) of report N is another than those of reports N-1..N-3."""
+
+    stream: random.Random
+    agreement: Agreement
+    game: PhaseRng                           # game-wide (not per phase): the order of openings
+    used: set[str] = field(default_factory=set)
+
+    def pool(self, bank: Mapping[str, Sequence[str]] | Sequence[str], subject: Any = None) -> list[str]:
+        """The phrases fit for the subject: a bank is a list, or {"m": […], "f": […], "any": […]}
+        where "any" needs no gendered form and serves every subject."""
+        if not isinstance(bank, Mapping):
+            return list(bank)
+        gender = self.agreement.of(subject) if subject is not None else None
+        return list(bank.get(gender, [])) + list(bank.get("any", [])) if gender else list(bank.get("any", []))
+
+    def pick(self, bank: Any, names: Mapping[str, Any] | None = None, lead: str | None = None,
+             **more: Any) -> str:
+        """One phrase of the bank, not yet used in this report where one is left, with the names
+        filled in («{nick}», «{target:gent}»); its gender follows `nick` when given. A `lead`
+        («Тем временем») opens it, the phrase's first letter then lowercase unless a name."""
+        names = {**(names or {}), **more}
+        pool = self.pool(bank, names.get("nick"))
+        if not pool:
+            raise ValueError(f"a phrase bank without a phrase for {names.get('nick')!r}: {bank!r}")
+        fresh = [phrase for phrase in pool if phrase not in self.used] or pool
+        phrase = self.stream.choice(fresh)
+        self.used.add(phrase)
+        if lead and not phrase.startswith("{"):
+            phrase = phrase[:1].lower() + phrase[1:]
+        return f"{lead} {_filled(phrase, names)}" if lead else _filled(phrase, names)
+
+    def cycle(self, bank: Sequence[str], number: int, **names: Any) -> str:
+        """The `number`-th phrase of a game-wide seeded order of the bank: with four phrases or
+        more, four reports in a row never share one."""
+        phrase = self.game.shuffle(bank, "texts", *bank)[number % len(bank)]
+        self.used.add(phrase)
+        return _filled(phrase, names)
+
+
+_UNITS = ("", "первый", "второй", "третий", "четвёртый", "пятый", "шестой", "седьмой", "восьмой", "девятый")
+_TEENS = ("десятый", "одиннадцатый", "двенадцатый", "тринадцатый", "четырнадцатый", "пятнадцатый",
+          "шестнадцатый", "семнадцатый", "восемнадцатый", "девятнадцатый")
+_TENS = ("", "", "двадцать", "тридцать", "сорок", "пятьдесят", "шестьдесят", "семьдесят", "восемьдесят", "девяносто")
+_TENS_ORDINAL = ("", "", "двадцатый", "тридцатый", "сороковой", "пятидесятый", "шестидесятый", "семидесятый",
+                 "восьмидесятый", "девяностый")
+
+
+def ordinal(number: int, case: str = "именительный", gender: str = "m") -> str:
+    """The ordinal in words, as a title writes it («Итоги второго игрового дня»): agreeing with
+    a noun of the gender (m, f, n) in the case; from 100 on in digits («101-го»)."""
+    grammeme = CASE_NAMES[case]
+    if not 0 < number < 100:
+        endings = {"nomn": "-й", "gent": "-го", "datv": "-му", "accs": "-й", "ablt": "-м", "loct": "-м"}
+        return f"{number}{'-я' if gender == 'f' and grammeme == 'nomn' else endings[grammeme]}"
+    tens, units = divmod(number, 10)
+    if tens == 1:
+        head, last = "", _TEENS[units]
+    elif units == 0:
+        head, last = "", _TENS_ORDINAL[tens] if tens else ""
+    else:
+        head = _TENS[tens]
+        last = _UNITS[units]
+    parse = next(p for p in _morph().parse(last) if p.tag.POS == "ADJF")
+    wanted = {"sing", grammeme, {"m": "masc", "f": "femn", "n": "neut"}[gender]}
+    if grammeme == "accs" and gender == "m":
+        wanted = {"sing", "nomn", "masc"}        # an inanimate noun: «во второй день»
+    word = parse.inflect(wanted).word
+    return f"{head} {word}" if head else word
+
+
+def _filled(phrase: str, names: Mapping[str, Any]) -> str:
+    def wrapped(value: Any) -> Any:
+        if isinstance(value, str):
+            return Name(value)
+        return Names(value) if isinstance(value, (list, tuple)) else value
+    return phrase.format(**{key: wrapped(value) for key, value in names.items()})
+
+
+def russian_key(name: str) -> tuple:
+    """Russian alphabetical order (ё with е, case ignored), Latin after Cyrillic."""
+    return not _CYRILLIC.match(name), name.casefold().replace("ё", "е"), name
+
+
+def russian_sorted(names: Sequence[str]) -> list[str]:
+    return sorted(names, key=russian_key)

@@ -1,0 +1,154 @@
+"""Agreement in the drafted texts: a player's gender given or guessed, every gendered word after
+a nick agreeing with it, nicks declined after prepositions, ordinals in words, no repeats."""
+from __future__ import annotations
+
+import pytest
+
+from forumgm.config import load_texts
+from forumgm.daemon.offline.simulate import run_scenario
+from forumgm.engines.base import PhaseRng, SetupError
+from forumgm.engines.legends import make_rules
+from forumgm.config import read_rule_table
+from forumgm.engines.phrases import Agreement, Picker, guess_gender, noun_agreement, ordinal, russian_sorted
+from proofreader import disagreements, proofread, repeated_lines
+
+
+@pytest.mark.parametrize("nick, gender", [
+    ("Жанна", "f"), ("Мария", "f"), ("Игорь", "m"), ("Нил", "m"), ("Спартак", "m"),
+    # not a personal name, or either: the sentence is written so that it needs no gender
+    ("Саша", None), ("Фея", None), ("Хан", None), ("Зорро", None), ("Robozik", None), ("Серый Волк", None),
+])
+def test_the_gender_is_guessed_only_from_a_known_personal_name(nick, gender):
+    assert guess_gender(nick) == gender
+
+
+@pytest.mark.parametrize("name, agreement", [
+    ("Галльская империя", "f"), ("Восточная Римская Империя", "f"), ("Вандалы", "pl"), ("Гепиды", "pl"),
+    ("Остготское королевство", "n"), ("Мезия", "f"),
+])
+def test_a_name_that_is_no_player_agrees_as_its_noun(name, agreement):
+    assert noun_agreement(name) == agreement
+
+
+def test_the_hosts_gender_wins_over_the_guess_and_a_wrong_one_is_named():
+    rules = make_rules(read_rule_table("legends"))
+    state = rules.setup({"players": [{"nick": "Жанна", "role": "Вампир", "gender": "m"},
+                                     {"nick": "Хан", "role": "Монах", "gender": "f"}]}, 1)
+    assert Agreement.of_players(state.players).genders == {"Жанна": "m", "Хан": "f"}
+    with pytest.raises(SetupError) as error:
+        rules.setup({"players": [{"nick": "Жанна", "role": "Вампир", "gender": "ж"}]}, 1)
+    assert error.value.key == "setup.players[0].gender" and "\"f\" or \"m\"" in error.value.message
+
+
+@pytest.mark.parametrize("number, words", [
+    (1, "первого"), (2, "второго"), (3, "третьего"), (11, "одиннадцатого"), (21, "двадцать первого"),
+    (40, "сорокового"), (100, "100-го"),
+])
+def test_ordinals_in_words(number, words):
+    assert ordinal(number, "родительный") == words
+
+
+def test_lists_are_in_russian_alphabetical_order():
+    assert russian_sorted(["Яна", "ёжик", "Егор", "Robozik", "аня", "Жанна"]) == [
+        "аня", "Егор", "ёжик", "Жанна", "Яна", "Robozik"]
+
+
+def test_the_proofreader_catches_a_masculine_form_after_a_female_nick():
+    assert disagreements("Жанна не увидел рассвета. Хан пала.", {"Жанна": "f", "Хан": "m"}) == [
+        "Жанна увидел", "Хан пала"]
+    assert disagreements("Жанна и не заметила, как удар Хана был точен.", {"Жанна": "f", "Хан": "m"}) == []
+    assert repeated_lines("а\nб\nа") == ["а"]
+
+
+def test_a_picker_never_repeats_a_phrase_and_follows_the_gender():
+    picker = Picker(PhaseRng(1, "night", 2).stream("t"), Agreement({"Жанна": "f", "Хан": None}), PhaseRng(1).game())
+    bank = {"m": ["{nick} пал."], "f": ["{nick} пала.", "{nick} не вернулась."], "any": ["Для {nick:gent} всё кончено."]}
+    female = {picker.pick(bank, nick="Жанна") for _ in range(3)}
+    assert female == {"Жанна пала.", "Жанна не вернулась.", "Для Жанны всё кончено."}
+    assert picker.pick(bank, nick="Хан") == "Для Хана всё кончено."           # unknown: only "any"
+
+
+def test_openings_of_four_nights_in_a_row_differ_and_rerunning_gives_the_same():
+    bank = ["a", "b", "c", "d", "e"]
+    def opening(night):
+        return Picker(PhaseRng(7, "night", night).stream("t"), Agreement(), PhaseRng(7, "night", night).game()).cycle(bank, night)
+    nights = [opening(n) for n in range(1, 12)]
+    assert all(len(set(nights[i:i + 4])) == 4 for i in range(len(nights) - 3))
+    assert nights == [opening(n) for n in range(1, 12)]
+
+
+# ---------------------------------------------------------------- Legends nights
+
+PLAYERS = [{"nick": "Жанна", "role": "Вампир"}, {"nick": "gosha100", "role": "Мантикора", "gender": "m"},
+           {"nick": "Robozik", "role": "Монах", "gender": "f"}, {"nick": "Гладиатор", "role": "Тролль", "gender": "m"},
+           {"nick": "Мира", "role": "Пегас", "gender": "f"}, {"nick": "Кумбала", "role": "Гном"}]
+GENDERS = {"Жанна": "f", "gosha100": "m", "Robozik": "f", "Гладиатор": "m", "Мира": "f"}
+
+
+def night(orders, seed=5, spells=None, number=2):
+    scenario = {"game": "legends", "seed": seed,
+                "setup": {"players": PLAYERS, **({"spells": spells} if spells else {})},
+                "phases": [{"kind": "night", "number": number, "orders": orders}]}
+    return run_scenario(scenario)["phases"][0]["reports"]
+
+
+JOINT = {"gosha100": "Совместно с Robozik (Монах) атакую магией Жанну.",
+         "Robozik": "Совместно с gosha100 (Мантикора) атакую магией Жанну."}
+THEFT = {"Мира": "Краду Атаку у Жанны, передаю gosha100.\nКраду Защиту от магии у Гладиатора, передаю себе"}
+
+
+@pytest.mark.parametrize("seed", range(1, 9))
+def test_a_joint_kill_of_a_woman_is_told_naming_both_attackers_and_agreeing_with_her(seed):
+    reports = night(JOINT, seed, {"Жанна": ["Молитва"]})
+    literary = reports["literary"]
+    proofread(literary, GENDERS)
+    assert "gosha100 и Robozik" in literary or "gosha100 и Robozik".replace(" и ", ", ") in literary
+    assert "Жанн" in literary.split("\n", 3)[3]
+    assert "пал " not in literary and "пал," not in literary
+    assert "Заклинание «Молитва» переходит от Жанны к" in reports["technical"]
+
+
+@pytest.mark.parametrize("seed", range(1, 6))
+def test_a_theft_is_told_and_the_technical_report_declines_the_victim(seed):
+    reports = night(THEFT, seed)
+    proofread(reports["literary"], GENDERS)
+    assert "Жанн" in reports["literary"] and "Гладиатор" in reports["literary"]
+    assert "Мира: Кража Атаки 3 у Жанны" in reports["technical"] or "Мира: Кража Атаки" in reports["technical"]
+    assert "у Жанны (осталось" in reports["technical"] and "у Гладиатора (осталось" in reports["technical"]
+
+
+def test_a_night_of_thirty_players_keeps_three_to_six_highlights_with_no_repeat():
+    import tomllib
+    from pathlib import Path
+    with open(Path(__file__).parent / "scenarios" / "legends" / "game30.toml", "rb") as handle:
+        scenario = tomllib.load(handle)
+    female = {"Лиса", "Арвен", "Буря", "Кума", "Nova"}
+    for player in scenario["setup"]["players"]:
+        player["gender"] = "f" if player["nick"] in female else "m"
+    genders = {p["nick"]: p["gender"] for p in scenario["setup"]["players"]}
+    phases = run_scenario(scenario)["phases"]
+    literary = [p["reports"]["literary"] for p in phases if p["reports"].get("literary")]
+    assert len(literary) >= 4
+    openings = [text.splitlines()[2] for text in literary]
+    assert all(len(set(openings[i:i + 4])) == len(openings[i:i + 4]) for i in range(len(openings)))
+    for text in literary:
+        proofread(text, genders)
+        body = text.splitlines()[3:-1]
+        assert 1 <= len(body) <= 6, text
+
+
+def test_the_proofreader_leaves_a_word_agreeing_with_the_noun_before_the_nick():
+    assert disagreements("Свиток рассыпался, и сила Фродо возросла.", {"Фродо": "m"}) == []
+    assert disagreements("В тот же час Мерлин отбилась.", {"Мерлин": "m"}) == ["Мерлин отбилась"]
+
+
+@pytest.mark.parametrize("seed", range(1, 6))
+def test_a_nick_of_unknown_gender_gets_sentences_with_no_gendered_form(seed):
+    players = [{"nick": "Фея", "role": "Вампир"}, {"nick": "gosha100", "role": "Мантикора"},
+               {"nick": "Robozik", "role": "Монах"}]
+    scenario = {"game": "legends", "seed": seed, "setup": {"players": players},
+                "phases": [{"kind": "night", "number": 2, "orders": {
+                    "gosha100": "Атака магией Фея", "Robozik": "Атака Фея"}}]}
+    literary = run_scenario(scenario)["phases"][0]["reports"]["literary"]
+    assert "Фе" in literary
+    assert disagreements(literary, {"Фея": "m"}) == disagreements(literary, {"Фея": "f"}) == []
