@@ -120,9 +120,10 @@ def running_tally(store: Store, game_id: str, game: Any = None) -> TallyView:
     phase = current_phase(store, game_id)
     if phase is None:
         return TallyView(None, (), ())
+    snapshot = None if game is None else store.latest_snapshot(game_id)
     by_pm = None
-    if game is not None:
-        state = game.rules.load(store.latest_snapshot(game_id)["state"])
+    if snapshot is not None:
+        state = game.rules.load(snapshot["state"])
         by_pm = pm_vote_tally(game, store, state, Phase(phase["kind"], phase["number"]))
     return tally_view(phase["key"], by_pm or stored_tally(store, game_id, phase["key"]))
 
