@@ -114,7 +114,7 @@ def case(engine: str, mode: str, target: str, thread: str, folder: Path, who: st
     store.register_forum("main", engine, f"http://127.0.0.1:{PORTS[engine]}/", who)
     store.register_game("g1", "mafia", "main", thread, "UTC", 1, {nick: [] for nick in PLAYERS})
     text = f"Сбой-тест {run}: {mode}."
-    draft = store.add_draft("g1", "result", target, text, "t", False, subject=f"Сбой-тест {run}")
+    draft = store.insert_draft("g1", "result", target, text, "t", False, subject=f"Сбой-тест {run}")
     died = subprocess.run([sys.executable, __file__, "--child", engine, str(store.path), mode, who]).returncode
     assert died == -signal.SIGKILL, f"{engine} {mode}: the child ended with {died}, not SIGKILL"
     assert store.draft(draft)["status"] == "sending", f"{engine} {mode}: killed, yet {store.draft(draft)['status']}"

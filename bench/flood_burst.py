@@ -93,10 +93,10 @@ def burst(engine: str, folder: Path) -> None:
     store.register_forum("main", engine, f"http://127.0.0.1:{PORTS[engine]}/", HOST)
     store.register_game("g1", "mafia", "main", thread, "UTC", 1, {nick: [] for nick in PLAYERS})
     nicks = list(PLAYERS)
-    pms = {store.add_draft("g1", "result", nicks[n % len(nicks)], f"Итог ночи {n}: ход принят.", f"r{n}", False,
+    pms = {store.insert_draft("g1", "result", nicks[n % len(nicks)], f"Итог ночи {n}: ход принят.", f"r{n}", False,
                            subject=f"Ночь {run} итог {n}"): (nicks[n % len(nicks)], f"Ночь {run} итог {n}")
            for n in range(BURST)}
-    post = store.add_draft("g1", "vote_count", "thread", f"Утро {run}: ночью никто не убит.", "morning", False)
+    post = store.insert_draft("g1", "vote_count", "thread", f"Утро {run}: ночью никто не убит.", "morning", False)
     host = account(engine, HOST, HOST_PASSWORD)
 
     ticks, started = [], time.monotonic()

@@ -4,20 +4,17 @@ Each player lists choices (factions) in order of preference. The assignment firs
 listed choice to as many players as possible, then maximises the total preference (a first
 choice is worth more than a second), and among assignments that tie it favours the players
 who signed up first: the earliest player gets the best choice any optimal assignment can give
-him, then the next one, and so on. Every step is one `scipy.optimize.linear_sum_assignment`
-over the players × (choices + "nothing") matrix. Pure: the same lists give the same answer.
+him, then the next one, and so on. All three at once are one assignment problem
+(`engines/hungarian.py`): each pair's weight writes the three criteria as digits of one number,
+the first worth more than any sum of the others (Python's integers are exact at any size).
+Pure: the same lists give the same answer.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Mapping, Sequence
+from typing import Mapping, Sequence
 
-if TYPE_CHECKING:
-    import numpy as np
-
-# Pairs that may not be chosen (finite: linear_sum_assignment wants a feasible matrix; every
-# player can always take a "nothing" column, so a forbidden pair is never needed).
-_FORBIDDEN = -1e12
+from forumgm.engines.hungarian import least_cost
 
 
 @dataclass(frozen=True)
@@ -42,31 +39,26 @@ class Assignment:
 
 def assign(wishes: Sequence[Wish], offered: Sequence[str]) -> Assignment:
     """`wishes` in sign-up order; `offered` are the choices that may be given (others are ignored)."""
-    # imported here, not at the top: the daemon imports this module (through the host's pages) but
-    # only a sign-up by choices calls it, and scipy would otherwise sit in its memory for months
-    import numpy as np
-    from scipy.optimize import linear_sum_assignment
-
-    offered = list(dict.fromkeys(offered))
-    column = {choice: j for j, choice in enumerate(offered)}
-    listed = [[c for c in dict.fromkeys(w.choices) if c in column] for w in wishes]
-    players, choices = len(wishes), len(offered)
-    depth = max((len(choices_) for choices_ in listed), default=0)
-    bonus = depth * players + 1            # one more player with a listed choice outweighs any preference gain
-    score = np.full((players, choices + players), _FORBIDDEN)
-    score[:, choices:] = 0.0               # "nothing" columns, one per player
+    offered = set(offered)
+    listed = [[c for c in dict.fromkeys(w.choices) if c in offered] for w in wishes]
+    asked = list(dict.fromkeys(c for mine in listed for c in mine))    # a choice nobody listed is nobody's
+    column = {choice: j for j, choice in enumerate(asked)}
+    players = len(wishes)
+    depth = max((len(mine) for mine in listed), default=0)
+    # A player's rank r (0: his first choice) is worth `depth - r + 1`; nothing is worth 0. Most
+    # players with a listed choice first: one more outweighs any preference (`bonus`); then the
+    # total preference; then player i's rank as digit i of a number in base depth + 1, the first
+    # player's digit the highest (`tie`): the sum of all those numbers is below one `order`.
+    bonus = depth * players + 1
+    order = (depth + 1) ** players
+    cost: list[list[int | None]] = []
     for i, mine in enumerate(listed):
-        for rank, choice in enumerate(mine):
-            score[i, column[choice]] = bonus + depth - rank
-    best = _optimum(score)
-    for i, mine in enumerate(listed):      # sign-up order breaks ties
-        for option in [column[c] for c in mine] + [None]:
-            trial = _fix(score, i, option, choices)
-            if _optimum(trial) >= best - 0.5:
-                score = trial
-                break
-    rows, cols = linear_sum_assignment(score, maximize=True)
-    given = {wishes[i].player: (offered[j] if j < choices else None) for i, j in zip(rows, cols)}
+        tie = (depth + 1) ** (players - 1 - i)
+        row: list[int | None] = [None] * len(asked) + [0] * players      # then one "nothing" column each
+        for r, choice in enumerate(mine):
+            row[column[choice]] = -((bonus + depth - r) * order + (depth - r) * tie)
+        cost.append(row)
+    given = {wish.player: (asked[j] if j < len(asked) else None) for wish, j in zip(wishes, least_cost(cost))}
     holder = {choice: player for player, choice in given.items() if choice is not None}
     rank, missed = {}, {}
     for wish, mine in zip(wishes, listed):
@@ -76,23 +68,3 @@ def assign(wishes: Sequence[Wish], offered: Sequence[str]) -> Assignment:
         missed[wish.player] = tuple(Missed(choice, holder.get(choice)) for choice in better)
     total = sum(depth - r + 1 for r in rank.values() if r is not None)
     return Assignment(given, rank, missed, total)
-
-
-def _fix(score: np.ndarray, row: int, column: int | None, choices: int) -> np.ndarray:
-    """The matrix with player `row` held to `column` (None: to nothing)."""
-    fixed = score.copy()
-    if column is None:
-        fixed[row, :choices] = _FORBIDDEN
-    else:
-        keep = fixed[row, column]
-        fixed[row, :] = _FORBIDDEN
-        fixed[:, column] = _FORBIDDEN
-        fixed[row, column] = keep
-    return fixed
-
-
-def _optimum(score: np.ndarray) -> float:
-    from scipy.optimize import linear_sum_assignment
-
-    rows, cols = linear_sum_assignment(score, maximize=True)
-    return float(score[rows, cols].sum())

@@ -26,6 +26,7 @@ from bs4.formatter import HTMLFormatter
 from flask import Flask, Response, redirect, request
 from werkzeug.serving import WSGIRequestHandler, make_server
 
+from forumgm.daemon.offline.localforum.server import STOP_POLL
 from forumgm.parsers.forums.layout import EngineLayout, Field
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -540,7 +541,8 @@ class BoardServer:
         self._server = make_server("127.0.0.1", 0, board.app(), threaded=True, request_handler=_Quiet)
         host, port = self._server.server_address[:2]
         self.url = board.base_url = f"http://{host}:{port}/"
-        self._thread = threading.Thread(target=self._server.serve_forever, name="fixture-board", daemon=True)
+        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": STOP_POLL},
+                                        name="fixture-board", daemon=True)
 
     def __enter__(self) -> "BoardServer":
         self._thread.start()

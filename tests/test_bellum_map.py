@@ -232,7 +232,7 @@ def test_a_report_carrying_a_map_without_the_pages_public_address_goes_back_to_t
     store.register_game("g", "bellum", "main", "https://forum.example.org/viewtopic.php?t=1", "UTC", 1, {})
     picture = tmp_path / "map.png"
     picture.write_bytes(b"\x89PNG")
-    draft_id = store.add_draft("g", "literary_report", "thread", with_mark("[b]375 год[/b]"), "turn-1",
+    draft_id = store.insert_draft("g", "literary_report", "thread", with_mark("[b]375 год[/b]"), "turn-1",
                                needs_approval=False, pictures=[picture])
 
     class NoForum:            # a board forumgm attaches nothing on: the draft is refused before any request

@@ -222,7 +222,7 @@ def test_approving_the_assignment_on_the_hosts_page_writes_the_players(tmp_path,
     store.register_forum("main", "phpbb", "https://forum.example.org/", HOST)
     store.register_game("bellum-open", "bellum", "main", "https://forum.example.org/viewtopic.php?t=7", "UTC", 370, {})
     body = "Распределение фракций (2):\nАскон — Сассаниды (1-й выбор)\nХан — Гунны (2-й выбор)\n"
-    draft_id = store.add_draft("bellum-open", KIND, "thread", body, None, needs_approval=True)
+    draft_id = store.insert_draft("bellum-open", KIND, "thread", body, None, needs_approval=True)
     game = SimpleNamespace(config=load_game(game_file_path), rules=RULES)
     client = create_app(store, PASSWORD, games=lambda: {"bellum-open": game}).test_client()
 

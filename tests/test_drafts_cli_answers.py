@@ -16,7 +16,7 @@ def pending_draft(played, monkeypatch, tmp_path):  # noqa: F811
     config, storage = played
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))      # the editor's file goes under tmp_path
     store = Store(storage)
-    draft = store.draft(store.add_draft(GAME, "round_report", "thread", "Итоги дня", "round-2", True))
+    draft = store.draft(store.insert_draft(GAME, "round_report", "thread", "Итоги дня", "round-2", True))
     store.close()
     return config, storage, draft
 

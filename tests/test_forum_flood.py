@@ -56,9 +56,9 @@ def game_store(tmp_path, site, server, clock) -> Store:
 
 def night_results(store: Store, pms: int = 8) -> tuple[dict[int, str], int]:
     """The night's result PMs (two players get two) and the morning post, approved."""
-    results = {store.add_draft("g1", "result", PLAYERS[n % len(PLAYERS)], f"Итог ночи №{n}: ход принят", f"r{n}",
+    results = {store.insert_draft("g1", "result", PLAYERS[n % len(PLAYERS)], f"Итог ночи №{n}: ход принят", f"r{n}",
                                False, subject=f"Ночь 1, итог {n}"): f"Итог ночи №{n}: ход принят" for n in range(pms)}
-    post = store.add_draft("g1", "vote_count", "thread", "Утро 2: ночью убит [b]Кума[/b]", "morning", False)
+    post = store.insert_draft("g1", "vote_count", "thread", "Утро 2: ночью убит [b]Кума[/b]", "morning", False)
     return results, post
 
 
@@ -106,8 +106,8 @@ def test_mybb_eight_result_pms_and_a_post_from_a_member_go_once_each_a_pm_a_minu
 def test_the_host_sees_a_draft_waiting_for_the_boards_pause_and_the_daemon_wakes_when_it_ends(tmp_path, clock):
     with serve(MYBB_MEMBER, clock) as server:
         forum, store = host(server, MYBB_MEMBER, clock), game_store(tmp_path, MYBB_MEMBER, server, clock)
-        first = store.add_draft("g1", "result", "Кума", "Первый итог", "a", False, subject="Итог")
-        second = store.add_draft("g1", "result", "Аскон", "Второй итог", "b", False, subject="Итог")
+        first = store.insert_draft("g1", "result", "Кума", "Первый итог", "a", False, subject="Итог")
+        second = store.insert_draft("g1", "result", "Аскон", "Второй итог", "b", False, subject="Итог")
         report = publish_approved(forum, store, clock.now())
 
         assert list(report.sent) == [first] and not report.failed
@@ -138,7 +138,7 @@ def test_phpbb_names_no_pause_its_stock_fifteen_seconds_are_waited_between_ticks
     stock `flood_interval` (15 s) is waited, the text is not stopped after two refusals."""
     with serve(PHPBB_MEMBER, clock) as server:
         forum, store = host(server, PHPBB_MEMBER, clock), game_store(tmp_path, PHPBB_MEMBER, server, clock)
-        drafts = [store.add_draft("g1", "vote_count", "thread", f"Итоги {n}", f"v{n}", False) for n in range(3)]
+        drafts = [store.insert_draft("g1", "vote_count", "thread", f"Итоги {n}", f"v{n}", False) for n in range(3)]
         started = clock.now()
         done = ticks_until_published(forum, store, clock)
 
@@ -193,10 +193,10 @@ def test_smf_a_members_five_seconds_go_between_ticks_and_an_admins_two_inside_on
 def test_a_pause_that_never_ends_keeps_the_draft_waiting_never_stopped_or_sent_twice(tmp_path, clock):
     with serve(MYBB_MEMBER, clock) as server:
         forum, store = host(server, MYBB_MEMBER, clock), game_store(tmp_path, MYBB_MEMBER, server, clock)
-        store.add_draft("g1", "result", "Кума", "Первый", "a", False, subject="Итог")
+        store.insert_draft("g1", "result", "Кума", "Первый", "a", False, subject="Итог")
         publish_approved(forum, store, clock.now())
         server.board.clock = lambda: 0.0      # the board's clock stands still: its pause never ends
-        second = store.add_draft("g1", "result", "Аскон", "Второй", "b", False, subject="Итог")
+        second = store.insert_draft("g1", "result", "Аскон", "Второй", "b", False, subject="Итог")
         for _ in range(5):
             clock.sleep(61)
             report = publish_approved(forum, store, clock.now())
@@ -209,8 +209,8 @@ def test_a_long_interval_the_host_set_is_kept_between_ticks_not_slept_in_one(tmp
     the board; none of the tick's sleeps is longer than FLOOD_INLINE."""
     with serve(MYBB, clock) as server:
         forum, store = host(server, MYBB, clock, post_interval=60), game_store(tmp_path, MYBB, server, clock)
-        first = store.add_draft("g1", "result", "Кума", "Первый", "a", False, subject="Итог")
-        second = store.add_draft("g1", "result", "Аскон", "Второй", "b", False, subject="Итог")
+        first = store.insert_draft("g1", "result", "Кума", "Первый", "a", False, subject="Итог")
+        second = store.insert_draft("g1", "result", "Аскон", "Второй", "b", False, subject="Итог")
         forum.login()
         clock.sleep(60)      # the login is a POST too
         clock.slept.clear()
@@ -256,9 +256,9 @@ def test_a_draft_left_sending_by_a_crash_meets_the_pause_and_goes_once_after_it(
     board's pause: approved again, waiting, then sent once."""
     with serve(MYBB_MEMBER, clock) as server:
         forum, store = host(server, MYBB_MEMBER, clock), game_store(tmp_path, MYBB_MEMBER, server, clock)
-        first = store.add_draft("g1", "result", "Кума", "Первый", "a", False, subject="Итог")
+        first = store.insert_draft("g1", "result", "Кума", "Первый", "a", False, subject="Итог")
         publish_approved(forum, store, clock.now())
-        second = store.add_draft("g1", "result", "Аскон", "Второй", "b", False, subject="Итог")
+        second = store.insert_draft("g1", "result", "Аскон", "Второй", "b", False, subject="Итог")
         store.mark_sending(second, clock.now(), after=store.draft(first)["forum_ref"])   # then the crash
         report = publish_approved(forum, store, clock.now())
         assert list(report.waiting) == [second] and store.draft(second)["status"] == "approved"

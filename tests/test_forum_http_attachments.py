@@ -60,7 +60,7 @@ class Table:
                                  {"web_url": web_url} if web_url else None)
         (tmp_path / "map.png").write_bytes(picture)
         (tmp_path / "map.svg").write_bytes(b"<svg/>")
-        self.draft = self.store.add_draft("g1", "literary_report", "thread", with_mark(REPORT), "turn-1", False,
+        self.draft = self.store.insert_draft("g1", "literary_report", "thread", with_mark(REPORT), "turn-1", False,
                                           pictures=[tmp_path / "map.png", tmp_path / "map.svg"])
 
     def publish(self, forum=None):

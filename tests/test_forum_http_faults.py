@@ -177,7 +177,7 @@ def test_the_host_accepts_a_thread_that_really_lost_posts(store, forum, proxy, b
 def test_publishing_after_a_lost_answer_posts_once(store, forum, proxy, board, clock, kind):
     """The board carried the reply out and its answer was lost: the next ticks find it, never re-post it."""
     from forumgm.daemon.drafts.publish import publish_approved
-    draft = store.add_draft("g1", "vote_count", "thread", "Подсчёт голосов: Аскон — 2", "day-1", False)
+    draft = store.insert_draft("g1", "vote_count", "thread", "Подсчёт голосов: Аскон — 2", "day-1", False)
     proxy.inject("POST", "posting.php", kind)
     for _ in range(3):
         publish_approved(forum, store, clock.now())
@@ -193,7 +193,7 @@ def pm_notifier_with_an_event(store):
     from forumgm.config import load_texts
     from forumgm.daemon.settings.notify import NotifyConfig
     from forumgm.daemon.notify.notifier import Notifier
-    store.add_draft("g1", "result", PLAYERS[1], "Итог", "r1", True, subject="Итог")
+    store.insert_draft("g1", "result", PLAYERS[1], "Итог", "r1", True, subject="Итог")
     return Notifier(NotifyConfig(channels=("pm",), pm_to=PLAYERS[0]), "", load_texts(), "local")
 
 

@@ -55,7 +55,7 @@ def test_smf_every_pm_of_an_oldest_first_inbox_is_read_from_its_last_page_back(t
 def test_smf_a_reply_answered_with_the_topics_new_posts_is_found_and_never_posted_again(tmp_path, clock):
     with serve(SMF, clock) as server:
         forum, store = host(server, SMF, clock), store_with_game(tmp_path, SMF, server, clock)
-        draft = store.add_draft("g1", "vote_count", "thread", "Итоги: [color=blue]Кума[/color] — 2", "d1", False)
+        draft = store.insert_draft("g1", "vote_count", "thread", "Итоги: [color=blue]Кума[/color] — 2", "d1", False)
         report = publish_approved(forum, store, clock.now())
         [post] = server.board.posts
         assert report.sent == {draft: post.id} and store.draft(draft)["status"] == "sent"
@@ -67,7 +67,7 @@ def test_smf_a_reply_answered_with_the_topics_new_posts_is_found_and_never_poste
 def test_smf_a_pm_answered_done_sent_is_found_in_the_sent_items(tmp_path, clock):
     with serve(SMF, clock) as server:
         forum, store = host(server, SMF, clock), store_with_game(tmp_path, SMF, server, clock)
-        draft = store.add_draft("g1", "receipt", "Кума", "Принято: Атака 3 → Аскон", "n1", False, subject="Квитанция")
+        draft = store.insert_draft("g1", "receipt", "Кума", "Принято: Атака 3 → Аскон", "n1", False, subject="Квитанция")
         report = publish_approved(forum, store, clock.now())
         [pm] = server.board.pms
         assert report.sent == {draft: pm.id}
@@ -110,7 +110,7 @@ def test_a_text_the_board_trims_or_sanitises_is_still_found(tmp_path, clock, sit
     body = "Итоги\u200b дня:\n[b]Кума[/b] — 2\u200d\n\n"
     with serve(site, clock) as server:
         forum, store = host(server, site, clock), store_with_game(tmp_path, site, server, clock)
-        draft = store.add_draft("g1", "vote_count", "thread", body, "d1", False)
+        draft = store.insert_draft("g1", "vote_count", "thread", body, "d1", False)
         store.mark_sending(draft, clock.now(), after="0")
         try:    # the daemon died after this request, before recording it
             forum.reply(server.url + THREADS[site.engine], body)

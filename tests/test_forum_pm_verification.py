@@ -56,8 +56,8 @@ def test_a_new_member_hosts_pm_goes_back_to_him_with_what_to_change_and_is_never
         store = Store(tmp_path / "forumgm.sqlite", now=clock.now)
         store.register_forum("main", "smf", server.url, HOST)
         store.register_game("g1", "mafia", "main", server.url + "index.php?topic=2.0", "UTC", 1, {"Кума": []})
-        pm = store.add_draft("g1", "result", "Кума", "Итог ночи", "r1", False, subject="Ночь 1")
-        post = store.add_draft("g1", "vote_count", "thread", "Итоги дня", "vc", False)
+        pm = store.insert_draft("g1", "result", "Кума", "Итог ночи", "r1", False, subject="Ночь 1")
+        post = store.insert_draft("g1", "vote_count", "thread", "Итоги дня", "vc", False)
         forum = host(server, clock)
         report = publish_approved(forum, store, clock.now())
         assert list(report.refused) == [pm] and list(report.sent) == [post]    # the post is not held by it

@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from forumgm.daemon.cli import main
+from forumgm.daemon.offline.localforum.server import STOP_POLL
 from forumgm.daemon.runtime.loop import game_runs
 from forumgm.daemon.store import Store
 from forumgm.daemon.web.server import web_server
@@ -153,7 +154,7 @@ def hosts_page(daemon):
     store = Store(installation.storage, now=daemon.clock.now)
     web = web_server(store, PASSWORD, "127.0.0.1", 0,
                      games=lambda: {game.id: game for game in game_runs(installation, store)})
-    thread = threading.Thread(target=web.serve_forever, daemon=True)
+    thread = threading.Thread(target=web.serve_forever, kwargs={"poll_interval": STOP_POLL}, daemon=True)
     thread.start()
     try:
         yield store, f"http://127.0.0.1:{web.server_port}"

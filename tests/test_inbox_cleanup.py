@@ -84,7 +84,7 @@ def test_a_pm_whose_receipt_waits_for_the_host_stays_on_the_board(tmp_path, serv
     store, forum = game_store(tmp_path, server, clock), cleaning_forum(server, clock)
     send(server.board, 2)
     sync_inbox("local", forum, store, clock.now())
-    receipt = store.add_draft("g1", "receipt", "Аскон", "Принято", "round-1", True, ref="receipt:1")
+    receipt = store.insert_draft("g1", "receipt", "Аскон", "Принято", "round-1", True, ref="receipt:1")
     clock.sleep(DAY.total_seconds() + 60)
     sync_inbox("local", forum, store, clock.now())
     assert inbox_ids(server.board) == [1]

@@ -113,7 +113,7 @@ def test_the_host_is_told_each_event_once_by_pm_and_email(table, smtp):
     assert "Скоро дедлайн, не всё прислано:" in told(table)[-1]
     assert f"{GAME}, round-1 — дедлайн 03.03 22:45 (Europe/Moscow); ничего не прислали: Ива" in told(table)[-1]
 
-    stranger = table.store.add_draft(GAME, "warning", "Незнакомец", "Предупреждение", "round-1", False)
+    stranger = table.store.insert_draft(GAME, "warning", "Незнакомец", "Предупреждение", "round-1", False)
     table.tick(msk(3, 20, 10))              # the forum refuses the PM; the quiet period holds the news back
     assert table.store.draft(stranger)["send_error"]
     table.tick(msk(3, 20, 25))
@@ -220,13 +220,13 @@ def test_a_notice_pm_the_board_takes_without_naming_it_is_told_once_and_its_copy
         store = Store(tmp_path / "forumgm.sqlite", now=clock.now)
         store.register_forum("main", "mybb", server.url, HOST)
         store.register_game("g1", "mafia", "main", server.url + "showthread.php?tid=1", "UTC", 1, {"Кума": []})
-        store.add_draft("g1", "result", "Кума", "Итог", "r1", True, subject="Итог")     # waits for the host
+        store.insert_draft("g1", "result", "Кума", "Итог", "r1", True, subject="Итог")     # waits for the host
         notifier = Notifier(NotifyConfig(channels=("pm",), pm_to=PERSONAL), "", load_texts(), "main")
         assert len(notifier.run(store, forum, [], clock.now())) == 1
         clock.sleep(notifier.config.quiet.total_seconds() + 60)
         assert notifier.run(store, forum, [], clock.now()) == []
         [notice] = server.board.pms
         assert notice.fields["to"] == PERSONAL and store.sent_copies("main", None, 10) == [notice.id]
-        store.add_draft("g1", "result", "Кума", "Итог 2", "r2", False, subject="Итог 2")
+        store.insert_draft("g1", "result", "Кума", "Итог 2", "r2", False, subject="Итог 2")
         publish_approved(forum, store, clock.now())          # the saved page says 85 % of the quota
         assert server.board.removed == {notice.id: "deleted"} and store.sent_copies("main", None, 10) == []

@@ -30,9 +30,9 @@ def host_posts(server):
 
 
 def test_only_approved_drafts_are_published_exactly_as_written(store, server, clock):
-    thread = store.add_draft("g1", "vote_count", "thread", "Итоги: [color=blue]Кума[/color] — 2", "d1", True)
-    pending = store.add_draft("g1", "lynch_report", "thread", "Не одобрено", "d1", True)
-    pm = store.add_draft("g1", "receipt", "Аскон", "Принято: Атака 5 → Кума", "n1", False, subject="Квитанция")
+    thread = store.insert_draft("g1", "vote_count", "thread", "Итоги: [color=blue]Кума[/color] — 2", "d1", True)
+    pending = store.insert_draft("g1", "lynch_report", "thread", "Не одобрено", "d1", True)
+    pm = store.insert_draft("g1", "receipt", "Аскон", "Принято: Атака 5 → Кума", "n1", False, subject="Квитанция")
     store.approve(thread, by="host")
     report = publish_approved(host_forum(server, clock), store, clock.now())
     assert report.ok and set(report.sent) == {thread, pm}
@@ -45,7 +45,7 @@ def test_only_approved_drafts_are_published_exactly_as_written(store, server, cl
 
 
 def test_publishing_twice_posts_once(store, server, clock):
-    draft = store.add_draft("g1", "vote_count", "thread", "Итоги", "d1", False)
+    draft = store.insert_draft("g1", "vote_count", "thread", "Итоги", "d1", False)
     forum = host_forum(server, clock)
     publish_approved(forum, store, clock.now())
     again = publish_approved(forum, store, clock.now())
@@ -73,7 +73,7 @@ class LostAnswer:
 
 @pytest.mark.parametrize("target", ["thread", "Кума"])
 def test_a_crash_between_sending_and_sent_is_reconciled_without_a_duplicate(store, server, clock, target):
-    draft = store.add_draft("g1", "report", target, "Отчёт за ночь", "n1", False, subject="Отчёт")
+    draft = store.insert_draft("g1", "report", target, "Отчёт за ночь", "n1", False, subject="Отчёт")
     forum = host_forum(server, clock)
     crashed = publish_approved(LostAnswer(forum), store, clock.now())
     assert not crashed.ok and store.draft(draft)["status"] == "sending"
@@ -95,7 +95,7 @@ def test_a_report_with_its_map_lost_mid_send_is_found_by_its_words_and_posted_on
                         {"web_url": "https://gm.example.org/forumgm/"})
     picture = tmp_path / "map.png"
     picture.write_bytes(b"\x89PNG")
-    draft = store.add_draft("g1", "literary_report", "thread", with_mark("[b]375 год[/b]\nГунны идут на запад."),
+    draft = store.insert_draft("g1", "literary_report", "thread", with_mark("[b]375 год[/b]\nГунны идут на запад."),
                             "t1", False, pictures=[picture])
     forum = host_forum(server, clock)
     assert not publish_approved(LostAnswer(forum), store, clock.now()).ok
@@ -107,7 +107,7 @@ def test_a_report_with_its_map_lost_mid_send_is_found_by_its_words_and_posted_on
 
 def test_a_post_lost_mid_send_is_found_even_after_the_thread_grew_many_pages(store, server, clock):
     """The daemon was down long: players posted four pages after the host's report."""
-    draft = store.add_draft("g1", "report", "thread", "Итоги ночи", "n1", False)
+    draft = store.insert_draft("g1", "report", "thread", "Итоги ночи", "n1", False)
     forum = host_forum(server, clock)
     assert not publish_approved(LostAnswer(forum), store, clock.now()).ok
     for n in range(20):
@@ -119,7 +119,7 @@ def test_a_post_lost_mid_send_is_found_even_after_the_thread_grew_many_pages(sto
 
 
 def test_a_draft_left_sending_before_the_request_is_sent_once(store, server, clock):
-    draft = store.add_draft("g1", "report", "thread", "Отчёт", "n1", False)
+    draft = store.insert_draft("g1", "report", "thread", "Отчёт", "n1", False)
     store.mark_sending(draft, clock.now())       # the daemon died right after this
     report = publish_approved(host_forum(server, clock), store, clock.now())
     assert draft in report.sent and report.reconciled == {}
@@ -131,10 +131,10 @@ def test_the_same_text_sent_before_is_not_taken_for_a_lost_one(store, server, cl
     """Reconciliation looks only after what the board showed before sending, at texts no other
     draft has claimed: yesterday's identical report does not make today's count as sent."""
     forum = host_forum(server, clock)
-    earlier = store.add_draft("g1", "report", target, "Ночь прошла спокойно", "n1", False, subject="Отчёт")
+    earlier = store.insert_draft("g1", "report", target, "Ночь прошла спокойно", "n1", False, subject="Отчёт")
     assert earlier in publish_approved(forum, store, clock.now()).sent
     clock.sleep(600)
-    lost = store.add_draft("g1", "report", target, "Ночь прошла спокойно", "n2", False, subject="Отчёт")
+    lost = store.insert_draft("g1", "report", target, "Ночь прошла спокойно", "n2", False, subject="Отчёт")
     store.mark_sending(lost, clock.now(), after=_newest(server, target))   # died before the request
     report = publish_approved(forum, store, clock.now())
     assert lost in report.sent and report.reconciled == {}
@@ -151,8 +151,8 @@ def _newest(server, target) -> str:
 def test_a_pm_lost_to_another_player_with_the_same_text_is_not_this_ones(store, server, clock):
     """The recipient is part of what is matched: the same receipt text to Кума is not Аскон's."""
     forum = host_forum(server, clock)
-    to_kuma = store.add_draft("g1", "receipt", "Кума", "Принято.", "n1", False, subject="Квитанция")
-    to_askon = store.add_draft("g1", "receipt", "Аскон", "Принято.", "n1", False, subject="Квитанция")
+    to_kuma = store.insert_draft("g1", "receipt", "Кума", "Принято.", "n1", False, subject="Квитанция")
+    to_askon = store.insert_draft("g1", "receipt", "Аскон", "Принято.", "n1", False, subject="Квитанция")
     crashed = publish_approved(LostAnswer(forum), store, clock.now())
     assert set(crashed.failed) == {to_kuma, to_askon}     # each sent, each answer lost
     server.board.pms.pop(max(server.board.pms))           # Аскон's never arrived after all
@@ -163,8 +163,8 @@ def test_a_pm_lost_to_another_player_with_the_same_text_is_not_this_ones(store, 
 
 
 def test_a_draft_the_forum_refuses_goes_back_to_the_host_with_the_forums_message(store, server, clock):
-    stranger = store.add_draft("g1", "receipt", "Незнакомец", "Принято", "n1", False, subject="Квитанция")
-    thread = store.add_draft("g1", "report", "thread", "Отчёт", "n1", False)
+    stranger = store.insert_draft("g1", "receipt", "Незнакомец", "Принято", "n1", False, subject="Квитанция")
+    thread = store.insert_draft("g1", "report", "thread", "Отчёт", "n1", False)
     forum = host_forum(server, clock)
     report = publish_approved(forum, store, clock.now())
     assert set(report.refused) == {stranger} and set(report.sent) == {thread}   # the rest still goes out
@@ -186,7 +186,7 @@ def test_an_upgraded_store_keeps_its_drafts_and_gains_the_send_error(tmp_path, c
     old = store_module.Store(path, now=clock.now)
     old.register_forum("local", "phpbb", "http://x/", "Ведущий")
     old.register_game("g1", "mafia", "local", "http://x/viewtopic.php?t=2", "UTC", 1, {"Кума": []})
-    draft = old.add_draft("g1", "report", "thread", "Отчёт", "n1", True)
+    draft = old.insert_draft("g1", "report", "thread", "Отчёт", "n1", True)
     old.close()
     monkeypatch.undo()
     upgraded = store_module.Store(path, now=clock.now)
@@ -210,9 +210,9 @@ class BrokenFor:
 
 
 def test_one_drafts_failure_stops_that_draft_visibly_and_never_the_others(store, server, clock):
-    broken = store.add_draft("g1", "receipt", "Аскон", "Принято", "n1", False, subject="Квитанция")
-    fine = store.add_draft("g1", "receipt", "Кума", "Принято", "n1", False, subject="Квитанция")
-    thread = store.add_draft("g1", "report", "thread", "Отчёт", "n1", False)
+    broken = store.insert_draft("g1", "receipt", "Аскон", "Принято", "n1", False, subject="Квитанция")
+    fine = store.insert_draft("g1", "receipt", "Кума", "Принято", "n1", False, subject="Квитанция")
+    thread = store.insert_draft("g1", "report", "thread", "Отчёт", "n1", False)
     forum = host_forum(server, clock)
     report = publish_approved(BrokenFor(forum, "Аскон"), store, clock.now())
     assert set(report.failed) == {broken} and set(report.sent) == {fine, thread} and report.error is None
@@ -223,8 +223,8 @@ def test_one_drafts_failure_stops_that_draft_visibly_and_never_the_others(store,
 
 
 def test_a_forum_that_does_not_answer_ends_publishing_for_the_tick(store, server, clock):
-    first = store.add_draft("g1", "report", "thread", "Отчёт", "n1", False)
-    second = store.add_draft("g1", "report", "thread", "Ещё отчёт", "n1", False)
+    first = store.insert_draft("g1", "report", "thread", "Отчёт", "n1", False)
+    second = store.insert_draft("g1", "report", "thread", "Ещё отчёт", "n1", False)
 
     class Down:
         def reply(self, url, bbcode):
@@ -242,7 +242,7 @@ def test_a_draft_that_failed_is_shown_by_status_drafts_and_the_web_page(store, s
     from forumgm.daemon.cli.drafts import _refusal
     from forumgm.daemon.cli.status import game_status
     from forumgm.daemon.web import create_app
-    broken = store.add_draft("g1", "receipt", "Аскон", "Принято", "n1", False, subject="Квитанция")
+    broken = store.insert_draft("g1", "receipt", "Аскон", "Принято", "n1", False, subject="Квитанция")
     publish_approved(BrokenFor(host_forum(server, clock), "Аскон"), store, clock.now())
     game = type("Game", (), {"id": "g1", "type": "mafia", "players": [], "time_zone": clock.now().tzinfo})()
     shown = game_status(store, game)

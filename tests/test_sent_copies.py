@@ -76,14 +76,14 @@ def game_store(tmp_path, engine: str, base_url: str, clock) -> Store:
 
 def recorded(store: Store, clock, ref: str, to: str = "Кума") -> int:
     """A PM draft sent and recorded with the board's id `ref`."""
-    draft = store.add_draft("g1", "result", to, f"Итог {ref}", f"r{ref}", False, subject=f"Итог {ref}")
+    draft = store.insert_draft("g1", "result", to, f"Итог {ref}", f"r{ref}", False, subject=f"Итог {ref}")
     store.mark_sending(draft, clock.now())
     store.mark_sent(draft, ref, clock.now())
     return draft
 
 
 def approved_pm(store: Store, text: str = "Ход принят") -> int:
-    return store.add_draft("g1", "receipt", "Аскон", text, f"a:{text}", False, subject="Квитанция")
+    return store.insert_draft("g1", "receipt", "Аскон", text, f"a:{text}", False, subject="Квитанция")
 
 
 def asked_to_delete(board) -> list[list[str]]:
@@ -169,7 +169,7 @@ def test_mybb_with_a_full_quota_the_pms_wait_noted_and_go_once_there_is_room(tmp
     with serve(MYBB_SENT_FULL, clock) as server:
         store = game_store(tmp_path, "mybb", server.url, clock)
         waiting = [approved_pm(store, f"Ход {n}") for n in range(2)]
-        post = store.add_draft("g1", "vote_count", "thread", "Итоги дня", "vc", False)
+        post = store.insert_draft("g1", "vote_count", "thread", "Итоги дня", "vc", False)
         forum = host(server.url, "mybb", clock)
         report = publish_approved(forum, store, clock.now())
         assert set(report.held) == set(waiting) and server.board.pms == []
@@ -213,7 +213,7 @@ def test_phpbb_deletes_recorded_copies_from_the_sent_folder_never_the_outbox(tmp
         board.place_pms(board.user_named("Кума").id)
         unread = forum.send_pm("Аскон", "Итог 2", "Не прочитан")      # stays in the outbox
         for ref, to in ((read, "Кума"), (unread, "Аскон")):
-            draft = store.add_draft("g1", "result", to, "x", f"r{ref}", False, subject="x")
+            draft = store.insert_draft("g1", "result", to, "x", f"r{ref}", False, subject="x")
             store.mark_sending(draft, clock.now())
             store.mark_sent(draft, ref, clock.now())
         clock.sleep(KEPT_FOR.total_seconds() + 60)

@@ -3,6 +3,7 @@ import itertools
 import random
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from forumgm.engines.assignment import Wish, assign
 
@@ -40,6 +41,26 @@ def test_assignment_matches_brute_force_on_small_cases(seed):
     assert dict(result.given) == expected
     assert result.total == total
     assert sum(choice is not None for choice in result.given.values()) == matched
+
+
+@st.composite
+def sign_ups(draw):
+    """Up to 4 players listing up to 4 choices each, repeated ones and ones not on offer among them."""
+    offered = [f"f{i}" for i in range(draw(st.integers(1, 4)))]
+    choice = st.sampled_from(offered + ["gone"])
+    wishes = [Wish(f"p{i}", tuple(draw(st.lists(choice, max_size=4)))) for i in range(draw(st.integers(0, 4)))]
+    return wishes, offered
+
+
+@settings(max_examples=300, deadline=None)
+@given(sign_ups())
+def test_the_assignment_is_the_best_of_all_by_brute_force(sign_up):
+    wishes, offered = sign_up
+    listed = [Wish(w.player, tuple(c for c in dict.fromkeys(w.choices) if c in offered)) for w in wishes]
+    expected, (_, total, _) = brute_force(listed, offered)
+    result = assign(wishes, offered)
+    assert dict(result.given) == expected
+    assert result.total == total
 
 
 def test_everyone_gets_a_listed_choice_where_possible_even_at_a_cost_in_preference():

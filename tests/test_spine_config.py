@@ -9,6 +9,7 @@ import pytest
 
 from forumgm.config import data_path
 from forumgm.daemon.cli import main
+from forumgm.daemon.drafts.compose import needs_approval
 from forumgm.daemon.settings.game import load_game
 from forumgm.daemon.settings.installation import load_installation
 from forumgm.daemon.settings.records import ConfigError
@@ -59,7 +60,7 @@ def test_a_valid_game_becomes_typed_values(tmp_path):
     game = load_game(write(tmp_path, "game.toml", GAME))
     assert game.calendar["round"].closes == time(22, 45)
     assert game.start == datetime(2026, 3, 2, 23, 0, tzinfo=game.time_zone)
-    assert game.needs_approval("lynch_report") is True
+    assert needs_approval(game.approval, "lynch_report") is True       # what [approval] leaves out waits
     assert game.setup_table()["players"][0] == {"nick": "Аскон", "role": "Комиссар"}
 
 

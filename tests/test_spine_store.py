@@ -80,8 +80,8 @@ def test_thread_cursor_defaults_and_updates(store):
 
 
 def test_draft_lifecycle_with_history_and_audit(store):
-    draft = store.add_draft("g", "receipt", "Хан", "Принято", "round-1", needs_approval=True, ref="receipt:9")
-    assert store.add_draft("g", "receipt", "Хан", "Принято", "round-1", True, ref="receipt:9") == draft
+    draft = store.insert_draft("g", "receipt", "Хан", "Принято", "round-1", needs_approval=True, ref="receipt:9")
+    assert store.insert_draft("g", "receipt", "Хан", "Принято", "round-1", True, ref="receipt:9") == draft
     store.edit_draft(draft, "Принято: лечить Аскона", by="host")
     store.approve(draft, by="host")
     assert store.draft(draft)["status"] == "approved"
@@ -95,7 +95,7 @@ def test_draft_lifecycle_with_history_and_audit(store):
 
 
 def test_drafts_without_approval_start_approved(store):
-    draft = store.add_draft("g", "vote_count", "thread", "Голоса", "round-1", needs_approval=False)
+    draft = store.insert_draft("g", "vote_count", "thread", "Голоса", "round-1", needs_approval=False)
     assert [d["id"] for d in store.approved_drafts()] == [draft]
 
 
@@ -104,7 +104,7 @@ def test_a_phase_is_resolved_once_and_a_rerun_supersedes(store):
     with store.transaction():
         first = store.begin_resolution("g", "round-1", T0)
         store.add_snapshot("g", "round-1", {"v": 1}, first)
-        old_draft = store.add_draft("g", "report", "thread", "v1", "round-1", True, resolution_id=first)
+        old_draft = store.insert_draft("g", "report", "thread", "v1", "round-1", True, resolution_id=first)
     with pytest.raises(StoreError):
         with store.transaction():
             store.begin_resolution("g", "round-1", T0)
@@ -138,8 +138,8 @@ def test_unclaimed_pms_leave_out_old_mail_orders_and_answered_ones(store):
     pm("5", None, T0 + timedelta(minutes=3))                          # undated: when it was seen
     pm("6", None, T0 - timedelta(minutes=1))
     store.record_order("g", "round-1", "2", "Хан", T0, "ход", [])
-    store.add_draft("g", "host_notice", "host", "ЛС", None, True, ref="stray_pm:f:3")
-    store.supersede(store.add_draft("g", "host_notice", "host", "ЛС", None, True, ref="stray_pm:f:4"))
+    store.insert_draft("g", "host_notice", "host", "ЛС", None, True, ref="stray_pm:f:3")
+    store.supersede(store.insert_draft("g", "host_notice", "host", "ЛС", None, True, ref="stray_pm:f:4"))
     assert [p["pm_id"] for p in store.unclaimed_pms("f", ["g"], T0, "stray_pm:f:")] == ["5", "4"]
     assert [p["pm_id"] for p in store.unclaimed_pms("f", [], T0, "stray_pm:f:")] == ["5", "2", "4"]
     assert [p["pm_id"] for p in store.unclaimed_pms("f", ["g"], T0, "receipt:")] == ["5", "3", "4"]

@@ -5,7 +5,9 @@ game): a backup of the store was a key to the host's forum account.
 """
 from __future__ import annotations
 
+import random
 import re
+import sys
 
 import pytest
 
@@ -13,6 +15,7 @@ from forumgm.daemon.offline.localforum import LocalForum
 from forumgm.daemon.store import Store
 from forumgm.daemon.tick.sync import sync_game
 from forumgm.parsers.forums import ENGINES
+from forumgm.parsers.forums import scrub
 from forumgm.parsers.forums.scrub import scrub_page
 from forum_parser_fixtures import CAPTURED, FIXTURES
 from localforum_support import HOST, PLAYERS, FakeClock, host_forum, seeded_board, thread_url
@@ -60,6 +63,57 @@ def test_what_is_blanked_and_what_is_kept(html, expected):
 
 def test_known_secret_values_are_masked_wherever_they_are():
     assert scrub_page("<p>cookie-value-123 in text</p>", ["cookie-value-123", "x"]) == "<p>*** in text</p>"
+
+
+def as_the_patterns_say(html: str) -> str:
+    """What scrub_page blanks, by the definition: each pattern substituted wherever it matches."""
+    html = scrub._URL_PARAM.sub(r"\1", html)
+    html = scrub._HEX_PARAM.sub(r"\1", html)
+    html = scrub._SCRIPT_VALUE.sub(r"\1\2\2", html)
+    return scrub._INPUT.sub(scrub._blank_input, html)
+
+
+# Pieces of generated pages: every name in odd cases (with the non-ASCII letters IGNORECASE takes),
+# what may stand before and after one, values quoted and not, hex runs, tags.
+NAMES = [*scrub.SECRET_NAMES, "SID", "Sesc", "ſid", "MY_POST_KEY", "securityToken", "Session_ID", "csrfKEY",
+         "MD5CHECK", "\u212aey", "auth_\u212aey", "PHPSESSİD", "sessıonid", "xsid", "sidx", "class"]
+AROUND = ["?", "&", "&amp;", "&AMP;", ";", "amp;", "data-", "-", " ", "", "x", "_", "\n", '"', "'", "=", ":", " = ",
+          ": ", "=\t", '="', "='", '"="', "\"\u00a0:\u00a0'", "<", ">", "#", "/", "1", "é", "Ж"]
+VALUES = ["abc", '"abc"', "'abc'", '""', "'x\"y'", '"a\nb"', "0123456789abcdef" * 2, "0123456789ABCDEF" * 3,
+          "0123456789abcdef" * 2 + "g", '"' + "f" * 32 + '"', "", "Голос"]
+TAGS = ['<input type="hidden" name="sid" value="abc">', "<input name=token value=x>", '<INPUT value="' + "a" * 32 + '">',
+        '<input type="text" name="subject" value="Re: Игра">', "<input", '<a href="x.php?sid=1&amp;t=2">']
+
+
+def generated_page(rng: random.Random) -> str:
+    return "".join(rng.choice(rng.choice((NAMES, AROUND, AROUND, VALUES, TAGS))) for _ in range(rng.randint(1, 40)))
+
+
+@pytest.mark.parametrize("path", sorted(FIXTURES.glob("*/*.html")), ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_every_saved_page_is_blanked_as_the_patterns_say(path):
+    html = path.read_text(encoding="utf-8")
+    for page in (html, html.replace("sid=", f"sid={SID}")):
+        assert scrub_page(page) == as_the_patterns_say(page)
+
+
+def test_generated_pages_are_blanked_as_the_patterns_say():
+    rng = random.Random(5)
+    pages = [generated_page(rng) for _ in range(5000)]
+    changed = 0
+    for page in pages:
+        expected = as_the_patterns_say(page)
+        assert scrub_page(page) == expected, page
+        changed += expected != page
+    assert changed > 1000          # (so that the comparison says something)
+
+
+def test_the_letters_ignorecase_takes_for_the_names_are_all_searched_for():
+    """The reversed search spells each letter of the names out; IGNORECASE's matches of an ASCII
+    letter are the letter's two cases and, for some, non-ASCII letters (_FOLDS)."""
+    every_character = "".join(map(chr, range(sys.maxunicode + 1)))
+    for letter in sorted({c for name in scrub.SECRET_NAMES for c in name if c.isalpha()}):
+        taken = set(re.findall(letter, every_character, re.IGNORECASE))
+        assert taken == {letter, letter.upper(), *scrub._FOLDS.get(letter, "")}
 
 
 def test_the_store_keeps_neither_the_session_nor_more_than_the_newest_pages(tmp_path):

@@ -6,6 +6,7 @@ import threading
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
+from forumgm.daemon.offline.localforum.server import STOP_POLL
 from forumgm.daemon.store.role_links import create_role_link, role_link_path
 from forumgm.daemon.web.server import web_server
 from web_seed import GAME, MAP_GAME, PASSWORD, audit_actions, seeded_store
@@ -17,7 +18,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 def site(tmp_path):
     seeded = seeded_store(tmp_path)
     server = web_server(seeded.store, PASSWORD, "127.0.0.1", 0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": STOP_POLL}, daemon=True)
     thread.start()
     yield seeded, f"http://127.0.0.1:{server.server_port}"
     server.shutdown()

@@ -10,6 +10,7 @@ from datetime import timedelta
 import pytest
 from playwright.sync_api import expect
 
+from forumgm.daemon.offline.localforum.server import STOP_POLL
 from forumgm.daemon.runtime.loop import game_runs
 from forumgm.daemon.store import Store
 from forumgm.daemon.web.server import web_server
@@ -34,7 +35,7 @@ def hosted(tmp_path, monkeypatch):
     store = Store(installation.storage, now=table.clock.now)
     server = web_server(store, PASSWORD, "127.0.0.1", 0,
                         games=lambda: {game.id: game for game in game_runs(installation, store)})
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": STOP_POLL}, daemon=True)
     thread.start()
     yield table, store, f"http://127.0.0.1:{server.server_port}"
     server.shutdown()
@@ -142,7 +143,7 @@ def test_host_actions_need_the_session_and_its_csrf_token(hosted, page):  # noqa
 
 def test_the_draft_queue_previews_bbcode_and_shows_the_last_edit(hosted, page):  # noqa: F811
     table, store, base = hosted
-    draft = store.add_draft(GAME, "host_notice", "thread", "[b]Жирный[/b] и <script>alert(1)</script>", "round-1", True)
+    draft = store.insert_draft(GAME, "host_notice", "thread", "[b]Жирный[/b] и <script>alert(1)</script>", "round-1", True)
     log_in(page, base, PASSWORD)
     page.goto(f"{base}/drafts")
     card = page.locator(f"#draft-{draft}")
@@ -175,7 +176,7 @@ def test_the_tally_links_each_vote_to_its_post(tmp_path, page):  # noqa: F811
                             rules=SimpleNamespace(load=dict, pm_vote_tally=partial(Rules.pm_vote_tally, None)))
     seeded = seeded_store(tmp_path)
     server = web_server(seeded.store, SEEDED_PASSWORD, "127.0.0.1", 0, games=lambda: {SEEDED: links})
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": STOP_POLL}, daemon=True)
     thread.start()
     try:
         log_in(page, f"http://127.0.0.1:{server.server_port}", SEEDED_PASSWORD)
@@ -220,7 +221,7 @@ def test_an_older_phase_is_re_run_from_the_page_with_every_later_one(played, pag
                        ("Тора", "голос: Бук")):
         correct(game, store, "round-1", nick, text, "host", store.now())
     server = web_server(store, PASSWORD, "127.0.0.1", 0, games=lambda: games)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": STOP_POLL}, daemon=True)
     thread.start()
     base = f"http://127.0.0.1:{server.server_port}"
     try:

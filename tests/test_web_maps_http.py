@@ -14,6 +14,7 @@ import requests
 from PIL import Image
 
 from forumgm.daemon.drafts.pictures import in_game_folder, save_pictures
+from forumgm.daemon.offline.localforum.server import STOP_POLL
 from forumgm.daemon.store import Store
 from forumgm.daemon.web.server import web_server
 from web_seed import NOW, PASSWORD
@@ -48,11 +49,11 @@ def site(tmp_path):
                             "Europe/Moscow", topic, {"Аларих": []})
         maps[game_id] = png(color)
         pictures = save_pictures(store.path, game_id, "turn-1", {"map.png": maps[game_id]})
-        reports[game_id] = store.add_draft(game_id, "literary_report", "thread", "Итоги.\n\n[карта]\n", "turn-1",
+        reports[game_id] = store.insert_draft(game_id, "literary_report", "thread", "Итоги.\n\n[карта]\n", "turn-1",
                                            True, pictures=pictures)
     (tmp_path / "secret.png").write_bytes(b"not for the page")
     server = web_server(store, PASSWORD, "127.0.0.1", 0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": STOP_POLL}, daemon=True)
     thread.start()
     base = f"http://127.0.0.1:{server.server_port}"
     with requests.Session() as session:
@@ -131,7 +132,7 @@ def test_a_draft_listing_a_file_outside_its_games_folder_serves_nothing(site, tm
     link = second_map.parents[2] / FIRST / "turn-1" / "link.png"      # in the first game's folder
     link.parent.mkdir(parents=True, exist_ok=True)
     link.symlink_to(second_map)
-    planted = site.store.add_draft(FIRST, "literary_report", "thread", "Итоги.\n\n[карта]\n", "turn-2", True,
+    planted = site.store.insert_draft(FIRST, "literary_report", "thread", "Итоги.\n\n[карта]\n", "turn-2", True,
                                    pictures=[second_map, tmp_path / "secret.png", link])
     for index in range(3):
         assert raw_get(site, f"/games/{FIRST}/maps/{planted}/{index}")[0] == 404

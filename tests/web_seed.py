@@ -52,19 +52,19 @@ def seeded_store(folder: Path) -> Seeded:
         {"line": "голос: Аскон", "ok": True, "canonical": "голос: Аскон"},
         {"line": "летать над городом", "ok": False, "reason": "непонятный приказ"},
     ])
-    receipt = store.add_draft(GAME, "receipt", "Хана", "Принято: голос: Аскон\nОтклонено: летать над городом",
+    receipt = store.insert_draft(GAME, "receipt", "Хана", "Принято: голос: Аскон\nОтклонено: летать над городом",
                               "round-2", True, ref="receipt:pm-11")
-    vote_count = store.add_draft(GAME, "vote_count", "thread", "Хана — 2\nАскон — 1 <script>alert(1)</script>",
+    vote_count = store.insert_draft(GAME, "vote_count", "thread", "Хана — 2\nАскон — 1 <script>alert(1)</script>",
                                  "round-2", True)
-    round_report = store.add_draft(GAME, "round_report", "thread", "Посажен: ...", "round-2", True)
-    role_pm = store.add_draft(GAME, "role", "Аскон", "Ваша роль: Комиссар", "round-1", True)
-    sent = store.add_draft(GAME, "warning", "Вереск", "Предупреждение", "round-1", False)
+    round_report = store.insert_draft(GAME, "round_report", "thread", "Посажен: ...", "round-2", True)
+    role_pm = store.insert_draft(GAME, "role", "Аскон", "Ваша роль: Комиссар", "round-1", True)
+    sent = store.insert_draft(GAME, "warning", "Вереск", "Предупреждение", "round-1", False)
     store.mark_sending(sent, NOW)
     store.mark_sent(sent, "pm:9001", NOW)
     map_path, = save_pictures(store.path, MAP_GAME, "turn-1", {"turn-1.png": PNG})
     store.register_game(MAP_GAME, "bellum", "local", "http://127.0.0.1:1/viewtopic.php?t=3", "Europe/Moscow", 3,
                         {"Аларих": []})
-    report = store.add_draft(MAP_GAME, "literary_report", "thread", "Итоги дня.\n\n[карта]\n\nКонец.", "turn-1", True,
+    report = store.insert_draft(MAP_GAME, "literary_report", "thread", "Итоги дня.\n\n[карта]\n\nКонец.", "turn-1", True,
                              pictures=[map_path, map_path.with_name("missing.svg")])
     return Seeded(store, vote_count, round_report, role_pm, receipt, sent, map_path, report)
 

@@ -17,6 +17,7 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
+    from forumgm.daemon.drafts.compose import draft
     from forumgm.daemon.tick.votes import RUNNING_KIND, count_phase_votes, pm_vote_tally, vote_count_body
     from forumgm.engines.base import Phase
 
@@ -39,9 +40,8 @@ def run(args) -> int:
     body = vote_count_body(game, state, phase, tally, final=resolved, as_of=None if resolved else store.now())
     print(body)
     if args.draft:
-        draft = store.add_draft(game.id, RUNNING_KIND, "thread", body, phase.key,
-                                game.config.needs_approval(RUNNING_KIND))
-        print(f"\ndraft {draft} added ({store.draft(draft)['status']})")
+        made = draft(store, game.id, RUNNING_KIND, "thread", body, phase.key, approval=game.config.approval)
+        print(f"\ndraft {made} added ({store.draft(made)['status']})")
     return 0
 
 

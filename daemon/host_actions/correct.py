@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from forumgm.daemon.drafts.compose import draft
 from forumgm.daemon.tick.finish import may_change
 from forumgm.daemon.host_actions.correct_vote import VoteCorrection, annul_vote, correct_vote
 from forumgm.daemon.drafts.phase_names import phase_label
@@ -105,8 +106,8 @@ def _correct_orders(game, store: Store, target: Target, text: str, by: str) -> C
     superseded = _supersede_open_receipts(store, game.id, replaced)
     body = receipt_text(game.config.type, player, verdicts, game.texts, template=TEMPLATE,
                         phase=phase_label(game.rules, phase_key))
-    receipt = store.add_draft(game.id, "receipt", player, body, phase_key, game.config.needs_approval("receipt"),
-                              ref=f"receipt:{order['pm_id']}", subject=SUBJECT)
+    receipt = draft(store, game.id, "receipt", player, body, phase_key, approval=game.config.approval,
+                    ref=f"receipt:{order['pm_id']}", subject=SUBJECT)
     store.audit(by, "order.correct", {
         "game": game.id, "phase": phase_key, "player": player, "text": text, "order": order["pm_id"],
         "replaced": [{"pm_id": r["pm_id"], "text": r["raw_text"], "entered_by": r["entered_by"]} for r in replaced],
@@ -119,8 +120,8 @@ def _supersede_open_receipts(store: Store, game_id: str, replaced: list[dict]) -
     """Receipts of the replaced orders that were not sent: the new receipt says what counts instead."""
     refs = {f"receipt:{row['pm_id']}" for row in replaced}
     done = []
-    for draft in store.drafts(game_id=game_id):
-        if draft["ref"] in refs and draft["status"] in OPEN_DRAFT_STATUSES:
-            store.supersede(draft["id"])
-            done.append(draft["id"])
+    for old in store.drafts(game_id=game_id):
+        if old["ref"] in refs and old["status"] in OPEN_DRAFT_STATUSES:
+            store.supersede(old["id"])
+            done.append(old["id"])
     return done

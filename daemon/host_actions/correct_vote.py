@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from forumgm.daemon.drafts.compose import draft
 from forumgm.daemon.host_actions.outcome_diff import text_diff
 from forumgm.daemon.store import OPEN_DRAFT_STATUSES, Store, StoreError
 from forumgm.daemon.tick.votes import RUNNING_KIND, phase_vote_rules, record_votes, vote_count_body
@@ -101,16 +102,16 @@ def redraft_running_counts(game, store: Store, target: "Target", tally: Tally
     wrote it, beside how the new count differs. ((old, new) pairs, the kept ones)"""
     body = vote_count_body(game, target.state, target.phase, tally, as_of=target.at)
     redrafted, kept = [], []
-    for draft in store.drafts(game_id=game.id):
-        if (draft["kind"], draft["phase_key"]) != (RUNNING_KIND, target.row["key"]) \
-                or draft["status"] not in OPEN_DRAFT_STATUSES:
+    for old in store.drafts(game_id=game.id):
+        if (old["kind"], old["phase_key"]) != (RUNNING_KIND, target.row["key"]) \
+                or old["status"] not in OPEN_DRAFT_STATUSES:
             continue
-        if store.draft_edits(draft["id"]):
-            kept.append(KeptDraft(draft["id"], text_diff(draft["body"], body)))
+        if store.draft_edits(old["id"]):
+            kept.append(KeptDraft(old["id"], text_diff(old["body"], body)))
             continue
-        store.supersede(draft["id"])
-        redrafted.append((draft["id"], store.add_draft(game.id, RUNNING_KIND, draft["target"], body, draft["phase_key"],
-                                                       game.config.needs_approval(RUNNING_KIND), ref=draft["ref"])))
+        store.supersede(old["id"])
+        redrafted.append((old["id"], draft(store, game.id, RUNNING_KIND, old["target"], body, old["phase_key"],
+                                           approval=game.config.approval, ref=old["ref"])))
     return tuple(redrafted), tuple(kept)
 
 

@@ -10,13 +10,12 @@ are no votes.
 from __future__ import annotations
 
 import dataclasses
-import json
 from datetime import datetime
 from typing import Any, Sequence
 
 from forumgm.daemon.settings.records import GameConfig, PlayerConfig
 from forumgm.daemon.tick.finish import is_finished
-from forumgm.daemon.store import OPEN_DRAFT_STATUSES, Store, StoreError
+from forumgm.daemon.store import Store, StoreError
 from forumgm.parsers.names import account_player
 
 
@@ -48,34 +47,11 @@ def replace_player(game, store: Store, old: str, new: str, by: str, now: datetim
     if is_finished(store, game.id):
         raise StoreError(f"{game.id} is finished; its players can no longer change")
     with store.transaction():
-        counts = _rename(store, game.id, player, new)
+        counts = store.rename_player(game.id, player, new, lambda state: rename_in(state, player, new))
         store.add_replacement(game.id, player, new, by, now)
         detail = {"game": game.id, "old": player, "new": new, **counts}
         store.audit(by, "player.replace", detail)
     return detail
-
-
-def _rename(store: Store, game_id: str, old: str, new: str) -> dict:
-    db = store.db
-    snapshots = 0
-    for snapshot_id, state in db.execute("SELECT id, state FROM snapshots WHERE game_id = ?", [game_id]).fetchall():
-        renamed = json.dumps(rename_in(json.loads(state), old, new), ensure_ascii=False)
-        if renamed != state:
-            db.execute("UPDATE snapshots SET state = ? WHERE id = ?", [renamed, snapshot_id])
-            snapshots += 1
-    counts = {"snapshots": snapshots}
-    for name, sql in (
-        ("orders", "UPDATE orders SET sender = ? WHERE game_id = ? AND sender = ?"),
-        ("votes", "UPDATE votes SET voter = ? WHERE game_id = ? AND voter = ?"),
-        ("votes_for", "UPDATE votes SET target = ? WHERE game_id = ? AND target = ?"),
-        ("eliminations", "UPDATE eliminations SET nick = ? WHERE game_id = ? AND nick = ?"),
-        ("players", "UPDATE players SET nick = ?, aliases = '[]' WHERE game_id = ? AND nick = ?"),
-        ("drafts", f"UPDATE drafts SET target = ? WHERE game_id = ? AND target = ? AND status IN {OPEN_DRAFT_STATUSES}"),
-        ("vote_corrections", "UPDATE vote_corrections SET voter = ? WHERE game_id = ? AND voter = ?"),
-        ("vote_corrections_for", "UPDATE vote_corrections SET text = ? WHERE game_id = ? AND text = ?"),
-    ):
-        counts[name] = db.execute(sql, [new, game_id, old]).rowcount
-    return counts
 
 
 def rename_in(value: Any, old: str, new: str) -> Any:

@@ -22,8 +22,9 @@ from pathlib import Path
 from typing import TextIO
 from zoneinfo import ZoneInfo
 
-from forumgm.daemon.tick.clock import Clock, FastClock
 from forumgm.daemon.offline.localforum import Board, LocalForum
+from forumgm.daemon.offline.localforum.server import STOP_POLL
+from forumgm.daemon.tick.clock import Clock, FastClock
 
 HOST = "Ведущий"
 ZONE = ZoneInfo("Europe/Moscow")
@@ -236,7 +237,7 @@ def run_demo(duration: float, speed: float, auto_approve: bool, folder: Path | N
         page_store = Store(installation.storage, now=clock.now)
         page = web_server(page_store, web_password, installation.web_host, installation.web_port,
                           games=lambda: {game.id: game for game in daemon.games}, quiet=True)
-        threading.Thread(target=page.serve_forever, daemon=True).start()
+        threading.Thread(target=page.serve_forever, kwargs={"poll_interval": STOP_POLL}, daemon=True).start()
         print(f"local forum: {server.url}viewtopic.php?t=2  (game clock x{speed:g})", file=out)
         print(f"host's page: http://{installation.web_host}:{page.server_port}/  password: {web_password}  "
               "(this demo's own; approve drafts there while it runs)", file=out)

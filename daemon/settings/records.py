@@ -87,10 +87,6 @@ class GameConfig:
         """`players = []`: the sign-up is still running, nothing is dealt yet."""
         return not self.players
 
-    def needs_approval(self, kind: str) -> bool:
-        """Every kind needs the host's approval unless the game's [approval] table says otherwise."""
-        return self.approval.get(kind, True)
-
     def setup_table(self) -> dict:
         """What `Rules.setup` receives: the game's [setup] plus the players with roles and aliases."""
         players = []

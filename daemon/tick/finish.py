@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from forumgm.daemon.drafts.compose import draft
 from forumgm.daemon.tick.stops import ENGINE, ended_after
 from forumgm.daemon.store import Store, StoreError
 from forumgm.engines.base import Phase
@@ -34,7 +35,7 @@ def finish_game(game, store: Store, winner: str, by: str, now: datetime, force: 
         snapshot = store.latest_snapshot(game.id)
         alive = game.rules.alive(game.rules.load(snapshot["state"])) if snapshot else []
         body = game.texts.render(TEMPLATE, winner=winner, alive=alive)
-        return store.add_draft(game.id, KIND, "thread", body, None, game.config.needs_approval(KIND), ref=KIND)
+        return draft(store, game.id, KIND, "thread", body, approval=game.config.approval, ref=KIND)
 
 
 def engine_result(game, store: Store) -> str | None:

@@ -21,6 +21,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from forumgm.daemon.drafts.compose import draft
 from forumgm.daemon.tick.clock import due_phases, schedule
 from forumgm.daemon.settings.records import GameConfig
 from forumgm.daemon.tick.finish import finish_by_engine, is_finished
@@ -221,8 +222,8 @@ def start_game(game: GameRun, store: Store, now: datetime | None = None) -> None
         store.add_snapshot(game.id, SETUP, game.rules.dump(state), at=now)   # when it began: dealt_at
         keep_dealt(game, store)         # the rules freeze: the table the game is dealt under
         for pm in role_drafts(game, store, state):
-            store.add_draft(game.id, pm.kind, pm.to, pm.text, SETUP, config.needs_approval(pm.kind),
-                            ref=f"{pm.kind}:{pm.to}", subject=pm.subject)
+            draft(store, game.id, pm.kind, pm.to, pm.text, SETUP, approval=config.approval,
+                  ref=f"{pm.kind}:{pm.to}", subject=pm.subject)
         first = game.rules.first_phase(state)
         _schedule(game, store, first, config.start)
         store.audit("daemon", "game.start", {"game": game.id})
@@ -315,9 +316,9 @@ def record_orders(game: GameRun, store: Store, state: Any, phase: Phase, deadlin
             if not store.record_order(game.id, filed_as, pm["pm_id"], nick, at, order.text,
                                       [v.as_json() for v in verdicts]):
                 continue
-            store.add_draft(game.id, "receipt", nick, receipt_text(game.config.type, nick, verdicts, game.texts),
-                            phase_key, game.config.needs_approval("receipt"), ref=f"receipt:{pm['pm_id']}",
-                            subject=f"Re: {pm['subject']}" if pm["subject"] else "")
+            draft(store, game.id, "receipt", nick, receipt_text(game.config.type, nick, verdicts, game.texts),
+                  phase_key, approval=game.config.approval, ref=f"receipt:{pm['pm_id']}",
+                  subject=f"Re: {pm['subject']}" if pm["subject"] else "")
 
 
 def _began(store: Store, game_id: str) -> datetime | None:
@@ -373,17 +374,18 @@ def resolve_once(game: GameRun, store: Store, phase_key: str, cutoff: datetime, 
         for name, body in outcome.reports.items():
             if body:
                 kind = f"{name}_report"
-                store.add_draft(game.id, kind, "thread", with_mark(body) if pictures else body, phase_key,
-                                game.config.needs_approval(kind), resolution_id=resolution, pictures=pictures)
+                draft(store, game.id, kind, "thread", with_mark(body) if pictures else body, phase_key,
+                      approval=game.config.approval, resolution_id=resolution, pictures=pictures)
                 pictures = []       # the first report carries them
         for pm in outcome.pms:
-            store.add_draft(game.id, pm.kind, pm.to, pm.text, phase_key, game.config.needs_approval(pm.kind),
-                            subject=pm.subject, resolution_id=resolution)
-        for body in host_notices(game, outcome.events):     # for the host's eyes first, whatever [approval] says
-            store.add_draft(game.id, NOTICE_KIND, "thread", body, phase_key, True, resolution_id=resolution)
+            draft(store, game.id, pm.kind, pm.to, pm.text, phase_key, approval=game.config.approval,
+                  subject=pm.subject, resolution_id=resolution)
+        for body in host_notices(game, outcome.events):     # for the host's eyes first ([approval] cannot name it)
+            draft(store, game.id, NOTICE_KIND, "thread", body, phase_key, approval=game.config.approval,
+                  resolution_id=resolution)
         if tally is not None:
-            store.add_draft(game.id, FINAL_KIND, "thread", vote_count_body(game, state, phase, tally, final=True),
-                            phase_key, game.config.needs_approval(FINAL_KIND), resolution_id=resolution)
+            draft(store, game.id, FINAL_KIND, "thread", vote_count_body(game, state, phase, tally, final=True),
+                  phase_key, approval=game.config.approval, resolution_id=resolution)
         following = game.rules.next_phase(outcome.state, phase)
         if following is not None:
             _schedule(game, store, following, cutoff)

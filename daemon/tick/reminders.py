@@ -14,6 +14,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+from forumgm.daemon.drafts.compose import draft
 from forumgm.daemon.store.orders import order_pms
 from forumgm.daemon.store.posts import stored_posts
 from forumgm.engines.base import Phase
@@ -36,11 +37,11 @@ def draft_reminder(game: Any, store, state: Any, phase: Phase, left: timedelta) 
     if reminder is None:
         return
     with store.transaction():
-        store.add_draft(game.id, "reminder", "thread", reminder.post, phase.key, game.config.needs_approval("reminder"),
-                        ref=f"reminder:{phase.key}")
+        draft(store, game.id, "reminder", "thread", reminder.post, phase.key, approval=game.config.approval,
+              ref=f"reminder:{phase.key}")
         for pm in reminder.pms:
-            store.add_draft(game.id, pm.kind, pm.to, pm.text, phase.key, game.config.needs_approval(pm.kind),
-                            ref=f"reminder:{phase.key}:{pm.to}", subject=pm.subject)
+            draft(store, game.id, pm.kind, pm.to, pm.text, phase.key, approval=game.config.approval,
+                  ref=f"reminder:{phase.key}:{pm.to}", subject=pm.subject)
 
 
 def draft_digest(game: Any, store, state: Any, phase: Phase, phase_row: dict, end: datetime, when: str) -> None:
@@ -53,8 +54,8 @@ def draft_digest(game: Any, store, state: Any, phase: Phase, phase_row: dict, en
         return      # a game whose thread has no rules of its own
     if when == "deadline" and _drafted_before(store, game.id, f"{pm.kind}:{phase.key}:before", pm.text):
         return      # nothing changed since the digest before the deadline: the host has read it
-    store.add_draft(game.id, pm.kind, pm.to, pm.text, phase.key, game.config.needs_approval(pm.kind),
-                    ref=f"{pm.kind}:{phase.key}:{when}", subject=pm.subject)
+    draft(store, game.id, pm.kind, pm.to, pm.text, phase.key, approval=game.config.approval,
+          ref=f"{pm.kind}:{phase.key}:{when}", subject=pm.subject)
 
 
 def _drafted_before(store, game_id: str, ref: str, body: str) -> bool:

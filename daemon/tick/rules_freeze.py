@@ -18,6 +18,7 @@ import json
 import logging
 from typing import Any, Mapping, NamedTuple
 
+from forumgm.daemon.drafts.compose import draft
 from forumgm.daemon.settings.game import rules_on_file
 from forumgm.daemon.settings.games import rule_table, rules_for
 from forumgm.daemon.tick.finish import is_finished
@@ -111,8 +112,7 @@ def _stop(game: Any, store, changed: list[Change], digest: str, now) -> None:
             log.error("%s", problem)
         body = game.texts.render(TEMPLATE, game=game.id, file=str(game.config.source), absent=ABSENT,
                                  changes=[(c.key, toml_value(c.old), toml_value(c.new)) for c in changed])
-        store.add_draft(game.id, NOTICE_KIND, game.account or "thread", body, None, True,
-                        ref=f"rules_changed:{digest}")
+        draft(store, game.id, NOTICE_KIND, game.account, body, ref=f"rules_changed:{digest}")   # always waits
 
 
 def toml_value(value: Any) -> str | None:

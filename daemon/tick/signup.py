@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from forumgm.daemon.drafts.compose import draft
 from forumgm.daemon.store.posts import stored_posts
 from forumgm.parsers.signup import SignupList, read_signup
 
@@ -30,6 +31,5 @@ def draft_signup(store, game_id: str, host: str, texts, until: datetime | None =
         for old in store.drafts(status="pending", game_id=game_id):
             if old["kind"] == KIND:
                 store.supersede(old["id"])
-        draft_id = store.add_draft(game_id, KIND, host, body, None, needs_approval=True,
-                                   subject="Список записавшихся")
+        draft_id = draft(store, game_id, KIND, host, body, subject="Список записавшихся")
     return proposal, draft_id

@@ -20,6 +20,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Sequence
 
+from forumgm.daemon.drafts.compose import draft
 from forumgm.daemon.settings.setup_files import game_setup
 from forumgm.daemon.store.posts import stored_posts
 from forumgm.engines.assignment import Assignment, Wish, assign
@@ -93,9 +94,9 @@ def draft_assignment(store, game_id: str, host: str, texts, names: ChoiceNames,
                 store.supersede(old["id"])
         for post in proposal.posts:
             if post.problem:
-                store.add_draft(game_id, REPLY_KIND, "thread", _reply(texts, post, names), None,
-                                needs_approval=True, ref=f"{REPLY_KIND}:{post.post_id}")
-        draft_id = store.add_draft(game_id, KIND, "thread", body, None, needs_approval=True)
+                draft(store, game_id, REPLY_KIND, "thread", _reply(texts, post, names),
+                      ref=f"{REPLY_KIND}:{post.post_id}")
+        draft_id = draft(store, game_id, KIND, "thread", body)
     return proposal, draft_id
 
 

@@ -13,6 +13,7 @@ import logging
 from datetime import datetime
 from typing import Any, Sequence
 
+from forumgm.daemon.drafts.compose import draft
 from forumgm.daemon.tick.finish import is_finished
 from forumgm.daemon.tick.notices import KIND
 from forumgm.daemon.store import Store
@@ -53,7 +54,8 @@ def draft_stray_pms(games: Sequence[Any], store: Store) -> list[int]:
                                   time=f"{at.astimezone(zone):%d.%m.%Y %H:%M} ({zone.key})",
                                   games=sorted(game.id for game in games), finished=finished,
                                   replaced=_replaced(store, games, pm["sender"]))
-        made.append(store.add_draft(owner.id, KIND, owner.account, body, None, True, ref=ref, subject=SUBJECT))
+        made.append(draft(store, owner.id, KIND, owner.account, body, approval=owner.config.approval, ref=ref,
+                          subject=SUBJECT))
         log.info("forum %s: PM %s from %s is no player's; a notice is drafted for the host",
                  forum_id, pm["pm_id"], pm["sender"])
     return made

@@ -10,6 +10,7 @@ import dataclasses
 from datetime import datetime
 from typing import Any
 
+from forumgm.daemon.drafts.compose import draft
 from forumgm.daemon.tick.notices import KIND as NOTICE_KIND
 from forumgm.daemon.store import Store
 from forumgm.daemon.store.orders import order_pms
@@ -86,8 +87,8 @@ def note_thread_votes(game, store: Store, phase: Phase, phase_row: dict) -> list
         body = game.texts.render(THREAD_VOTE_TEMPLATE, nick=nick, text=voted[0], game=game.id, day=phase.number,
                                  time=f"{version.version_at.astimezone(zone):%d.%m.%Y %H:%M}",
                                  link=game.post_url(version.post_id))
-        made.append(store.add_draft(game.id, NOTICE_KIND, game.account, body, phase.key, True,
-                                    ref=f"thread_vote:{phase.key}:{nick}", subject=f"Голос в теме: {nick}"))
+        made.append(draft(store, game.id, NOTICE_KIND, game.account, body, phase.key, approval=game.config.approval,
+                          ref=f"thread_vote:{phase.key}:{nick}", subject=f"Голос в теме: {nick}"))
     return made
 
 
@@ -194,5 +195,5 @@ def draft_running_count(game, store: Store, state: Any, phase: Phase, phase_row:
     slot = running_slot(game, phase_row, now)
     if slot is None:
         return None
-    return store.add_draft(game.id, RUNNING_KIND, "thread", vote_count_body(game, state, phase, tally, as_of=now),
-                           phase.key, game.config.needs_approval(RUNNING_KIND), ref=f"{RUNNING_KIND}:{phase.key}:{slot}")
+    return draft(store, game.id, RUNNING_KIND, "thread", vote_count_body(game, state, phase, tally, as_of=now),
+                 phase.key, approval=game.config.approval, ref=f"{RUNNING_KIND}:{phase.key}:{slot}")

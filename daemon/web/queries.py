@@ -17,7 +17,7 @@ from forumgm.daemon.store import Store
 from forumgm.daemon.tick.votes import pm_vote_tally, stored_tally
 from forumgm.engines.base import Phase, Tally
 
-# The daemon drafts one receipt per order PM under this reference (see Store.add_draft).
+# The daemon drafts one receipt per order PM under this reference (see drafts/compose.py draft).
 RECEIPT_REF = "receipt:{pm_id}"
 IMAGE_TYPES = {".png": "image/png", ".svg": "image/svg+xml", ".jpg": "image/jpeg", ".jpeg": "image/jpeg"}
 

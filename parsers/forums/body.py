@@ -8,14 +8,10 @@ did not count them, never counted. Engines without a spoiler tag print
 """
 from __future__ import annotations
 
-import functools
-import logging
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
-import selectolax
 from selectolax.lexbor import LexborHTMLParser, LexborNode, create_tag
 
 from forumgm.parsers.colors import normalize_color, style_color
@@ -32,9 +28,6 @@ SKIPPED_TAGS = frozenset({"script", "style", "noscript", "template", "-comment"}
 _LITERAL_SPOILER = re.compile(r"\[(/?)spoiler[^\]]*\]", re.IGNORECASE)
 _SPACES = re.compile(r"\s+")
 _BLANK_LINES = re.compile(r"\n{3,}")      # (in stripped lines) two blank lines or more
-# a selector item made of an HTML tag name and class names only (`div.quote`, `.spoiler`, `pre`)
-_SIMPLE_ITEM = re.compile(r"([a-z][a-z0-9]*)?((?:\.[A-Za-z_][A-Za-z0-9_-]*)*)")
-log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -48,14 +41,15 @@ class BodyReading:
 def read_body(body: LexborNode, markup: BodyMarkup, marks: Marks | None = None) -> BodyReading:
     """`marks`: the special blocks found for all the posts of the body's page at once (None:
     for this body alone)."""
-    full, unquoted, fragments = _walker()(body, marks or Marks(body, markup))
+    walk = _Walk((marks or Marks(body, markup)).find())
+    walk.read(body)
     colored, flagged = [], []
-    for fragment in fragments:
+    for fragment in walk.fragments:
         words = " ".join("".join(fragment.pieces).split())
         if words:
             (flagged if fragment.where else colored).append(ColoredFragment(fragment.color, words, fragment.where))
-    text = _tidy("".join(full))
-    unquoted_text = _tidy("".join(unquoted)) if unquoted is not None else text     # nothing quoted: the same
+    text = _tidy("".join(walk.full))
+    unquoted_text = _tidy("".join(walk.unquoted)) if walk.quotes else text     # nothing quoted: the same
     return BodyReading(text, unquoted_text, tuple(colored), tuple(flagged))
 
 
@@ -70,41 +64,25 @@ class Marks:
     (each costs a fixed few microseconds, more than matching a small page). A node of a body
     under the root matches a selector there exactly when it matches in the body's own query:
     lexbor matches against the whole document, whatever node a query starts from.
-
-    The Python walker reads with all of them (`find`). The compiled walker tells a kind of block
-    itself where its selector is simple (`simple`), asks `query` for the others, and reads
-    colours from the attributes itself: most pages then need none of these queries.
     """
 
     def __init__(self, root: LexborNode, markup: BodyMarkup):
         self._root, self._markup = root, markup
         self.quotes = self.spoilers = self.codes = self.ignored = self.any = _NONE
         self._colored: dict[int, LexborNode] = {}
-        self._queried: dict[str, frozenset[int]] = {}
         self._found = False
 
     def find(self) -> Marks:
-        """Every special block and colour candidate: what the Python walker reads with."""
+        """Every special block and colour candidate (once: the page's bodies share them)."""
         if not self._found:
             self._found = True
-            self._colored = {node.mem_id: node for node in every(self._root, _COLOR_CANDIDATES)}
+            root, markup = self._root, self._markup
+            self._colored = {node.mem_id: node for node in every(root, _COLOR_CANDIDATES)}
             # (no cheaper query first for "any of them?": a page of 20 posts nearly always quotes)
-            self.quotes, self.spoilers, self.codes, self.ignored = map(self.query, ("quote", "spoiler", "code", "ignore"))
+            self.quotes, self.spoilers = _ids(root, markup.quote), _ids(root, markup.spoiler)
+            self.codes, self.ignored = _ids(root, markup.code), _ids(root, markup.ignore)
             self.any = self.quotes | self.spoilers | self.codes | self.ignored | self._colored.keys()
         return self
-
-    def query(self, kind: str) -> frozenset[int]:
-        """The ids of one kind of special block ("quote", "spoiler", "code" or "ignore")."""
-        found = self._queried.get(kind)
-        if found is None:
-            found = self._queried[kind] = _ids(self._root, getattr(self._markup, kind))
-        return found
-
-    def simple(self, kind: str) -> tuple[tuple[int, tuple[bytes, ...]], ...] | None:
-        """One kind's selector as (tag id, 0: any tag; class names) items when each item is a
-        `tag`, `.class` or `tag.class.class` (the compiled walker matches those itself instead
-        of asking `query`); None when an item is anything else."""
-        return _simple_items(getattr(self._markup, kind))
 
     def color(self, node_id: int) -> str | None:
         """The text colour the element `node_id` (found under the root) sets, if any."""
@@ -124,20 +102,6 @@ def element_color(node: LexborNode, tag: str) -> str | None:
 # every element element_color may find a colour on (a superset: `Marks.color` reads each one)
 _COLOR_CANDIDATES = "[style], font"
 _NONE: frozenset[int] = frozenset()
-
-
-@functools.lru_cache(maxsize=256)
-def _simple_items(selector: str | None) -> tuple[tuple[int, tuple[bytes, ...]], ...] | None:
-    if selector is None:
-        return ()
-    items = []
-    for item in selector.split(","):
-        match = _SIMPLE_ITEM.fullmatch(item.strip())
-        if match is None or not item.strip():
-            return None
-        tag, classes = match.groups()
-        items.append((create_tag(tag).tag_id if tag else 0, tuple(name.encode() for name in classes.split(".")[1:])))
-    return tuple(items)
 
 
 def _ids(root: LexborNode, selector: str | None) -> frozenset[int]:
@@ -172,8 +136,6 @@ class _Fragment:
 
 
 class _Walk:
-    """The body walk in Python: the reference the compiled walker (_bodywalk.pyx) is held to,
-    and what reads bodies where that is not built (no C compiler) or not for this selectolax."""
 
     def __init__(self, marks: Marks):
         self.marks = marks
@@ -294,36 +256,6 @@ class _Walk:
                 fragment = _Fragment(color, fragment_where)
                 self.fragments.append(fragment)
         return _Context(quoted, where, preformatted, fragment)
-
-
-def _read_in_python(body: LexborNode, marks: Marks) -> tuple[list[str], list[str] | None, list[_Fragment]]:
-    walk = _Walk(marks.find())
-    walk.read(body)
-    return walk.full, walk.unquoted if walk.quotes else None, walk.fragments
-
-
-@functools.cache
-def _walker() -> Callable[[LexborNode, Marks], tuple[list[str], list[str] | None, list[_Fragment]]]:
-    """The walk that reads bodies in this process: the compiled one where it can, saying once why not."""
-    return _choose_walker()
-
-
-def _choose_walker() -> Callable[[LexborNode, Marks], tuple[list[str], list[str] | None, list[_Fragment]]]:
-    try:
-        from forumgm.parsers.forums import _bodywalk
-    except ImportError as error:
-        log.info("post bodies are read in Python: the compiled walker is not built (%s)", error)
-        return _read_in_python
-    if _bodywalk.BUILT_FOR_SELECTOLAX != selectolax.__version__:
-        # it reads lexbor's structs as that selectolax's lexbor lays them out
-        log.info("post bodies are read in Python: the compiled walker was built for selectolax %s, "
-                 "this is %s (reinstall forumgm to rebuild it)", _bodywalk.BUILT_FOR_SELECTOLAX,
-                 selectolax.__version__)
-        return _read_in_python
-    return _bodywalk.BodyWalk(
-        text_id=_TEXT_ID, br_id=_BR_ID, img_id=_IMG_ID, font_id=_FONT_ID, blocks=_BLOCK_IDS,
-        skipped=_SKIPPED_IDS, preformatted=_PREFORMATTED_IDS, literal_spoiler=_LITERAL_SPOILER.finditer,
-        fragment_class=_Fragment, style_color=style_color, font_color=normalize_color).read
 
 
 def _tidy(text: str) -> str:

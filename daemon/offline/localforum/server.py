@@ -8,6 +8,11 @@ from werkzeug.serving import WSGIRequestHandler, make_server
 from forumgm.daemon.offline.localforum.app import create_app
 from forumgm.daemon.offline.localforum.board import Board
 
+# The poll of a server served from a background thread (this board; the demo's and the tests' host
+# page): shutdown() waits for the poll in progress to end, and socketserver's own 0.5 s made every
+# stop wait that long (the tests stop hundreds).
+STOP_POLL = 0.02
+
 
 class _QuietHandler(WSGIRequestHandler):
     def log_request(self, *args) -> None:   # tests and the demo print their own story
@@ -21,7 +26,8 @@ class LocalForum:
         self.board = board or Board()
         self._server = make_server(host, port, create_app(self.board), threaded=True,
                                    request_handler=_QuietHandler if quiet else None)
-        self._thread = threading.Thread(target=self._server.serve_forever, name="localforum", daemon=True)
+        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": STOP_POLL},
+                                        name="localforum", daemon=True)
 
     @property
     def url(self) -> str:

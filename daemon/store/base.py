@@ -1,0 +1,141 @@
+"""What every part of the store stands on: the SQLite connection in WAL mode, migration to the newest
+schema, transactions, and times kept as UTC text."""
+from __future__ import annotations
+
+import contextlib
+import json
+import sqlite3
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, Mapping
+
+from forumgm.daemon.store.connection import Database
+from forumgm.daemon.store.schema import MIGRATIONS, statements
+
+Now = Callable[[], datetime]
+
+RAW_PAGES_KEPT = 20      # thread pages kept per game as the forum showed them ([storage] raw_pages_kept)
+JSON_COLUMNS = frozenset({"pictures", "aliases", "colored", "flagged", "verdicts", "data", "state", "detail", "settings"})
+TIME_COLUMNS = frozenset({"deadline", "at", "problem_since", "since"})
+
+
+def store_problem(path: Path, error: Exception) -> str:
+    """One line for the host when SQLite cannot use the file (no traceback)."""
+    return (f"the store {path} cannot be used: {error} (a read-only file or folder, or a full disk? "
+            "forumgm must be able to write there)")
+
+
+class StoreError(Exception):
+    """A request the store refuses (unknown draft, a draft no longer editable, ...)."""
+
+
+def to_text(moment: datetime | None) -> str | None:
+    """ISO-8601 UTC text; naive datetimes are refused rather than guessed."""
+    if moment is None:
+        return None
+    if moment.tzinfo is None:
+        raise ValueError(f"naive datetime {moment!r}: the store keeps aware times only")
+    return moment.astimezone(timezone.utc).isoformat()
+
+
+def from_text(text: str | None) -> datetime | None:
+    return None if text is None else datetime.fromisoformat(text)
+
+
+def utc_now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def _decode(row: Mapping[str, Any]) -> dict:
+    out = {}
+    for name, value in row.items():
+        if value is not None and name in JSON_COLUMNS:
+            value = json.loads(value)
+        elif value is not None and (name.endswith("_at") or name in TIME_COLUMNS):
+            value = from_text(value)
+        out[name] = value
+    return out
+
+
+class StoreBase:
+    """The connection and its transactions; each concern's methods are in its own module of this package."""
+
+    def __init__(self, path: str | Path, now: Now = utc_now, raw_pages_kept: int = RAW_PAGES_KEPT) -> None:
+        self.path = Path(path)
+        self._now = now
+        self.raw_pages_kept = raw_pages_kept
+        # autocommit at the driver level: transactions are opened explicitly below
+        conn = sqlite3.connect(str(self.path), timeout=30, isolation_level=None, check_same_thread=False)
+        self.db = Database(conn)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA foreign_keys=ON")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.migrate()
+
+    def close(self) -> None:
+        self.db.conn.close()
+
+    @property
+    def schema_version(self) -> int:
+        if "schema_version" not in self.db.table_names():
+            return 0
+        row = self.db.execute("SELECT version FROM schema_version").fetchone()
+        return row[0] if row else 0
+
+    def migrate(self) -> None:
+        """Bring the file to the newest schema; a no-op on an up-to-date file."""
+        with self.transaction():
+            self.db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            current = self.schema_version
+            for version, script in enumerate(MIGRATIONS[current:], start=current + 1):
+                for statement in statements(script):
+                    self.db.execute(statement)
+                self.db.execute("DELETE FROM schema_version")
+                self.db.execute("INSERT INTO schema_version (version) VALUES (?)", [version])
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator["StoreBase"]:
+        """One SQLite transaction; nested calls become savepoints of the outer one."""
+        conn = self.db.conn
+        if conn.in_transaction:
+            with self.db.atomic():
+                yield self
+            return
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    def _rows(self, sql: str, params: Iterable | Mapping = ()) -> list[dict]:
+        return [_decode(row) for row in self.db.query(sql, params)]
+
+    def _one(self, sql: str, params: Iterable | Mapping = ()) -> dict | None:
+        rows = self._rows(sql, params)
+        return rows[0] if rows else None
+
+    def _insert(self, table: str, record: Mapping[str, Any]) -> int:
+        names = ", ".join(record)
+        marks = ", ".join("?" for _ in record)
+        cursor = self.db.execute(f"INSERT INTO {table} ({names}) VALUES ({marks})", list(record.values()))
+        return cursor.lastrowid
+
+    def now(self) -> datetime:
+        return self._now()
+
+    @contextlib.contextmanager
+    def durably(self) -> Iterator["StoreBase"]:
+        """A transaction that is on the disk when it ends, and with it everything committed before
+        (WAL: the log is synced up to its commit), also through a power cut, which
+        synchronous=NORMAL does not promise."""
+        if self.db.conn.in_transaction:
+            raise StoreError("durably() opens its own transaction")
+        self.db.execute("PRAGMA synchronous=FULL")
+        try:
+            with self.transaction():
+                yield self
+        finally:
+            self.db.execute("PRAGMA synchronous=NORMAL")
