@@ -4,6 +4,7 @@ Only loaders live here; the data are the files beside this module.
 """
 from __future__ import annotations
 
+import json
 import tomllib
 from importlib import resources
 from pathlib import Path
@@ -38,12 +39,24 @@ def load_texts(override: Path | None = None, games: tuple[Path, ...] = ()) -> Te
     return Texts(sources)
 
 
+# The keys read_rule_table adds beside a game's rules: what its maps are drawn with, no rule.
+MAP_DATA = ("geography", "fonts")
+
+
+def rules_only(table: dict) -> dict:
+    """A rule table without the map data read in beside it (what the rules freeze compares)."""
+    return {key: value for key, value in table.items() if key not in MAP_DATA}
+
+
 def read_rule_table(game: str, folder: Path | None = None) -> dict:
     """The parsed config/<game>/rules.toml shipped with the package, or the rules.toml in a game's
     own `folder` (validated by the engine).
 
     A game whose numbers fill several tables lists them in `tables = ["weapons", …]`: each
-    names a file beside rules.toml (weapons.toml) read in under that key.
+    names a file beside rules.toml (weapons.toml) read in under that key. What a game's maps are
+    drawn with lies beside rules.toml too: real geography as geography/NAME.json, read in under
+    `geography` as {NAME: the parsed file}, and letters as fonts/NAME.ttf, under `fonts` as
+    {NAME: the file's bytes}.
     """
     folder = folder or data_path(game)
     path = folder / "rules.toml"
@@ -54,4 +67,11 @@ def read_rule_table(game: str, folder: Path | None = None) -> dict:
     for name in table.get("tables", []):
         with (folder / f"{name}.toml").open("rb") as handle:
             table[name] = tomllib.load(handle)
+    geography = data_path(game, "geography")
+    if geography.is_dir():
+        table["geography"] = {path.stem: json.loads(path.read_text(encoding="utf-8"))
+                              for path in sorted(geography.glob("*.json"))}
+    fonts = data_path(game, "fonts")
+    if fonts.is_dir():
+        table["fonts"] = {path.stem: path.read_bytes() for path in sorted(fonts.glob("*.ttf"))}
     return table

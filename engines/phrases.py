@@ -65,7 +65,7 @@ class Names(list):
     """Several names in a phrase, «{nicks}» → «Аскон, Кума и Хан», «{nicks:gent}» each declined."""
 
     def __format__(self, spec: str) -> str:
-        words = [format(Name(name), spec) for name in self]
+        words = [format(name if isinstance(name, Name) else Name(name), spec) for name in self]
         return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} и {words[-1]}"
 
 
@@ -108,11 +108,16 @@ class Picker:
     used: set[str] = field(default_factory=set)
 
     def pool(self, bank: Mapping[str, Sequence[str]] | Sequence[str], subject: Any = None) -> list[str]:
-        """The phrases fit for the subject: a bank is a list, or {"m": […], "f": […], "any": […]}
-        where "any" needs no gendered form and serves every subject."""
+        """The phrases fit for the subject: a bank is a list, or {"m": […], "f": […], "n": […],
+        "pl": […], "any": […]} where "any" needs no gendered form and serves every subject (a list of
+        several subjects takes "pl")."""
         if not isinstance(bank, Mapping):
             return list(bank)
-        gender = self.agreement.of(subject) if subject is not None else None
+        if isinstance(subject, (list, tuple)):          # several subjects: a plural verb
+            subject = subject[0] if len(subject) == 1 else None
+            gender = "pl" if subject is None else self.agreement.of(subject)
+        else:
+            gender = self.agreement.of(subject) if subject is not None else None
         return list(bank.get(gender, [])) + list(bank.get("any", [])) if gender else list(bank.get("any", []))
 
     def pick(self, bank: Any, names: Mapping[str, Any] | None = None, lead: str | None = None,
@@ -172,6 +177,8 @@ def ordinal(number: int, case: str = "именительный", gender: str = "
 
 def _filled(phrase: str, names: Mapping[str, Any]) -> str:
     def wrapped(value: Any) -> Any:
+        if isinstance(value, Name):
+            return value
         if isinstance(value, str):
             return Name(value)
         return Names(value) if isinstance(value, (list, tuple)) else value

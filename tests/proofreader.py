@@ -26,11 +26,13 @@ def _agreeing(word: str):
 
 def _owned(before: str) -> bool:
     """Whether the nick stands after a noun that owns it («сила Фродо возросла»: the verb agrees
-    with «сила»); a time phrase («в тот же час Мерлин») owns nothing."""
+    with «сила») or after a preposition; a time phrase («в тот же час Мерлин») owns nothing."""
     words = _WORD.findall(before)[-2:]
     if not words or not words[-1][0].isalpha():
         return False
     parse = _MORPH.parse(words[-1].casefold())[0]
+    if parse.tag.POS == "PREP":          # «побывал у Зорро и унёс»: the nick is no subject
+        return True
     return parse.tag.POS == "NOUN" and "nomn" in parse.tag and not (len(words) == 2 and words[0] == "же")
 
 
@@ -46,7 +48,8 @@ def disagreements(text: str, genders: Mapping[str, str]) -> list[str]:
                     break        # the clause ends, or another name begins («Аскон и Жанна ударили»)
                 tag = _agreeing(word)
                 if tag is not None:
-                    if tag.gender and tag.gender != _GENDERS[gender]:
+                    # a neuter form agrees with no player («(стало 6)»): only the other gender is wrong
+                    if tag.gender in ("masc", "femn") and tag.gender != _GENDERS[gender]:
                         found.append(f"{nick} {word}")
                     break
     return found

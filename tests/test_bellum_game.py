@@ -73,7 +73,7 @@ def test_every_player_gets_his_own_situation(texts):
     assert "Авторитет: доход" in pms["Аскон"].text
     report = outcome.reports
     assert "Норик (бой)" in report["technical"] and "Дакия (бой)" in report["technical"]
-    assert report["literary"].startswith("[b]370 год[/b]")
+    assert report["literary"].startswith("[b]370–374 годы[/b]")
 
 
 def test_ten_turns_of_the_370_scenario_stay_consistent(texts):

@@ -1,4 +1,5 @@
 """The Bellum turn map, read back: the SVG's cells, links, names and people symbols, and the PNG."""
+import functools
 import io
 import xml.etree.ElementTree as ET
 
@@ -12,6 +13,18 @@ from forumgm.engines.bellum.mapdraw import (
 from tests.bellum_helpers import setup_of, shipped_scenario
 
 SVG = "{http://www.w3.org/2000/svg}"
+
+
+@functools.cache
+def shipped_maps():
+    """The maps of the shipped rules: geography and fonts read at the edge, as the daemon has them."""
+    from forumgm.daemon.settings.games import shipped_rules
+
+    return shipped_rules("bellum").maps
+
+
+def draw(*args, **kwargs) -> bytes:
+    return draw_map(*args, fonts=shipped_maps().letters(), **kwargs)
 XLINK = "{http://www.w3.org/1999/xlink}href"
 
 
@@ -52,7 +65,7 @@ def read_svg(data: bytes):
 
 @pytest.fixture(scope="module")
 def start_svg(s370):
-    return read_svg(draw_map(s370, fmt="svg", **start_position(s370)))
+    return read_svg(draw(s370, fmt="svg", **start_position(s370)))
 
 
 def test_every_province_is_a_cell_in_its_owners_colour_with_its_name_as_text(s370, start_svg):
@@ -97,7 +110,7 @@ def test_subjugation_rings_the_tribe_in_its_masters_colour_and_the_master_is_a_c
     position = start_position(s370)
     position["subjugated"] = {"anty": "ostgoty"}
     position["people"]["pridneprovye"]["gunny"] = 4
-    stacks = read_svg(draw_map(s370, fmt="svg", **position))["stacks"]
+    stacks = read_svg(draw(s370, fmt="svg", **position))["stacks"]
     kind, count, style = stacks["pridneprovye", "anty"]
     assert (kind, count) == ("ringed", 6)
     assert style["fill"] == s370.factions["anty"].color and style["stroke"] == s370.factions["ostgoty"].color
@@ -111,7 +124,7 @@ def test_a_faction_born_in_the_game_is_drawn_from_the_simulate_factions(s370):
     people = {"moldaviya": {"vestgoty": 8}, "italiya": {"zap_rim": 5, "zap_rim_italiya": 3}}
     factions = {"vestgoty": {"kind": "state", "ever_state": True, "capital": "moldaviya"},
                 "zap_rim_italiya": {"kind": "state", "ever_state": True, "capital": "italiya"}}
-    data = draw_map(s370, people, {"italiya": "zap_rim_italiya", "moldaviya": "vestgoty"}, {}, fmt="svg",
+    data = draw(s370, people, {"italiya": "zap_rim_italiya", "moldaviya": "vestgoty"}, {}, fmt="svg",
                     factions=factions)
     found = read_svg(data)
     assert found["stacks"]["moldaviya", "vestgoty"][0] == "square"      # a tribe become state
@@ -122,7 +135,7 @@ def test_a_faction_born_in_the_game_is_drawn_from_the_simulate_factions(s370):
 
 
 def test_the_png_is_the_forums_width_and_shows_the_owners_colour(s370):
-    data = draw_map(s370, fmt="png", **start_position(s370))
+    data = draw(s370, fmt="png", **start_position(s370))
     image = Image.open(io.BytesIO(data))
     assert image.format == "PNG"
     assert image.width == WIDTH_PX
@@ -142,7 +155,7 @@ def test_the_png_is_the_forums_width_and_shows_the_owners_colour(s370):
 
 def test_the_same_position_gives_the_same_svg(s370):
     position = start_position(s370)
-    assert draw_map(s370, fmt="svg", **position) == draw_map(s370, fmt="svg", **position)
+    assert draw(s370, fmt="svg", **position) == draw(s370, fmt="svg", **position)
 
 
 def test_symbol_kinds_follow_the_rules(s370):
@@ -208,12 +221,23 @@ def test_only_bellum_offers_maps_through_its_rules():
 
 def test_the_engines_map_of_a_state_is_the_turn_report_picture_and_titles_the_start(tmp_path):
     from forumgm.daemon.drafts.pictures import drawn_maps
-    from forumgm.engines.bellum import RULES
+    from forumgm.daemon.settings.games import shipped_rules
+
+    rules = shipped_rules("bellum")
+    state = rules.setup(setup_of({"scenario": "370", "players": [{"nick": "Аларих", "faction": "vestgoty"}]}), 1)
+    start = rules.maps.draw(state, "svg")
+    assert start.title == "370 г. — начало" and "370 г. — начало" in start.data.decode("utf-8")
+    assert drawn_maps(rules.maps, state) == {"map.png": rules.maps.draw(state, "png").data, "map.svg": start.data}
+    assert 'id="land"' in start.data.decode("utf-8")          # the game's state keeps its scenario's geography
+
+
+def test_maps_without_the_shipped_fonts_say_so():
+    from forumgm.engines.bellum import RULES        # made without the rule table: nothing read at the edge
 
     state = RULES.setup(setup_of({"scenario": "370", "players": [{"nick": "Аларих", "faction": "vestgoty"}]}), 1)
-    start = RULES.maps.draw(state, "svg")
-    assert start.title == "370 г. — начало" and "370 г. — начало" in start.data.decode("utf-8")
-    assert drawn_maps(RULES.maps, state) == {"map.png": RULES.maps.draw(state, "png").data, "map.svg": start.data}
+    with pytest.raises(ValueError, match=r"the map's fonts \(DejaVuSans.ttf and DejaVuSans-Bold.ttf of "
+                                         r"config/bellum/fonts\) were not handed over"):
+        RULES.maps.draw(state, "png")
 
 
 def _shipped_370():
@@ -294,31 +318,168 @@ def test_map_command_titles_a_turn_with_the_years_the_scenarios_rules_give_a_tur
     assert "После хода 2 (390 г.)" in (tmp_path / "turn2.svg").read_text(encoding="utf-8")
 
 
-def test_no_two_province_names_overlap_on_the_370_map(s370):
-    """The names as the renderer draws them (their boxes after placement) share no pixel, in the
+@pytest.fixture(scope="module")
+def geography():
+    """The 370 map's real geography, read at the edge as a game's rules get it."""
+    from forumgm.daemon.settings.games import shipped_rules
+
+    return shipped_rules("bellum").maps.geography("mediterranean")
+
+
+def _plan(s370, geography, position=None):
+    from forumgm.engines.bellum.mapdraw import _letters, faction_looks, map_plan
+
+    position = position or start_position(s370)
+    looks = faction_looks(s370, position["people"], position["subjugated"], {})
+    letters = _letters(shipped_maps().letters())
+    return map_plan(s370, position["people"], position["owners"], looks, letters, "370 г. — начало", geography), position
+
+
+@pytest.mark.parametrize("drawn_on", ["geography", "cells"])
+def test_no_province_name_overlaps_another_or_a_symbol_on_the_370_map(s370, geography, drawn_on):
+    """The names where the map writes them (each box holds the name's letters as the PNG draws
+    them) share no pixel with each other, with the people's symbols or with the title, in the
     crowded Balkans and Asia Minor too; each stays near its province's point."""
-    from matplotlib import rc_context
-
     from forumgm.engines.bellum.labels import overlap
-    from forumgm.engines.bellum.mapdraw import RC, faction_looks, map_figure
+    from forumgm.engines.bellum.mapdraw import NAME_SIZE, NAME_SPACING
 
-    position = start_position(s370)
-    with rc_context(RC):
-        figure = map_figure(s370, position["people"], position["owners"],
-                            faction_looks(s370, position["people"], position["subjugated"], {}))
-        renderer = figure.canvas.get_renderer()
-        names = {text.get_gid()[5:]: text for text in figure.axes[0].texts if (text.get_gid() or "").startswith("name:")}
-        boxes = {pid: tuple(text.get_window_extent(renderer).extents) for pid, text in names.items()}
+    plan, _ = _plan(s370, geography if drawn_on == "geography" else None)
+    boxes = {name.province: name.box for name in plan.names}
     assert set(boxes) == set(s370.provinces)
+    for name in plan.names:
+        width, height = plan.letters.size(name.text, NAME_SIZE, name.bold, NAME_SPACING)
+        x0, y0, x1, y1 = name.box
+        assert width <= x1 - x0 and height <= y1 - y0 and name.text.replace("\n", " ") == s370.provinces[name.province].name
     crossing = [(a, b) for a in boxes for b in boxes if a < b and overlap(boxes[a], boxes[b]) > 0]
     assert crossing == []
-    to_pixels = figure.axes[0].transData
+    assert len(plan.stacks) == len(s370.people)
+    covered = [(pid, stack.province) for pid, box in boxes.items() for stack in plan.stacks if overlap(box, stack.box) > 0]
+    assert covered == []
+    assert [pid for pid, box in boxes.items() if overlap(box, plan.title_box) > 0] == []
     for pid, (x0, y0, x1, y1) in boxes.items():
-        x, y = to_pixels.transform(_project_point(s370, pid))
+        (x, y), = plan.to_pixels([plan.layout.anchors[pid]])
         assert x0 - 40 < x < x1 + 40 and y0 - 40 < y < y1 + 40, pid      # within a few letters of its point
 
 
-def _project_point(scenario, pid):
-    from forumgm.engines.bellum.mapdraw import _project
+# ---------------------------------------------------------------- real geography
 
-    return _project(scenario.provinces[pid].x, scenario.provinces[pid].y)
+SEAS = {"the Tyrrhenian Sea": (11.5, 40.0), "the Black Sea": (34.0, 43.5), "the Aegean": (25.0, 38.8),
+        "the Bay of Biscay": (-4.0, 45.5), "the Caspian": (50.5, 42.0), "the Red Sea": (38.0, 20.0)}
+LANDS = {"italiya": (12.5, 41.9), "krit": (24.9, 35.2), "sitsiliya": (14.2, 37.5), "tavrika": (34.2, 45.0),
+         "egipet": (31.2, 30.0), "britannia": (-1.3, 51.8)}
+
+
+def test_the_sea_is_in_no_province_and_the_land_is_in_its_own(s370, geography):
+    from shapely.geometry import Point
+
+    from forumgm.engines.bellum.geography import project
+    from forumgm.engines.bellum.mapdraw import map_layout
+
+    areas = map_layout(s370, geography).areas
+    assert set(areas) == set(s370.provinces)
+    for sea, (x, y) in SEAS.items():
+        assert [pid for pid, area in areas.items() if area.contains(Point(project(x, y)))] == [], sea
+    for pid, (x, y) in LANDS.items():
+        assert [other for other, area in areas.items() if area.contains(Point(project(x, y)))] == [pid]
+    # an island with one province is that island (with its islets), not a disc of the sea around it
+    crete = next(mass for mass in geography.land.geoms if mass.contains(Point(project(*LANDS["krit"]))))
+    assert areas["krit"].contains(crete) and areas["krit"].area < 1.2 * crete.area
+
+
+def _pixel(plan, png, lon, lat):
+    """The colour of most of the picture around the place (a name or a symbol may stand there)."""
+    from collections import Counter
+
+    from forumgm.engines.bellum.geography import project
+
+    (x, y), = plan.to_pixels([project(lon, lat)])
+    x, y = int(x), int(y)
+    return Counter(png.getpixel((x + dx, y + dy)) for dx in range(-6, 7) for dy in range(-6, 7)).most_common(1)[0][0]
+
+
+def test_the_png_shows_the_sea_as_sea_and_the_provinces_on_land(s370, geography):
+    from forumgm.engines.bellum.mapdraw import SEA
+
+    plan, position = _plan(s370, geography)
+    png = Image.open(io.BytesIO(draw(s370, fmt="png", geography=geography, **position))).convert("RGB")
+    sea = tuple(int(SEA[i:i + 2], 16) for i in (1, 3, 5))
+    for name, (x, y) in SEAS.items():
+        assert max(abs(a - b) for a, b in zip(_pixel(plan, png, x, y), sea)) <= 3, name
+    italy = tuple(round(255 * (OWNER_ALPHA * c + (1 - OWNER_ALPHA) * b)) for c, b in zip(
+        (int(s370.factions["zap_rim"].color[i:i + 2], 16) / 255 for i in (1, 3, 5)), (0xf4 / 255, 0xf8 / 255, 0xfb / 255)))
+    assert max(abs(a - b) for a, b in zip(_pixel(plan, png, 11.3, 43.3), italy)) <= 3     # Etruria
+    assert png.width == WIDTH_PX
+
+
+def test_sea_links_run_over_water(s370, geography):
+    """Each blue and purple link curves from one province's point to the other's over the sea:
+    on other provinces' land at most a tenth of its way (a strait's shore), and the Gallaecia–
+    Aquitania crossing over the Bay of Biscay, not through Spain."""
+    import numpy as np
+    import shapely
+
+    from forumgm.engines.bellum.mapdraw import map_layout
+
+    layout = map_layout(s370, geography)
+    land = shapely.union_all([geography.land, *layout.areas.values()])
+    over_land = {}
+    for link in s370.links:
+        line = layout.links[link.a, link.b]
+        if link.kind == "land":
+            assert len(line) == 2
+            continue
+        own = layout.areas[link.a].union(layout.areas[link.b])
+        dense = shapely.segmentize(shapely.LineString(line), 0.05)
+        xs, ys = np.asarray(dense.coords).T
+        on = shapely.contains_xy(land, xs, ys) & ~shapely.contains_xy(own, xs, ys)
+        over_land[link.a, link.b] = on.mean()
+    assert len(over_land) == 43
+    assert {pair: share for pair, share in over_land.items() if share > 0.1} == {}
+    biscay = next(pair for pair in over_land if set(pair) == {"galletsiya", "akvitaniya"})
+    assert over_land[biscay] == 0
+
+
+def test_the_map_command_draws_the_370_scenario_on_its_geography_and_a_hosts_own_as_cells(tmp_path, s370):
+    game = tmp_path / "game.toml"
+    game.write_text('game = "bellum"\n[setup]\nscenario = "370"\n', encoding="utf-8")
+    assert main(["map", str(game), "--out", str(tmp_path / "370.svg")]) == 0
+    root = ET.fromstring((tmp_path / "370.svg").read_bytes())
+    groups = {g.get("id") for g in root.iter(f"{SVG}g")}
+    assert {"sea", "land", "lakes", "rivers", "provinces"} <= groups
+    own = tmp_path / "mine.toml"        # a host's map: the 370 file without its geography
+    own.write_text(_shipped_370().read_text(encoding="utf-8").replace('geography = "mediterranean"\n', ""),
+                   encoding="utf-8")
+    assert main(["map", str(own), "--out", str(tmp_path / "mine.svg")]) == 0
+    mine = read_svg((tmp_path / "mine.svg").read_bytes())
+    groups = {g.get("id") for g in ET.fromstring((tmp_path / "mine.svg").read_bytes()).iter(f"{SVG}g")}
+    assert set(mine["cells"]) == set(s370.provinces) and not {"sea", "land", "rivers"} & groups
+
+
+def test_a_scenario_naming_a_geography_not_shipped_draws_as_cells(tmp_path, s370):
+    own = tmp_path / "mine.toml"
+    own.write_text(_shipped_370().read_text(encoding="utf-8").replace('"mediterranean"', '"atlantis"'),
+                   encoding="utf-8")
+    assert main(["map", str(own), "--out", str(tmp_path / "mine.svg")]) == 0
+    assert set(read_svg((tmp_path / "mine.svg").read_bytes())["cells"]) == set(s370.provinces)
+
+
+def test_the_same_position_on_the_geography_gives_the_same_png_and_the_same_areas(s370):
+    """Two geographies parsed from the same file (as two processes would) give the same areas and
+    the same PNG bytes."""
+    from forumgm.config import read_rule_table
+    from forumgm.engines.bellum import make_rules
+    from forumgm.engines.bellum.mapdraw import map_layout
+
+    one, other = (make_rules(read_rule_table("bellum")).maps.geography("mediterranean") for _ in range(2))
+    assert one is not other
+    first, second = map_layout(s370, one), map_layout(s370, other)
+    assert {pid: area.wkb for pid, area in first.areas.items()} == {pid: area.wkb for pid, area in second.areas.items()}
+    position = start_position(s370)
+    assert draw(s370, fmt="png", geography=one, **position) == draw(s370, fmt="png", geography=other, **position)
+
+
+def test_the_shipped_geography_names_its_public_domain_source():
+    from forumgm.config import read_rule_table
+
+    source = read_rule_table("bellum")["geography"]["mediterranean"]["source"]
+    assert "Natural Earth" in source and "public domain" in source

@@ -82,9 +82,11 @@ def test_a_corrected_order_rerun_changes_only_what_it_touches(posted, monkeypatc
                                ("turn_pm", "Аскон"), ("turn_pm", "Хан")]
     assert len(re.findall(r"^  -\[карта\] \w+/map\.png$", out, re.M)) == 1
     assert len(re.findall(r"^  \+\[карта\] \w+/map\.png$", out, re.M)) == 1
-    assert "  +В Норике Западная Римская Империя берёт верх над Вестготами." in out
-    assert "  -Западная Римская Империя: 2 чел. отступили: Норик → Венетия" in out
-    assert "  +Вестготы: 3 чел. вернулись: Норик → Паннония (поражение)" in out
+    # the chronicle now tells the Empire's victory in Noricum (its phrase is the seeded picker's)
+    assert any(line.startswith("  +") and "Норик" in line and "Западн" in line and "Вестгот" in line
+               for line in out.splitlines())
+    assert "  -Западная Римская Империя: 2 человека отступили: Норик → Венетия" in out
+    assert "  +Вестготы: 3 человека вернулись: Норик → Паннония (поражение)" in out
     dacia = [line for line in out.splitlines() if "Дакия (бой)" in line]
     assert dacia and all(line.startswith("   ") for line in dacia)      # context, never - or +
     # a preview changes nothing: not the drafts, not the map already in the thread
@@ -120,7 +122,8 @@ def test_a_corrected_order_rerun_changes_only_what_it_touches(posted, monkeypatc
     table.tick(msk(2, 18))
     [technical] = table.host_posts("технический отчёт")[1:]
     assert technical.text.startswith("Исправление.") and "Победа: Западная Римская Империя." in technical.text
-    assert len(table.host_posts("В Норике Западная Римская Империя берёт верх над Вестготами.")) == 1
+    corrected = [post for post in table.host_posts("370–374 годы") if post.text.startswith("Исправление.")]
+    assert len(corrected) == 1 and "Норик" in corrected[0].text
     assert len(table.inbox("Хан", "Bellum: итоги хода 1")) == 2
     assert len(table.inbox("Зорро", "Bellum: итоги хода 1")) == 1
     assert len(table.inbox("Хан", "Ведущий исправил ваши приказы")) == 1

@@ -236,3 +236,16 @@ def test_the_same_board_by_another_scheme_or_www_is_the_forums_thread(tmp_path, 
         "https://forum.example.org/viewtopic.php?t=100", "http://www.forum.example.org/viewtopic.php?f=2&t=100#p7"),
         encoding="utf-8")
     assert main(["check-config", config]) == 0, capsys.readouterr().err
+
+
+def test_check_config_lists_the_genders_it_guessed_and_the_nicks_it_cannot_tell(tmp_path, capsys):
+    given = EXAMPLE.replace('nick = "Ива"', 'nick = "Жанна"', 1)         # Лиса and Бук have a gender
+    code, out, err = check(tmp_path, capsys, given)
+    assert code == 0, err
+    lines = out.splitlines()
+    guessed = next(line for line in lines if "gender guessed" in line)
+    assert guessed.endswith(': Гор m, Жанна f')            # the dictionary's personal names
+    unknown = next(line for line in lines if "gender unknown" in line)
+    assert unknown.endswith("no gendered word for: Аскон, Хан, Тора, Эф")
+    code, _, err = check(tmp_path, capsys, EXAMPLE.replace('gender = "f"', 'gender = "ж"', 1))
+    assert code == 1 and "players #3 (Лиса).gender: expected one of f, m (got 'ж')" in err

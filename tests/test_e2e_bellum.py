@@ -169,16 +169,18 @@ def test_a_turn_played_through_the_forum(table):
     [technical] = table.host_posts("Ход 1 (370 г.): технический отчёт")
     assert "Норик (бой): Западная Римская Империя (2 чел. × 2 × 1 = 4)" in technical.text
     assert "Вестготы (5 чел. × 1 = 5)" in technical.text and "Победа: Вестготы." in technical.text
-    assert "Западная Римская Империя: 2 чел. отступили: Норик → Венетия" in technical.text
+    assert "Западная Римская Империя: 2 человека отступили: Норик → Венетия" in technical.text
     [posted] = [p.bbcode for p in table.server.board.visible_posts(2) if "[img]" in p.bbcode]
-    assert posted.startswith("[b]370 год[/b]") and "[карта]" not in posted
+    assert posted.startswith("[b]370–374 годы[/b]") and "[карта]" not in posted
     assert posted.rstrip().endswith(f"[img]{PUBLIC_URL.rstrip('/')}{picture_url}[/img]\n"
                                     f"[url={PUBLIC_URL.rstrip('/')}/maps/{GAME}/{report['id']}/1]SVG[/url]")
     served = web.get(picture_url)                            # what the forum's readers load
     assert served.status_code == 200 and served.mimetype == "image/png"
     assert served.data == pictures[0].read_bytes()
-    [literary] = table.host_posts("370 год")
-    assert "В Норике Вестготы берут верх над Западной Римской Империей." in literary.text
+    [literary] = table.host_posts("370–374 годы")
+    # a war between players is told with both sides declined: «…победу Вестготам: войско Западной Римской Империи…»
+    assert any("Норик" in line and "Вестгот" in line and "Западной Римской Империи" in line
+               for line in literary.text.splitlines())
     [own] = table.inbox("Аскон", "Bellum: итоги хода 1")
     assert "Венетия — 5" in own and "Норик (бой)" in own
     [zorro] = table.inbox("Зорро", "Bellum: итоги хода 1")

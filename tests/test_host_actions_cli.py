@@ -96,7 +96,7 @@ def test_the_rerun_diff_is_shown_and_nothing_changes_until_confirmed(played, mon
     assert "state winner: None -> 'town'" in out
     assert "draft round_report to thread: changed (was sent; goes out as a correction)" in out
     assert "  -[b]Тюрьма:[/b] никто не посажен: равенство голосов" in out
-    assert "  +[b]Тюрьма:[/b] за решётку отправляется Бук — Мафиози" in out
+    assert "  +[b]Тюрьма:[/b] посажен Бук — Мафиози" in out           # gender = "m" in the game file
     assert "draft warning to Тора: no longer drafted (was sent)" in out
     # the town wins on day 2 now: the open round 3 is no longer in the game's course
     assert out.rstrip().endswith("open phase round-3: no longer follows round-2 (the game ends there)")
@@ -117,7 +117,7 @@ def test_the_rerun_diff_is_shown_and_nothing_changes_until_confirmed(played, mon
     # the report was sent: its new text is a correction; the receipts of the day, identical, are not sent twice
     assert [d["kind"] for d in live] == ["round_report"]
     assert live[0]["body"].startswith("[b]Исправление.[/b] Ведущий пересчитал итоги (круг 2)")
-    assert "за решётку отправляется Бук — Мафиози" in live[0]["body"]
+    assert "посажен Бук — Мафиози" in live[0]["body"]
     assert [store.draft(d["id"])["status"] for d in drafts_before] == [d["status"] for d in drafts_before]
     action, detail = host_audit(store)[-1]
     assert action == "phase.rerun" and detail["replaced"] == store.resolutions(GAME, "round-2")[0]["id"]
@@ -137,7 +137,7 @@ def test_an_older_phase_is_re_run_with_every_later_one_from_its_new_outcome(play
     out = capsys.readouterr().out
     round_1, round_2 = out.split("== round-2\n")
     assert round_1.startswith("== round-1\neliminated: Лиса (jail) -> Бук (jail), Хан (kill_mafia)\n")
-    assert "  +[b]Тюрьма:[/b] за решётку отправляется Бук — Мафиози" in round_1
+    assert "  +[b]Тюрьма:[/b] посажен Бук — Мафиози" in round_1
     # day 2 goes on from the new day 1: Хан is dead, Лиса alive, Аскон's vote for the jailed Бук is no vote
     assert "  +[b]В игре (5):[/b] Аскон, Гор, Лиса, Тора, Эф" in round_2
     assert "draft warning to Аскон: new" in round_2 and "draft warning to Хан: no longer drafted (was sent)" in round_2

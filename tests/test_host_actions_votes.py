@@ -105,7 +105,6 @@ def test_a_corrected_vote_of_the_open_day_counts_beside_the_players_post(day_two
     assert "Аскон — 2: " in lynch and "gosha100 (исправлено ведущим)" in lynch
     assert "«Кума» — заменён исправлением ведущего (голос за Аскона)" in lynch
     assert "Линч: [b]Аскон[/b]." in lynch
-    assert "gosha100 (исправлено ведущим)" in draft_body(store, "vote_count_final")
 
 
 def test_a_corrected_vote_of_a_resolved_day_counts_when_it_is_re_run(day_two_resolved, monkeypatch, capsys):

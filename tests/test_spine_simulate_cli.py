@@ -114,3 +114,18 @@ def test_a_scenario_named_relative_to_the_working_folder_is_found(command, tmp_p
             ["check-orders", "--game", "legends", "--scenario", "games/s.toml", "--from", "Зорро", "orders.txt"])
     assert main(argv) == 0, capsys.readouterr().err
     assert json.loads(capsys.readouterr().out)
+
+
+def test_simulate_texts_prints_every_report_and_pm_of_each_phase_for_proofreading(capsys):
+    path = Path(__file__).parent / "scenarios" / "legends" / "ex5_joint_attack.toml"
+    assert main(["simulate", str(path)]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert main(["simulate", "--texts", str(path)]) == 0
+    printed = capsys.readouterr().out
+    phase = result["phases"][0]
+    for name, body in phase["reports"].items():
+        if body:
+            assert f"===== night-2: {name} report (thread) =====\n{body}\n" in printed
+    for pm in phase["pms"]:
+        assert f"===== night-2: {pm['kind']} PM to {pm['to']} =====\n{pm['text']}\n" in printed
+    assert printed.count("=====\n") == len([b for b in phase["reports"].values() if b]) + len(phase["pms"])

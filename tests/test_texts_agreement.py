@@ -2,6 +2,8 @@
 a nick agreeing with it, nicks declined after prepositions, ordinals in words, no repeats."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from forumgm.config import load_texts
@@ -95,6 +97,10 @@ def night(orders, seed=5, spells=None, number=2):
 JOINT = {"gosha100": "Совместно с Robozik (Монах) атакую магией Жанну.",
          "Robozik": "Совместно с gosha100 (Мантикора) атакую магией Жанну."}
 THEFT = {"Мира": "Краду Атаку у Жанны, передаю gosha100.\nКраду Защиту от магии у Гладиатора, передаю себе"}
+# a theft, a defender's save, a failed spy and a kill in one night
+MIXED = {**THEFT, "Гладиатор": "Защита Жанне 10", "gosha100": "Атака Жанну", "Жанна": "Шпионить Мира",
+         "Кумбала": "Атака Мира"}
+GOLDEN = Path(__file__).parent / "golden"
 
 
 @pytest.mark.parametrize("seed", range(1, 9))
@@ -152,3 +158,59 @@ def test_a_nick_of_unknown_gender_gets_sentences_with_no_gendered_form(seed):
     literary = run_scenario(scenario)["phases"][0]["reports"]["literary"]
     assert "Фе" in literary
     assert disagreements(literary, {"Фея": "m"}) == disagreements(literary, {"Фея": "f"}) == []
+
+
+@pytest.mark.parametrize("name, orders, seed, spells", [
+    ("legends_joint_kill_of_a_woman", JOINT, 5, {"Жанна": ["Молитва"]}),
+    ("legends_theft_save_and_kill", MIXED, 3, None),
+])
+def test_golden_legends_nights_read_as_reviewed(name, orders, seed, spells):
+    """Whole reports a native reader reviewed: a template change shows up here as a diff to read."""
+    reports = night(orders, seed, spells)
+    text = f"{reports['literary']}\n\n{reports['technical']}\n"
+    assert text == (GOLDEN / f"{name}.txt").read_text(encoding="utf-8")
+
+
+# ---------------------------------------------------------------- every kind of nick, both genders
+
+KINDS = ["Аскон", "Крикс", "Зорро", "Robozik", "Серый Волк"]   # declinable, «Крикс»-like, indeclinable, Latin, two words
+
+
+@pytest.mark.parametrize("gender", ["m", "f"])
+@pytest.mark.parametrize("victim", KINDS)
+def test_every_kind_of_nick_of_either_gender_reads_right_in_the_night_reports(victim, gender):
+    from forumgm.parsers.names import decline
+    players = [{"nick": victim, "role": "Вампир", "gender": gender}, {"nick": "gosha100", "role": "Мантикора"},
+               {"nick": "Robin", "role": "Монах"}, {"nick": "Мира", "role": "Пегас", "gender": "f"}]
+    orders = {"gosha100": f"Совместно с Robin (Монах) атакую магией {victim}",
+              "Robin": f"Совместно с gosha100 (Мантикора) атакую магией {victim}",
+              "Мира": f"Краду Атаку у {victim}, передаю себе"}
+    scenario = {"game": "legends", "seed": 4, "setup": {"players": players, "spells": {victim: ["Молитва"]}},
+                "phases": [{"kind": "night", "number": 2, "orders": orders}]}
+    reports = run_scenario(scenario)["phases"][0]["reports"]
+    genders = {victim: gender, "Мира": "f"}
+    for text in reports.values():
+        if text:
+            proofread(text, genders)
+    assert f"у {decline(victim, 'родительный')} (осталось" in reports["technical"]
+    assert f"переходит от {decline(victim, 'родительный')} к gosha100" in reports["technical"]
+
+
+@pytest.mark.parametrize("gender, jailed, killed", [("m", "посажен", "убит мафией"), ("f", "посажена", "убита мафией"),
+                                                    (None, "за решётку отправляется", "жертва мафии")])
+@pytest.mark.parametrize("nick", KINDS)
+def test_the_mafia_round_report_agrees_for_every_kind_of_nick(nick, gender, jailed, killed):
+    players = [{"nick": nick, "role": "Мирный житель", **({"gender": gender} if gender else {})},
+               {"nick": "Тора", "role": "Мирный житель", **({"gender": gender} if gender else {})},
+               {"nick": "Марк", "role": "Мирный житель"}, {"nick": "Кума", "role": "Комиссар"},
+               {"nick": "Хан", "role": "Доктор"}, {"nick": "Лиса", "role": "Босс мафии"},
+               {"nick": "Бук", "role": "Мафиози"}, {"nick": "Зорро2", "role": "Маньяк"}]
+    votes = {p["nick"]: "голос: Тора" for p in players}
+    votes["Лиса"] = f"голос: Тора\nубить {nick}"
+    votes["Бук"] = f"голос: Тора\nубить {nick}"
+    scenario = {"game": "mafia", "seed": 2, "setup": {"players": players},
+                "phases": [{"kind": "round", "number": 2, "pms": [{"from": who, "text": text} for who, text in votes.items()]}]}
+    report = run_scenario(scenario)["phases"][0]["reports"]["round"]
+    assert report.startswith("[b]Итоги второго игрового дня[/b]") and "(а)" not in report
+    assert f"{jailed} Тора — Мирный житель" in report
+    assert f"{nick} — Мирный житель: {killed}" in report

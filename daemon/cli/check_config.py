@@ -15,7 +15,7 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     from forumgm.daemon.cli.common import picture_problems, setup_problems, thread_problems
-    from forumgm.daemon.settings.nick_checks import mixed_script_warnings
+    from forumgm.daemon.settings.nick_checks import gender_notes, mixed_script_warnings
     from forumgm.daemon.settings.game import load_game
     from forumgm.daemon.settings.installation import load_installation
     from forumgm.daemon.settings.records import ConfigError
@@ -42,6 +42,8 @@ def run(args) -> int:
         return 1
     for game in games:
         print(f"{game.id}: {game.type}, {len(game.players)} players, zone {game.time_zone.key}")
+        for note in gender_notes(game):
+            print(note)
     print("ok")
     return 0
 

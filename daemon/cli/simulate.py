@@ -1,4 +1,5 @@
-"""`forumgm simulate SCENARIO.toml`: offline play of a scenario, JSON on stdout."""
+"""`forumgm simulate SCENARIO.toml`: offline play of a scenario, JSON on stdout (or, with
+`--texts`, every text the phases would post or send, for the host to proofread)."""
 from __future__ import annotations
 
 import contextlib
@@ -11,6 +12,8 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser("simulate", help="play a scenario offline and print JSON (see docs/simulate.md)")
     parser.add_argument("scenario", type=Path, help="scenario TOML file")
     parser.add_argument("--templates", type=Path, help="folder of templates overriding the shipped ones")
+    parser.add_argument("--texts", action="store_true",
+                        help="print every report and PM of each phase as the players would read it, not JSON")
 
 
 def run(args) -> int:
@@ -27,6 +30,21 @@ def run(args) -> int:
     except ScenarioError as error:
         print(f"forumgm simulate: {args.scenario}: {error}", file=sys.stderr)
         return 2
-    json.dump(result, sys.stdout, ensure_ascii=False, indent=2)
-    sys.stdout.write("\n")
+    if args.texts:
+        sys.stdout.write(all_texts(result))
+    else:
+        json.dump(result, sys.stdout, ensure_ascii=False, indent=2)
+        sys.stdout.write("\n")
     return 0
+
+
+def all_texts(result: dict) -> str:
+    """Each phase's reports (for the thread), then its PMs (receipts first), each under a heading
+    that says where it goes."""
+    out = []
+    for phase in result["phases"]:
+        key = f"{phase['kind']}-{phase['number']}"
+        out += [f"===== {key}: {name} report (thread) =====\n{body}\n"
+                for name, body in phase["reports"].items() if body]
+        out += [f"===== {key}: {pm['kind']} PM to {pm['to']} =====\n{pm['text']}\n" for pm in phase["pms"]]
+    return "\n".join(out)

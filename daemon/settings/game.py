@@ -2,6 +2,7 @@
 calendar, vote settings, [approval], and its [rules] as its engine takes them."""
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Mapping
@@ -25,7 +26,8 @@ VOTE_POLICIES = ("last", "first")
 GAME_KEYS = {"id", "type", "thread_url", "seed", "time_zone", "start", "players", "roles_file", "calendar",
              "role_delivery", "reminder_before", "edit_window",
              "vote_colors", "vote_policy", "vote_count_every", "approval", "templates", "setup", "rules"}
-PLAYER_KEYS = {"nick", "aliases", "role"}
+PLAYER_KEYS = {"nick", "aliases", "role", "gender"}
+GENDER = one_of(("f", "m"))
 PHASE_TIME_KEYS = {"opens", "closes", "duration"}
 ROLES_FILE_KEYS = {"roles"}
 
@@ -117,7 +119,7 @@ def _in_zone(start: datetime | None, zone: ZoneInfo) -> datetime | None:
 def _players(check: Checker, players: Any, prefix: str) -> tuple[PlayerConfig, ...]:
     key = join_key(prefix, "players")
     if players is MISSING or not isinstance(players, list):
-        check.problem(key, "an array of [[players]] tables with nick (required) and aliases, role "
+        check.problem(key, "an array of [[players]] tables with nick (required) and aliases, role, gender "
                            "(players = [] while the sign-up is open)",
                       None if players is MISSING else players)
         return ()
@@ -134,7 +136,8 @@ def _players(check: Checker, players: Any, prefix: str) -> tuple[PlayerConfig, .
             _name_taken(check, names, f"{where}.nick", nick, (index, nick), "a nick")
             for alias in aliases:
                 _name_taken(check, names, f"{where}.aliases", alias, (index, nick), "aliases")
-        out.append(PlayerConfig(nick=nick, aliases=aliases, role=check.get(player, "role", TEXT, where, default=None)))
+        out.append(PlayerConfig(nick=nick, aliases=aliases, role=check.get(player, "role", TEXT, where, default=None),
+                                gender=check.get(player, "gender", GENDER, where, default=None)))
     return tuple(out)
 
 
@@ -182,7 +185,7 @@ def _with_roles(check: Checker, players: tuple[PlayerConfig, ...], table: Mappin
                           f"the role of {player.nick} in one place only (it is also set in [[players]])",
                           str(roles_path))
         role = roles.get(player.nick, player.role)
-        out.append(PlayerConfig(player.nick, player.aliases, role if isinstance(role, str) else None))
+        out.append(replace(player, role=role if isinstance(role, str) else None))
     return tuple(out)
 
 

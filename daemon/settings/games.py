@@ -31,11 +31,19 @@ def forget_games() -> None:
     """Discover the games anew: for a game registered while this process runs (a test's)."""
     discovered.cache_clear()
     _shipped_rules.cache_clear()
+    _own_table.cache_clear()
 
 
 def rule_table(game_type: str, overrides: Mapping[str, Any] | None = None) -> dict:
     """The game's own rule table (config/<game>/rules.toml), overridden key by key."""
-    return merge(read_rule_table(game_type, own_data(game_type)), overrides or {})
+    return merge(_own_table(game_type), overrides or {})
+
+
+@functools.cache
+def _own_table(game_type: str) -> dict:
+    """Read once a process: the rules freeze merges it with a game file's [rules] every tick (and
+    nobody changes a table merged from it: `merge` copies what it overrides)."""
+    return read_rule_table(game_type, own_data(game_type))
 
 
 def own_data(game_type: str) -> Path | None:

@@ -58,3 +58,21 @@ def dealt_nick_problems(game, store) -> list[str]:
             f"{', '.join(missing) or 'other nicks'}, not to {player.nick}: write the nick back, or let a new account "
             f"take a role over with `forumgm replace --config … {game.id} OLD_NICK {player.nick}`"
             for index, player in enumerate(players) if player.nick in unknown]
+
+
+def gender_notes(game) -> list[str]:
+    """What the texts will take as the gender of each player of `game` (a GameConfig) that has no
+    `gender`: the guess from a known personal name, for the host to correct, and the nicks with no
+    guess, of which the texts say nothing gendered."""
+    from forumgm.engines.phrases import guess_gender
+
+    open_ = [player for player in game.players if player.gender is None]
+    guessed = [(player.nick, guess_gender(player.nick)) for player in open_]
+    notes = []
+    if any(gender for _, gender in guessed):
+        notes.append(f"{game.id}: gender guessed from the nick (write gender = \"f\" or \"m\" on [[players]] to "
+                     f"correct it): " + ", ".join(f"{nick} {gender}" for nick, gender in guessed if gender))
+    if any(gender is None for _, gender in guessed):
+        notes.append(f"{game.id}: gender unknown, the texts use no gendered word for: "
+                     + ", ".join(nick for nick, gender in guessed if gender is None))
+    return notes

@@ -57,6 +57,7 @@ class PlayerConfig:
     nick: str
     aliases: tuple[str, ...] = ()
     role: str | None = None
+    gender: str | None = None       # "f" or "m": the texts agree with it (else guessed from the nick)
 
 
 @dataclass(frozen=True)
@@ -96,6 +97,8 @@ class GameConfig:
                 entry["role"] = player.role
             if player.aliases:
                 entry["aliases"] = list(player.aliases)
+            if player.gender is not None:
+                entry["gender"] = player.gender
             players.append(entry)
         return {**self.setup, "players": players}
 

@@ -383,7 +383,9 @@ def resolve_once(game: GameRun, store: Store, phase_key: str, cutoff: datetime, 
         for body in host_notices(game, outcome.events):     # for the host's eyes first ([approval] cannot name it)
             draft(store, game.id, NOTICE_KIND, "thread", body, phase_key, approval=game.config.approval,
                   resolution_id=resolution)
-        if tally is not None:
+        # a phase report of its own tells the counted votes (Legends' lynch report, Mafia's round
+        # report): the day ends in that one post, not in two near-identical ones
+        if tally is not None and not any(outcome.reports.values()):
             draft(store, game.id, FINAL_KIND, "thread", vote_count_body(game, state, phase, tally, final=True),
                   phase_key, approval=game.config.approval, resolution_id=resolution)
         following = game.rules.next_phase(outcome.state, phase)

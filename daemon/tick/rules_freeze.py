@@ -18,6 +18,7 @@ import json
 import logging
 from typing import Any, Mapping, NamedTuple
 
+from forumgm.config import rules_only
 from forumgm.daemon.drafts.compose import draft
 from forumgm.daemon.settings.game import rules_on_file
 from forumgm.daemon.settings.games import rule_table, rules_for
@@ -44,9 +45,9 @@ def rules_hash(table: Mapping[str, Any]) -> str:
 
 
 def _plain(table: Mapping[str, Any]) -> dict:
-    """The table as the store keeps it (JSON; a TOML date as its text), so that a table read now
-    compares equal to the one kept."""
-    return json.loads(json.dumps(table, ensure_ascii=False, default=str))
+    """The rules of a merged table (no map data) as the store keeps them (JSON; a TOML date as its
+    text), so that a table read now compares equal to the one kept."""
+    return json.loads(json.dumps(rules_only(dict(table)), ensure_ascii=False, default=str))
 
 
 def changes(old: Mapping[str, Any], new: Mapping[str, Any], prefix: str = "") -> list[Change]:

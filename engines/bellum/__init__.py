@@ -8,7 +8,8 @@ simulation prints at its end, and `maps`, the turn map (`turnmap`).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any, ClassVar, Mapping, Sequence
 
@@ -42,6 +43,10 @@ def summary(state: BellumState) -> dict[str, Any]:
 @dataclass(frozen=True)
 class BellumRules(Rules):
     config: RuleConfig = RuleConfig()
+    # what the maps are drawn with, read at the edge with the rule table (config.read_rule_table):
+    # the shipped real geographies, parsed JSON by name, and the letters, TrueType bytes by name
+    geographies: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}), compare=False)
+    fonts: Mapping[str, bytes] = field(default_factory=lambda: MappingProxyType({}), compare=False)
     name: str = "bellum"
     title: ClassVar[str] = "Bellum 2.0"        # the Russian rules' own name for the game
     setup_files: ClassVar[Mapping[str, str | None]] = MappingProxyType(SETUP_FILES)
@@ -67,8 +72,9 @@ class BellumRules(Rules):
 
     def resolve(self, state: BellumState, phase: Phase, inputs: PhaseInputs, seed: int, texts: Texts) -> Outcome:
         collected = TurnOrders(_orders.collect(state, phase, inputs.orders))
-        new_state, events = resolve_turn(state, phase.number, collected, phase_rng(seed, phase))
-        rendered = TurnTexts(new_state, events, phase.number, texts)
+        rng = phase_rng(seed, phase)
+        new_state, events = resolve_turn(state, phase.number, collected, rng)
+        rendered = TurnTexts(new_state, events, phase.number, texts, rng)
         return Outcome(
             state=new_state,
             events=tuple(events),
@@ -98,12 +104,13 @@ class BellumRules(Rules):
     def summary(self, state: BellumState) -> dict[str, Any]:
         return summary(state)
 
-    @property
+    @cached_property
     def maps(self) -> Any:
-        """The turn map (engines.base.Maps): posted with each turn report, shown on the host's page."""
-        from forumgm.engines.bellum.turnmap import BellumMaps     # here: drawing loads matplotlib
+        """The turn map (engines.base.Maps): posted with each turn report, shown on the host's page;
+        one per rules, so that its geographies are parsed once."""
+        from forumgm.engines.bellum.turnmap import BellumMaps     # here: drawing loads Pillow and shapely
 
-        return BellumMaps()
+        return BellumMaps(self.geographies, self.fonts)
 
     def signup_choices(self, setup: Mapping[str, Any]) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
         """(id, name, aliases) of every faction of the game's scenario, for the sign-up."""
@@ -113,8 +120,13 @@ class BellumRules(Rules):
         return tuple((f.id, f.name, f.aliases) for f in scenario.factions.values())
 
 
+MAP_DATA = ("geography", "fonts")          # the rule table's keys that are no rules
+
+
 def make_rules(rule_table: Mapping[str, Any]) -> BellumRules:
-    return BellumRules(rule_config(rule_table))
+    rules = {key: value for key, value in rule_table.items() if key not in MAP_DATA}
+    geographies, fonts = (MappingProxyType(dict(rule_table.get(key, {}))) for key in MAP_DATA)
+    return BellumRules(rule_config(rules), geographies, fonts)
 
 
 RULES = BellumRules()

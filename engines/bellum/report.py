@@ -11,9 +11,11 @@ from typing import Any, Sequence
 
 from markupsafe import Markup
 
-from forumgm.engines.base import Event, OutgoingPm
+from forumgm.engines.base import Event, OutgoingPm, PhaseRng
 from forumgm.engines.bellum.authority import authority_table
+from forumgm.engines.bellum.chronicle import chronicle
 from forumgm.engines.bellum.state import BellumState
+from forumgm.engines.phrases import Agreement, Name, Picker, russian_key
 from forumgm.engines.texts import Texts
 from forumgm.parsers.orders.bellum import inflect, is_plural
 
@@ -38,11 +40,30 @@ SECTIONS = (
 _ABOUT = ("faction", "state", "tribe", "master", "target", "new")
 
 
+class Place(Name):
+    """A province's or region's name in a chronicle phrase («в {province:loct}» → «в Паннонии»)."""
+
+    def __format__(self, spec: str) -> str:
+        return inflect(str(self), spec) if spec else str(self)
+
+
+class People(Name):
+    """A faction's name in a chronicle phrase («{losers:accs}» → «вандалов»)."""
+
+    def __format__(self, spec: str) -> str:
+        return inflect(str(self), spec, place=False) if spec else str(self)
+
+
+_PLACES = {"province": "P", "origin": "P", "dest": "P", "capital": "P", "region": "R"}
+_PEOPLES = ("winners", "losers", "faction", "tribe", "master", "state", "new")
+
+
 class TurnTexts:
     """The names, the event lines and the authority table of one resolved turn."""
 
-    def __init__(self, state: BellumState, events: Sequence[Event], number: int, texts: Texts) -> None:
-        self.state, self.number, self.texts = state, number, texts
+    def __init__(self, state: BellumState, events: Sequence[Event], number: int, texts: Texts,
+                 rng: PhaseRng) -> None:
+        self.state, self.number, self.texts, self.rng = state, number, texts, rng
         self.events = [{"type": e.type, **e.data} for e in events]
         self.names = {
             "P": {p.id: p.name for p in state.world.provinces.values()},
@@ -63,6 +84,7 @@ class TurnTexts:
             "year": state.year(self.number),
             **self.names,
             "authority": self.authority,
+            "years": state.rules.years_per_turn,
             "at": lambda name: inflect(name, "loct"),
             "of": lambda name, case: inflect(name, case, place=False),
             "verb": lambda ids, one, many: many if len(ids) > 1 or is_plural(state.factions[ids[0]].name) else one,
@@ -79,6 +101,24 @@ class TurnTexts:
                 buckets[section].append(line)
         return [(title, lines) for (title, _), lines in zip(SECTIONS, buckets) if lines]
 
+    def told(self) -> list[dict[str, Any]]:
+        """The chronicle's happenings with their names ready for the phrases: places and peoples
+        decline as such; `nick`, the phrase's subject, is whoever acts."""
+        out = []
+        for h in chronicle(self.state, self.events):
+            item = dict(h)
+            for key, kind in _PLACES.items():
+                if key in h:
+                    item[key] = Place(self.names[kind][h[key]])
+            for key in _PEOPLES:
+                if isinstance(h.get(key), list):
+                    item[key] = [People(self.names["F"][f]) for f in h[key]]
+                elif key in h:
+                    item[key] = People(self.names["F"][h[key]])
+            item["nick"] = next(item[key] for key in ("winners", "tribe", "state", "faction") if key in item)
+            out.append(item)
+        return out
+
 
 def _about(event: dict[str, Any]) -> set[str]:
     found = {event.get(key) for key in _ABOUT}
@@ -89,10 +129,9 @@ def _about(event: dict[str, Any]) -> set[str]:
 
 def turn_reports(turn: TurnTexts) -> dict[str, str]:
     context = turn.context()
-    literary = turn.texts.render(
-        LITERARY, battles=turn.of("battle"), politics=turn.of("kingdom", "independence", "annexed"),
-        tribes=turn.of("subjugated", "freed", "split"), states=turn.of("capital_lost", "secession"),
-        captured=turn.of("captured"), **context)
+    agreement = Agreement()
+    picker = Picker(turn.rng.stream("literary"), agreement, turn.rng.game())
+    literary = turn.texts.render(LITERARY, told=turn.told(), picker=picker, agreement=agreement, **context)
     return {"literary": literary, "technical": turn.texts.render(TECHNICAL, sections=turn.sections(), **context)}
 
 
@@ -103,8 +142,10 @@ def player_pms(turn: TurnTexts) -> list[OutgoingPm]:
     pms = []
     for nick in state.players():
         mine = set(state.controlled_by(nick)) | {state.own_faction(nick)}
-        factions = [{"id": f, "people": {p: state.count(p, f) for p in state.provinces_of(f)},
-                     "owned": state.owned_by(f), "captured": state.factions[f].captured,
+        # provinces as players read them: by name in Russian alphabetical order, not by id
+        by_name = lambda ids: sorted(ids, key=lambda p: russian_key(turn.names["P"][p]))      # noqa: E731
+        factions = [{"id": f, "people": {p: state.count(p, f) for p in by_name(state.provinces_of(f))},
+                     "owned": by_name(state.owned_by(f)), "captured": state.factions[f].captured,
                      "master": state.factions[f].master, "authority": turn.authority.get(f)}
                     for f in sorted(mine)]
         text = turn.texts.render(PLAYER, nick=nick, factions=factions, sections=turn.sections(mine), **context)

@@ -15,7 +15,7 @@ from typing import Any, Iterable, Mapping
 
 LINK_KINDS = ("land", "blue", "purple")
 FACTION_KINDS = ("state", "tribe")
-TOP_KEYS = {"name", "year", "regions", "provinces", "links", "factions", "people", "owners", "subjugated"}
+TOP_KEYS = {"name", "year", "geography", "regions", "provinces", "links", "factions", "people", "owners", "subjugated"}
 REGION_KEYS = {"id", "name", "upkeep"}
 PROVINCE_KEYS = {"id", "name", "aliases", "civilized", "region", "authority", "x", "y"}
 LINK_KEYS = {"a", "b", "kind"}
@@ -97,6 +97,7 @@ class Scenario:
     people: tuple[Stack, ...]
     owners: Mapping[str, str]
     subjugated: Mapping[str, str]
+    geography: str | None = None        # the shipped real geography its map is drawn on (mapdraw)
 
     def neighbours(self, province_id: str, kinds: Iterable[str] = LINK_KINDS) -> tuple[str, ...]:
         """Provinces one link of the given kinds away, in id order."""
@@ -117,6 +118,8 @@ def parse_scenario(data: Mapping[str, Any], source: str = "(scenario)") -> Scena
     check.unknown_keys(data, TOP_KEYS, "")
     name = check.typed(data, "name", str, "", "a text such as \"370\"")
     year = check.typed(data, "year", int, "", "the first turn's year, an integer")
+    geography = check.typed(data, "geography", str, "", 'the name of a shipped geography ("mediterranean")',
+                            None, required=False)
     regions = _regions(check, data.get("regions"))
     provinces = _provinces(check, data.get("provinces"), regions)
     links = _links(check, data.get("links"), provinces)
@@ -128,7 +131,7 @@ def parse_scenario(data: Mapping[str, Any], source: str = "(scenario)") -> Scena
     if check.problems:
         raise ScenarioError(source, check.problems)
     return Scenario(
-        name=name, year=year,
+        name=name, year=year, geography=geography,
         regions=MappingProxyType(regions), provinces=MappingProxyType(provinces), links=tuple(links),
         factions=MappingProxyType(factions), people=tuple(people),
         owners=MappingProxyType(owners), subjugated=MappingProxyType(subjugated),

@@ -28,6 +28,7 @@ class World:
     provinces: Mapping[str, Province]
     regions: Mapping[str, Region]
     links: Mapping[str, Mapping[str, str]]      # province -> neighbour -> land | blue | purple
+    geography: str | None = None                # the real geography its map is drawn on
 
     def link(self, a: str, b: str) -> str | None:
         return self.links.get(a, {}).get(b)
@@ -58,12 +59,13 @@ def world_from_scenario(scenario: Any) -> World:
                           for p in scenario.provinces.values()}),
         regions=frozen({r.id: Region(r.id, r.name, r.upkeep) for r in scenario.regions.values()}),
         links=frozen({p: frozen(n) for p, n in links.items()}),
+        geography=scenario.geography,
     )
 
 
 def dump_world(world: World) -> dict:
     return {
-        "name": world.name, "year": world.year,
+        "name": world.name, "year": world.year, "geography": world.geography,
         "provinces": [{"id": p.id, "name": p.name, "aliases": list(p.aliases), "civilized": p.civilized,
                        "region": p.region, "authority": p.authority, "x": p.x, "y": p.y}
                       for p in world.provinces.values()],
@@ -84,4 +86,5 @@ def load_world(data: Mapping[str, Any]) -> World:
                           for p in data["provinces"]}),
         regions=frozen({r["id"]: Region(r["id"], r["name"], r["upkeep"]) for r in data["regions"]}),
         links=frozen({p: frozen(n) for p, n in links.items()}),
+        geography=data.get("geography"),
     )

@@ -16,13 +16,14 @@ MOST, FEWEST = 6, 3
 # Interest of each kind of highlight: the report keeps the MOST highest, never fewer than
 # FEWEST where the night had them.
 INTEREST = {"joint_kill": 100, "joint_kill_magic": 100, "kill": 90, "kill_magic": 90, "saved": 80, "survived": 70,
-            "theft": 60, "spell_cast": 55, "modification_up": 50, "modification_down": 50, "spell_moved": 45, "spy": 40}
+            "theft": 60, "spell_cast": 55, "modification_up": 50, "modification_down": 50, "spell_moved": 45,
+            "spells_moved": 48, "spy": 40}
 CLOSING = ("continuous_regime", "victory", "no_survivors")
 # Kinds told together once a night has this many of them («пали сразу трое: …»): a host never
 # tells five thefts one by one, and a bank's phrases would run out.
 GROUPED = {"kill": "many_kills", "kill_magic": "many_kills", "theft": "many_thefts", "spy": "many_spies",
            "survived": "many_survived", "modification_up": "many_modifications",
-           "modification_down": "many_modifications", "spell_moved": "many_spells"}
+           "modification_down": "many_modifications", "spell_moved": "many_spells", "spells_moved": "many_spells"}
 GROUP_FROM = 3
 # A group of a lesser kind with more players than this is told without the list (a host writes
 # «изменились силы многих героев», not twelve nicks); deaths and survivals are always named.
@@ -99,8 +100,15 @@ def _all(events: list[Event]) -> list[dict[str, Any]]:
                         "skill": data["skill"]})
         elif event.type == "spell_cast":
             out.append({"kind": "spell_cast", "nick": data["target"], "spell": data["spell"]})
+        elif event.type == "spell_inherited" and out and out[-1]["kind"] in ("spell_moved", "spells_moved") \
+                and out[-1]["nick"] == data["to"] and out[-1].get("from") == data["from"]:
+            # a fallen hero's spells go to one heir together: one highlight for all of them
+            spells = out[-1].get("spells", [out[-1].get("spell")])
+            out[-1] = {"kind": "spells_moved", "nick": data["to"], "from": data["from"],
+                       "spells": [*spells, data["spell"]]}
         elif event.type in ("spell_transfer", "spell_exchange", "spell_inherited"):
-            out += [{"kind": "spell_moved", "nick": to, "spell": spell} for spell, to in _moved(event)]
+            out += [{"kind": "spell_moved", "nick": to, "spell": spell, "from": data.get("from")}
+                    for spell, to in _moved(event)]
         elif event.type == "spy" and data["effective"] and data["target"] not in spied:
             spied.add(data["target"])
             out.append({"kind": "spy", "nick": data["target"]})

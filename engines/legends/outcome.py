@@ -8,6 +8,7 @@ from typing import Mapping
 from forumgm.engines.base import Elimination, Event, Outcome, OutgoingPm, Phase, PhaseRng, Tally
 from forumgm.engines.legends.reports import render_reports
 from forumgm.engines.legends.state import LegendsState
+from forumgm.engines.phrases import Agreement
 
 SPELL_RECEIPTS = {"spell_exchange", "spell_transfer", "spell_inherited"}
 
@@ -60,7 +61,7 @@ def phase_pms(game: LegendsState, events: list[Event], texts) -> tuple[OutgoingP
             pms.append(OutgoingPm(event.data["nick"], "spy_result", texts.render(
                 "legends/pm_spy_result.j2", nick=event.data["nick"], target=target, role=game.player(target).role)))
         pms += [OutgoingPm(nick, "spell", texts.render("legends/pm_spell.j2", nick=nick, event=event.as_json(),
-                                                       spell=spell))
+                                                       spell=spell, agreement=Agreement.of_players(game.players)))
                 for nick, spell in _spell_receivers(event)]
     return tuple(pms)
 

@@ -6,7 +6,7 @@ from typing import Mapping
 from forumgm.engines.base import Event, Phase, PhaseRng, Tally
 from forumgm.engines.legends.highlights import closings, highlights
 from forumgm.engines.legends.state import LegendsState
-from forumgm.engines.phrases import Agreement, Picker
+from forumgm.engines.phrases import Agreement, Picker, russian_sorted
 from forumgm.parsers.orders.legends import SKILL_NAMES
 
 
@@ -31,7 +31,8 @@ def literary(phase: Phase, events: list[Event], rng: PhaseRng, texts, agreement:
     picker, so re-running the night gives the same text."""
     agreement = agreement or Agreement()
     picker = Picker(rng.stream("literary"), agreement, rng.game())
-    told = [{**h, "skill": SKILL_NAMES[h["skill"]]} if "skill" in h else h for h in highlights(events)]
+    told = [{**h, "skill": SKILL_NAMES[h["skill"]]} if "skill" in h else
+            {**h, "spells": [f"«{spell}»" for spell in h["spells"]]} if "spells" in h else h for h in highlights(events)]
     return texts.render("legends/literary.j2", night=phase.number, highlights=told,
                         closings=closings(events), skills=SKILL_NAMES, picker=picker, agreement=agreement)
 
@@ -46,9 +47,11 @@ def lynch(before: LegendsState, phase: Phase, events: list[Event], tally: Tally 
                                                    "corrected": v.entered_by is not None} for v in votes]})
     rows.sort(key=lambda row: -len(row["voters"]))
     verdict = next((e.as_json() for e in events if e.type in ("lynched", "no_lynch", "no_lynch_day")), {})
+    voted = {vote.voter for vote in tally.counted} if tally else set()
+    not_voted = russian_sorted(p.nick for p in before.living() if p.nick not in voted)
     return texts.render("legends/lynch.j2", day=phase.number, rows=rows,
                         discarded=[{**d.as_json(), "detail": d.detail, "url": urls.get(d.post_id)}
                                    for d in (tally.discarded if tally else ())],
                         verdict=verdict, closing=[e.as_json() for e in events
                                                   if e.type in ("continuous_regime", "victory", "no_survivors")],
-                        first_lynch_day=before.table.first_lynch_day, agreement=agreement)
+                        first_lynch_day=before.table.first_lynch_day, agreement=agreement, not_voted=not_voted)
