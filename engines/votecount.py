@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from forumgm.engines.base import Tally
+from forumgm.engines.phrases import russian_key, russian_sorted
 from forumgm.engines.texts import Texts
 
 RUNNING = "votes/running.j2"
@@ -45,11 +46,11 @@ def _url(post_id: str | None, post_url: PostUrl) -> str | None:
 
 
 def tally_rows(tally: Tally, post_url: PostUrl) -> list[TallyRow]:
-    """Candidates by vote count, most first, then by name."""
+    """Candidates by vote count, most first, then by name in Russian alphabetical order."""
     rows = [TallyRow(target, tuple(VoterLink(v.voter, _url(v.post_id, post_url), v.text, v.entered_by is not None)
                                    for v in votes))
             for target, votes in tally.by_target().items()]
-    return sorted(rows, key=lambda row: (-row.count, row.target.casefold(), row.target))
+    return sorted(rows, key=lambda row: (-row.count, russian_key(row.target)))
 
 
 def leaders(rows: Sequence[TallyRow]) -> list[TallyRow]:
@@ -59,7 +60,7 @@ def leaders(rows: Sequence[TallyRow]) -> list[TallyRow]:
 
 def not_voted(tally: Tally, alive: Sequence[str]) -> list[str]:
     voted = {vote.voter for vote in tally.counted}
-    return [nick for nick in alive if nick not in voted]
+    return russian_sorted(nick for nick in alive if nick not in voted)
 
 
 def discard_lines(tally: Tally, post_url: PostUrl) -> list[DiscardLine]:

@@ -17,7 +17,7 @@ from types import MappingProxyType
 from typing import Callable, Iterable, Mapping
 
 import pymorphy3
-from rapidfuzz import fuzz
+from rapidfuzz import fuzz, process
 
 # Letters (and digits) that read the same in both alphabets all map to one side, so a nickname
 # typed in either script, or in a mix of both, gets the same key.
@@ -81,18 +81,22 @@ class Roster:
     """The game's players (canonical nicknames) and per-game aliases (alias -> nickname).
 
     Aliases pointing at someone who is not a player are ignored, so one alias table can serve
-    a roster of the living players only.
+    a roster of the living players only. `forms` are (form, nickname) pairs of case forms the
+    caller made itself (Bellum declines its place and people names, parsers/declension.py): when
+    given, they are the only case forms, exact and for typos, and nothing is declined here.
     """
 
     players: tuple[str, ...]
     aliases: Mapping[str, str] = field(default_factory=dict)
+    forms: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "players", tuple(self.players))
         object.__setattr__(self, "aliases", MappingProxyType(dict(self.aliases)))
+        object.__setattr__(self, "forms", tuple(self.forms))
         # every name lookup hashes the roster to find its index; a roster of a whole map's
         # provinces and their aliases is too big to hash again each time
-        object.__setattr__(self, "_hash", hash((self.players, frozenset(self.aliases.items()))))
+        object.__setattr__(self, "_hash", hash((self.players, frozenset(self.aliases.items()), self.forms)))
 
     def __hash__(self) -> int:
         return self._hash
@@ -389,7 +393,14 @@ class _Index:
         players = frozenset(roster.players)
         aliases = {alias: nick for alias, nick in roster.aliases.items() if nick in players}
         names = [(nick, nick) for nick in players] + list(aliases.items())
-        forms = _forms(names)
+        if roster.forms:
+            forms = {(name, nick): frozenset({" ".join(name.casefold().split())}) for name, nick in names}
+        else:
+            forms = _forms(names)
+        for form, nick in roster.forms:
+            if nick in players and (form, nick) not in forms:
+                forms[form, nick] = frozenset({" ".join(form.casefold().split())})
+                names.append((form, nick))
         return cls(
             players=players,
             by_account={unicodedata.normalize("NFC", nick): nick for nick in players},
@@ -472,7 +483,9 @@ def _by_case_form(text: str, index: _Index) -> Resolution | None:
 
 def _scores(text: str, forms: Mapping[str, frozenset[str]],
             digits_of: Mapping[str, frozenset[str]] | None = None) -> list[tuple[str, float]]:
-    """Each nickname's best similarity to the text over all its forms, best first.
+    """Each nickname's best similarity to the text over all its forms, best first; nicknames
+    scoring under CANDIDATE_THRESHOLD on every form are left out (no rule asks for them: a typo
+    needs FUZZY_THRESHOLD, and a runner-up under it never decides the margin).
 
     digits_of (form -> the digits of its nicknames): when given, a form whose nickname has other
     digits than the text scores nothing — "gosha101" is not a typo of "gosha100", numbered
@@ -481,10 +494,13 @@ def _scores(text: str, forms: Mapping[str, frozenset[str]],
     key = fold_key(text)
     digits = _digits(case_key(text))
     best: dict[str, float] = {}
-    for form, nicks in forms.items():
-        same = digits_of is None or digits in digits_of.get(form, ())
-        score = fuzz.ratio(key, form) if same else 0.0
-        for nick in nicks:
+    # rapidfuzz compares against every form in one call: a map's names have thousands of forms,
+    # and a PM of a thousand lines may ask for as many typos
+    for form, score, _ in process.extract(key, list(forms), scorer=fuzz.ratio, limit=None,
+                                          score_cutoff=CANDIDATE_THRESHOLD):
+        if digits_of is not None and digits not in digits_of.get(form, ()):
+            continue
+        for nick in forms[form]:
             best[nick] = max(best.get(nick, 0.0), score)
     return sorted(best.items(), key=lambda item: (-item[1], item[0]))
 

@@ -124,3 +124,8 @@ def test_a_refused_last_card_alone_becomes_a_rest(texts):
         "Не принято:\n"
         "• «Правая рука, карта 6 (W(вперёд))» — перемещение можно играть только на ноги; эта карта, последняя в "
         "стопке, стала отдыхом")
+
+
+def test_a_fighter_with_the_same_weapon_in_both_hands_enters_with_it_in_each_hand(texts):
+    out = duel(texts, {}, 1, Аскон={"weapon": "гладий", "left": "гладий"}, Хан={"weapon": "копьё", "left": "щит"})
+    assert "На песок арены выходят Аскон (гладий в каждой руке) и Хан (копьё и щит)." in reports(out, "literary")[0]

@@ -71,6 +71,11 @@ def test_every_player_gets_his_own_situation(texts):
     assert "[b]Гунны[/b]" in pms["Зорро"].text and "[b]Аланы[/b]" in pms["Зорро"].text   # his subjugated tribe too
     assert "Дакия (бой)" in pms["Бук"].text and "Норик (бой)" not in pms["Бук"].text
     assert "Авторитет: доход" in pms["Аскон"].text
+    for pm in pms.values():                       # provinces by name in Russian alphabetical order, not by id
+        for line in pm.text.splitlines():
+            if line.startswith("Провинции: "):
+                names = line.removeprefix("Провинции: ").split(", ")
+                assert names == sorted(names, key=lambda name: name.casefold().replace("ё", "е"))
     report = outcome.reports
     assert "Норик (бой)" in report["technical"] and "Дакия (бой)" in report["technical"]
     assert report["literary"].startswith("[b]370–374 годы[/b]")

@@ -294,9 +294,15 @@ def test_map_command_draws_the_position_after_a_simulated_turn(tmp_path, monkeyp
     scenario = Path(__file__).parent / "scenarios" / "bellum" / "capture.toml"
     out = tmp_path / "turn1.svg"
     assert main(["map", str(scenario), "--out", str(out), "--turn", "1"]) == 0
-    assert "После хода 1 (375 г.)" in capsys.readouterr().out
+    assert "После хода 1 (370 г.)" in capsys.readouterr().out
     with contextlib.chdir(scenario.parent):
         after = run_scenario(load_simulation(scenario))["phases"][0]
+    # one year everywhere: the map of turn 1, its reports and its PMs all name 370
+    heading = after["reports"]["literary"].splitlines()[0]          # «370–374 годы»: the turn's five years
+    assert heading.startswith("[b]370") and "375" not in heading
+    assert "Ход 1 (370 г.)" in after["reports"]["technical"]
+    turn_pms = [pm for pm in after["pms"] if pm["kind"] == "turn_pm"]
+    assert turn_pms and all("итоги хода 1 (370 г.)" in pm["text"] for pm in turn_pms)
     found = read_svg(out.read_bytes())
     drawn = {key: count for key, (_, count, _) in found["stacks"].items()}
     assert drawn == {(p, f): n for p, here in after["people"].items() for f, n in here.items() if n > 0}
@@ -304,7 +310,7 @@ def test_map_command_draws_the_position_after_a_simulated_turn(tmp_path, monkeyp
 
 
 def test_map_command_titles_a_turn_with_the_years_the_scenarios_rules_give_a_turn(tmp_path, capsys):
-    """A simulation playing ten-year turns ([setup.rules] years_per_turn = 10): turn 2 ends in 390."""
+    """A simulation playing ten-year turns ([setup.rules] years_per_turn = 10): turn 2 is played in 380."""
     import shutil
     from pathlib import Path
 
@@ -314,8 +320,8 @@ def test_map_command_titles_a_turn_with_the_years_the_scenarios_rules_give_a_tur
     scenario.write_text((folder / "capture.toml").read_text(encoding="utf-8")
                         + "\n[setup.rules]\nyears_per_turn = 10\n", encoding="utf-8")
     assert main(["map", str(scenario), "--out", str(tmp_path / "turn2.svg"), "--turn", "2"]) == 0
-    assert "После хода 2 (390 г.)" in capsys.readouterr().out
-    assert "После хода 2 (390 г.)" in (tmp_path / "turn2.svg").read_text(encoding="utf-8")
+    assert "После хода 2 (380 г.)" in capsys.readouterr().out
+    assert "После хода 2 (380 г.)" in (tmp_path / "turn2.svg").read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="module")

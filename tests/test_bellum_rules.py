@@ -40,10 +40,11 @@ def test_common_enemy_battles_merge_and_the_strongest_winner_subjugates(texts):
     assert [side["members"] for side in battle["sides"]] == [["ostgoty"], ["franki", "vestgoty"]]
     assert [side["strength"] for side in battle["sides"]] == [6.0, 7.0]
     assert battle["losers"] == ["ostgoty"]
-    assert events_of(phase, "retreated") == [{"faction": "ostgoty", "count": 6, "from": "dacia", "to": "sarmatia",
-                                              "phase": 6, "preferred": True}]
     assert phase["subjugated"]["ostgoty"] == "vestgoty"
-    assert phase["people"]["dacia"] == {"franki": 3, "vestgoty": 4}
+    # subjugated at the retreat step, so they stay where they were beaten
+    assert events_of(phase, "retreated") == []
+    assert events_of(phase, "held") == [{"faction": "ostgoty", "province": "dacia", "count": 6, "reason": "subjugated"}]
+    assert phase["people"]["dacia"] == {"franki": 3, "ostgoty": 6, "vestgoty": 4}
 
 
 def test_equal_strength_is_a_draw_and_nobody_gains_ground(texts):
@@ -153,19 +154,39 @@ def test_assimilation_annexation_and_abandonment(texts):
     assert second["people"]["pannonia"] == {"vestgoty": 1, "zapadnaya_rim_illyricum": 3}
 
 
-def test_those_who_fell_back_fight_the_attackers_of_their_home(texts):
+def test_those_who_fell_back_fight_the_attackers_of_their_home_and_the_beaten_are_subjugated_at_step_8(texts):
     phase = only(play("second_battle", texts))
     assert battle_in(phase, "pannonia", 5)["losers"] == ["vestgoty"]
+    assert battle_in(phase, "dacia", 5)["losers"] == ["ostgoty"]
     second = battle_in(phase, "pannonia", 7)
     assert second["people"] == {"ostgoty": 2, "vestgoty": 3}
     assert second["losers"] == ["ostgoty"]
-    assert events_of(phase, "retreated") == [{"faction": "vestgoty", "count": 1, "from": "pannonia",
-                                              "to": "dalmatia", "phase": 6, "preferred": True}]
+    assert events_of(phase, "retreated") == [
+        {"faction": "ostgoty", "count": 4, "from": "dacia", "to": "sarmatia", "phase": 6, "preferred": True},
+        {"faction": "vestgoty", "count": 1, "from": "pannonia", "to": "dalmatia", "phase": 6, "preferred": True}]
     assert [(e["faction"], e["phase"]) for e in events_of(phase, "fell_back")] == [("vestgoty", 6), ("ostgoty", 8)]
     assert phase["people"]["pannonia"] == {"vestgoty": 3}
-    assert phase["people"]["dacia"] == {"ostgoty": 6}
-    # beaten in both provinces it held after movement (Noricum, Pannonia in phase 5)
-    assert phase["subjugated"]["vestgoty"] == "ostgoty"
+    assert phase["people"]["dacia"] == {"franki": 5, "ostgoty": 2}
+    assert "vestgoty" not in phase["subjugated"]          # unbeaten in Germania
+    # beaten in Dacia (step 5) and in Pannonia (step 7): subjugated at step 8 by the stronger winner
+    assert events_of(phase, "subjugated") == [{"tribe": "ostgoty", "master": "franki", "strength": 5.0}]
+    assert phase["subjugated"]["ostgoty"] == "franki"
+
+
+def test_a_tribe_beaten_everywhere_is_subjugated_at_the_retreat_step_and_does_not_retreat(texts):
+    """The rules: a beaten defender must leave «Исключение составляют ситуации, когда народ покорен
+    либо захвачен», and step 6 is «Отступление и покорение»: one step."""
+    phase = only(play("subjugated_at_once", texts))
+    assert events_of(phase, "subjugated") == [{"tribe": "vestgoty", "master": "ostgoty", "strength": 2.0}]
+    assert events_of(phase, "held") == [{"faction": "vestgoty", "province": "pannonia", "count": 1,
+                                         "reason": "subjugated"}]
+    assert events_of(phase, "retreated") == []
+    assert events_of(phase, "fell_back") == [{"faction": "vestgoty", "count": 3, "from": "noricum", "to": "pannonia",
+                                              "phase": 6, "draw": False}]
+    assert [b["phase"] for b in phase["battles"]] == [5, 5]        # the master's own people: no battle 7
+    assert phase["people"]["pannonia"] == {"ostgoty": 2, "vestgoty": 4}
+    kinds = [e["type"] for e in phase["events"]]
+    assert kinds.index("subjugated") < kinds.index("held") < kinds.index("fell_back")
 
 
 def test_host_events_apply_the_chosen_or_the_default_option_in_phase_one(texts):
@@ -177,6 +198,7 @@ def test_host_events_apply_the_chosen_or_the_default_option_in_phase_one(texts):
 
 
 @pytest.mark.parametrize("name, lost, added", [("state_double", 0, 0), ("coalition", 0, 0), ("second_battle", 0, 0),
+                                               ("subjugated_at_once", 0, 0), ("no_italy", 0, 0),
                                                ("retreat", 2, 0), ("provinces", 0, 0), ("host_events", 0, 3)])
 def test_people_are_conserved_except_where_a_rule_removes_or_adds_them(texts, name, lost, added):
     """Battles kill nobody (battle_losses = 0): only a retreat with no way out removes people,

@@ -6,7 +6,10 @@ import pytest
 
 from forumgm.engines.base import SetupError
 from forumgm.engines.bellum import RULES
+from forumgm.engines.bellum.orders import book_of
 from forumgm.engines.bellum.scenario import ScenarioError, parse_scenario
+from forumgm.parsers.declension import people_forms, place_forms
+from forumgm.parsers.orders.bellum import parse_line
 from tests.bellum_helpers import setup_of, shipped_scenario
 
 # The rules' faction list (Bellum 2.0, «Список фракций в игре»), as the rules spell it.
@@ -122,12 +125,13 @@ def test_every_problem_is_reported_at_once_with_file_and_key():
     assert "factions (franks).capital: a free state must own its capital 'noricum'" in text
 
 
-def test_a_faction_in_no_province_and_an_unlinked_province_are_named():
-    data = broken(people=[p for p in SMALL["people"] if p["faction"] != "goths"],
-                  links=[link for link in SMALL["links"] if "noricum" not in (link["a"], link["b"])])
-    problems = problems_of(data)
+def test_a_faction_in_no_province_is_a_problem_and_an_unlinked_province_an_island():
+    problems = problems_of(broken(people=[p for p in SMALL["people"] if p["faction"] != "goths"]))
     assert "my.toml: factions (goths): the faction is in no province (expected a [[people]] entry)" in problems
-    assert "my.toml: provinces (noricum): no link reaches it (expected at least one [[links]] entry)" in problems
+    island = parse_scenario(broken(links=[link for link in SMALL["links"] if "noricum" not in (link["a"], link["b"])]),
+                            "my.toml")
+    assert island.warnings == ("my.toml: provinces (noricum): no link reaches it: nobody can move into it or out of it",)
+    assert island.neighbours("noricum") == ()
 
 
 def test_unknown_ids_in_people_owners_and_subjugation():
@@ -291,21 +295,113 @@ def test_370_every_tribe_has_a_home_where_it_holds_the_majority(s370):
     assert home["vestgoty"] == "moldaviya" and home["ostgoty"] == "prichernomorye"
     assert home["gunny"] == "nizh_volga" and home["alany"] == "alaniya" and home["pikty"] == "piktavia"
     assert home["khimyarity"] == "himyar" and home["afrigidy"] == "khorezm" and home["ebdany"] == "gibernia"
-    for fid, province in home.items():      # every tribe holds the strict majority of its home
-        if s370.factions[fid].kind == "tribe":
+    # but two peoples who in 370 lived beside stronger ones: the Gepids beside the Vandals on the
+    # upper Tisza, the Getae (free Dacians) among the Tervingi
+    assert home["gepidy"] == "verkh_tisa" and home["gety"] == "dakiya"
+    for fid, province in home.items():      # every other tribe holds the strict majority of its home
+        if s370.factions[fid].kind == "tribe" and fid not in ("gepidy", "gety"):
             others = [count for other, count in in_province[province].items() if other != fid]
             assert all(count < main[fid][0] for count in others), fid
 
 
-def test_370_names_carry_the_case_forms_players_write(s370):
-    def find(text):
-        return [p.id for p in s370.provinces.values() if text.casefold() in
-                {p.name.casefold(), *(a.casefold() for a in p.aliases)}]
-    assert find("Паннонии") == ["pannoniya"]
-    assert find("Нижнюю Германию") == ["nizh_germania"]
-    assert find("Константинополь") == ["frakiya"]
-    assert find("Ахайю") == ["akhayya"]
-    factions = {a.casefold(): f.id for f in s370.factions.values() for a in (f.name, *f.aliases)}
-    assert factions["вестготов"] == "vestgoty"
-    assert factions["восточную римскую империю"] == "vost_rim"
-    assert factions["армян"] == "armyane"
+def test_370_names_are_read_in_every_case_without_a_hand_made_case_list(s370):
+    """The scenario writes each name once; orders read its case forms from morphology."""
+    players = [{"nick": "Хан", "faction": "Вестготы"}]
+    book = book_of(RULES.setup(setup_of({"scenario": "370", "players": players}), seed=1), 1)
+    assert book.provinces.find("Паннонии") == "pannoniya"
+    assert book.provinces.find("Нижнюю Германию") == "nizh_germania"
+    assert book.provinces.find("Константинополем") == "frakiya"
+    assert book.provinces.find("Ахайю") == "akhayya"
+    assert book.provinces.find("Бетикой") == "betika"
+    assert book.provinces.find("Лондинии") == "britannia"
+    assert book.factions.find("вестготов") == "vestgoty"
+    assert book.factions.find("восточную римскую империю") == "vost_rim"
+    assert book.factions.find("армян") == "armyane"
+    assert book.factions.find("пунов") == "puny"
+    assert book.regions.find("Мезии") == "meziya"
+
+
+def test_no_name_in_370_is_spelt_as_a_hand_made_case_form(s370):
+    """An alias is another name («Византия»), never a case form of the entry's own names: those
+    come from parsers/declension.py, for every name alike."""
+    entries = [(p.name, p.aliases, place_forms) for p in s370.provinces.values()]
+    entries += [(f.name, f.aliases, people_forms) for f in s370.factions.values()]
+    hand_made = []
+    for name, aliases, forms in entries:
+        for alias in aliases:
+            others = [n for n in (name, *aliases) if n != alias]
+            oblique = {f.replace("ё", "е") for n in others for f in forms(n) - {n.casefold()}}
+            if alias.casefold().replace("ё", "е") in oblique:
+                hand_made.append(alias)
+    assert hand_made == []
+
+
+def test_370_as_a_historian_of_late_antiquity_reads_it(s370):
+    """The corrections of the scenario file's comments, each checked (sources there)."""
+    people: dict[str, dict[str, int]] = {}
+    for stack in s370.people:
+        people.setdefault(stack.province, {})[stack.faction] = stack.count
+
+    def majority(province):
+        here = sorted(people.get(province, {}).items(), key=lambda item: -item[1])
+        return here[0][0] if here and (len(here) == 1 or here[0][1] > here[1][1]) else None
+
+    def province_of(name):
+        (found,) = [p.id for p in s370.provinces.values() if name in (p.name, *p.aliases)]
+        return found
+
+    # the Tervingi hold old Dacia, Wallachia and Moldavia; the Gepids are not yet in Transylvania
+    assert [majority(p) for p in ("dakiya", "valakhiya", "moldaviya")] == ["vestgoty"] * 3
+    assert "gepidy" not in people["dakiya"] and "gepidy" in people["verkh_tisa"]
+    assert all(people[p].get("gety", 0) < people[p]["vestgoty"] for p in ("dakiya", "valakhiya"))
+    # the Iranian Huns of 370 are the Chionites and Kidarites
+    assert {"Хиониты", "Кидариты"} <= set(s370.factions["eftality"].aliases)
+    # Valentia is a Roman province's name, in Roman Britain; between the walls live Britons
+    assert province_of("Валентия") == "eborak" and s370.owners["eborak"] == "zap_rim"
+    assert s370.provinces["valentia"].name == "Земля вотадинов" and "valentia" not in s370.owners
+    # Raetia belongs to the diocese of Italy
+    assert s370.provinces["retsiya"].region == "italiya"
+    # cities under their own provinces, nothing founded after 370
+    assert [province_of(city) for city in ("Сингидун", "Адрианополь", "Филиппополь", "Синопа")] == [
+        "verkh_meziya", "frakiya", "rodopa", "pont"]
+    assert not [p.id for p in s370.provinces.values() if "Басра" in p.aliases]
+    # Pap's Armenia: no Persian province, no Persarmenia before 387; Iberia split between the empires
+    assert "vaspurakan" not in s370.owners
+    assert not [p.id for p in s370.provinces.values() if "Персидская Армения" in (p.name, *p.aliases)]
+    assert people["iberiya"] == {"sassanidy": 2, "vost_rim": 2} and majority("iberiya") is None
+    # the Babylonian Jewry; the Copts in their heartland; al-Hira a city
+    assert people["asorestan"]["evrei"] > 0
+    assert majority("fivaida") == "kopty"
+    assert s370.provinces["khira"].civilized
+    # open North Sea crossings are for fleets (purple), as the Bay of Biscay; the Frisian coast is blue
+    kinds = {frozenset((link.a, link.b)): link.kind for link in s370.links}
+    assert [kinds[frozenset(pair)] for pair in (("eborak", "angeln"), ("britannia", "saksoniya"),
+                                                 ("galletsiya", "akvitaniya"), ("friziya", "britannia"))] == [
+        "purple", "purple", "purple", "blue"]
+
+
+def test_no_name_of_a_370_province_is_a_name_of_a_faction(s370):
+    """«Мавры» are the Berbers, «Химьяр» is a land: a name is a province's or a people's, never both
+    (case forms aside: «Иудеи» is the Jews' other name and a case form of «Иудея», read by the
+    line's grammar, tests/test_bellum_own_map.py)."""
+    def folded(entry):
+        return {n.casefold().replace("ё", "е") for n in (entry.name, *entry.aliases)}
+    places = set().union(*map(folded, s370.provinces.values()))
+    peoples = set().union(*map(folded, s370.factions.values()))
+    assert places & peoples == set()
+
+
+@pytest.mark.parametrize("line, order", [
+    ("Иудеи: Палестина: бездействовать", ("stay", "palestina", "evrei")),
+    ("Иудея: бездействовать", ("stay", "palestina", None)),
+    ("1 из Атласа в Гетулию, атакуя мавров", ("move", "atlas", "berbery")),
+    ("1 из Химьяра в Хиджаз, атакуя химьяритов", ("move", "himyar", "khimyarity")),
+])
+def test_a_370_order_naming_a_colliding_name_is_read_as_what_it_names(line, order):
+    players = [{"nick": "Марк", "faction": "Евреи"}]
+    book = book_of(RULES.setup(setup_of({"scenario": "370", "players": players}), seed=1), 1)
+    read = parse_line(line, book).order
+    if order[0] == "stay":
+        assert (read.province, read.faction) == order[1:]
+    else:
+        assert (read.origin, read.targets) == (order[1], (order[2],))

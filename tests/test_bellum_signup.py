@@ -20,8 +20,9 @@ from tests.bellum_helpers import setup_of, shipped_scenario
 
 @pytest.fixture(scope="module")
 def names():
-    scenario = shipped_scenario()
-    return ChoiceNames.of((f.id, f.name, f.aliases) for f in scenario.factions.values())
+    from forumgm.engines.bellum import RULES
+
+    return ChoiceNames.of(RULES.signup_choices(setup_of({"scenario": "370"})))
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -283,7 +284,9 @@ def test_the_engine_offers_the_factions_of_the_games_scenario_read_by_its_public
 
     scenario = shipped_scenario()
     offered = RULES.signup_choices(setup_of({"scenario": "370"}))
-    assert offered == tuple((f.id, f.name, f.aliases) for f in scenario.factions.values()) and len(offered) == 58
+    assert [(cid, name, aliases[:len(scenario.factions[cid].aliases)]) for cid, name, aliases in offered] == [
+        (f.id, f.name, f.aliases) for f in scenario.factions.values()] and len(offered) == 58
+    assert {"пунов", "пунам", "финикийцев"} <= set(dict((cid, aliases) for cid, _, aliases in offered)["puny"])
     with pytest.raises(SetupError) as refused:
         RULES.signup_choices(setup_of({"scenario": "no_such_map.toml"}))
     assert refused.value.key == "setup.scenario" and "no_such_map.toml" in refused.value.message

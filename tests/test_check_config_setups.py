@@ -249,3 +249,23 @@ def test_check_config_lists_the_genders_it_guessed_and_the_nicks_it_cannot_tell(
     assert unknown.endswith("no gendered word for: Аскон, Хан, Тора, Эф")
     code, _, err = check(tmp_path, capsys, EXAMPLE.replace('gender = "f"', 'gender = "ж"', 1))
     assert code == 1 and "players #3 (Лиса).gender: expected one of f, m (got 'ж')" in err
+
+
+def test_a_bellum_map_without_italy_and_with_an_island_is_valid_with_a_warning_for_each(tmp_path, capsys):
+    """A host's own map: no «Италия» (nobody makes kingdoms) and an island no link reaches are
+    allowed; check-config says each once and the file is ok."""
+    import shutil
+    from pathlib import Path
+
+    shutil.copy(Path(__file__).parent / "scenarios" / "bellum" / "no_italy_map.toml", tmp_path / "mine.toml")
+    bellum = data_path("games", "bellum.example.toml").read_text(encoding="utf-8")
+    text = (bellum.replace('scenario = "370"', 'scenario = "mine.toml"')
+            .replace('role = "Западная Римская империя"', 'role = "ВРИ"'))
+    code, out, err = check(tmp_path, capsys, text)
+    assert code == 0 and out.endswith("ok\n")
+    assert err == (f"warning: setup.scenario: {tmp_path / 'mine.toml'}: provinces (creta): no link reaches it: "
+                   "nobody can move into it or out of it\n"
+                   "warning: rules.kingdom_province: Мёзия и Дакия: no province 'Италия' on this map: "
+                   "nobody can make a tribe a state\n")
+    code, _, err = check(tmp_path, capsys, bellum)            # the shipped 370 map has neither
+    assert code == 0 and "warning" not in err

@@ -126,12 +126,12 @@ def test_the_registry_finds_the_games_that_have_an_engine():
 def test_bellum_is_fuzzed_with_a_full_table_of_the_370_scenario():
     rules, state, phases, players = started("bellum")
     assert len(players) == len(ROSTERS["bellum"]) == 12
-    # each player commands his faction where the scenario puts it: Хан's Visigoths are 8 in Moldavia
+    # each player commands his faction where the scenario puts it: Хан's Visigoths are 6 in Moldavia
     ordered = rules.read_orders(state, phases[0], OrderPm("Хан", "3 из Молдавии в Валахию, атакуя всех\n"
                                                                 "9 из Молдавии в Валахию"), [])
     assert [(v.ok, v.canonical if v.ok else v.reason) for v in ordered] == [
         (True, "3 из Молдавии в Валахию, атакуя всех"),
-        (False, "в Молдавии 8 чел. (Вестготы), из них ещё не отправлено 5")]
+        (False, "в Молдавии 6 чел. (Вестготы), из них ещё не отправлено 3")]
 
 
 # ---------------------------------------------------------------- the post parser

@@ -52,4 +52,4 @@ def test_votes_shows_the_pm_tally_of_a_mafia_round(tmp_path, monkeypatch, capsys
     shown = capsys.readouterr().out
     assert "Лиса — 2: Аскон, Хан" in shown and "Хан — 1: Лиса" in shown and "не судить — 1: Тора" in shown
     assert "Аскон: «голос: Бук» — голос уже учтён, менять нельзя" in shown
-    assert "[b]Не проголосовали (4):[/b] Бук, Эф, Гор, Ива" in shown
+    assert "[b]Не проголосовали (4):[/b] Бук, Гор, Ива, Эф" in shown

@@ -214,3 +214,25 @@ def test_the_mafia_round_report_agrees_for_every_kind_of_nick(nick, gender, jail
     assert report.startswith("[b]Итоги второго игрового дня[/b]") and "(а)" not in report
     assert f"{jailed} Тора — Мирный житель" in report
     assert f"{nick} — Мирный житель: {killed}" in report
+
+
+@pytest.mark.parametrize("seed", range(1, 9))
+def test_a_woman_who_held_out_is_told_in_the_feminine(seed):
+    """«Мира принял бой с ночными убийцами — и выстоял» was the masculine for every player."""
+    scenario = {"game": "legends", "seed": seed, "setup": {"players": [
+        {"nick": "Мира", "role": "Тролль", "gender": "f"}, {"nick": "gosha100", "role": "Мантикора"},
+        {"nick": "Robozik", "role": "Монах"}]},
+        "phases": [{"kind": "night", "number": 2, "orders": {"gosha100": "Атака Миру", "Robozik": "Атака Миру"}}]}
+    literary = run_scenario(scenario)["phases"][0]["reports"]["literary"]
+    (told,) = literary.splitlines()[3:-1]
+    assert "Мир" in told and "принял " not in told and "выстоял." not in told
+    proofread(literary, {"Мира": "f"})
+
+
+@pytest.mark.parametrize("seed", range(1, 6))
+def test_three_leaked_secrets_are_told_in_one_line_not_one_phrase_each(seed):
+    """«Тень скользнула у шатра, где спал …» came once per spied player."""
+    orders = {"Robozik": "Шпионить Гладиатор", "Кумбала": "Шпионить Жанна", "Мира": "Шпионить gosha100"}
+    literary = night(orders, seed)["literary"]
+    told = literary.splitlines()[3:-1]
+    assert len(told) == 1 and all(name in told[0] for name in ("Гладиатора", "Жанны", "gosha100")), literary

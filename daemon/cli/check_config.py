@@ -14,7 +14,7 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from forumgm.daemon.cli.common import picture_problems, setup_problems, thread_problems
+    from forumgm.daemon.cli.common import picture_problems, setup_problems, setup_warnings, thread_problems
     from forumgm.daemon.settings.nick_checks import gender_notes, mixed_script_warnings
     from forumgm.daemon.settings.game import load_game
     from forumgm.daemon.settings.installation import load_installation
@@ -33,7 +33,7 @@ def run(args) -> int:
     problems = (secret_problems(loaded) + store_problems(loaded) + thread_problems(loaded) + picture_problems(loaded)
                 if hasattr(loaded, "games") else [])
     problems += [problem for game in games for problem in setup_problems(game)]
-    for warning in (warning for game in games for warning in mixed_script_warnings(game)):
+    for warning in (warning for game in games for warning in mixed_script_warnings(game) + setup_warnings(game)):
         print(f"warning: {warning}", file=sys.stderr)
     for problem in problems:
         print(problem, file=sys.stderr)

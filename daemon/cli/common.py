@@ -92,6 +92,23 @@ def setup_problems(game) -> list[str]:
     return []
 
 
+def setup_warnings(game) -> list[str]:
+    """What the game's engine finds odd in its setup yet playable (`Rules.setup_warnings`, optional):
+    a Bellum map without the kingdom province, a province no link reaches. Nothing when the setup
+    cannot be read: setup_problems names that."""
+    from forumgm.daemon.settings.games import rules_for
+    from forumgm.daemon.settings.setup_files import game_setup
+    from forumgm.engines.base import SetupError
+
+    try:
+        rules = rules_for(game.type, game.rules)
+        warn = getattr(rules, "setup_warnings", None)
+        found = warn(game_setup(rules, game)) if warn is not None else []
+    except (ModuleNotFoundError, SetupError):
+        return []
+    return [f"{game.source}: {_in_file(game, _file_key(key, game))}: {message}" for key, message in found]
+
+
 def thread_problems(installation) -> list[str]:
     """A game's thread must be one the forum's engine can name on [forum] base_url: forumgm reads
     it by its number there, so a thread address of another engine could never be read, and one of

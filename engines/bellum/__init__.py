@@ -17,7 +17,7 @@ from forumgm.engines.base import REPORT_LABELS, Game, OrderPm, Outcome, Phase, P
 from forumgm.engines.bellum import orders as _orders
 from forumgm.engines.bellum.authority import authority_table
 from forumgm.engines.bellum.report import TurnTexts, player_pms, turn_reports
-from forumgm.engines.bellum.setup import SETUP_FILES, start_state
+from forumgm.engines.bellum.setup import SETUP_FILES, setup_warnings, start_state
 from forumgm.engines.bellum.state import BellumState, RuleConfig, dump_state, load_state, rule_config
 from forumgm.engines.bellum.turn import resolve_turn
 from forumgm.engines.bellum.work import TurnOrders
@@ -55,6 +55,10 @@ class BellumRules(Rules):
 
     def setup(self, setup: Mapping[str, Any], seed: int) -> BellumState:
         return start_state(setup, seed, self.config)
+
+    def setup_warnings(self, setup: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """(key, message) of what check-config shows as warnings (setup.setup_warnings)."""
+        return setup_warnings(setup, self.config)
 
     def first_phase(self, state: BellumState) -> Phase:
         return Phase(TURN, state.turn + 1)
@@ -113,11 +117,14 @@ class BellumRules(Rules):
         return BellumMaps(self.geographies, self.fonts)
 
     def signup_choices(self, setup: Mapping[str, Any]) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
-        """(id, name, aliases) of every faction of the game's scenario, for the sign-up."""
+        """(id, name, aliases) of every faction of the game's scenario, for the sign-up; the aliases
+        carry every case form of the faction's names («хочу за пунов»)."""
         from forumgm.engines.bellum.setup import game_scenario
+        from forumgm.parsers.declension import people_forms
 
         scenario = game_scenario(setup.get("scenario"))
-        return tuple((f.id, f.name, f.aliases) for f in scenario.factions.values())
+        return tuple((f.id, f.name, (*f.aliases, *sorted(set().union(*map(people_forms, (f.name, *f.aliases))))))
+                     for f in scenario.factions.values())
 
 
 MAP_DATA = ("geography", "fonts")          # the rule table's keys that are no rules

@@ -31,7 +31,7 @@ def phase_events(state: BellumState, turn: int) -> dict[int, tuple[str, ...]]:
 
 @lru_cache(maxsize=16)
 def _book(provinces: tuple, factions: tuple, regions: tuple, events: tuple) -> Book:
-    return Book(names_of("провинция", provinces), names_of("народ", factions, plural=True),
+    return Book(names_of("провинция", provinces), names_of("народ", factions, people=True),
                 names_of("регион", regions), dict(events))
 
 
@@ -170,6 +170,9 @@ class _Review:
                 self.present(order.target, order.province)
                 self.assimilating = order
             case MakeState():
+                if state.kingdom_province() is None:
+                    raise Refusal(f"на этой карте нет провинции «{state.rules.kingdom_province}»: "
+                                  "государства из племён здесь не создаются")
                 if state.factions[order.tribe].is_state:
                     raise Refusal(f"{self.name(order.tribe)} уже государство")
                 if not world.provinces[order.capital].civilized:

@@ -17,7 +17,8 @@ from forumgm.engines.bellum.chronicle import chronicle
 from forumgm.engines.bellum.state import BellumState
 from forumgm.engines.phrases import Agreement, Name, Picker, russian_key
 from forumgm.engines.texts import Texts
-from forumgm.parsers.orders.bellum import inflect, is_plural
+from forumgm.parsers.declension import is_plural
+from forumgm.parsers.orders.bellum import inflect
 
 LINES = "bellum/lines.j2"
 LITERARY = "bellum/literary.j2"

@@ -98,6 +98,7 @@ class Scenario:
     owners: Mapping[str, str]
     subjugated: Mapping[str, str]
     geography: str | None = None        # the shipped real geography its map is drawn on (mapdraw)
+    warnings: tuple[str, ...] = ()      # 'file: key: what is odd' — the map plays, but a host should know
 
     def neighbours(self, province_id: str, kinds: Iterable[str] = LINK_KINDS) -> tuple[str, ...]:
         """Provinces one link of the given kinds away, in id order."""
@@ -127,7 +128,7 @@ def parse_scenario(data: Mapping[str, Any], source: str = "(scenario)") -> Scena
     people = _people(check, data.get("people"), provinces, factions)
     owners = _owners(check, data.get("owners", {}), provinces, factions)
     subjugated = _subjugated(check, data.get("subjugated", {}), factions)
-    _cross_checks(check, provinces, links, factions, people, owners)
+    _cross_checks(check, provinces, factions, people, owners)
     if check.problems:
         raise ScenarioError(source, check.problems)
     return Scenario(
@@ -135,6 +136,7 @@ def parse_scenario(data: Mapping[str, Any], source: str = "(scenario)") -> Scena
         regions=MappingProxyType(regions), provinces=MappingProxyType(provinces), links=tuple(links),
         factions=MappingProxyType(factions), people=tuple(people),
         owners=MappingProxyType(owners), subjugated=MappingProxyType(subjugated),
+        warnings=tuple(f"{source}: {warning}" for warning in _islands(provinces, links)),
     )
 
 
@@ -393,12 +395,16 @@ def _subjugated(check: _Checker, value: Any, factions: Mapping[str, Faction]) ->
     return subjugated
 
 
-def _cross_checks(check: _Checker, provinces: Mapping[str, Province], links: list[Link],
-                  factions: Mapping[str, Faction], people: list[Stack], owners: Mapping[str, str]) -> None:
+def _islands(provinces: Mapping[str, Province], links: list[Link]) -> list[str]:
+    """A province no link reaches is an island nobody can enter or leave: allowed (a host's map may
+    want one), but said, since it is more often a link forgotten."""
     linked = {end for link in links for end in (link.a, link.b)}
-    for pid in provinces:
-        if pid not in linked:
-            check.add(f"provinces ({pid})", "no link reaches it (expected at least one [[links]] entry)")
+    return [f"provinces ({pid}): no link reaches it: nobody can move into it or out of it"
+            for pid in provinces if pid not in linked]
+
+
+def _cross_checks(check: _Checker, provinces: Mapping[str, Province], factions: Mapping[str, Faction],
+                  people: list[Stack], owners: Mapping[str, str]) -> None:
     placed = {stack.faction for stack in people}
     for fid in factions:
         if fid not in placed:
@@ -415,7 +421,8 @@ def _unique_names(check: _Checker, key: str, entries: Iterable[Province | Factio
     """Orders name provinces and factions by name or alias: each must point at one entry."""
     owner_of: dict[str, list[str]] = {}
     for entry in entries:
-        for name in {entry.name.casefold(), *(alias.casefold() for alias in entry.aliases)}:
+        # ё and е are one letter in names: «Мезия» and «Мёзия» are one name
+        for name in {n.casefold().replace("ё", "е") for n in (entry.name, *entry.aliases)}:
             owner_of.setdefault(name, []).append(entry.id)
     for name, ids in sorted(owner_of.items()):
         if len(ids) > 1:

@@ -6,7 +6,9 @@ from typing import Any, Mapping
 
 from forumgm.engines.base import SetupError, SetupFile, SetupProblems, player_tables, reject_unknown_keys
 from forumgm.engines.bellum.events import check_events
-from forumgm.engines.bellum.state import STATE, BellumState, Faction, RuleConfig, freeze_people, rule_config
+from forumgm.engines.bellum.state import (
+    STATE, BellumState, Faction, RuleConfig, freeze_people, kingdom_province, rule_config,
+)
 from forumgm.engines.bellum.world import frozen, world_from_scenario
 from forumgm.parsers.orders.bellum import OrderError, names_of
 
@@ -39,7 +41,7 @@ def _factions(scenario: Any) -> dict[str, Faction]:
 
 
 def _players(entries: Any, factions: dict[str, Faction]) -> dict[str, Faction]:
-    names = names_of("народ", [(f.id, f.name, f.aliases) for f in factions.values()], plural=True)
+    names = names_of("народ", [(f.id, f.name, f.aliases) for f in factions.values()], people=True)
     taken: dict[str, str] = {}
     problems = SetupProblems()
     for index, entry in enumerate(player_tables(entries, PLAYER_KEYS)):
@@ -147,11 +149,23 @@ def start_state(setup: Mapping[str, Any], seed: int, rules: RuleConfig) -> Bellu
         owners = problems.attempt(_owners, scenario.owners, setup.get("owners", {}), world.provinces, known)
         host_events = problems.attempt(_events, setup.get("events", []), world.provinces, known)
     problems.done()
-    state = BellumState(
+    return BellumState(
         world=world, rules=rules, factions=frozen(factions), people=freeze_people(people), owners=frozen(owners),
         fixed_roll=fixed_roll, host_events=host_events,
     )
-    if state.kingdom_province() is None:
-        raise SetupError("rules.kingdom_province", f"no province with the id or name {rules.kingdom_province!r} "
-                                                   "in this scenario")
-    return state
+
+
+def setup_warnings(setup: Mapping[str, Any], rules: RuleConfig) -> list[tuple[str, str]]:
+    """(key, message) of what a game may well be played with but its host should know: a map
+    without the kingdom province (nobody makes kingdoms), a province no link reaches. None when
+    the setup has problems: those are named instead."""
+    try:
+        scenario = game_scenario(setup.get("scenario"))
+        rules = setup_rules(setup, rules)
+    except SetupError:
+        return []
+    warnings = [("setup.scenario", warning) for warning in scenario.warnings]
+    if kingdom_province(scenario.provinces, rules.kingdom_province) is None:
+        warnings.append(("rules.kingdom_province", f"{scenario.name}: no province {rules.kingdom_province!r} on this "
+                                                   "map: nobody can make a tribe a state"))
+    return warnings

@@ -155,11 +155,8 @@ class BellumState:
         return sorted({f.player for f in self.factions.values() if f.player})
 
     def kingdom_province(self) -> str | None:
-        """The province whose majority holder makes kingdoms (rules: Italy), by id or name."""
-        wanted = self.rules.kingdom_province
-        if wanted in self.world.provinces:
-            return wanted
-        return next((p.id for p in self.world.provinces.values() if p.name == wanted), None)
+        """The province whose majority holder makes kingdoms (rules: Italy); None on a map without it."""
+        return kingdom_province(self.world.provinces, self.rules.kingdom_province)
 
     def year(self, turn: int) -> int:
         return self.world.year + (turn - 1) * self.rules.years_per_turn
@@ -173,6 +170,13 @@ class BellumState:
 
     def update(self, faction: str, **changes: Any) -> "BellumState":
         return replace(self, factions=frozen({**self.factions, faction: replace(self.factions[faction], **changes)}))
+
+
+def kingdom_province(provinces: Mapping[str, Any], wanted: str) -> str | None:
+    """The id of the province named `wanted` (by id or name), or None."""
+    if wanted in provinces:
+        return wanted
+    return next((p.id for p in provinces.values() if p.name == wanted), None)
 
 
 def freeze_people(people: Mapping[str, Mapping[str, int]]) -> Mapping[str, Mapping[str, int]]:

@@ -1,6 +1,7 @@
-"""What happens to tribes at the end of a turn (rules «Механика игры за племена»): subjugation
-of a tribe beaten everywhere it lives, freeing after the master's three losing turns, and the
-split of a tribe whose groups stay cut off from each other."""
+"""What happens to tribes (rules «Механика игры за племена»): subjugation of a tribe beaten
+everywhere it lives (decided at the retreat steps, engines.bellum.war), and at the end of a turn
+freeing after the master's three losing turns and the split of a tribe whose groups stay cut off
+from each other."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -8,21 +9,24 @@ from dataclasses import replace
 from forumgm.engines.base import Event, PhaseRng
 from forumgm.engines.bellum.politics import free_id
 from forumgm.engines.bellum.state import BellumState, Faction, thaw_people
-from forumgm.engines.bellum.work import Turn, TurnOrders
+from forumgm.engines.bellum.work import Turn, TurnOrders, Work
 
 
-def subjugation(turn: Turn, orders: TurnOrders, rng: PhaseRng) -> tuple[Turn, list[Event]]:
-    """After phase 8: a free tribe beaten in every province where it had people after movement is
-    subjugated by the tribe that beat it with the largest total strength; states subjugate
-    nobody, so a tribe beaten only by states stays free."""
-    state, work, events = turn.state, turn.work, []
+def subjugate(state: BellumState, work: Work) -> tuple[BellumState, list[Event], frozenset[str]]:
+    """At a retreat step (6, and 8 for the battles of 7): a free tribe beaten in every province
+    where it had people after movement is subjugated by the tribe that beat it with the largest
+    total strength, before anyone retreats — a subjugated tribe does not retreat (rules «Бой»:
+    «Исключение составляют ситуации, когда народ покорен либо захвачен»). States subjugate
+    nobody: a tribe beaten only by states stays free (said once a turn: `decided`)."""
+    events, decided = [], set(work.decided)
     for faction in sorted(state.factions):
         record = state.factions[faction]
         places = work.after_move.get(faction, frozenset())
-        if record.is_state or record.master is not None or not places:
+        if record.is_state or record.master is not None or not places or faction in decided:
             continue
         if not all((p, faction) in work.lost for p in places):
             continue
+        decided.add(faction)
         by = {w: s for w, s in work.beaten_by.get(faction, {}).items() if not state.factions[w].is_state}
         if not by:
             events.append(Event("not_subjugated", {"tribe": faction, "reason": "beaten_by_states"}))
@@ -30,7 +34,7 @@ def subjugation(turn: Turn, orders: TurnOrders, rng: PhaseRng) -> tuple[Turn, li
         master = min(by, key=lambda w: (-by[w], w))
         state = state.update(faction, master=master, losing_turns=0)
         events.append(Event("subjugated", {"tribe": faction, "master": master, "strength": round(by[master], 2)}))
-    return turn.with_state(state), events
+    return state, events, frozenset(decided)
 
 
 def freeing(turn: Turn, orders: TurnOrders, rng: PhaseRng) -> tuple[Turn, list[Event]]:

@@ -9,7 +9,7 @@ from forumgm.engines.bellum.authority import authority
 from forumgm.engines.bellum.events import event_reactions
 from forumgm.engines.bellum.politics import assimilation, capital_loss, politics
 from forumgm.engines.bellum.state import BellumState
-from forumgm.engines.bellum.tribes import freeing, splitting, subjugation
+from forumgm.engines.bellum.tribes import freeing, splitting
 from forumgm.engines.bellum.war import battle, last_retreat, movement, retreat, second_battle
 from forumgm.engines.bellum.work import Turn, TurnOrders, Work
 
@@ -19,11 +19,10 @@ TURN = (
     Step("politics",      politics),          # 3. королевства, присоединение и оставление провинций
     Step("movement",      movement),          # 4. перемещение
     Step("battle",        battle),            # 5. бой
-    Step("retreat",       retreat),           # 6. отступление (покорение: после 8, см. subjugation)
+    Step("retreat",       retreat),           # 6. отступление и покорение
     Step("second_battle", second_battle),     # 7. бой отступивших в свою провинцию с атакующими её
-    Step("last_retreat",  last_retreat),      # 8. отступление
+    Step("last_retreat",  last_retreat),      # 8. отступление (и покорение побеждённых в бою 7)
     # after the eight phases: the rest of the turn's consequences
-    Step("subjugation",   subjugation),
     Step("freeing",       freeing),
     Step("splitting",     splitting),
     Step("capital_loss",  capital_loss),

@@ -77,8 +77,8 @@ def map_scenario(state: BellumState) -> Scenario:
 
 
 def map_title(first_year: int, years_per_turn: int, turn: int) -> str:
-    """The title of the map after `turn` (0: the start); turn N is played in the year
-    first_year + (N - 1) × years_per_turn and ends when the next begins."""
+    """The title of the map after `turn` (0: the start), naming the year the turn's reports and
+    PMs name (BellumState.year): turn N is played in first_year + (N - 1) × years_per_turn."""
     if turn == 0:
         return f"{first_year} г. — начало"
-    return f"После хода {turn} ({first_year + turn * years_per_turn} г.)"
+    return f"После хода {turn} ({first_year + (turn - 1) * years_per_turn} г.)"

@@ -8,6 +8,7 @@ from typing import Any, Iterable
 from forumgm.engines.base import Event, PhaseRng
 from forumgm.engines.bellum.battle import battles_in
 from forumgm.engines.bellum.state import BellumState, thaw_people
+from forumgm.engines.bellum.tribes import subjugate
 from forumgm.engines.bellum.work import Arrival, Turn, TurnOrders
 from forumgm.engines.bellum.world import frozen
 from forumgm.parsers.orders.bellum import ATTACK, ATTACK_ALL, MEET, MEET_ALL, Move, Retreat, Stay
@@ -174,16 +175,19 @@ def _stay_put(state: BellumState, faction: str, province: str, owners: dict[str,
 
 
 def _retreat(turn: Turn, orders: TurnOrders, phase: int) -> tuple[Turn, list[Event]]:
-    """Losing movers fall back to their origin (so do movers of a drawn battle: nobody gains
-    ground); losing defenders leave for a neighbour. Destinations are chosen once everyone
-    driven out in this phase is known, and before the fallen-back people come home."""
-    state, work = turn.state, turn.work
+    """Tribes beaten everywhere are subjugated first, and stay where they were beaten; then losing
+    movers fall back to their origin (so do movers of a drawn battle: nobody gains ground; a
+    beaten attacker «остаться в своей провинции», subjugated or not) and losing defenders leave
+    for a neighbour. Destinations are chosen once everyone driven out in this phase is known, and
+    before the fallen-back people come home."""
+    work = turn.work
+    state, events, decided = subjugate(turn.state, work)
     battles = [b for b in work.battles if b["phase"] == phase]
     losing = sorted({(b["province"], f) for b in battles for f in b["losers"]})
     drawn = sorted({(b["province"], f) for b in battles if b["winner"] is None
                     for side in b["sides"] for f in side["members"]})
     owners = dict(state.owners)
-    events, leaving, captured = [], [], []
+    leaving, captured = [], []
     for province, faction in losing:
         home = state.count(province, faction) - sum(a.count for a in _arrived(turn, province) if a.faction == faction)
         if home <= 0:
@@ -224,7 +228,7 @@ def _retreat(turn: Turn, orders: TurnOrders, phase: int) -> tuple[Turn, list[Eve
     state = replace(state.with_people(people), owners=frozen(owners))
     for faction in captured:
         state = state.update(faction, captured=True)
-    return turn.with_state(state).with_work(arrivals=tuple(arrivals), driven=frozenset(driven)), events
+    return turn.with_state(state).with_work(arrivals=tuple(arrivals), driven=frozenset(driven), decided=decided), events
 
 
 def retreat(turn: Turn, orders: TurnOrders, rng: PhaseRng) -> tuple[Turn, list[Event]]:

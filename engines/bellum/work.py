@@ -1,7 +1,7 @@
 """A turn in progress: the game state plus what the turn's phases learn and hand on.
 
 Each rules step takes a `Turn` and returns a new one; `Work` carries, for instance, who moved
-where (for the falling back of phase 6) and who lost where (for subjugation after phase 8).
+where (for the falling back of phase 6) and who lost where (for subjugation at the retreat steps).
 """
 from __future__ import annotations
 
@@ -39,6 +39,7 @@ class Work:
     losers: frozenset[str] = frozenset()                     # factions that lost any battle
     beaten_by: Mapping[str, Mapping[str, float]] = field(default_factory=lambda: frozen({}))  # loser -> winner -> strength
     driven: frozenset[tuple[str, str]] = frozenset()         # (faction, province) driven out
+    decided: frozenset[str] = frozenset()                    # tribes whose subjugation was decided this turn
     battles: tuple[Mapping[str, Any], ...] = ()
     strength: Mapping[str, int] = field(default_factory=lambda: frozen({}))                 # faction -> percent (host events)
 

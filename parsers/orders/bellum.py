@@ -6,14 +6,13 @@ there, the provinces are neighbours) is judged against the game state in engines
 """
 from __future__ import annotations
 
-import itertools
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Iterable, Mapping
 
 from forumgm.engines.base import Accepted, Rejected, Verdict
-from forumgm.parsers.names import Resolved, Roster, _morph, resolve_name
+from forumgm.parsers.declension import people_case, people_forms, place_case, place_forms
+from forumgm.parsers.names import MAX_CANDIDATES, Resolved, Roster, fold_key, resolve_name
 
 MAX_DIGITS = 6          # more people than any scenario holds; longer numbers are refused unread
 
@@ -115,48 +114,60 @@ class Names:
     roster: Roster
     ids: Mapping[str, str]        # canonical name -> id
     names: Mapping[str, str]      # id -> canonical name
+    words: Mapping[str, tuple[str, ...]] = field(default_factory=dict)   # a word of a form -> the names
+    # a PM names the same few provinces line after line: each text is resolved once (a typo
+    # is compared with every form of the map's names)
+    _answers: dict[str, str | OrderError] = field(default_factory=dict, compare=False, repr=False)
 
     def find(self, text: str) -> str:
         text = text.strip().strip(",.;:")
+        if text not in self._answers:
+            try:
+                self._answers[text] = self._resolve(text)
+            except OrderError as error:
+                self._answers[text] = error
+        answer = self._answers[text]
+        if isinstance(answer, OrderError):
+            raise OrderError(str(answer))
+        return answer
+
+    def _resolve(self, text: str) -> str:
         found = resolve_name(text, self.roster)
         if isinstance(found, Resolved):
             return self.ids[found.nick]
         if found.reason == "ambiguous":
             raise OrderError(f"«{text}» — неоднозначно: {', '.join(found.candidates)}")
-        hint = f"; возможно: {', '.join(found.candidates)}" if found.candidates else ""
+        # «в Мезию» where the map has only «Верхняя Мёзия» and «Нижняя Мёзия»: names it is a word of
+        partial = [name for word in fold_key(text).split() for name in self.words.get(word, ())]
+        candidates = tuple(dict.fromkeys((*partial, *found.candidates)))[:MAX_CANDIDATES]
+        hint = f"; возможно: {', '.join(candidates)}" if candidates else ""
         raise OrderError(f"неизвестная {self.what} «{text}»{hint}" if self.what != "народ"
                          else f"неизвестный народ «{text}»{hint}")
 
 
-@lru_cache(maxsize=4096)
-def plural_forms(name: str) -> frozenset[str]:
-    """The plural case forms of a plural name («Вестготы» -> вестготов, вестготам, …), which the
-    nickname resolver (singular forms) does not produce."""
-    words = name.casefold().split()
-    # parsing a word is what costs (the 370 map's names take seconds): once per word, not per case
-    parses = [[p for p in _morph().parse(word) if "nomn" in p.tag and "plur" in p.tag] for word in words]
-    out: set[str] = set()
-    for case in ("gent", "datv", "accs", "ablt", "loct"):
-        options = [{f.word for p in word_parses if (f := p.inflect({"plur", case})) is not None} or {word}
-                   for word, word_parses in zip(words, parses)]
-        out |= {" ".join(combo) for combo in itertools.product(*options)}
-    return frozenset(out - {name.casefold()})
-
-
-def names_of(what: str, entries: Iterable[tuple[str, str, Iterable[str]]], plural: bool = False) -> Names:
-    """Names from (id, canonical name, aliases); the id is an alias too (hosts write it)."""
-    ids, names, aliases = {}, {}, {}
+def names_of(what: str, entries: Iterable[tuple[str, str, Iterable[str]]], people: bool = False) -> Names:
+    """Names from (id, canonical name, aliases); the id is an alias too (hosts write it). Every
+    case form of the name and of each alias (parsers/declension.py) is read exactly; a form two
+    entries share names neither, so that it is refused as ambiguous, never read as the first."""
+    ids, names, aliases, owners = {}, {}, {}, {}
+    derive = people_forms if people else place_forms
     for ident, name, extra in entries:
         ids[name] = ident
         names[ident] = name
         for alias in (ident, *extra):
             aliases.setdefault(alias, name)
-        if plural:
-            for alias in (name, *extra):
-                for form in plural_forms(alias):
-                    aliases.setdefault(form, name)
+        for written in (name, *extra):
+            for form in derive(written):
+                owners.setdefault(form, set()).add(name)
     aliases = {alias: name for alias, name in aliases.items() if alias not in ids}
-    return Names(what, Roster(tuple(ids), aliases), ids, names)
+    forms = tuple((form, name) for form, owned in owners.items() for name in sorted(owned))
+    words: dict[str, list[str]] = {}
+    for form, name in forms:
+        for word in fold_key(form).split() if " " in form else ():
+            if name not in words.setdefault(word, []):
+                words[word].append(name)
+    return Names(what, Roster(tuple(ids), aliases, forms), ids, names,
+                 {word: tuple(sorted(found)) for word, found in words.items()})
 
 
 @dataclass(frozen=True)
@@ -188,6 +199,7 @@ _READY = re.compile(r"^ход\s+готов\s*[.!]?$")
 _STAY = re.compile(r"^(?P<where>[^:]+?)\s*:\s*(?P<what>.+?)\s*$")
 _ALL = re.compile(r"^всех(?:\s+приходящих)?\s*\.?$|^\(?всех\s*\(приходящих\)\s*\.?$")
 _NUMBER = re.compile(r"\d+")
+_ORDER_AFTER_FACTION = re.compile(r"^(?:[-−–+]?\d+\s|отступ)")    # a move or a retreat of that faction
 
 
 def _low(text: str) -> str:
@@ -287,24 +299,19 @@ def _event(number: int, option: str, book: Book) -> EventChoice:
 
 
 def _faction_prefix(line: str, book: Book) -> tuple[str | None, str]:
-    """«Аланы: отступать из …», «Аланы: Паннония: бездействовать»: the named faction and the rest."""
+    """«Аланы: отступать из …», «Аланы: Паннония: бездействовать»: the named faction and the rest.
+    Told from a stay order («Паннония: бездействовать») by what follows the colon, never by
+    trying the name as a province first: a name may be both («Иудеи» is a case form of «Иудея»)."""
     head, sep, rest = line.partition(":")
-    if not sep or not rest.strip():
+    rest = rest.strip()
+    if not sep or not rest or (":" not in rest and not _ORDER_AFTER_FACTION.match(_low(rest))):
         return None, line
-    try:
-        book.provinces.find(head)
-        return None, line                      # «Паннония: …» is a stay order, not a faction
-    except OrderError:
-        pass
-    try:
-        return book.factions.find(head), rest.strip()
-    except OrderError:
-        return None, line
+    return book.factions.find(head), rest
 
 
 def parse_line(line: str, book: Book) -> Verdict:
-    faction, rest = _faction_prefix(line, book)
     try:
+        faction, rest = _faction_prefix(line, book)
         order = _read(rest, book, faction)
     except OrderError as error:
         return Rejected(line, str(error))
@@ -315,46 +322,10 @@ def parse_line(line: str, book: Book) -> Verdict:
 
 # ---------------------------------------------------------------- canonical forms
 
-# Endings of the usual feminine place names, for words the dictionary reads only as plurals
-# («Аквитания»): case -> (ending replaced, new ending).
-_FEMININE = {"gent": "и", "datv": "и", "accs": "ю", "ablt": "ей", "loct": "и"}
-
-
-def _word_form(word: str, case: str, place: bool) -> str:
-    low = word.lower()
-    parses = [p for p in _morph().parse(low) if "nomn" in p.tag]
-    number = "sing" if place else "plur"
-    preferred = [p for p in parses if number in p.tag] or ([] if place else parses)
-    if not place:                # peoples are animate: «атакуя Сассанидов»
-        preferred.sort(key=lambda p: "anim" not in p.tag)
-    if not preferred:
-        if place and low.endswith("ия"):
-            return low[:-1] + _FEMININE[case]
-        return low
-    parse = preferred[0]
-    if place and case == "accs" and "masc" in parse.tag and "anim" in parse.tag:
-        return low             # a province is a thing: «в Норик», not «в Норика»
-    form = parse.inflect({case})
-    return form.word if form is not None else low
-
-
-@lru_cache(maxsize=8192)
 def inflect(name: str, case: str, place: bool = True) -> str:
     """A province name (place) or a people's name in a case («Паннония», gent -> «Паннонии»;
-    «Вестготы», accs -> «Вестготов»), keeping its capitals; as written when unknown."""
-    out = []
-    for word in name.split():
-        new = _word_form(word, case, place) if re.fullmatch(r"[А-Яа-яЁё-]+", word) else word
-        out.append(new[:1].upper() + new[1:] if word[:1].isupper() else new)
-    return " ".join(out)
-
-
-@lru_cache(maxsize=1024)
-def is_plural(name: str) -> bool:
-    """Whether a people's name is grammatically plural («Вестготы»; not «Западная Римская Империя»)."""
-    last = name.split()[-1].lower() if name.split() else ""
-    parses = [p for p in _morph().parse(last) if "nomn" in p.tag]
-    return bool(parses) and "plur" in parses[0].tag
+    «Вестготы», accs -> «Вестготов»), keeping its capitals."""
+    return place_case(name, case) if place else people_case(name, case)
 
 
 def _list(ids: Iterable[str], names: Names) -> str:
