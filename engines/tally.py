@@ -136,7 +136,7 @@ def _post_ballots(versions: Sequence[VotePostVersion], deadline: datetime, rules
     discarded: list[DiscardedVote] = []
     ballots = _runs(before, rules)
     if before:
-        voter = _voter_name(before[-1].author, roster)
+        voter = _voter_name(before[-1], roster)
         discarded += _not_counted_fragments(before[-1], rules, voter)
         if not rules.first_counts:
             # Only the standing version's vote is a vote; edited-away ones were never cast.
@@ -146,15 +146,15 @@ def _post_ballots(versions: Sequence[VotePostVersion], deadline: datetime, rules
         late = _vote_texts(after[-1], rules)
         standing_key = _vote_key(_vote_texts(before[-1], rules)) if before else ()
         if late and _vote_key(late) != standing_key:
-            discarded.append(DiscardedVote(_voter_name(after[-1].author, roster), ", ".join(late),
+            discarded.append(DiscardedVote(_voter_name(after[-1], roster), ", ".join(late),
                                            "after_deadline", after[-1].post_id))
     return ballots, discarded
 
 
 # ---------------------------------------------------------------- one ballot -> counted or discarded
 
-def _voter_name(author: str, roster: Roster) -> str:
-    return account_player(author, roster) or author
+def _voter_name(version: VotePostVersion, roster: Roster) -> str:
+    return account_player(version.author, roster, version.version_at) or version.author
 
 
 def _target(texts: Sequence[str], roster: Roster, rules: VoteRules) -> str | _NoTarget:
@@ -185,7 +185,10 @@ def _target(texts: Sequence[str], roster: Roster, rules: VoteRules) -> str | _No
 def _judge(ballot: _Ballot, roster: Roster, rules: VoteRules,
            entered_by: str | None = None) -> CountedVote | DiscardedVote:
     text = ", ".join(ballot.texts)
-    voter = account_player(ballot.author, roster)
+    if entered_by is None:     # a post's author: the seat he held when he cast it
+        voter = account_player(ballot.author, roster, ballot.at)
+    else:                      # the host names the player himself
+        voter = ballot.author if ballot.author in roster.players else account_player(ballot.author, roster)
 
     def discard(reason: str, detail: str = "") -> DiscardedVote:
         return DiscardedVote(voter or ballot.author, text, reason, ballot.post_id, detail)
@@ -254,7 +257,7 @@ def count_votes(versions: Iterable[VotePostVersion], roster: Roster, rules: Vote
         if post[-1].hidden:
             texts = _vote_texts(post[-1], rules)
             if texts:
-                discarded.append(DiscardedVote(_voter_name(post[-1].author, roster), ", ".join(texts), "hidden_post",
+                discarded.append(DiscardedVote(_voter_name(post[-1], roster), ", ".join(texts), "hidden_post",
                                                post[-1].post_id))
             continue
         ballots, not_counted = _post_ballots(post, deadline, rules, roster)

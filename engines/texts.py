@@ -9,11 +9,12 @@ one that shows the host an account name as it is uses `visible`.
 """
 from __future__ import annotations
 
+import copy
+import re
 from typing import Any, Mapping
 
-import re
-
 import jinja2
+from jinja2.filters import make_attrgetter, sync_do_join
 from markupsafe import Markup
 
 from forumgm.engines.phrases import Agreement, ordinal, russian_sorted
@@ -27,10 +28,14 @@ INVISIBLE = re.compile("[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u20
 _BRACKET = "\uff3b"
 
 
+class Account(str):
+    """A forum account's name as it is: never shown as the seat a template names (Texts.showing)."""
+
+
 def show_invisible(value: Any) -> str:
     """For the host's eyes: each invisible character as <U+XXXX>, so that «gosha100<U+200B>» is
     told apart from the player gosha100."""
-    return INVISIBLE.sub(lambda found: f"<U+{ord(found.group()):04X}>", str(value))
+    return Account(INVISIBLE.sub(lambda found: f"<U+{ord(found.group()):04X}>", str(value)))
 
 
 def escape_bbcode(value: Any) -> str:
@@ -59,7 +64,19 @@ def number(value: float, sign: bool = False) -> str:
     return format(value, "+.10g" if sign else ".10g").replace(".", ",").replace("-", "\u2212")
 
 
-def _finalize(value: Any) -> Any:
+# the templates' global naming the seats shown by another account's nick (Texts.showing): a global,
+# so that macros of imported templates see it too
+SHOWN = "_shown_as"
+
+
+def _shown(context: Any, value: Any) -> Any:
+    """A seat's id shown as the nick of the account holding it now (a replaced player)."""
+    shown = context.get(SHOWN) or {}
+    return shown.get(value, value) if isinstance(value, str) and not isinstance(value, Account) else value
+
+
+@jinja2.pass_context
+def _finalize(context: Any, value: Any) -> Any:
     if value is None:
         return ""
     if isinstance(value, Markup):
@@ -68,7 +85,22 @@ def _finalize(value: Any) -> Any:
         return number(value)
     if isinstance(value, int):
         return value
-    return escape_bbcode(value)
+    return escape_bbcode(_shown(context, value))
+
+
+@jinja2.pass_context
+def _decline(context: Any, nick: Any, case: str = "именительный") -> str:
+    """`{{ nick | decline("родительный") }}`: the seat's nick as shown now, declined
+    (forumgm.parsers.names.decline); `{{ nick | decline }}` the nick itself."""
+    return decline(_shown(context, nick), case)
+
+
+@jinja2.pass_context
+def _join(context: Any, values: Any, separator: str = "", attribute: str | None = None) -> str:
+    """Jinja's join, each item shown as a seat when it names one («Не проголосовали: …»)."""
+    if attribute is not None:
+        values = map(make_attrgetter(context.environment, attribute), values)
+    return sync_do_join(context.eval_ctx, [_shown(context, value) for value in values], separator)
 
 
 def _agreement(context: Any) -> Agreement:
@@ -106,7 +138,8 @@ class Texts:
         self._env.filters["bb"] = escape_bbcode
         self._env.filters["plural"] = plural
         self._env.filters["visible"] = show_invisible
-        self._env.filters["decline"] = decline
+        self._env.filters["decline"] = _decline
+        self._env.filters["join"] = _join
         self._env.filters["number"] = number
         self._env.filters["agree"] = _agree
         self._env.filters["gender"] = _gender
@@ -121,6 +154,18 @@ class Texts:
 
     def render(self, name: str, **context: Any) -> str:
         return self._env.get_template(name).render(**context).strip()
+
+    def showing(self, shown_as: Mapping[str, str]) -> "Texts":
+        """The same templates showing each seat named in `shown_as` (seat id -> nick) by that nick:
+        the engines name players by their seats, the players read the accounts holding them. A value
+        shown whole, declined or joined that equals a seat's id is that seat; an `Account` never is."""
+        if dict(shown_as) == self._env.globals.get(SHOWN, {}):
+            return self
+        texts = copy.copy(self)
+        # an overlay compiles the templates again for its own globals; made only for a replaced seat
+        texts._env = self._env.overlay(cache_size=50)
+        texts._env.globals = {**self._env.globals, SHOWN: dict(shown_as)}
+        return texts
 
     def add_filter(self, name: str, function: Any) -> None:
         self._env.filters[name] = function

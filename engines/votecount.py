@@ -4,11 +4,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from forumgm.engines.base import Tally
+from forumgm.engines.base import DiscardedVote, Tally
 from forumgm.engines.phrases import russian_key, russian_sorted
-from forumgm.engines.texts import Texts
+from forumgm.engines.texts import Account, Texts
 
 RUNNING = "votes/running.j2"
+NON_PLAYER = "non_player"
 FINAL = "votes/final.j2"
 
 PostUrl = Callable[[str], str]
@@ -63,8 +64,15 @@ def not_voted(tally: Tally, alive: Sequence[str]) -> list[str]:
     return russian_sorted(nick for nick in alive if nick not in voted)
 
 
+def discard_voter(vote: DiscardedVote) -> str:
+    """Who cast a vote not counted: a non-player's is named by the account that posted it, never
+    shown as the seat an account of that name once held (Texts.showing)."""
+    return Account(vote.voter) if vote.reason == NON_PLAYER else vote.voter
+
+
 def discard_lines(tally: Tally, post_url: PostUrl) -> list[DiscardLine]:
-    return [DiscardLine(d.voter, d.text, d.reason, d.detail, _url(d.post_id, post_url)) for d in tally.discarded]
+    return [DiscardLine(discard_voter(d), d.text, d.reason, d.detail, _url(d.post_id, post_url))
+            for d in tally.discarded]
 
 
 def vote_count_text(texts: Texts, tally: Tally, alive: Sequence[str], post_url: PostUrl, *,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import re
 import unicodedata
+from datetime import datetime
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
@@ -77,26 +78,47 @@ Resolution = Resolved | Unresolved
 
 
 @dataclass(frozen=True)
+class Holding:
+    """A forum account holding a player's seat from `since` until `until` (None: open-ended)."""
+
+    account: str
+    player: str
+    since: datetime | None = None
+    until: datetime | None = None
+
+    def holds_at(self, at: datetime | None) -> bool:
+        if at is None:
+            return self.until is None
+        return (self.since is None or self.since <= at) and (self.until is None or at < self.until)
+
+
+@dataclass(frozen=True)
 class Roster:
-    """The game's players (canonical nicknames) and per-game aliases (alias -> nickname).
+    """The game's players (canonical nicknames, or seats) and per-game aliases (alias -> nickname).
 
     Aliases pointing at someone who is not a player are ignored, so one alias table can serve
     a roster of the living players only. `forms` are (form, nickname) pairs of case forms the
     caller made itself (Bellum declines its place and people names, parsers/declension.py): when
     given, they are the only case forms, exact and for typos, and nothing is declined here.
+    `holdings`, when given, say which forum account held each seat when (a player replaced by
+    another account): account_player then answers by the moment of the post or PM; without them
+    each player is his own account.
     """
 
     players: tuple[str, ...]
     aliases: Mapping[str, str] = field(default_factory=dict)
     forms: tuple[tuple[str, str], ...] = ()
+    holdings: tuple[Holding, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "players", tuple(self.players))
         object.__setattr__(self, "aliases", MappingProxyType(dict(self.aliases)))
         object.__setattr__(self, "forms", tuple(self.forms))
+        object.__setattr__(self, "holdings", tuple(self.holdings))
         # every name lookup hashes the roster to find its index; a roster of a whole map's
         # provinces and their aliases is too big to hash again each time
-        object.__setattr__(self, "_hash", hash((self.players, frozenset(self.aliases.items()), self.forms)))
+        object.__setattr__(self, "_hash", hash((self.players, frozenset(self.aliases.items()), self.forms,
+                                                self.holdings)))
 
     def __hash__(self) -> int:
         return self._hash
@@ -576,15 +598,21 @@ def resolve_name(text: str, roster: Roster) -> Resolution:
     return Unresolved(found.text, hints[:MAX_CANDIDATES], "unknown")
 
 
-def account_player(account: str, roster: Roster) -> str | None:
-    """The player a forum account (a post's author, a PM's sender) belongs to, or None.
+def account_player(account: str, roster: Roster, at: datetime | None = None) -> str | None:
+    """The player a forum account (a post's author, a PM's sender) belongs to at `at`, or None.
 
     Only the exact account name counts, compared after Unicode normalisation (NFC: the same
     letters however the board stored their accents). Another case, look-alike letters, an
     invisible character (zero-width, bidi control) or a player's alias is another account,
     possibly someone posing as the player: aliases are for what players write about others.
+    A roster with holdings answers by who held the seat at `at` (None: who holds it now).
     """
-    return roster._index.by_account.get(unicodedata.normalize("NFC", account))
+    account = unicodedata.normalize("NFC", account)
+    if not roster.holdings:
+        return roster._index.by_account.get(account)
+    return next((held.player for held in roster.holdings
+                 if unicodedata.normalize("NFC", held.account) == account and held.holds_at(at)
+                 and held.player in roster._index.players), None)
 
 
 # ---------------------------------------------------------------- a nickname at the start of a line

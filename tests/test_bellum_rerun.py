@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from forumgm.daemon.cli import main
+from seats_support import rerun_after_replacement
 from test_e2e_bellum import GAME, msk, table  # noqa: F401  (the fixture is reused)
 
 # Хан's 5 Visigoths beat the Western Empire's 2 (×2) in Noricum; corrected to 3, they lose there.
@@ -138,3 +139,9 @@ def test_the_same_order_entered_again_reruns_to_the_same_outcome(posted, monkeyp
     assert cli(posted, "resolve", GAME, "turn-1", "--rerun", "--yes") == 0
     new_id = posted.store.resolutions(GAME, "turn-1")[1]["id"]
     assert {d["status"] for d in posted.store.drafts(game_id=GAME) if d["resolution_id"] == new_id} == {"superseded"}
+
+
+def test_a_rerun_after_a_replacement_gives_the_same_rolls_and_outcome(posted, capsys):
+    battles = [e for e in posted.store.events(GAME, "turn-1") if e["type"] == "battle"]
+    assert battles and all(e["data"]["rolls"] for e in battles)
+    rerun_after_replacement(posted.daemon.installation.source, posted.store, GAME, "Хан", "Новичок", "turn-1", capsys)

@@ -24,6 +24,7 @@ from forumgm.daemon.store import Store
 from forumgm.daemon.tick.sync import sync_game, sync_inbox
 from forumgm.daemon.tick.flow import Edges
 from localforum_support import FakeClock
+from seats_support import rerun_after_replacement
 
 MSK = ZoneInfo("Europe/Moscow")
 HOST, HOST_PASSWORD = "Ведущий", "host-secret"
@@ -279,3 +280,22 @@ def test_a_fight_of_three_goes_on_after_a_knock_out(three):
     assert [(row["nick"], row["cause"]) for row in three.store.eliminations(GAME)] == [("Кума", "нокаут"),
                                                                                    ("Хан", "нокаут")]
     assert [p["status"] for p in three.store.phases(GAME)] == ["resolved"] * 3
+
+
+def test_a_rerun_after_a_replacement_gives_the_same_rolls_and_outcome(tmp_path, monkeypatch, capsys):
+    arena = Arena(tmp_path, monkeypatch, setup=DUEL.replace("dice = [6, 6, 1, 1]\n", ""))     # the seed's dice
+    try:
+        arena.tick(msk(2, 12))
+        arena.send(msk(2, 13), "Хан", "ПР: X, L(тело)")
+        arena.send(msk(2, 13, 5), "Аскон", "ЛР: Блок(тело)\nПравая рука: X, L(тело)")
+        for day in (3, 4):
+            arena.tick(msk(day, 12, 1))
+            arena.approve()
+        events = [e for row in arena.store.phases(GAME, "resolved") for e in arena.store.events(GAME, row["key"])]
+        # the dice are rolled for the attacker by his seat's name
+        assert [e["data"]["attacker"] for e in events if e["type"] == "attack" and "hits" in e["data"]] == ["Хан"]
+        rerun_after_replacement(arena.daemon.installation.source, arena.store, GAME, "Хан", "Новичок",
+                                arena.store.phases(GAME, "resolved")[0]["key"], capsys)
+    finally:
+        arena.store.close()
+        arena.server.stop()

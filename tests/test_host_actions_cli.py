@@ -9,7 +9,10 @@ import pytest
 
 from forumgm.daemon.cli import main
 from forumgm.daemon.tick.clock import FixedClock
+from forumgm.daemon.cli.common import played_nick_problems
 from forumgm.daemon.store import Store, to_text
+from forumgm.parsers.names import account_player
+from seats_support import rerun_after_replacement
 from spine_fakes import MemoryForum, ScriptedPm
 from test_spine_tick import GAME, PMS, installation, msk, start, walk  # noqa: F401  (the fixture is reused)
 
@@ -231,34 +234,135 @@ def test_a_paused_game_resolves_nothing_until_resumed(played, capsys):
     assert [action for action, _ in host_audit(store)] == ["game.pause", "game.resume"]
 
 
-def test_a_replaced_player_plays_on_under_the_new_account(played, capsys):
+def snapshots(store: Store) -> list:
+    return [row["state"] for row in store.db.query("SELECT state FROM snapshots ORDER BY id")]
+
+
+def test_a_replacement_gives_the_seat_to_the_new_account_and_rewrites_nothing(played, capsys):
     installation, config = played
-    assert cli(config, "replace", GAME, "Аскон", "Новичок") == 0
-    assert "Новичок plays for Аскон from now on" in capsys.readouterr().out
-    assert cli(config, "replace", GAME, "Аскон", "Другой") == 1
-    assert "'Аскон' is not a player" in capsys.readouterr().err
-    assert cli(config, "replace", GAME, "Хан", "Новичок") == 1
-
     store = Store(installation.storage)
-    state = store.latest_snapshot(GAME)["state"]
-    assert "Новичок" in str(state) and "Аскон" not in str(state)
-    assert {o["sender"] for o in store.orders(GAME, "round-1")} >= {"Новичок"}
+    before = snapshots(store), store.orders(GAME), store.votes(GAME), store.eliminations(GAME)
+    assert cli(config, "replace", GAME, "Аскон", "Новичок") == 0
+    out = capsys.readouterr().out
+    assert "Новичок plays for Аскон from now on" in out and "a running daemon takes it at its next tick" in out
+    assert (snapshots(store), store.orders(GAME), store.votes(GAME), store.eliminations(GAME)) == before
     [(action, detail)] = host_audit(store)
-    assert action == "player.replace" and (detail["old"], detail["new"]) == ("Аскон", "Новичок")
+    assert action == "player.replace" and (detail["seat"], detail["old"], detail["new"]) == ("Аскон", "Аскон", "Новичок")
+    assert [p["nick"] for p in store.players(GAME)][0] == "Аскон"       # the seat keeps its name
 
+    # the seat is named by its id or by the account holding it now; it may change hands again
+    assert cli(config, "replace", GAME, "Аскон", "Хан") == 1
+    assert "'Хан' cannot take over" in capsys.readouterr().err
+    assert cli(config, "replace", GAME, "Никто", "Другой") == 1
+    assert "'Никто' is not a player of mafia-example (players: Аскон (now Новичок), Хан" in capsys.readouterr().err
+    assert cli(config, "replace", GAME, "Новичок", "Другой") == 0
+    assert "Другой plays for Новичок (the seat dealt as Аскон)" in capsys.readouterr().out
+    assert [(r["seat"], r["old_nick"], r["new_nick"]) for r in store.replacements(GAME)] == [
+        ("Аскон", "Аскон", "Новичок"), ("Аскон", "Новичок", "Другой")]
+    assert main(["status", "--config", str(config)]) == 0
+    held = [line.strip() for line in capsys.readouterr().out.splitlines() if line.strip().startswith("seat ")]
+    assert [line.split(" since ")[0] + " after " + line.split(" after ")[1] for line in held] == [
+        "seat Аскон: Новичок after Аскон", "seat Аскон: Другой after Новичок"]
+
+
+def test_a_rerun_after_a_replacement_gives_the_same_rolls_and_outcome(played, capsys):
+    installation, config = played
+    store = Store(installation.storage)
+    assert [e["type"] for e in store.events(GAME, "round-1")][:1] == ["votes"]
+    rerun_after_replacement(config, store, GAME, "Аскон", "Новичок", "round-1", capsys)
+
+
+def test_a_dead_players_seat_is_not_taken_over(played, capsys):
+    installation, config = played
+    store = Store(installation.storage)
+    gone = store.eliminations(GAME)[0]
+    assert cli(config, "replace", GAME, gone["nick"], "Новичок") == 1
+    assert (f"forumgm replace: {gone['nick']} is out of {GAME} ({gone['cause']} in {gone['phase_key']}): "
+            "nobody can take a dead player's seat over") in capsys.readouterr().err
+    assert store.replacements(GAME) == []
+
+
+def test_a_running_daemon_takes_a_replacement_at_its_next_tick(played):
+    from forumgm.daemon.host_actions.replace import replace_player
+    from forumgm.daemon.runtime.loop import game_runs
+
+    installation, _config = played
+    store = Store(installation.storage)
     # the walk's store registered the game at the wall clock's time: PMs before it would be old mail
     store.db.execute("UPDATE games SET registered_at = ?", [to_text(msk(2, 12))])
-    clock = FixedClock(msk(5, 12))
+    clock = FixedClock(msk(5, 9))
     forum = MemoryForum(clock, pms=list(PMS) + [ScriptedPm("Аскон", "голос: Хан", msk(5, 10)),
-                                                ScriptedPm("Новичок", "голос: Бук", msk(5, 11))])
+                                                ScriptedPm("Аскон", "голос: Гор", msk(5, 11)),
+                                                ScriptedPm("Новичок", "голос: Бук", msk(5, 11, 30))])
     daemon = start(installation, clock, forum)
+    daemon.tick()                              # it runs before the host's command ...
+    host = Store(installation.storage)         # ... which is another process on the same store file
+    replace_player(game_runs(installation)[0], host, "Аскон", "Новичок", "ведущий", msk(5, 10, 30))
+    clock.set(msk(5, 12))
     daemon.tick()
-    assert [(o["sender"], o["raw_text"]) for o in store.orders(GAME, "round-3")] == [("Новичок", "голос: Бук")]
+
+    # what the old account sent while he held the seat is the seat's; what he sent after is nobody's
+    assert [(o["sender"], o["raw_text"]) for o in store.orders(GAME, "round-3", superseded=True)] == [
+        ("Аскон", "голос: Хан"), ("Аскон", "голос: Бук")]
     notices = [d for d in store.drafts(game_id=GAME) if d["kind"] == "host_notice"]
-    assert len(notices) == 1 and "От: Аскон" in notices[0]["body"]
+    assert len(notices) == 1 and "голос: Гор" in notices[0]["body"]
     assert "Отправитель Аскон больше не играет: в игре mafia-example его место занял Новичок." in notices[0]["body"]
-    assert [p["nick"] for p in store.players(GAME)][0] == "Новичок"
-    assert daemon.games[0].rules.alive(daemon.games[0].rules.load(store.latest_snapshot(GAME)["state"]))[0] == "Новичок"
+    # the seat's receipts go to the account holding it when they are sent
+    for draft in store.drafts(status="pending"):
+        store.approve(draft["id"], by="ведущий")
+    daemon.tick()
+    receipts = [item for item in forum.sent if item["to"] not in ("thread", "Ведущий")]
+    assert len(receipts) == 2 and {item["to"] for item in receipts} == {"Новичок"}
+    assert "Новичок" in receipts[0]["body"] and "Аскон" not in receipts[0]["body"]
+
+
+def as_the_previous_version_replaced(path, old: str, new: str, at) -> None:
+    """The store as the version before seats left it after `forumgm replace OLD NEW`: its schema had no
+    seats, and the player was renamed in every snapshot, order, vote, elimination and open draft."""
+    import sqlite3
+
+    from forumgm.daemon.store import MIGRATIONS
+
+    db = sqlite3.connect(path)
+    for column in ("seat", "account_checked_at"):
+        db.execute(f"ALTER TABLE replacements DROP COLUMN {column}")
+    db.execute("UPDATE schema_version SET version = ?", [len(MIGRATIONS) - 1])
+    db.execute("UPDATE snapshots SET state = replace(state, ?, ?)", [f'"{old}"', f'"{new}"'])
+    for table, column in (("orders", "sender"), ("votes", "voter"), ("eliminations", "nick"), ("players", "nick"),
+                          ("drafts", "target")):
+        db.execute(f"UPDATE {table} SET {column} = ? WHERE {column} = ?", [new, old])
+    db.execute("INSERT INTO replacements (game_id, old_nick, new_nick, replaced_by, at) VALUES (?, ?, ?, ?, ?)",
+               [GAME, old, new, "ведущий", to_text(at)])
+    db.commit()
+    db.close()
+
+
+def test_a_store_the_previous_version_replaced_in_knows_the_seat_by_its_last_nick(played):
+    from forumgm.daemon.runtime.loop import game_runs
+
+    installation, _config = played
+    as_the_previous_version_replaced(installation.storage, "Аскон", "Новичок", msk(5, 10, 30))
+    store = Store(installation.storage)        # migrates
+    before = snapshots(store)
+    [row] = store.replacements(GAME)
+    assert (row["seat"], row["old_nick"], row["new_nick"]) == ("Новичок", "Аскон", "Новичок")
+    assert row["account_checked_at"] == row["at"]           # the board is not asked about an account played since
+    game = game_runs(installation)[0]
+    seats = game.seats(store)
+    assert seats.ids[0] == "Новичок" and seats.get("Новичок").holders == (("Аскон", None), ("Новичок", msk(5, 10, 30)))
+    roster = game.roster(store)
+    assert [account_player(account, roster, msk(5, hour)) for account, hour in
+            (("Аскон", 10), ("Аскон", 11), ("Новичок", 11))] == ["Новичок", None, "Новичок"]
+    assert played_nick_problems(installation, store) == []     # the config still says Аскон: no problem
+
+    store.db.execute("UPDATE games SET registered_at = ?", [to_text(msk(2, 12))])
+    clock = FixedClock(msk(5, 12))
+    forum = MemoryForum(clock, pms=list(PMS) + [ScriptedPm("Аскон", "голос: Гор", msk(5, 11)),
+                                                ScriptedPm("Новичок", "голос: Бук", msk(5, 11, 30))])
+    start(installation, clock, forum).tick()
+    assert [(o["sender"], o["raw_text"]) for o in store.orders(GAME, "round-3")] == [("Новичок", "голос: Бук")]
+    assert [d["kind"] for d in store.drafts(game_id=GAME) if "голос: Гор" in d["body"]] == ["host_notice"]
+    assert snapshots(store)[:len(before)] == before       # the migration rewrote nothing
 
 
 def test_a_confirmation_for_an_outcome_no_longer_current_is_refused(played, monkeypatch):
@@ -268,7 +372,7 @@ def test_a_confirmation_for_an_outcome_no_longer_current_is_refused(played, monk
 
     installation, config = played
     store = Store(installation.storage)
-    game = game_runs(installation, store)[0]
+    game = game_runs(installation)[0]
     seen = preview_rerun(game, store, "round-2", store.now())
     assert not seen.changed
     vote_for_buk(config, monkeypatch)      # the orders change after the host looked

@@ -152,7 +152,7 @@ def hosts_page(daemon):
     installation = daemon.installation
     store = Store(installation.storage, now=daemon.clock.now)
     web = web_server(store, PASSWORD, "127.0.0.1", 0,
-                     games=lambda: {game.id: game for game in game_runs(installation, store)})
+                     games=lambda: {game.id: game for game in game_runs(installation)})
     thread = threading.Thread(target=web.serve_forever, kwargs={"poll_interval": STOP_POLL}, daemon=True)
     thread.start()
     try:

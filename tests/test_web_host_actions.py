@@ -34,7 +34,7 @@ def hosted(tmp_path, monkeypatch):
     installation = table.daemon.installation
     store = Store(installation.storage, now=table.clock.now)
     server = web_server(store, PASSWORD, "127.0.0.1", 0,
-                        games=lambda: {game.id: game for game in game_runs(installation, store)})
+                        games=lambda: {game.id: game for game in game_runs(installation)})
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": STOP_POLL}, daemon=True)
     thread.start()
     yield table, store, f"http://127.0.0.1:{server.server_port}"
@@ -108,8 +108,9 @@ def test_deadline_pause_replace_and_finish_from_the_page(hosted, page):  # noqa:
     form.locator("input[name=new]").fill("Новенький")
     form.get_by_role("button", name="Заменить").click()
     expect(page.locator(".flash.ok")).to_have_text("Новенький играет вместо Ива.")
-    expect(page.locator("table.players")).to_contain_text("Новенький")
-    assert "Ива" not in str(store.latest_snapshot(GAME)["state"])
+    expect(page.locator("table.players")).to_contain_text("Ива→ Новенький с ")     # the seat and who holds it since when
+    state = str(store.latest_snapshot(GAME)["state"])
+    assert "Ива" in state and "Новенький" not in state          # the seat keeps its name: nothing is rewritten
 
     page.locator("form#finish input[name=winner]").fill("Мирные жители")
     page.get_by_role("button", name="Закончить игру").click()
@@ -215,7 +216,7 @@ def test_an_older_phase_is_re_run_from_the_page_with_every_later_one(played, pag
 
     installation, _config = played
     store = Store(installation.storage)
-    games = {game.id: game for game in game_runs(installation, store)}
+    games = {game.id: game for game in game_runs(installation)}
     game = games[SPINE_GAME]
     for nick, text in (("Аскон", "голос: Бук\nпроверить Бука"), ("Хан", "голос: Бук\nлечить Аскона"),
                        ("Тора", "голос: Бук")):

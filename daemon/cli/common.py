@@ -71,7 +71,7 @@ def played_nick_problems(installation: Installation, store: Store) -> list[str]:
     from forumgm.daemon.settings.nick_checks import dealt_nick_problems
     from forumgm.daemon.runtime.loop import game_runs
 
-    return [problem for game in game_runs(installation, store) for problem in dealt_nick_problems(game, store)]
+    return [problem for game in game_runs(installation) for problem in dealt_nick_problems(game, store)]
 
 
 def setup_problems(game) -> list[str]:
@@ -186,7 +186,7 @@ def open_game(path: Path, game_id: str, command: str):
     if opened is None or not known_game(opened[0], game_id, command):
         return None
     installation, store = opened
-    return installation, store, next(game for game in game_runs(installation, store) if game.id == game_id)
+    return installation, store, next(game for game in game_runs(installation) if game.id == game_id)
 
 
 def known_game(installation: Installation, game_id: str, command: str) -> bool:

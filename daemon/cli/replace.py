@@ -7,7 +7,7 @@ from forumgm.daemon.cli.common import actor, add_by_argument, add_config_argumen
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("replace", help="a new forum account takes over a player's role, state and history")
+    parser = subparsers.add_parser("replace", help="a new forum account takes over a player's seat from now on")
     add_config_argument(parser)
     parser.add_argument("game", help="game id")
     parser.add_argument("old", metavar="OLD_NICK", help="the player who leaves")
@@ -28,7 +28,9 @@ def run(args) -> int:
     except StoreError as error:
         print(f"forumgm replace: {error}", file=sys.stderr)
         return 1
-    print(f"{args.game}: {done['new']} plays for {done['old']} from now on ({done['orders']} order(s), "
-          f"{done['drafts']} unsent draft(s) and {done['snapshots']} snapshot(s) moved over); "
-          f"PMs from {done['old']} now reach you as notices")
+    seat = "" if done["seat"] == done["old"] else f" (the seat dealt as {done['seat']})"
+    print(f"{args.game}: {done['new']} plays for {done['old']}{seat} from now on ({done['at']}); a running daemon "
+          f"takes it at its next tick. What {done['old']} posted and sent before stays his; his PMs from now on reach "
+          f"you as notices, and PMs not sent yet go to {done['new']}. The command does not reach the forum: the daemon "
+          f"asks it at its next tick whether the account {done['new']} exists, and tells you if not")
     return 0

@@ -83,6 +83,9 @@ def game_status(store, game) -> list[str]:
             lines.append(f"  {'PAUSED' if stop.cause == PAUSED else 'GAME STOPPED'} since {since}: {stop.message}")
     if not any(stop.finished for stop in found):
         lines += phase_lines(store, game, pending, resolved)
+    for row in store.replacements(game.id):     # who held each seat when (forumgm replace)
+        lines.append(f"  seat {row['seat']}: {row['new_nick']} since "
+                     f"{row['at'].astimezone(game.time_zone):%Y-%m-%d %H:%M}, after {row['old_nick']}")
     lines.append(f"  drafts waiting for approval: {len(drafts)}")
     stuck = [d for status in ("approved", "sending") for d in store.drafts(status=status, game_id=game.id)
              if d["send_error"]]

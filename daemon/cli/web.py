@@ -39,7 +39,7 @@ def run(args) -> int:
     if store is None:
         return 2
     server = web_server(store, password, installation.web_host, installation.web_port,
-                        games=lambda: {game.id: game for game in game_runs(installation, store)},
+                        games=lambda: {game.id: game for game in game_runs(installation)},
                         public_url=installation.web_public_url)
     print(f"forumgm web: http://{installation.web_host}:{server.server_port}/", file=sys.stderr)
     try:

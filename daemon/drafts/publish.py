@@ -33,6 +33,7 @@ from forumgm.daemon.forum.adapter import Attachment
 from forumgm.daemon.forum.errors import Accepted, FloodPause, ForumError, ForumRefused, NoAttachments, Unreachable
 from forumgm.daemon.drafts.pictures import MARK, NO_PUBLIC_URL, forum_text, shown_picture
 from forumgm.daemon.forum.housekeeping.sent_copies import holds_pms, tidy_sent
+from forumgm.daemon.store.seats import holder_now
 
 log = logging.getLogger(__name__)
 
@@ -98,7 +99,7 @@ def _publish(forum, store, draft: dict, now: datetime, report: PublishReport, ba
         if draft["target"] == "thread":
             ref = _reply(forum, store, draft)
         else:
-            ref = forum.send_pm(draft["target"], _subject(draft), _text(store, draft))
+            ref = forum.send_pm(_recipient(store, draft), _subject(draft), _text(store, draft))
     except ForumRefused as refused:
         store.mark_refused(draft["id"], str(refused), now)
         report.refused[draft["id"]] = str(refused)
@@ -182,7 +183,7 @@ def _find(forum, store, draft: dict) -> str | None:
     if draft["target"] == "thread":
         return forum.find_own_post(_thread_url(store, draft), _text(store, draft, shown=""), after=draft["sent_after"],
                                    since=draft["sending_at"], claimed=claimed)
-    return forum.find_sent_pm(draft["target"], _subject(draft), _text(store, draft), after=draft["sent_after"],
+    return forum.find_sent_pm(_recipient(store, draft), _subject(draft), _text(store, draft), after=draft["sent_after"],
                               claimed=claimed)
 
 
@@ -207,6 +208,11 @@ class _Baselines:
         if not self._sent:
             self._sent.append(self.forum.newest_sent_pm())
         return self._sent[0]
+
+
+def _recipient(store, draft: dict) -> str:
+    """A PM drafted to a seat goes to whoever holds the seat when it is sent (forumgm replace)."""
+    return holder_now(store, draft["game_id"], draft["target"])
 
 
 def _subject(draft: dict) -> str:

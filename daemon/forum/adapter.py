@@ -149,6 +149,11 @@ class ForumAdapter:
                                      text)
         return self.posting("reply", once)
 
+    def knows_account(self, nick: str) -> bool | None:
+        """Whether the board has a member `nick` (forumgm replace's new account), asked without
+        sending anything; None where the board cannot be asked so (it says so only to a sent PM)."""
+        return None
+
     def send_pm(self, to_nick: str, subject: str, bbcode: str) -> str:
         """The sent PM's id; Accepted when the board took it without naming it (publish.py finds it)."""
         def once() -> str:

@@ -89,12 +89,25 @@ class PhpbbForum(ForumAdapter):
         return page, form, bbcode
 
     def add_recipient(self, page: Page, form: Form, to_nick: str) -> tuple[Page, Form]:
-        added = self.submit(page, form, {"username_list": to_nick, "add_to": "Add"})
-        added_form = self.read_form(added, self.spec.pm.send.form)
-        if not any(key.startswith("address_list[u][") for key in added_form.fields):
+        added, added_form = self._with_recipient(page, form, to_nick)
+        if not _has_recipient(added_form):
             raise ForumRefused(f"the forum does not know the recipient {to_nick}: "
                                f"{first_text(added.text, self.spec.errors) or 'no message'}")
         return added, added_form
+
+    def knows_account(self, nick: str) -> bool:
+        """The PM form's own "Add" step, and nothing sent: phpBB adds only a member it has."""
+        send = self.pms().send
+        page, form = self.fetch_form(self.url(send.page), send.form)
+        return _has_recipient(self._with_recipient(page, form, nick)[1])
+
+    def _with_recipient(self, page: Page, form: Form, to_nick: str) -> tuple[Page, Form]:
+        added = self.submit(page, form, {"username_list": to_nick, "add_to": "Add"})
+        return added, self.read_form(added, self.spec.pm.send.form)
+
+
+def _has_recipient(form: Form) -> bool:
+    return any(key.startswith("address_list[u][") for key in form.fields)
 
 
 def _uploaded(form: Form) -> list[str]:

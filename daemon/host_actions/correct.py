@@ -25,7 +25,7 @@ from forumgm.daemon.drafts.phase_names import phase_label
 from forumgm.daemon.store import OPEN_DRAFT_STATUSES, Store, StoreError
 from forumgm.engines.base import THREAD_VOTE, OrderPm, Phase, Verdict
 from forumgm.engines.receipts import receipt_text
-from forumgm.parsers.names import account_player
+from forumgm.daemon.store.seats import seats_listed
 
 TEMPLATE = "common/receipt_corrected.j2"
 SUBJECT = "Ведущий исправил ваши приказы"
@@ -62,6 +62,7 @@ def correct(game, store: Store, phase_key: str, nick: str, text: str, by: str, n
     text = text.replace("\r\n", "\n").strip()
     if not text:
         raise StoreError("the correction is empty: give the order or vote text as the player would write it")
+    game = game.seated(store, now)      # its receipts and counts show each seat by who holds it
     with store.transaction():
         target = _target(game, store, phase_key, nick, now)
         if game.rules.correction_kind(target.state, target.phase) == THREAD_VOTE:
@@ -72,6 +73,7 @@ def correct(game, store: Store, phase_key: str, nick: str, text: str, by: str, n
 def annul(game, store: Store, phase_key: str, nick: str, by: str, now: datetime) -> VoteCorrection:
     """Record, in one transaction, that no thread vote of `nick` counts in the phase: for a day whose
     votes the game's rules take in the thread (orders are corrected with their text instead)."""
+    game = game.seated(store, now)
     with store.transaction():
         target = _target(game, store, phase_key, nick, now)
         if game.rules.correction_kind(target.state, target.phase) != THREAD_VOTE:
@@ -81,10 +83,10 @@ def annul(game, store: Store, phase_key: str, nick: str, by: str, now: datetime)
 
 
 def _target(game, store: Store, phase_key: str, nick: str, now: datetime) -> Target:
-    player = account_player(nick, game.roster())
+    seats = game.seats(store)
+    player = seats.named(nick)
     if player is None:
-        raise StoreError(f"{nick!r} is not a player of {game.id} "
-                         f"(players: {', '.join(p.nick for p in game.config.players)})")
+        raise StoreError(f"{nick!r} is not a player of {game.id} (players: {seats_listed(seats)})")
     if not may_change(store, game.id):
         raise StoreError(f"{game.id} was finished by {store.game(game.id)['finished_by']}; its orders and votes "
                          "can no longer change")

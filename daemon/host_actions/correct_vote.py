@@ -55,7 +55,7 @@ def correct_vote(game, store: Store, target: "Target", text: str, by: str) -> Vo
     """Inside the caller's transaction: record the correction (refused when it is no vote the player
     could cast that day), count the open day again at once, audit what it replaced."""
     rules = phase_vote_rules(game, target.state, target.phase, target.row)
-    judged = judge_host_vote(HostVote(target.player, text, target.at, by), game.roster(), rules)
+    judged = judge_host_vote(HostVote(target.player, text, target.at, by), game.roster(store, target.at), rules)
     if not isinstance(judged, CountedVote):
         detail = f" ({judged.detail})" if judged.detail else ""
         raise StoreError(f"«{text}» is no vote {target.player} can cast in {target.row['key']}: "

@@ -1,63 +1,51 @@
-"""The host replaces a player: a new forum account takes over the role, the state and the history.
+"""The host replaces a player: a new forum account takes over a seat, from this moment on.
 
-The game's config keeps the players it was dealt with; the store keeps each replacement, and the
-roster the daemon plays with is the config's with the replacements applied. Replacing renames the
-player everywhere the game goes on from (every snapshot, orders, votes, the host's vote corrections,
-eliminations, drafts not yet sent); what was already sent stays as it was. The old account is no
-player any more, so its later PMs reach the host as notices (forumgm.daemon.tick.stray_pms) and its posts
-are no votes.
+A player is a seat (forumgm.daemon.store.seats): the engines keep their state, dice and every
+stored input by the seat, so a replacement renames nothing. It records which account holds the
+seat from now; a running daemon reads it at its next tick. A post or a PM counts as the seat of the
+account that held it when it was written, so what the old account posted before stays his, and
+what he sends after reaches the host as a notice (forumgm.daemon.tick.stray_pms). PMs drafted to the
+seat go to whoever holds it when they are sent; texts show the seat by that account's nick.
 """
 from __future__ import annotations
 
-import dataclasses
-from datetime import datetime
-from typing import Any, Sequence
+from datetime import datetime, timezone
 
-from forumgm.daemon.settings.records import GameConfig, PlayerConfig
-from forumgm.daemon.tick.finish import is_finished
 from forumgm.daemon.store import Store, StoreError
-from forumgm.parsers.names import account_player
-
-
-def current_players(config: GameConfig, store: Store) -> tuple[PlayerConfig, ...]:
-    """The config's players with every replacement applied, in order (a player may be replaced twice)."""
-    players = list(config.players)
-    for row in store.replacements(config.id):
-        players = [PlayerConfig(row["new_nick"], (), p.role) if p.nick == row["old_nick"] else p for p in players]
-    return tuple(players)
-
-
-def with_replacements(games: Sequence[Any], store: Store) -> list[Any]:
-    """tick.GameRun-s playing with their current players."""
-    return [dataclasses.replace(game, config=dataclasses.replace(game.config,
-                                                                 players=current_players(game.config, store)))
-            for game in games]
+from forumgm.daemon.store.seats import seats_listed
+from forumgm.daemon.tick.finish import is_finished
 
 
 def replace_player(game, store: Store, old: str, new: str, by: str, now: datetime) -> dict:
-    """Rename `old` to `new` in the game, in one transaction; what was renamed, as audited."""
+    """Give `old`'s seat (its id or the account holding it now) to the account `new`, from `now`;
+    what was recorded, as audited."""
     new = new.strip()
-    roster = game.roster()
-    player = account_player(old, roster)
-    if player is None:
-        raise StoreError(f"{old!r} is not a player of {game.id} "
-                         f"(players: {', '.join(p.nick for p in game.config.players)})")
-    if not new or account_player(new, roster) is not None:
+    seats = game.seats(store)
+    seat = seats.named(old)
+    if seat is None:
+        raise StoreError(f"{old!r} is not a player of {game.id} (players: {seats_listed(seats)})")
+    holder = seats.holder(seat)
+    if not new or seats.named(new) not in (None, seat) or new == holder:
         raise StoreError(f"{new!r} cannot take over: name a forum account that is not already a player of {game.id}")
     if is_finished(store, game.id):
         raise StoreError(f"{game.id} is finished; its players can no longer change")
+    out = _out_of_game(game, store, seat)
+    if out:
+        raise StoreError(f"{holder} is out of {game.id} ({out}): nobody can take a dead player's seat over")
     with store.transaction():
-        counts = store.rename_player(game.id, player, new, lambda state: rename_in(state, player, new))
-        store.add_replacement(game.id, player, new, by, now)
-        detail = {"game": game.id, "old": player, "new": new, **counts}
+        store.add_replacement(game.id, seat, holder, new, by, now)
+        detail = {"game": game.id, "seat": seat, "old": holder, "new": new,
+                  "at": f"{now.astimezone(timezone.utc):%Y-%m-%d %H:%M:%S} UTC"}
         store.audit(by, "player.replace", detail)
     return detail
 
 
-def rename_in(value: Any, old: str, new: str) -> Any:
-    """A JSON value with every string and key equal to `old` made `new` (engines keep nicknames whole)."""
-    if isinstance(value, dict):
-        return {(new if key == old else key): rename_in(item, old, new) for key, item in value.items()}
-    if isinstance(value, list):
-        return [rename_in(item, old, new) for item in value]
-    return new if value == old else value
+def _out_of_game(game, store: Store, seat: str) -> str:
+    """Why the seat is out of the game already ("" while its player is in it, or before the deal)."""
+    gone = [row for row in store.eliminations(game.id) if row["nick"] == seat]
+    if gone:
+        return f"{gone[-1]['cause']} in {gone[-1]['phase_key']}"
+    snapshot = store.latest_snapshot(game.id)
+    if snapshot is not None and seat not in game.rules.alive(game.rules.load(snapshot["state"])):
+        return "no longer among the living"
+    return ""

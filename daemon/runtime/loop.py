@@ -17,10 +17,10 @@ from forumgm.daemon.tick.clock import Clock
 from forumgm.daemon.settings.records import Installation
 from forumgm.daemon.forum.permalink import post_url_builder
 from forumgm.daemon.settings.games import game_texts, rules_for
-from forumgm.daemon.host_actions.replace import current_players, with_replacements
 from forumgm.daemon.notify.notifier import notifier_for
 from forumgm.daemon.tick.rules_freeze import checked
 from forumgm.daemon.store import Store, utc_now
+from forumgm.daemon.store.seats import seats_of
 from forumgm.daemon.tick.finish import is_finished
 from forumgm.daemon.tick.flow import Edges, GameRun, TickReport, tick
 from forumgm.daemon.runtime.wakeups import STOPPED, OpenPhase, Polling, Wake, next_wake
@@ -42,7 +42,7 @@ class Daemon:
         self.polling = Polling.of(self.installation)
         register(self.store, self.installation)
         # the rules freeze at every start, then every tick: a game whose [rules] changed is held
-        self.games = checked(game_runs(self.installation, self.store, self.polling.grace), self.store,
+        self.games = checked(game_runs(self.installation, self.polling.grace), self.store,
                              self.clock.now())
         self.notifier = notifier_for(self.installation)
 
@@ -77,14 +77,14 @@ class Daemon:
                                  speed_of(self.clock))
 
 
-def game_runs(installation: Installation, store: Store, grace: timedelta = timedelta(0)) -> list[GameRun]:
-    """The configured games with the players the host has replaced since (forumgm replace)."""
+def game_runs(installation: Installation, grace: timedelta = timedelta(0)) -> list[GameRun]:
+    """The configured games; who holds each seat is read from the store at every tick (GameRun.seats)."""
     forum = installation.forum
-    return with_replacements([GameRun(game, rules_for(game.type, game.rules), forum.id, game_texts(game.templates),
-                                      account=forum.account, post_url=post_url_builder(forum, game.thread_url),
-                                      web_url=installation.web_public_url, grace=grace,
-                                      inbox_full_read=timedelta(seconds=installation.inbox_full_read))
-                              for game in installation.games], store)
+    return [GameRun(game, rules_for(game.type, game.rules), forum.id, game_texts(game.templates),
+                    account=forum.account, post_url=post_url_builder(forum, game.thread_url),
+                    web_url=installation.web_public_url, grace=grace,
+                    inbox_full_read=timedelta(seconds=installation.inbox_full_read))
+            for game in installation.games]
 
 
 def open_phases(store: Store, games: list[GameRun]) -> list[OpenPhase]:
@@ -105,7 +105,8 @@ def register(store: Store, installation: Installation) -> None:
     store.register_forum(forum.id, forum.engine, forum.base_url, forum.account)
     for game in installation.games:
         store.register_game(game.id, game.type, forum.id, game.thread_url, game.time_zone.key, game.seed,
-                            {p.nick: p.aliases for p in current_players(game, store)},
+                            {seat.id: seat.aliases for seat in seats_of(((p.nick, p.aliases) for p in game.players),
+                                                                        store.replacements(game.id)).seats},
                             {"web_url": installation.web_public_url} if installation.web_public_url else None)
 
 

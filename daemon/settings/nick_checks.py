@@ -52,12 +52,13 @@ def dealt_nick_problems(game, store) -> list[str]:
     dealt = set(game.rules.alive(game.rules.load(snapshot["state"])))
     dealt |= {row["nick"] for row in store.eliminations(game.id)}
     players = game.config.players
-    unknown = {player.nick for player in players} - dealt
-    missing = sorted(dealt - {player.nick for player in players})
+    seats = game.seats(store).ids      # a store from before seats knows a replaced seat by its last nick
+    unknown = set(seats) - dealt
+    missing = sorted(dealt - set(seats))
     return [f"{game.config.source}: {player_key('players', index, player.nick)}.nick: the roles were dealt to "
             f"{', '.join(missing) or 'other nicks'}, not to {player.nick}: write the nick back, or let a new account "
             f"take a role over with `forumgm replace --config … {game.id} OLD_NICK {player.nick}`"
-            for index, player in enumerate(players) if player.nick in unknown]
+            for index, (player, seat) in enumerate(zip(players, seats)) if seat in unknown]
 
 
 def gender_notes(game) -> list[str]:

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Iterable, Mapping
 
 from forumgm.daemon.store.base import StoreBase, to_text
-from forumgm.daemon.store.drafts import OPEN_DRAFT_STATUSES
 
 
 class Games(StoreBase):
@@ -128,40 +127,19 @@ class Games(StoreBase):
                                  [to_text(at), by, game_id])
         return cursor.rowcount == 1
 
-    def add_replacement(self, game_id: str, old_nick: str, new_nick: str, by: str, at: datetime) -> None:
-        self._insert("replacements", {"game_id": game_id, "old_nick": old_nick, "new_nick": new_nick,
+    def add_replacement(self, game_id: str, seat: str, old_nick: str, new_nick: str, by: str, at: datetime) -> None:
+        """`new_nick`'s account holds the seat from `at` on (forumgm.daemon.store.seats)."""
+        self._insert("replacements", {"game_id": game_id, "seat": seat, "old_nick": old_nick, "new_nick": new_nick,
                                       "replaced_by": by, "at": to_text(at)})
+
+    def account_checked(self, replacement_id: int, at: datetime) -> None:
+        """The daemon asked the board about the replacement's new account (daemon/tick/seat_accounts.py)."""
+        self.db.execute("UPDATE replacements SET account_checked_at = ? WHERE id = ?", [to_text(at), replacement_id])
 
     def replacements(self, game_id: str | None = None) -> list[dict]:
         if game_id is None:
             return self._rows("SELECT * FROM replacements ORDER BY id")
         return self._rows("SELECT * FROM replacements WHERE game_id = ? ORDER BY id", [game_id])
-
-    def rename_player(self, game_id: str, old: str, new: str, rename_state: Callable[[Any], Any]) -> dict:
-        """`old` becomes `new` in every snapshot (`rename_state` rewrites a state's JSON), order, vote, the
-        host's vote corrections, eliminations, the players and the drafts not yet sent; rows changed,
-        by what they are."""
-        snapshots = 0
-        for snapshot_id, state in self.db.execute("SELECT id, state FROM snapshots WHERE game_id = ?",
-                                                  [game_id]).fetchall():
-            renamed = json.dumps(rename_state(json.loads(state)), ensure_ascii=False)
-            if renamed != state:
-                self.db.execute("UPDATE snapshots SET state = ? WHERE id = ?", [renamed, snapshot_id])
-                snapshots += 1
-        counts = {"snapshots": snapshots}
-        for name, sql in (
-            ("orders", "UPDATE orders SET sender = ? WHERE game_id = ? AND sender = ?"),
-            ("votes", "UPDATE votes SET voter = ? WHERE game_id = ? AND voter = ?"),
-            ("votes_for", "UPDATE votes SET target = ? WHERE game_id = ? AND target = ?"),
-            ("eliminations", "UPDATE eliminations SET nick = ? WHERE game_id = ? AND nick = ?"),
-            ("players", "UPDATE players SET nick = ?, aliases = '[]' WHERE game_id = ? AND nick = ?"),
-            ("drafts", "UPDATE drafts SET target = ? WHERE game_id = ? AND target = ? "
-                       f"AND status IN {OPEN_DRAFT_STATUSES}"),
-            ("vote_corrections", "UPDATE vote_corrections SET voter = ? WHERE game_id = ? AND voter = ?"),
-            ("vote_corrections_for", "UPDATE vote_corrections SET text = ? WHERE game_id = ? AND text = ?"),
-        ):
-            counts[name] = self.db.execute(sql, [new, game_id, old]).rowcount
-        return counts
 
     def set_tick_plan(self, last_tick_at: datetime, next_tick_at: datetime, reason: str, clock_speed: float = 1.0,
                       due_at: datetime | None = None) -> None:

@@ -371,6 +371,24 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (forum_id, pm_id)
     );
     """,
+    # a replacement gives a seat to another account and renames nothing (daemon/store/seats.py): each
+    # row names its seat, and when the daemon asked the board whether the account exists. The
+    # version before renamed the player in every snapshot, order and vote, so a seat it replaced is
+    # known in the store by its last account's nick: each older row's seat is where its chain of
+    # replacements ends (and its account, played since, is not asked about)
+    """
+    ALTER TABLE replacements ADD COLUMN seat TEXT;
+    ALTER TABLE replacements ADD COLUMN account_checked_at TEXT;
+    WITH RECURSIVE walk(row_id, game_id, nick, last_id) AS (
+        SELECT id, game_id, new_nick, id FROM replacements
+        UNION ALL
+        SELECT walk.row_id, walk.game_id, r.new_nick, r.id FROM walk JOIN replacements r
+            ON r.game_id = walk.game_id AND r.old_nick = walk.nick AND r.id > walk.last_id
+    )
+    UPDATE replacements SET seat = (SELECT nick FROM walk WHERE walk.row_id = replacements.id
+                                    ORDER BY last_id DESC LIMIT 1);
+    UPDATE replacements SET account_checked_at = at;
+    """,
     # the rules freeze (daemon/tick/rules_freeze.py): the merged rule table a game was dealt under (or
     # the one the host accepted since) and its hash, which every tick compares with the game file's
     """

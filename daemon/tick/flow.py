@@ -14,6 +14,7 @@ transaction that also marks it resolved; the store refuses a second resolution.
 """
 from __future__ import annotations
 
+import dataclasses
 import logging
 import sqlite3
 from dataclasses import dataclass, field
@@ -37,6 +38,7 @@ from forumgm.daemon.store import Store, StoreError
 from forumgm.daemon.tick.stops import is_held, is_paused
 from forumgm.daemon.store.orders import order_pms
 from forumgm.daemon.store.posts import CLOCK_SKEW
+from forumgm.daemon.store.seats import Seats, seats_of
 from forumgm.daemon.tick.stray_pms import draft_stray_pms
 from forumgm.daemon.tick.sync_problems import note_sync
 from forumgm.daemon.tick.votes import (
@@ -76,9 +78,19 @@ class GameRun:
     def id(self) -> str:
         return self.config.id
 
-    def roster(self) -> Roster:
-        aliases = {alias: p.nick for p in self.config.players for alias in p.aliases}
-        return Roster(tuple(p.nick for p in self.config.players), aliases)
+    def seats(self, store: Store) -> Seats:
+        """The game's seats and who holds them, as the store has it now: a replacement reaches a
+        running daemon at its next tick."""
+        return seats_of(((p.nick, p.aliases) for p in self.config.players), store.replacements(self.id))
+
+    def seated(self, store: Store, at: datetime) -> "GameRun":
+        """The game whose texts show each seat by the account holding it at `at`: a phase's texts
+        by who played it at its deadline, so a re-run writes them again word for word."""
+        return dataclasses.replace(self, texts=self.texts.showing(self.seats(store).holders(at)))
+
+    def roster(self, store: Store, at: datetime | None = None) -> Roster:
+        """The seats as names to read at `at` (forumgm.daemon.store.seats.Seats.roster)."""
+        return self.seats(store).roster(at)
 
 
 @dataclass(frozen=True)
@@ -88,15 +100,18 @@ class Edges:
     sync_game: Callable | None = None      # (game, forum, store, now) -> report with .ok/.error
     sync_inbox: Callable | None = None     # (forum_id, forum, store, now) -> report with .ok/.error
     publish: Callable | None = None        # (forum, store, now)
+    seat_accounts: Callable | None = None  # (forum, store, games, now): a replacement's account asked of the board
 
 
 def default_edges() -> Edges:
     # imported here: the forum edge pulls in requests and the engines' parsers, which the
     # offline commands that import this module never need
     from forumgm.daemon.drafts.publish import publish_approved
+    from forumgm.daemon.tick.seat_accounts import check_seat_accounts
     from forumgm.daemon.tick.sync import sync_game, sync_inbox
 
-    return Edges(sync_game=sync_game, sync_inbox=sync_inbox, publish=publish_approved)
+    return Edges(sync_game=sync_game, sync_inbox=sync_inbox, publish=publish_approved,
+                 seat_accounts=check_seat_accounts)
 
 
 @dataclass
@@ -109,6 +124,7 @@ class TickReport:
 def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edges: Edges | None = None) -> TickReport:
     edges = edges if edges is not None else default_edges()
     report = TickReport()
+    games = [game.seated(store, now) for game in games]     # a replacement reaches a running daemon here
     # a held game (its rules changed, or another cause: `forumgm status` says why) is not read
     live = [game for game in games if not is_held(store, game.id)]
     threads: dict[str, tuple[Any, str | None]] = {}     # game id -> its thread's sync report, error
@@ -123,6 +139,8 @@ def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edge
     inbox_errors = {forum_id: _inbox_step(edges, report, forum_id, forum, store, now,
                                           [game for game in live if game.forum_id == forum_id], threads)
                     for forum_id in sorted({game.forum_id for game in games})}
+    if edges.seat_accounts is not None:
+        _seat_accounts_step(edges.seat_accounts, report, forum, store, [g for g in live if g.id in threads], now)
     for game in live:
         if game.id not in threads:
             continue        # it failed to start: logged above
@@ -154,6 +172,17 @@ def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edge
             log.exception("publishing failed")
             report.errors.append(f"publishing: {error}")
     return report
+
+
+def _seat_accounts_step(step: Callable, report: TickReport, forum: Any, store: Store, games: list[GameRun],
+                        now: datetime) -> None:
+    try:
+        step(forum, store, games, now)
+    except sqlite3.Error:   # the store itself fails: run_loop says so once, not per game
+        raise
+    except Exception as error:    # asked again at the next tick; the games go on
+        log.exception("asking the forum about a replacement's account failed")
+        report.errors.append(f"replacement accounts: {error}")
 
 
 def _resolution_error(game: GameRun, store: Store, now: datetime, report: TickReport) -> str | None:
@@ -292,7 +321,7 @@ def catch_up(game: GameRun, store: Store, now: datetime, report: TickReport) -> 
 
 def record_orders(game: GameRun, store: Store, state: Any, phase: Phase, deadline: datetime) -> None:
     """Every new PM from a player timed before the deadline: its verdicts and a receipt draft."""
-    roster = game.roster()
+    roster = game.roster(store)
     done = store.order_pm_ids(game.id)
     began = _began(store, game.id)
     for pm in store.pms(game.forum_id, since=_inputs_since(store, game.id)):
@@ -300,9 +329,9 @@ def record_orders(game: GameRun, store: Store, state: Any, phase: Phase, deadlin
         if pm["pm_id"] in done or at >= deadline or (began is not None and at < began - DEALT_MARGIN):
             continue      # read already, after this phase, or old mail from before the game (another game's)
         # an account spelt like a player with look-alike letters is someone else: only case is forgiven
-        nick = account_player(pm["sender"], roster)
+        nick = account_player(pm["sender"], roster, at)
         if nick is None:
-            continue      # not this game's player: another game's, or nobody's (stray_pms tells the host)
+            continue      # not this game's player then: another game's, or nobody's (stray_pms tells the host)
         own_words = pm["text"] if pm["text_unquoted"] is None else pm["text_unquoted"]
         order = OrderPm(nick, own_words, pm["pm_id"], at)
         late = late_answer(game, store, phase, order)
@@ -344,6 +373,7 @@ def resolve_once(game: GameRun, store: Store, phase_key: str, cutoff: datetime, 
     A re-run starts again from the state the phase resolves from (the current outcome of the phase
     before it) and supersedes the drafts of the earlier resolution that were not sent yet.
     """
+    game = game.seated(store, cutoff)
     with store.transaction():
         row = store.phase(game.id, phase_key)
         if row is None:

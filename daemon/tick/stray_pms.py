@@ -38,18 +38,18 @@ def draft_stray_pms(games: Sequence[Any], store: Store) -> list[int]:
     if since is None:
         return []
     running = [game for game in games if not is_finished(store, game.id)]
-    rosters = [game.roster() for game in running]
+    rosters = [game.roster(store) for game in running]
     made = []
     # a PM some game read (while it ran, or before a replacement) or one a notice answers is settled:
     # the store leaves those out, so a tick's work does not grow with the month's mail
     for pm in store.unclaimed_pms(forum_id, [game.id for game in games], since, stray_ref(forum_id, "")):
         at = pm["sent_at"] or pm["seen_at"]
         ref = stray_ref(forum_id, pm["pm_id"])
-        if any(account_player(pm["sender"], roster) for roster in rosters):
+        if any(account_player(pm["sender"], roster, at) for roster in rosters):
             continue
         zone = owner.config.time_zone
         finished = sorted(game.id for game in games
-                          if game not in running and account_player(pm["sender"], game.roster()))
+                          if game not in running and account_player(pm["sender"], game.roster(store), at))
         body = owner.texts.render(TEMPLATE, sender=pm["sender"], subject=pm["subject"], text=pm["text"],
                                   time=f"{at.astimezone(zone):%d.%m.%Y %H:%M} ({zone.key})",
                                   games=sorted(game.id for game in games), finished=finished,

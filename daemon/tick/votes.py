@@ -46,7 +46,7 @@ def count_phase_votes(game, store: Store, state: Any, phase: Phase, phase_row: d
     if rules is None:
         return None
     since = _previous_deadline(store, game.id, phase_row)
-    return count_votes(vote_versions(store, game.id, since, cutoff, game.account), game.roster(), rules, cutoff,
+    return count_votes(vote_versions(store, game.id, since, cutoff, game.account), game.roster(store, cutoff), rules, cutoff,
                        host_votes(store, game.id, phase.key))
 
 
@@ -76,11 +76,11 @@ def note_thread_votes(game, store: Store, phase: Phase, phase_row: dict) -> list
     notice per player and day, to tell the player if he wishes. The ids of the notices drafted now."""
     colors = frozenset(filter(None, (normalize_color(c) for c in game.config.vote_colors))) or BLUE
     since = _previous_deadline(store, game.id, phase_row)
-    roster = game.roster()
+    roster = game.roster(store)
     made = []
     for version in vote_versions(store, game.id, since, phase_row["deadline"], game.account):
         voted = [f.text for f in version.colored if f.color in colors and not f.where]
-        nick = account_player(version.author, roster) if voted else None
+        nick = account_player(version.author, roster, version.version_at) if voted else None
         if nick is None:
             continue
         zone = game.config.time_zone

@@ -22,6 +22,7 @@ class PlayerView:
     out: str | None                       # how he left the game (the cause), None while he plays
     orders: tuple[str, ...]               # the texts in force he sent for the open phase (PMs, corrections)
     votes: tuple[str, ...]                # whom his counted thread votes of the open phase name
+    holders: tuple[tuple[str, datetime], ...] = ()   # the accounts the host gave the seat to, and since when
 
 
 @dataclass(frozen=True)
@@ -60,9 +61,11 @@ def players(store: Store, game_id: str) -> list[PlayerView]:
     phase = current_phase(store, game_id)
     orders = store.orders(game_id, phase["key"]) if phase else []
     votes = [v for v in store.votes(game_id, phase["key"]) if v["counted"]] if phase else []
+    replacements = store.replacements(game_id)
     return [PlayerView(row["nick"], out.get(row["nick"]),
                        tuple(o["raw_text"] for o in orders if o["sender"] == row["nick"]),
-                       tuple(v["target"] for v in votes if v["voter"] == row["nick"]))
+                       tuple(v["target"] for v in votes if v["voter"] == row["nick"]),
+                       tuple((r["new_nick"], r["at"]) for r in replacements if r["seat"] == row["nick"]))
             for row in store.players(game_id)]
 
 

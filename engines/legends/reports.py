@@ -7,6 +7,7 @@ from forumgm.engines.base import Event, Phase, PhaseRng, Tally
 from forumgm.engines.legends.highlights import closings, highlights
 from forumgm.engines.legends.state import LegendsState
 from forumgm.engines.phrases import Agreement, Picker, russian_sorted
+from forumgm.engines.votecount import discard_voter
 from forumgm.parsers.orders.legends import SKILL_NAMES
 
 
@@ -50,7 +51,8 @@ def lynch(before: LegendsState, phase: Phase, events: list[Event], tally: Tally 
     voted = {vote.voter for vote in tally.counted} if tally else set()
     not_voted = russian_sorted(p.nick for p in before.living() if p.nick not in voted)
     return texts.render("legends/lynch.j2", day=phase.number, rows=rows,
-                        discarded=[{**d.as_json(), "detail": d.detail, "url": urls.get(d.post_id)}
+                        discarded=[{**d.as_json(), "voter": discard_voter(d), "detail": d.detail,
+                                    "url": urls.get(d.post_id)}
                                    for d in (tally.discarded if tally else ())],
                         verdict=verdict, closing=[e.as_json() for e in events
                                                   if e.type in ("continuous_regime", "victory", "no_survivors")],

@@ -1,0 +1,108 @@
+"""Seats: a player is a seat, and the forum account that holds it may change (forumgm replace).
+
+A seat is named for good by the nick it was dealt with (the game file's [[players]] nick): the
+engines key their state, their dice and every stored input (orders, votes, eliminations) by that
+name, and nothing is ever renamed. The store keeps who took each seat over and when (the
+`replacements` rows); the daemon reads a post or a PM as the seat its author held at that moment,
+and shows and addresses a seat by the account holding it.
+
+A store made before seats existed renamed the replaced player everywhere instead: there the seat
+is known by the nick its chain of replacements ended at (the migration names each row's seat so),
+and the dealt nick only begins its history.
+"""
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Iterable, Sequence
+
+from forumgm.parsers.names import Holding, Roster
+
+
+@dataclass(frozen=True)
+class Seat:
+    id: str
+    aliases: tuple[str, ...] = ()
+    # (account, since): who held the seat from when, oldest first; the dealt account since the deal (None)
+    holders: tuple[tuple[str, datetime | None], ...] = ()
+
+    def holder(self, at: datetime | None = None) -> str:
+        """The account holding the seat at `at` (None: now)."""
+        held = [account for account, since in self.holders if at is None or since is None or since <= at]
+        return held[-1] if held else self.id
+
+    def holdings(self) -> tuple[Holding, ...]:
+        ends = [since for _account, since in self.holders[1:]] + [None]
+        return tuple(Holding(account, self.id, since, until)
+                     for (account, since), until in zip(self.holders, ends))
+
+
+@dataclass(frozen=True)
+class Seats:
+    """A game's seats in the order they were dealt."""
+
+    seats: tuple[Seat, ...]
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(seat.id for seat in self.seats)
+
+    def get(self, seat_id: str) -> Seat | None:
+        return next((seat for seat in self.seats if seat.id == seat_id), None)
+
+    def holder(self, seat_id: str, at: datetime | None = None) -> str:
+        """The account to show and address the seat by; a name that is no seat (the thread, the
+        host's account) is itself."""
+        seat = self.get(seat_id)
+        return seat.holder(at) if seat is not None else seat_id
+
+    def named(self, name: str) -> str | None:
+        """The seat the host means by `name`: its id or the account holding it now (exact after NFC)."""
+        name = unicodedata.normalize("NFC", name.strip())
+        return next((seat.id for seat in self.seats
+                     if name in (unicodedata.normalize("NFC", seat.id), unicodedata.normalize("NFC", seat.holder()))),
+                    None)
+
+    def holders(self, at: datetime | None = None) -> dict[str, str]:
+        """seat id -> the account holding it at `at`, for the seats whose account changed."""
+        return {seat.id: seat.holder(at) for seat in self.seats if seat.holder(at) != seat.id}
+
+    def roster(self, at: datetime | None = None) -> Roster:
+        """The seats as names to read: a post or PM is its author's seat at its moment, and a seat
+        is named by its aliases and by every account that held it by `at` (None: by now)."""
+        aliases = {alias: seat.id for seat in self.seats for alias in seat.aliases}
+        for seat in self.seats:
+            for account, since in seat.holders:
+                if account != seat.id and (at is None or since is None or since <= at):
+                    aliases.setdefault(account, seat.id)
+        return Roster(self.ids, aliases, holdings=tuple(held for seat in self.seats for held in seat.holdings()))
+
+
+def seats_of(players: Iterable[tuple[str, Sequence[str]]], replacements: Sequence[dict]) -> Seats:
+    """The seats of a game dealt with `players` (nick, aliases) after the store's replacements
+    (its `replacements` rows, oldest first)."""
+    rows: dict[str, list[dict]] = {}
+    for row in replacements:
+        rows.setdefault(row["seat"], []).append(row)
+    # a seat's first replacement starts from the account it was dealt to
+    dealt_to = {seat_rows[0]["old_nick"]: seat_id for seat_id, seat_rows in rows.items()}
+    seats = []
+    for nick, aliases in players:
+        seat_id = dealt_to.get(nick, nick)
+        holders = ((nick, None),) + tuple((row["new_nick"], row["at"]) for row in rows.get(seat_id, ()))
+        seats.append(Seat(seat_id, tuple(aliases), holders))
+    return Seats(tuple(seats))
+
+
+def holder_now(store, game_id: str, name: str) -> str:
+    """The account a PM drafted to `name` goes to now: the seat's holder when it is a seat the host
+    gave to another account, else `name` itself (a PM is addressed to its seat at send time)."""
+    rows = [row for row in store.replacements(game_id) if row["seat"] == name]
+    return rows[-1]["new_nick"] if rows else name
+
+
+def seats_listed(seats: Seats) -> str:
+    """The seats for the host's eyes: «Аскон, Кума (now Гладиатор)»."""
+    return ", ".join(seat.id if seat.holder() == seat.id else f"{seat.id} (now {seat.holder()})"
+                     for seat in seats.seats)
