@@ -482,6 +482,11 @@ class Rules(ABC):
         None: the sign-up offers no choices."""
         return None
 
+    def setup_warnings(self, setup: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """(key, message) of what a [setup] may well be played with but its host should know (Bellum:
+        a map without the kingdom province), shown by `check-config`. Default: none."""
+        return []
+
     def with_rules(self, state: Any) -> Any:
         """The state under this engine's rule table: called when the host accepts a changed [rules]
         of a running game (`forumgm rules accept`), so that a game which copied its rules into the

@@ -10,7 +10,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from forumgm.daemon.settings.games import game_texts, game_types, phase_kinds, rules_for
+from forumgm.daemon.settings.games import UnknownGame, game_texts, game_types, phase_kinds, rules_for
 from forumgm.daemon.settings.setup_files import with_setup_files
 from forumgm.daemon.settings.toml_file import TomlFileError, read_toml
 from forumgm.engines.base import OrderPm, Phase, PhaseInputs, Rules, SetupError, Verdict
@@ -148,7 +148,7 @@ def _start(game: str, setup: Any, seed: Any) -> tuple[Rules, Any]:
         raise ScenarioError("setup", "expected a table")
     try:
         rules = rules_for(game)
-    except ModuleNotFoundError:
+    except UnknownGame:
         raise ScenarioError("game", f"the {game} engine is not part of this forumgm yet") from None
     except SetupError as error:   # the shipped rule tables themselves are malformed
         raise _setup_problems(error) from None

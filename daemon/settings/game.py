@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any, Mapping
 from zoneinfo import ZoneInfo
 
-from forumgm.daemon.settings.games import game_types, phase_kinds, rules_for, shipped_rules
+from forumgm.daemon.settings.games import UnknownGame, game_types, phase_kinds, rules_for, shipped_rules
 from forumgm.daemon.settings.records import ConfigError, GameConfig, PhaseTimes, PlayerConfig
 from forumgm.daemon.settings.toml_file import TomlFileError, read_toml
 from forumgm.daemon.settings.values import (BOOLEAN, COLORS, DURATION_KIND, INTEGER, LOCAL_DATETIME, MISSING, PATH,
@@ -105,7 +105,7 @@ def _rules(check: Checker, overrides: dict, game_type: str | None, prefix: str) 
         except SetupError:
             return None
         return right
-    except ModuleNotFoundError:
+    except UnknownGame:
         pass                        # check-config names the missing engine (cli/common.py setup_problems)
     return overrides
 

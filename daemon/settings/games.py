@@ -17,6 +17,10 @@ from forumgm.engines.texts import Texts
 GROUP = "forumgm.games"
 
 
+class UnknownGame(LookupError):
+    """A game type no discovered game has."""
+
+
 @functools.cache
 def discovered() -> Mapping[str, Game]:
     """Every game this forumgm plays, by type code (read once; `forget_games` reads them again)."""
@@ -63,6 +67,8 @@ def merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict:
 
 
 def rules_for(game_type: str, overrides: Mapping[str, Any] | None = None) -> Rules:
+    if game_type not in discovered():
+        raise UnknownGame(f"the {game_type} engine is not part of this forumgm")
     return discovered()[game_type].make_rules(rule_table(game_type, overrides))
 
 
