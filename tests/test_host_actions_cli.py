@@ -324,9 +324,12 @@ def as_the_previous_version_replaced(path, old: str, new: str, at) -> None:
     from forumgm.daemon.store import MIGRATIONS
 
     db = sqlite3.connect(path)
-    for column in ("seat", "account_checked_at"):
-        db.execute(f"ALTER TABLE replacements DROP COLUMN {column}")
-    db.execute("UPDATE schema_version SET version = ?", [len(MIGRATIONS) - 1])
+    # the schema before the seats' migration: its columns and those of the migrations after it go
+    seats = next(index for index, script in enumerate(MIGRATIONS) if "ADD COLUMN seat " in script)
+    for table, column in (("replacements", "seat"), ("replacements", "account_checked_at"),
+                          ("games", "rules"), ("games", "rules_hash")):
+        db.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
+    db.execute("UPDATE schema_version SET version = ?", [seats])
     db.execute("UPDATE snapshots SET state = replace(state, ?, ?)", [f'"{old}"', f'"{new}"'])
     for table, column in (("orders", "sender"), ("votes", "voter"), ("eliminations", "nick"), ("players", "nick"),
                           ("drafts", "target")):
