@@ -1,11 +1,15 @@
-"""Imports point one way (README, "Layout"): the import-linter contracts in pyproject.toml hold, and
-the checker does see a wrong arrow when one is there."""
+"""daemon/ is laid out by the data flow (README, "Layout"): each package says what lives there, imports
+point one way (the import-linter contracts in pyproject.toml hold), and the checker does see a wrong
+arrow when one is there."""
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 import tomllib
 from pathlib import Path
+
+import forumgm.daemon
 
 ROOT = Path(__file__).resolve().parent.parent
 LINT_IMPORTS = Path(sys.executable).parent / "lint-imports"
@@ -41,3 +45,10 @@ def test_a_wrong_arrow_breaks_the_layers(tmp_path):
     done = lint_imports(str(config))
     assert done.returncode == 1
     assert "forumgm.daemon.host_actions.rerun -> forumgm.daemon.tick.flow" in done.stdout
+
+
+def test_every_daemon_package_opens_with_what_lives_there():
+    packages = sorted(Path(forumgm.daemon.__file__).parent.rglob("__init__.py"))
+    assert len(packages) >= 14
+    silent = [str(path) for path in packages if not ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))]
+    assert silent == []

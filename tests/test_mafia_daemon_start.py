@@ -8,7 +8,7 @@ import pytest
 from forumgm.daemon.cli import main
 from forumgm.daemon.settings.records import ConfigError
 from forumgm.daemon.tick.clock import FixedClock
-from forumgm.daemon.store.role_links import LinkUsed, RoleShown, open_role_link
+from forumgm.daemon.store.role_links import LinkUsed, RoleShown
 from mafia_daemon_support import GAME, daemon, drafts_of, example_installation, msk, top_level
 from forumgm.parsers.forums.base import Post
 from spine_fakes import MemoryForum, ScriptedPm
@@ -67,10 +67,10 @@ def test_role_links_instead_of_roles_in_the_pms(tmp_path, monkeypatch):
     for draft in roles:
         assert "Мирный житель" not in draft["body"] and "Комиссар" not in draft["body"]
         token = re.search(r"https://gm\.example\.org/role/(\S+)", draft["body"]).group(1)
-        shown = open_role_link(run.store, token)
+        shown = run.store.open_role_link(token)
         assert isinstance(shown, RoleShown) and shown.nick == draft["target"]
         assert draft["target"] in shown.text and "ваша роль" in shown.text
-        assert isinstance(open_role_link(run.store, token), LinkUsed)
+        assert isinstance(run.store.open_role_link(token), LinkUsed)
 
 
 def test_role_links_need_the_pages_public_address(tmp_path, monkeypatch):

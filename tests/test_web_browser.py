@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect, sync_playwright
 
 from forumgm.daemon.offline.localforum.server import STOP_POLL
-from forumgm.daemon.store.role_links import create_role_link, role_link_path
+from forumgm.daemon.store.role_links import role_link_path
 from forumgm.daemon.web.server import web_server
 from web_seed import GAME, MAP_GAME, PASSWORD, audit_actions, seeded_store
 
@@ -104,7 +104,7 @@ def test_a_post_without_the_csrf_token_is_refused(site, page):
 
 def test_a_role_link_shows_the_role_once(site, page):
     seeded, base = site
-    token = create_role_link(seeded.store, GAME, "Хана", "Доктор. Каждую ночь лечит одного игрока.")
+    token = seeded.store.create_role_link(GAME, "Хана", "Доктор. Каждую ночь лечит одного игрока.")
     page.goto(base + role_link_path(token))
     expect(page.locator("h1")).to_have_text("Хана, ваша роль")
     expect(page.locator("pre")).to_have_text("Доктор. Каждую ночь лечит одного игрока.")

@@ -6,7 +6,7 @@ import re
 import pytest
 
 from forumgm.daemon.settings.games import game_types
-from forumgm.daemon.store.role_links import create_role_link, role_link_path
+from forumgm.daemon.store.role_links import role_link_path
 from forumgm.daemon.web import create_app
 from forumgm.daemon.web.queries import running_tally
 from web_seed import GAME, MAP_GAME, PASSWORD, PNG, audit_actions, seeded_store
@@ -223,7 +223,7 @@ def test_logout_ends_the_session(host):
 
 
 def test_role_link_shows_the_role_once(client, seeded):
-    token = create_role_link(seeded.store, GAME, "Аскон", "Комиссар <проверяет ночью>")
+    token = seeded.store.create_role_link(GAME, "Аскон", "Комиссар <проверяет ночью>")
     first = client.get(role_link_path(token))
     assert first.status_code == 200
     assert "Комиссар &lt;проверяет ночью&gt;" in first.get_data(as_text=True)
@@ -234,7 +234,7 @@ def test_role_link_shows_the_role_once(client, seeded):
 
 
 def test_role_link_token_is_stored_hashed(seeded):
-    token = create_role_link(seeded.store, GAME, "Хана", "Доктор")
+    token = seeded.store.create_role_link(GAME, "Хана", "Доктор")
     dump = "\n".join(seeded.store.db.conn.iterdump())
     assert len(token) >= 43 and token not in dump
     assert ("daemon", "role_link.create", {"game": GAME, "nick": "Хана"}) in audit_actions(seeded.store)

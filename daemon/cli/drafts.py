@@ -9,8 +9,8 @@ import tempfile
 from pathlib import Path
 
 from forumgm.daemon.cli.common import actor, add_by_argument, add_config_argument, known_game, open_installation
-from forumgm.daemon.tick.signup_choices import KIND as ASSIGNMENT, AssignmentError, approve_assignment
 from forumgm.daemon.drafts.pictures import MARK
+from forumgm.daemon.tick.signup_choices import KIND as ASSIGNMENT, AssignmentError, approve_assignment
 
 ACTIONS = ("list", "show", "edit", "approve", "reject")
 STATUSES = ("pending", "approved", "sending", "sent", "rejected", "superseded")   # the store's DRAFT_STATUSES

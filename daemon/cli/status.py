@@ -6,8 +6,8 @@ from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
 from forumgm.daemon.cli.common import add_config_argument, open_installation
-from forumgm.daemon.tick.stops import PAUSED, stops
 from forumgm.daemon.runtime.wakeups import STOPPED
+from forumgm.daemon.tick.stops import PAUSED, stops
 
 
 OVERDUE = timedelta(minutes=2)    # a tick this late means no daemon is running on this store

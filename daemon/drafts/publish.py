@@ -29,9 +29,9 @@ import logging
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from forumgm.daemon.drafts.pictures import MARK, NO_PUBLIC_URL, forum_text, shown_picture
 from forumgm.daemon.forum.adapter import Attachment
 from forumgm.daemon.forum.errors import Accepted, FloodPause, ForumError, ForumRefused, NoAttachments, Unreachable
-from forumgm.daemon.drafts.pictures import MARK, NO_PUBLIC_URL, forum_text, shown_picture
 from forumgm.daemon.forum.housekeeping.sent_copies import holds_pms, tidy_sent
 from forumgm.daemon.store.seats import holder_now
 

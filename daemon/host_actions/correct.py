@@ -19,13 +19,13 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from forumgm.daemon.drafts.compose import draft
-from forumgm.daemon.tick.finish import may_change
-from forumgm.daemon.host_actions.correct_vote import VoteCorrection, annul_vote, correct_vote
 from forumgm.daemon.drafts.phase_names import phase_label
+from forumgm.daemon.host_actions.correct_vote import VoteCorrection, annul_vote, correct_vote
 from forumgm.daemon.store import OPEN_DRAFT_STATUSES, Store, StoreError
+from forumgm.daemon.store.seats import seats_listed
+from forumgm.daemon.tick.finish import may_change
 from forumgm.engines.base import THREAD_VOTE, OrderPm, Phase, Verdict
 from forumgm.engines.receipts import receipt_text
-from forumgm.daemon.store.seats import seats_listed
 
 TEMPLATE = "common/receipt_corrected.j2"
 SUBJECT = "Ведущий исправил ваши приказы"

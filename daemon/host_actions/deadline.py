@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from forumgm.daemon.tick.finish import is_finished
 from forumgm.daemon.store import Store, StoreError
+from forumgm.daemon.tick.finish import is_finished
 
 _SPAN = re.compile(r"(\d+)\s*(d|h|m)")
 _UNITS = {"d": "days", "h": "hours", "m": "minutes"}

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from forumgm.daemon.tick.finish import is_finished
 from forumgm.daemon.store import Store, StoreError
+from forumgm.daemon.tick.finish import is_finished
 
 
 def pause_game(store: Store, game_id: str, by: str, now: datetime) -> None:

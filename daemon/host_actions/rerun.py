@@ -25,12 +25,12 @@ import hashlib
 from dataclasses import dataclass
 from datetime import datetime
 
-from forumgm.daemon.tick.finish import engine_result
-from forumgm.daemon.host_actions.outcome_diff import DraftText, OutcomeDiff, PhaseOutcome, outcome_diff, paired
 from forumgm.daemon.drafts.phase_names import phase_label
+from forumgm.daemon.host_actions.outcome_diff import DraftText, OutcomeDiff, PhaseOutcome, outcome_diff, paired
+from forumgm.daemon.store import Store, StoreError
+from forumgm.daemon.tick.finish import engine_result
 from forumgm.daemon.tick.flow import resolve_once
 from forumgm.daemon.tick.stops import ENGINE
-from forumgm.daemon.store import Store, StoreError
 from forumgm.engines.base import Phase
 
 CORRECTION_TEMPLATE = "common/correction_post.j2"

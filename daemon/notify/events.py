@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Sequence
 
-from forumgm.daemon.tick.stops import FINISHED, PAUSED, stops
 from forumgm.daemon.store import Store, to_text
+from forumgm.daemon.tick.stops import FINISHED, PAUSED, stops
 
 ORDER = ("stopped", "refused", "deadline", "draft")     # how a message lists them: the most urgent first
 

@@ -12,9 +12,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Sequence
 
+from forumgm.config import load_texts
 from forumgm.daemon.notify.channels import send_email, send_pm
-from forumgm.daemon.settings.notify import NotifyConfig
 from forumgm.daemon.notify.events import ORDER, current_events
+from forumgm.daemon.settings.notify import NotifyConfig
+from forumgm.daemon.settings.secrets import read_password
 from forumgm.daemon.store import Store
 
 log = logging.getLogger(__name__)
@@ -67,9 +69,6 @@ class Notifier:
 
 def notifier_for(installation) -> Notifier | None:
     """The installation's notifier, or None without a [notify] table; the SMTP password is read now."""
-    from forumgm.config import load_texts
-    from forumgm.daemon.settings.secrets import read_password
-
     config = installation.notify
     if config is None:
         return None

@@ -13,17 +13,17 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Callable
 
-from forumgm.daemon.tick.clock import Clock
-from forumgm.daemon.settings.records import Installation
 from forumgm.daemon.forum.permalink import post_url_builder
-from forumgm.daemon.settings.games import game_texts, rules_for
 from forumgm.daemon.notify.notifier import notifier_for
-from forumgm.daemon.tick.rules_freeze import checked
+from forumgm.daemon.runtime.wakeups import STOPPED, OpenPhase, Polling, Wake, next_wake
+from forumgm.daemon.settings.games import game_texts, rules_for
+from forumgm.daemon.settings.records import Installation
 from forumgm.daemon.store import Store, utc_now
 from forumgm.daemon.store.seats import seats_of
+from forumgm.daemon.tick.clock import Clock
 from forumgm.daemon.tick.finish import is_finished
 from forumgm.daemon.tick.flow import Edges, GameRun, TickReport, tick
-from forumgm.daemon.runtime.wakeups import STOPPED, OpenPhase, Polling, Wake, next_wake
+from forumgm.daemon.tick.rules_freeze import checked
 
 log = logging.getLogger(__name__)
 REPLAN = 60.0      # real seconds: the longest the loop sleeps before reading the plan again

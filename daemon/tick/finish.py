@@ -6,8 +6,8 @@ from __future__ import annotations
 from datetime import datetime
 
 from forumgm.daemon.drafts.compose import draft
-from forumgm.daemon.tick.stops import ENGINE, ended_after
 from forumgm.daemon.store import Store, StoreError
+from forumgm.daemon.tick.stops import ENGINE, ended_after
 from forumgm.engines.base import Phase
 
 KIND = "final_announcement"

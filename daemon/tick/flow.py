@@ -23,22 +23,22 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from forumgm.daemon.drafts.compose import draft
-from forumgm.daemon.tick.clock import due_phases, schedule
-from forumgm.daemon.settings.records import GameConfig
-from forumgm.daemon.tick.finish import finish_by_engine, is_finished
-from forumgm.daemon.forum.housekeeping.inbox_check import DEFAULT_FULL_READ, inbox_reason
-from forumgm.daemon.tick.late import late_answer, late_key
-from forumgm.daemon.tick.reminders import draft_before_deadline
-from forumgm.daemon.tick.role_delivery import role_drafts
-from forumgm.daemon.settings.setup_files import game_setup
-from forumgm.daemon.tick.notices import KIND as NOTICE_KIND, host_notices
-from forumgm.daemon.tick.rules_freeze import keep_dealt
 from forumgm.daemon.drafts.pictures import drawn_maps, save_pictures, with_mark
+from forumgm.daemon.forum.housekeeping.inbox_check import DEFAULT_FULL_READ, inbox_reason
+from forumgm.daemon.settings.records import GameConfig
+from forumgm.daemon.settings.setup_files import game_setup
 from forumgm.daemon.store import Store, StoreError
-from forumgm.daemon.tick.stops import is_held, is_paused
 from forumgm.daemon.store.orders import order_pms
 from forumgm.daemon.store.posts import CLOCK_SKEW
 from forumgm.daemon.store.seats import Seats, seats_of
+from forumgm.daemon.tick.clock import due_phases, schedule
+from forumgm.daemon.tick.finish import finish_by_engine, is_finished
+from forumgm.daemon.tick.late import late_answer, late_key
+from forumgm.daemon.tick.notices import KIND as NOTICE_KIND, host_notices
+from forumgm.daemon.tick.rules_freeze import keep_dealt
+from forumgm.daemon.tick.reminders import draft_before_deadline
+from forumgm.daemon.tick.role_delivery import role_drafts
+from forumgm.daemon.tick.stops import is_held, is_paused
 from forumgm.daemon.tick.stray_pms import draft_stray_pms
 from forumgm.daemon.tick.sync_problems import note_sync
 from forumgm.daemon.tick.votes import (

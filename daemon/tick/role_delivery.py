@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from forumgm.daemon.store.role_links import create_role_link, role_link_path
+from forumgm.daemon.store.role_links import role_link_path
 from forumgm.engines.base import OutgoingPm
 
 LINK = "common/role_link.j2"
@@ -20,5 +20,5 @@ def role_drafts(game: Any, store, state: Any) -> list[OutgoingPm]:
         return pms
     base = (game.web_url or "").rstrip("/")
     return [OutgoingPm(pm.to, pm.kind, game.texts.render(LINK, nick=pm.to, url=base + role_link_path(
-                create_role_link(store, game.id, pm.to, pm.text))), subject=pm.subject)
+                store.create_role_link(game.id, pm.to, pm.text))), subject=pm.subject)
             for pm in pms]

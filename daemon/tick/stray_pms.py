@@ -14,9 +14,9 @@ from datetime import datetime
 from typing import Any, Sequence
 
 from forumgm.daemon.drafts.compose import draft
+from forumgm.daemon.store import Store
 from forumgm.daemon.tick.finish import is_finished
 from forumgm.daemon.tick.notices import KIND
-from forumgm.daemon.store import Store
 from forumgm.parsers.names import account_player
 
 log = logging.getLogger(__name__)

@@ -20,23 +20,23 @@ from jinja2 import ChoiceLoader, FileSystemLoader, PrefixLoader
 from markupsafe import Markup
 
 from forumgm.config import data_path
-from forumgm.parsers.bbcode import to_phpbb_html
-from forumgm.parsers.names import decline
-from forumgm.daemon.tick.finish import may_change
-from forumgm.daemon.host_actions.outcome_diff import text_diff
 from forumgm.daemon.drafts.phase_names import draft_label, phase_label
 from forumgm.daemon.drafts.pictures import MARK, RELEASED
-from forumgm.daemon.tick.signup_choices import KIND as ASSIGNMENT, AssignmentError, approve_assignment
+from forumgm.daemon.host_actions.outcome_diff import text_diff
 from forumgm.daemon.settings.games import shipped_rules
 from forumgm.daemon.settings.secrets import web_password_problem
 from forumgm.daemon.store import Store, StoreError
+from forumgm.daemon.store.role_links import LinkUsed, RoleShown
+from forumgm.daemon.tick.finish import may_change
+from forumgm.daemon.tick.signup_choices import KIND as ASSIGNMENT, AssignmentError, approve_assignment
 from forumgm.daemon.web import game_queries, queries
 from forumgm.daemon.web.host_routes import host
-from forumgm.daemon.store.role_links import LinkUsed, RoleShown, open_role_link
 from forumgm.daemon.web.security import (HOST_ACTOR, check_csrf, csrf_token, log_in, log_out, login_required,
                                          same_secret)
 from forumgm.daemon.web.throttle import LoginThrottle
 from forumgm.engines.base import Rules
+from forumgm.parsers.bbcode import to_phpbb_html
+from forumgm.parsers.names import decline
 
 DISPLAY_ZONE = ZoneInfo("Europe/Moscow")
 # Content the page never needs: scripts, frames, other origins.
@@ -361,7 +361,7 @@ def changed_since(draft_id: int, seen: str | None) -> bool:
 
 @web.get("/role/<token>")
 def role(token: str):
-    result = open_role_link(store(), token)
+    result = store().open_role_link(token)
     if isinstance(result, RoleShown):
         return render_template("role.html", role=result)
     status = 410 if isinstance(result, LinkUsed) else 404

@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 
-from forumgm.daemon.tick.finish import finish_game
+from forumgm.daemon.drafts.phase_names import phase_label
 from forumgm.daemon.host_actions.correct import annul as annul_vote, correct as correct_input
 from forumgm.daemon.host_actions.correct_vote import VoteCorrection
 from forumgm.daemon.host_actions.deadline import move_deadline, parse_local, parse_span
 from forumgm.daemon.host_actions.pause import pause_game, resume_game
 from forumgm.daemon.host_actions.replace import replace_player
 from forumgm.daemon.host_actions.rerun import confirm_rerun, preview_rerun
-from forumgm.daemon.drafts.phase_names import phase_label
 from forumgm.daemon.store import Store, StoreError
+from forumgm.daemon.tick.finish import finish_game
 from forumgm.daemon.web.security import HOST_ACTOR, login_required
 
 host = Blueprint("host", __name__)

@@ -10,10 +10,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from forumgm.daemon.settings.games import game_maps, game_title
 from forumgm.daemon.drafts.pictures import in_game_folder
-from forumgm.daemon.tick.stops import Stop, stops
+from forumgm.daemon.settings.games import game_maps, game_title
 from forumgm.daemon.store import Store
+from forumgm.daemon.tick.stops import Stop, stops
 from forumgm.daemon.tick.votes import pm_vote_tally, stored_tally
 from forumgm.engines.base import Phase, Tally
 
