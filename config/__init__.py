@@ -27,16 +27,30 @@ def read_templates(folder: Path) -> dict[str, str]:
     }
 
 
-def load_texts(override: Path | None = None) -> Texts:
-    """The shipped templates, with the host's own folder (same relative names) taking precedence."""
+def load_texts(override: Path | None = None, games: tuple[Path, ...] = ()) -> Texts:
+    """The shipped templates and those of `games` (folders of games not shipped here, whose templates
+    are named like the shipped ones: <game>/<name>.j2), with the host's own folder (same relative
+    names) taking precedence."""
     sources = read_templates(data_path("templates"))
+    for folder in games:
+        sources.update(read_templates(folder))
     if override is not None:
         sources.update(read_templates(override))
     return Texts(sources)
 
 
-def read_rule_table(game: str) -> dict:
-    """The parsed config/<game>/rules.toml shipped with the package (validated by the engine).
+# The keys read_rule_table adds beside a game's rules: what its maps are drawn with, no rule.
+MAP_DATA = ("geography", "fonts")
+
+
+def rules_only(table: dict) -> dict:
+    """A rule table without the map data read in beside it (what the rules freeze compares)."""
+    return {key: value for key, value in table.items() if key not in MAP_DATA}
+
+
+def read_rule_table(game: str, folder: Path | None = None) -> dict:
+    """The parsed config/<game>/rules.toml shipped with the package, or the rules.toml in a game's
+    own `folder` (validated by the engine).
 
     A game whose numbers fill several tables lists them in `tables = ["weapons", …]`: each
     names a file beside rules.toml (weapons.toml) read in under that key. What a game's maps are
@@ -44,13 +58,14 @@ def read_rule_table(game: str) -> dict:
     `geography` as {NAME: the parsed file}, and letters as fonts/NAME.ttf, under `fonts` as
     {NAME: the file's bytes}.
     """
-    path = data_path(game, "rules.toml")
+    folder = folder or data_path(game)
+    path = folder / "rules.toml"
     if not path.is_file():
         return {}
     with path.open("rb") as handle:
         table = tomllib.load(handle)
     for name in table.get("tables", []):
-        with data_path(game, f"{name}.toml").open("rb") as handle:
+        with (folder / f"{name}.toml").open("rb") as handle:
             table[name] = tomllib.load(handle)
     geography = data_path(game, "geography")
     if geography.is_dir():

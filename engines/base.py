@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import hashlib
 import random
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from datetime import datetime
+from types import MappingProxyType
 from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
 
 
@@ -82,11 +84,6 @@ class SetupFile:
         if self.data is None:
             raise SetupError(key, f"{self.source}: {self.problem}")
         return self.data
-
-
-class RulesFrozen(ValueError):
-    """A started game's rule config changed: the rules are frozen at the start (the deal) and may
-    change only when the host forces it (`Rules.freeze_rules`, optional)."""
 
 
 # a value's type as the host writes it in a TOML file
@@ -233,7 +230,11 @@ class PhaseInputs:
 
     orders: tuple[OrderPm, ...] = ()
     tally: Tally | None = None
-    extra: Mapping[str, Any] = field(default_factory=dict)
+    # post id -> its link on the forum, for every vote of the tally the forum can link to
+    post_urls: Mapping[str, str] = field(default_factory=dict)
+    # phase kind -> the deadline (local time, as players read it) of a phase of that kind opened
+    # right after this one: texts drafted at the resolution may name it (Arena's refill requests)
+    next_deadlines: Mapping[str, str] = field(default_factory=dict)
 
 
 # ---------------------------------------------------------------- outputs
@@ -348,56 +349,173 @@ THREAD_VOTE = "thread_vote"    # his coloured-nickname votes in the thread: the 
 
 # ---------------------------------------------------------------- the game interface
 
-class Rules(Protocol):
-    """What the daemon and `forumgm simulate` need of a game; one object per game package.
+# The reports several games post, named alike (Rules.draft_labels).
+REPORT_LABELS = {"technical_report": "технический отчёт", "literary_report": "литературный отчёт"}
+
+
+class Rules(ABC):
+    """Every hook the daemon and `forumgm simulate` call on a game: one subclass per game package.
+
+    A base class rather than a Protocol, so that each optional hook is written once, here, with
+    the default the daemon relies on for a game without it: the daemon calls every hook
+    unconditionally and never asks a game whether it has one. The abstract methods are what
+    every game must say; a game overrides an optional hook only where it differs.
 
     `texts` is a `forumgm.engines.texts.Texts` (templates already loaded, so rendering does
     no I/O).
-
-    A game may also have optional methods, which the daemon looks up and skips where a game has
-    none. `host_digest(state, phase, posts, start, end, host, texts) -> OutgoingPm` is one: a game
-    whose thread has rules of its own (Mafia's discipline) returns the host's digest of the thread's
-    posts in [start, end) as a PM to him (`host` is his account; his own posts do not count).
-    `freeze_rules(state, force=False) -> state` is another: a game whose rules are frozen at the
-    start returns the state under the engine's rule config, and raises RulesFrozen when that config
-    changed since the start unless the host forces the change. `maps` (a `Maps`) is the third: a
-    game drawn on a map (Bellum) draws it; see `maps_of`. `setup_files` is the fourth: a mapping
-    {setup key: shipped folder or None} of the [setup] keys whose text value names a TOML file
-    (Bellum's `scenario` and `events`). The edge, never the engine, reads such a file and hands
-    `setup` a `SetupFile` in its place: a path is read relative to the file that names it; with a
-    shipped folder, a bare name ("370", no "/" and no ".toml") is config/<game>/<folder>/<name>.toml.
     """
 
-    name: str
+    name: str           # the game's type code, as a game file's `type` names it
     title: str          # the game's name in Russian, as the host's page shows it («Мафия»)
-    # The kinds of phase first_phase/next_phase open, each timed by the game config's [calendar].
-    phase_kinds: tuple[str, ...]
+    # The kinds of phase first_phase/next_phase open, each timed by the game config's [calendar],
+    # with their names in Russian as the host and players read them ({"night": "ночь"}).
+    phase_labels: Mapping[str, str]
     # The kinds of draft its phases make beyond those of every game (receipts, vote counts): its PM
-    # kinds, "<report>_report" of its reports, … — the kinds a game config's [approval] may name.
-    draft_kinds: tuple[str, ...]
+    # kinds, "<report>_report" of its reports, … — the kinds a game config's [approval] may name —
+    # with their names in Russian as the host's page shows them.
+    draft_labels: Mapping[str, str]
+    # {setup key: shipped folder or None} of the [setup] keys whose text value names a TOML file
+    # (Bellum's `scenario` and `events`). The edge, never the engine, reads such a file and hands
+    # `setup` a `SetupFile` in its place: a path is read relative to the file that names it; with a
+    # shipped folder, a bare name ("370", no "/" and no ".toml") is <data>/<folder>/<name>.toml.
+    setup_files: Mapping[str, str | None] = MappingProxyType({})
+    # The maps the game draws of its positions (a `Maps`); None for a game drawn on no map.
+    maps: Maps | None = None
 
-    def setup(self, setup: Mapping[str, Any], seed: int) -> Any: ...
+    @property
+    def phase_kinds(self) -> tuple[str, ...]:
+        return tuple(self.phase_labels)
+
+    @property
+    def draft_kinds(self) -> tuple[str, ...]:
+        return tuple(self.draft_labels)
+
+    def phase_name(self, phase: Phase) -> str:
+        """The phase as the host and the players read it: «ночь 2»."""
+        return f"{self.phase_labels.get(phase.kind, phase.kind)} {phase.number}"
+
+    # -- what every game says
+
+    @abstractmethod
+    def setup(self, setup: Mapping[str, Any], seed: int) -> Any:
+        """The dealt start state of a [setup] table; SetupError naming every problem found."""
+
+    @abstractmethod
     def first_phase(self, state: Any) -> Phase: ...
-    def next_phase(self, state: Any, phase: Phase) -> Phase | None: ...
-    # `earlier` are the PMs of the same sender already read in this phase, oldest first (a
-    # first-vote-counts rule or "replaces the earlier order" needs them).
-    def read_orders(self, state: Any, phase: Phase, pm: OrderPm, earlier: Sequence[OrderPm]) -> list[Verdict]: ...
-    # Day-vote counting rules for a phase whose votes are coloured nicknames in the thread
-    # (None when the phase takes no thread votes); the tally is computed outside the engine
-    # with engines.tally.count_votes and handed in as PhaseInputs.tally.
-    def vote_rules(self, state: Any, phase: Phase) -> Any | None: ...
-    # What the host's correction of a player's input to the phase replaces: ORDERS or THREAD_VOTE.
-    def correction_kind(self, state: Any, phase: Phase) -> str: ...
-    # True when the phase may resolve before its deadline (all orders in, continuous regime).
-    def complete_early(self, state: Any, phase: Phase, orders: Sequence[OrderPm]) -> bool: ...
+
+    @abstractmethod
+    def next_phase(self, state: Any, phase: Phase) -> Phase | None:
+        """The phase after `phase`; None when the game's rules end it there."""
+
+    @abstractmethod
+    def read_orders(self, state: Any, phase: Phase, pm: OrderPm, earlier: Sequence[OrderPm]) -> list[Verdict]:
+        """A verdict per line of the PM; `earlier` are the PMs of the same sender already read in
+        this phase, oldest first (a first-vote-counts rule or "replaces the earlier order" needs them)."""
+
+    @abstractmethod
     def resolve(self, state: Any, phase: Phase, inputs: PhaseInputs, seed: int, texts: Any) -> Outcome: ...
+
+    @abstractmethod
     def alive(self, state: Any) -> list[str]: ...
+
+    @abstractmethod
     def winner(self, state: Any) -> str | None: ...
-    # The winner in Russian as the host reads it («мирные жители», «Клан Хаоса»); None with no winner.
-    def winner_name(self, state: Any) -> str | None: ...
+
+    @abstractmethod
     def dump(self, state: Any) -> dict: ...
+
+    @abstractmethod
     def load(self, data: Mapping[str, Any]) -> Any: ...
 
+    # -- optional hooks, each with the default the daemon relies on
+
+    def vote_rules(self, state: Any, phase: Phase) -> Any | None:
+        """Day-vote counting rules (an engines.tally.VoteRules) for a phase whose votes are coloured
+        nicknames in the thread, counted outside the engine and handed in as PhaseInputs.tally.
+        Default None: the phase takes no thread votes."""
+        return None
+
+    def pm_vote_tally(self, state: Any, phase: Phase, orders: Sequence[OrderPm]) -> Tally | None:
+        """For a game whose day votes come by PM (Mafia): the phase's votes among `orders` so far, as
+        the phase will count them. Default None: the game takes no day votes by PM."""
+        return None
+
+    def correction_kind(self, state: Any, phase: Phase) -> str:
+        """What the host's correction of a player's input to the phase replaces: ORDERS or
+        THREAD_VOTE. Default ORDERS."""
+        return ORDERS
+
+    def complete_early(self, state: Any, phase: Phase, orders: Sequence[OrderPm]) -> bool:
+        """True when the phase may resolve before its deadline (all orders in). Default False."""
+        return False
+
+    def late_verdicts(self, pm: OrderPm) -> list[Verdict] | None:
+        """The receipt lines for a PM timed after a phase's deadline and before the next phase
+        opened (it stays an answer, never an order). Default None: such a PM is read as an order of
+        the next phase."""
+        return None
+
+    def winner_name(self, state: Any) -> str | None:
+        """The winner in Russian as the host reads it («мирные жители», «Клан Хаоса»); None with no
+        winner. Default: `winner` as it is (a player's nick, a clan's name)."""
+        return self.winner(state)
+
+    def role_pms(self, state: Any, texts: Any) -> list[OutgoingPm]:
+        """The PMs dealt before the first phase (kind "role"). Default: none."""
+        return []
+
+    def reminder(self, state: Any, phase: Phase, orders: Sequence[OrderPm], texts: Any,
+                 left: Any) -> Any | None:
+        """The reminder drafted before the deadline (`left`, a timedelta, is the time left): an object
+        with `post` (the thread's text) and `pms` (OutgoingPm), or None. Default: none."""
+        return None
+
+    def host_digest(self, state: Any, phase: Phase, posts: Sequence[Any], start: datetime, end: datetime,
+                    host: str, texts: Any) -> OutgoingPm | None:
+        """For a game whose thread has rules of its own (Mafia's discipline): the host's digest of the
+        thread's posts in [start, end) as a PM to him (`host` is his account; his own posts do not
+        count). Default None: no digest."""
+        return None
+
+    def signup_choices(self, setup: Mapping[str, Any]) -> tuple[tuple[str, str, tuple[str, ...]], ...] | None:
+        """(id, name, aliases) of what a player chooses at the sign-up (Bellum's factions). Default
+        None: the sign-up offers no choices."""
+        return None
+
+    def setup_warnings(self, setup: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """(key, message) of what a [setup] may well be played with but its host should know (Bellum:
+        a map without the kingdom province), shown by `check-config`. Default: none."""
+        return []
+
+    def with_rules(self, state: Any) -> Any:
+        """The state under this engine's rule table: called when the host accepts a changed [rules]
+        of a running game (`forumgm rules accept`), so that a game which copied its rules into the
+        state at the deal plays on under the accepted ones. Default: the state as it is (a game
+        that reads its rules from the engine)."""
+        return state
+
+    def summary(self, state: Any) -> Mapping[str, Any]:
+        """`forumgm simulate`'s top-level keys beyond the common ones (Bellum's position). Default: none."""
+        return {}
+
+
+# ---------------------------------------------------------------- discovery
+
+@dataclass(frozen=True)
+class Game:
+    """A game as the daemon discovers it: each is registered under its type code in the entry-point
+    group `forumgm.games` (pyproject.toml for the four shipped with forumgm), naming its package's
+    `GAME`; the daemon lists no game of its own.
+
+    `make_rules(rule_table)` is the engine under a merged rule table (the game's rules.toml, then a
+    game file's [rules] key by key). `data` is the folder (its path as text: engines open no file) of
+    a game not shipped in forumgm's config/:
+    its rules.toml (and the tables it names) and its templates under templates/<type>/; None for a
+    shipped game (config/<type>/rules.toml, config/templates/<type>/).
+    """
+
+    make_rules: Callable[[Mapping[str, Any]], Rules]
+    data: str | None = None
 
 
 # ---------------------------------------------------------------- maps (optional)
@@ -413,7 +531,7 @@ class Picture:
 class Maps(Protocol):
     """The maps a game's engine draws of its positions (`Rules.maps`, optional).
 
-    A game whose Rules has no `maps` has no maps: the daemon posts no map with its reports, the
+    A game whose `maps` is None has no maps: the daemon posts no map with its reports, the
     host's page shows it no maps section and `forumgm map` refuses its scenarios. Every method
     draws one picture in one of `formats`; a table or file it cannot read raises ValueError (such
     as SetupError) naming the file or key and what is expected.
@@ -430,6 +548,6 @@ class Maps(Protocol):
     def of_file(self, table: Mapping[str, Any], source: str, fmt: str) -> Picture | None: ...
 
 
-def maps_of(rules: Any) -> Maps | None:
-    """The game's maps, None for a game drawn on no map."""
-    return getattr(rules, "maps", None)
+def maps_of(rules: Rules | None) -> Maps | None:
+    """The game's maps, None for a game drawn on no map (or no game)."""
+    return None if rules is None else rules.maps

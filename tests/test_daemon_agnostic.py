@@ -8,6 +8,7 @@ from pathlib import Path
 
 import forumgm.daemon
 import forumgm.engines
+from coin_support import GAMES_FOLDER, coin_registered  # noqa: F401  (the fixture)
 
 DAEMON = Path(forumgm.daemon.__file__).parent
 GAMES = frozenset(path.parent.name for path in Path(forumgm.engines.__file__).parent.glob("*/__init__.py"))
@@ -85,11 +86,34 @@ def test_no_daemon_module_switches_on_a_game_name():
     assert found == {}
 
 
-def test_the_daemons_list_of_games_is_the_engine_packages_each_naming_its_kinds():
-    from forumgm.daemon.settings.games import GAMES as LISTED, shipped_rules
+def test_the_discovered_games_are_the_engine_packages_each_naming_its_kinds_in_russian():
+    from forumgm.daemon.settings.games import game_types, shipped_rules
 
-    assert sorted(LISTED) == sorted(GAMES)
-    for game in LISTED:
+    assert sorted(game_types()) == sorted(GAMES)
+    for game in game_types():
         rules = shipped_rules(game)
         assert rules.name == game and rules.phase_kinds and rules.draft_kinds
-        assert all(isinstance(kind, str) for kind in rules.phase_kinds + rules.draft_kinds)
+        for label in (*rules.phase_labels.values(), *rules.draft_labels.values()):
+            assert label and all(letter.isspace() or "а" <= letter.lower() <= "я" or letter == "ё" for letter in label)
+
+
+# what the game living outside forumgm is called anywhere: its type, package, title, phase and report
+OUTSIDE_NAMES = ("coin", "монетк", "toss", "бросок")
+
+
+def test_the_game_registered_from_outside_is_discovered_yet_named_nowhere_in_the_daemon(coin_registered):  # noqa: F811
+    from forumgm.daemon.settings.games import game_types, shipped_rules
+
+    assert "coin" in game_types() and shipped_rules("coin").title == "Монетка"
+    assert (GAMES_FOLDER / "coin_game" / "__init__.py").is_file()
+    files = [path for path in DAEMON.rglob("*") if path.suffix in (".py", ".html", ".j2", ".toml")]
+    assert DAEMON / "web" / "templates" / "game.html" in files
+    named = {str(path.relative_to(DAEMON)): word for path in files for word in OUTSIDE_NAMES
+             if word in path.read_text(encoding="utf-8").lower()}
+    assert named == {}
+
+
+def test_forumgms_own_install_does_not_list_the_outside_game():
+    from forumgm.daemon.settings.games import game_types
+
+    assert "coin" not in game_types()

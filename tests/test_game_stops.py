@@ -95,26 +95,27 @@ def test_changed_rules_show_as_a_stop_until_accepted(tmp_path, monkeypatch, caps
     refused = daemon(example_installation(tmp_path, monkeypatch, changed_rules), clock, forum)
     shown = status(tmp_path, capsys)
     assert "GAME STOPPED since 2026-03-03 10:00: game mafia-example: the [rules] table" in shown
-    assert "--accept-change" in shown and "open phase round-1" in shown
+    assert "forumgm rules accept" in shown and "open phase round-1" in shown
     _, page = game_page(refused.store)
     assert "Игра остановлена: правила ([rules]) изменены после начала игры" in page
-    assert main(["rules", "--config", str(tmp_path / "forumgm.toml"), GAME, "--accept-change"]) == 0
+    assert main(["rules", "accept", "--config", str(tmp_path / "forumgm.toml"), GAME]) == 0
     assert "GAME STOPPED" not in status(tmp_path, capsys)
     assert stops(refused.store, GAME) == []
 
 
 def test_a_held_game_is_not_run_and_shows_why(tmp_path, monkeypatch, capsys):
-    """A cause kept in game_stops keeps the daemon off the game until it is released."""
+    """A cause kept in game_stops keeps the daemon off the game until it is released (a cause of the
+    host's own: the daemon releases a rules_changed hold itself once the table is the frozen one)."""
     clock = FixedClock(msk(3, 10))
     forum = MemoryForum(clock, pms=[ScriptedPm("Аскон", "голос: Лиса", msk(3, 11))])
     running = daemon(example_installation(tmp_path, monkeypatch), clock, forum)
     running.tick()
-    assert running.store.hold_game(GAME, RULES_CHANGED, "the table changed", msk(3, 10, 30))
-    assert not running.store.hold_game(GAME, RULES_CHANGED, "the table changed again", msk(3, 12))
+    assert running.store.hold_game(GAME, "inquiry", "a complaint is looked into", msk(3, 10, 30))
+    assert not running.store.hold_game(GAME, "inquiry", "a complaint is looked into still", msk(3, 12))
     clock.set(msk(3, 22, 50))
     assert running.tick().resolved == [] and running.store.orders(GAME) == []
-    assert "GAME STOPPED since 2026-03-03 10:30: the table changed again" in status(tmp_path, capsys)
-    assert running.store.release_game(GAME, RULES_CHANGED, by="host")
+    assert "GAME STOPPED since 2026-03-03 10:30: a complaint is looked into still" in status(tmp_path, capsys)
+    assert running.store.release_game(GAME, "inquiry", by="host")
     assert running.tick().resolved == [f"{GAME}/round-1"]
     actions = [(a["actor"], a["action"]) for a in running.store.audit_log(limit=4)]
     assert ("host", "game.released") in actions

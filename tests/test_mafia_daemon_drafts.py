@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 
 import pytest
 
 from forumgm.daemon.tick.clock import FixedClock
-from forumgm.engines.base import OutgoingPm
+from forumgm.engines.base import OutgoingPm, Rules
 from forumgm.parsers.forums.base import Post
 from mafia_daemon_support import daemon, drafts_of, example_installation, msk
 from spine_fakes import MemoryForum, ScriptedPm
@@ -92,16 +93,13 @@ def test_a_digest_unchanged_since_the_one_before_the_deadline_is_not_drafted_twi
 
 
 class Delegating:
-    """The game's own engine with its optional host digest replaced (or taken away)."""
+    """The game's own engine with its host digest replaced, or taken away (Rules' default: none)."""
 
     def __init__(self, rules, host_digest=None):
         self._rules = rules
-        if host_digest is not None:
-            self.host_digest = host_digest
+        self.host_digest = host_digest or partial(Rules.host_digest, rules)
 
     def __getattr__(self, name):
-        if name == "host_digest":
-            raise AttributeError(name)
         return getattr(self._rules, name)
 
 

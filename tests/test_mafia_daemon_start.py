@@ -27,15 +27,15 @@ def test_changed_rules_stop_a_running_game_until_the_host_accepts_them(tmp_path,
 
     changed = example_installation(tmp_path, monkeypatch, changed_rules)
     refused = daemon(changed, clock, forum)
-    assert refused.games == []
-    assert [a["action"] for a in refused.store.audit_log()][0] == "rules.refused"
-    assert "--accept-change" in refused.store.audit_log()[0]["detail"]["message"]
+    held = [a for a in refused.store.audit_log() if a["action"] == "game.held"]
+    assert len(held) == 1 and "forumgm rules accept" in held[0]["detail"]["message"]
+    assert refused.tick().resolved == [] and len(refused.store.orders(GAME)) == 1     # nothing more is read
 
-    assert main(["rules", "--config", str(tmp_path / "forumgm.toml"), GAME, "--accept-change"]) == 0
-    assert main(["rules", "--config", str(tmp_path / "forumgm.toml"), GAME, "--accept-change"]) == 1
+    assert main(["rules", "accept", "--config", str(tmp_path / "forumgm.toml"), GAME]) == 0
+    assert main(["rules", "accept", "--config", str(tmp_path / "forumgm.toml"), GAME]) == 1
     capsys.readouterr()
     accepted = daemon(changed, clock, forum)
-    assert [g.id for g in accepted.games] == [GAME]
+    assert [g.id for g in accepted.games] == [GAME] and accepted.store.holds(GAME) == []
     clock.set(msk(3, 22, 50))
     assert accepted.tick().resolved == [f"{GAME}/round-1"]
     report = drafts_of(accepted.store, "round_report")[0]["body"]

@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 
 from forumgm.config import load_texts
-from forumgm.engines.base import OrderPm, Phase, PhaseInputs, RulesFrozen, SetupError
+from forumgm.engines.base import OrderPm, Phase, PhaseInputs, SetupError
 from forumgm.engines.mafia import RULES, make_rules
 from forumgm.engines.mafia.roles import default_counts
 
@@ -80,13 +80,11 @@ def test_role_pms_tell_the_mafia_who_their_team_is(texts):
     assert "Комиссар" in pms["Аскон"].text and "проверить" in pms["Аскон"].text
 
 
-def test_rules_frozen_after_the_start_unless_forced(texts):
+def test_rules_the_host_accepted_reach_the_state_and_the_next_report(texts):
     state = with_roles()
-    assert RULES.freeze_rules(state) is state
+    assert RULES.with_rules(state) is state
     changed = make_rules({"no_trial_per_game": 2})
-    with pytest.raises(RulesFrozen):
-        changed.freeze_rules(state)
-    forced = changed.freeze_rules(state, force=True)
+    forced = changed.with_rules(state)
     assert forced.rules.no_trial_per_game == 2 and forced.rules_hash != state.rules_hash
     outcome = changed.resolve(forced, Phase("round", 1), PhaseInputs(), 1, texts)
     assert "Ведущий изменил правила" in outcome.reports["round"]

@@ -118,7 +118,7 @@ def test_problems_of_the_installation_and_its_game_files_come_together(tmp_path)
     assert f"{path}: forum.base_url: expected an http:// or https:// URL (got 'forum.example')" in problems
     assert any(p.startswith(f"{path}: forum.password_env: expected") for p in problems)
     assert f"{path}: daemon.poll_interval: expected a positive integer (got 0)" in problems
-    assert any(p.startswith(f"{game_file}: type: expected one of legends, mafia") for p in problems)
+    assert any(p.startswith(f"{game_file}: type: expected one of arena, bellum, legends, mafia") for p in problems)
 
 
 def test_roles_file_names_only_listed_players(tmp_path):

@@ -44,7 +44,7 @@ def test_the_documented_example_runs_with_the_documented_keys(tmp_path, capsys):
                          '[[phases.posts]]\nauthor = "Хан"\nbbcod = "x"'), "phases[1].posts[0].bbcod: unknown key"),
     (lambda s: s.replace('kind = "night"', 'kind = "nite"'), "phases[0].kind: expected a legends phase kind"),
     (lambda s: s.replace("number = 2", "number = 0"), "phases[0].number: expected a phase number 1 or more"),
-    (lambda s: s.replace('game = "legends"', 'game = "legend"'), "game: expected one of legends, mafia"),
+    (lambda s: s.replace('game = "legends"', 'game = "legend"'), "game: expected one of arena, bellum, legends, mafia"),
     (lambda s: s.replace("number = 2", 'number = "2"'), "phases[0].number: expected int"),
     (lambda s: s + "x = [", "s.toml: end of file: not valid TOML: invalid value"),
 ])

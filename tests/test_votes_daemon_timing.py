@@ -81,7 +81,7 @@ def test_the_lynch_report_links_each_vote_to_its_post():
                                      {"nick": "C", "role": "Лич"}]}, 1)
     tally = Tally((CountedVote("A", "B", "11"), CountedVote("C", "B", "12")), (DiscardedVote("B", "X", "unknown_name", "13"),))
     urls = {post_id: link(post_id) for post_id in ("11", "12", "13")}
-    report = rules.resolve(state, Phase("day", 2), PhaseInputs(tally=tally, extra={"post_urls": urls}), 1,
+    report = rules.resolve(state, Phase("day", 2), PhaseInputs(tally=tally, post_urls=urls), 1,
                            load_texts()).reports["lynch"]
     assert "[url=https://f.example/forum/viewtopic.php?p=11#p11]A[/url]" in report
     assert "[url=https://f.example/forum/viewtopic.php?p=13#p13]B[/url]" in report

@@ -72,18 +72,18 @@ def test_host_works_through_the_drafts(site, page, tmp_path):
     page.click("text=Черновики")
     page.locator(f"#draft-{seeded.vote_count} textarea").fill("Хана — 2\nАскон — 1\nВереск — 0")
     decide(page, seeded.vote_count, "Сохранить правку")
-    decide(page, seeded.lynch_report, "Одобрить")
+    decide(page, seeded.round_report, "Одобрить")
     decide(page, seeded.role_pm, "Отклонить")
     page.screenshot(path=tmp_path / "drafts.png", full_page=True)     # for a human eye, kept by pytest
 
     assert store.draft(seeded.vote_count)["body"] == "Хана — 2\nАскон — 1\nВереск — 0"
     assert store.draft(seeded.vote_count)["status"] == "pending"
     assert [edit["edited_by"] for edit in store.draft_edits(seeded.vote_count)] == ["host"]
-    assert store.draft(seeded.lynch_report)["status"] == "approved"
+    assert store.draft(seeded.round_report)["status"] == "approved"
     assert store.draft(seeded.role_pm)["status"] == "rejected"
     host_actions = [(action, detail["draft"]) for actor, action, detail in audit_actions(store)
                     if actor == "host" and "draft" in detail]
-    assert host_actions == [("draft.edit", seeded.vote_count), ("draft.approved", seeded.lynch_report),
+    assert host_actions == [("draft.edit", seeded.vote_count), ("draft.approved", seeded.round_report),
                             ("draft.rejected", seeded.role_pm)]
     expect(page.locator("form.pending")).to_have_count(len(store.drafts(status="pending")))
 
@@ -116,28 +116,28 @@ def test_a_role_link_shows_the_role_once(site, page):
 def test_an_edit_is_previewed_with_its_difference_before_it_is_saved(site, page):
     seeded, base = site
     store = seeded.store
-    before = store.draft(seeded.lynch_report)["body"]
+    before = store.draft(seeded.round_report)["body"]
     log_in(page, base, PASSWORD)
     page.goto(f"{base}/drafts")
     edited = "Посажен: [b]Хана[/b]\nРоль: Доктор"
-    page.locator(f"#draft-{seeded.lynch_report} textarea").fill(edited)
-    page.locator(f"#draft-{seeded.lynch_report}").get_by_role("button", name="Предпросмотр").click()
+    page.locator(f"#draft-{seeded.round_report} textarea").fill(edited)
+    page.locator(f"#draft-{seeded.round_report}").get_by_role("button", name="Предпросмотр").click()
 
-    expect(page.locator("h1")).to_have_text(f"Предпросмотр черновика №{seeded.lynch_report}")
+    expect(page.locator("h1")).to_have_text(f"Предпросмотр черновика №{seeded.round_report}")
     expect(page.locator(".preview strong")).to_have_text("Хана")           # the BBCode as the forum shows it
     expect(page.locator("#preview-diff .del")).to_have_text(["-Посажен: ..."])
     expect(page.locator("#preview-diff .add")).to_have_text(["+Посажен: [b]Хана[/b]", "+Роль: Доктор"])
     expect(page.locator("textarea[name=body]")).to_have_value(edited)
-    assert store.draft(seeded.lynch_report)["body"] == before and store.draft_edits(seeded.lynch_report) == []
+    assert store.draft(seeded.round_report)["body"] == before and store.draft_edits(seeded.round_report) == []
 
     page.locator("textarea[name=body]").fill(edited + "\nМафия: 1")     # changed again: previewed again
     page.get_by_role("button", name="Предпросмотр").click()
     expect(page.locator("#preview-diff .add")).to_have_text(["+Посажен: [b]Хана[/b]", "+Роль: Доктор", "+Мафия: 1"])
     page.get_by_role("button", name="Сохранить").click()
-    expect(page.locator(".flash.ok")).to_have_text(f"Черновик №{seeded.lynch_report} сохранён.")
-    draft = store.draft(seeded.lynch_report)
+    expect(page.locator(".flash.ok")).to_have_text(f"Черновик №{seeded.round_report} сохранён.")
+    draft = store.draft(seeded.round_report)
     assert (draft["body"], draft["status"]) == (edited + "\nМафия: 1", "pending")
-    assert [(e["body_before"], e["edited_by"]) for e in store.draft_edits(seeded.lynch_report)] == [(before, "host")]
+    assert [(e["body_before"], e["edited_by"]) for e in store.draft_edits(seeded.round_report)] == [(before, "host")]
 
 
 def test_a_previewed_edit_is_not_saved_over_a_text_changed_since(site, page):

@@ -31,13 +31,13 @@ def host(seeded):
 
 def test_approve_all_of_a_kind_and_phase(host, seeded):
     store = seeded.store
-    extra = [store.insert_draft(GAME, "receipt", nick, "Принято: голос", "day-2", True) for nick in ("Аскон", "Вереск")]
-    store.insert_draft(GAME, "receipt", "Хана", "Принято", "day-3", True)        # another phase: a group of one
+    extra = [store.insert_draft(GAME, "receipt", nick, "Принято: голос", "round-3", True) for nick in ("Аскон", "Вереск")]
+    store.insert_draft(GAME, "receipt", "Хана", "Принято", "round-4", True)        # another phase: a group of one
     html = host.get("/drafts").get_data(as_text=True)
     groups = APPROVE_ALL.findall(html)
-    assert (",".join(map(str, extra)), f"квитанция, {GAME}, день 2 (2)") in groups
-    assert not any("день 3" in label for _, label in groups)
-    later = store.insert_draft(GAME, "receipt", "Хана", "Принято: ещё", "day-2", True)   # after the page was shown
+    assert (",".join(map(str, extra)), f"квитанция, {GAME}, круг 3 (2)") in groups
+    assert not any("круг 4" in label for _, label in groups)
+    later = store.insert_draft(GAME, "receipt", "Хана", "Принято: ещё", "round-3", True)   # after the page was shown
     token = TOKEN.search(html).group(1)
     response = host.post("/drafts/approve-all", data={"ids": ",".join(map(str, extra)), "csrf_token": token},
                          follow_redirects=True)
@@ -50,7 +50,7 @@ def test_approve_all_of_a_kind_and_phase(host, seeded):
 
 
 def test_approve_all_needs_the_session_and_the_token(seeded, host):
-    draft = seeded.store.insert_draft(GAME, "receipt", "Аскон", "Принято", "day-2", True)
+    draft = seeded.store.insert_draft(GAME, "receipt", "Аскон", "Принято", "round-3", True)
     assert host.post("/drafts/approve-all", data={"ids": str(draft)}).status_code in (400, 403)
     anonymous = create_app(seeded.store, PASSWORD).test_client()
     assert anonymous.post("/drafts/approve-all", data={"ids": str(draft)}).status_code in (302, 400, 403)

@@ -162,17 +162,19 @@ def test_the_draft_queue_previews_bbcode_and_shows_the_last_edit(hosted, page): 
 
 def test_the_tally_links_each_vote_to_its_post(tmp_path, page):  # noqa: F811
     """The seeded store of the page tests (thread votes in posts p1-p3), served with a phpBB game's links."""
+    from functools import partial
     from types import SimpleNamespace
 
     from forumgm.config import data_path
     from forumgm.daemon.settings.installation import load_installation
     from forumgm.daemon.forum.permalink import post_url_builder
+    from forumgm.engines.base import Rules
     from web_seed import GAME as SEEDED, PASSWORD as SEEDED_PASSWORD, seeded_store
 
     forum = load_installation(data_path("forumgm.example.toml")).forum
-    # a game whose engine counts no votes by PM: the page shows the thread's votes as stored
+    # a game whose engine counts no votes by PM (Rules' default): the page shows the thread's votes as stored
     links = SimpleNamespace(post_url=post_url_builder(forum, "https://forum.example.org/viewtopic.php?t=7"),
-                            rules=SimpleNamespace())
+                            rules=SimpleNamespace(load=dict, pm_vote_tally=partial(Rules.pm_vote_tally, None)))
     seeded = seeded_store(tmp_path)
     server = web_server(seeded.store, SEEDED_PASSWORD, "127.0.0.1", 0, games=lambda: {SEEDED: links})
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": STOP_POLL}, daemon=True)

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from forumgm.daemon.settings.games import GAMES
+from forumgm.daemon.settings.games import game_types
 from forumgm.daemon.store.role_links import role_link_path
 from forumgm.daemon.web import create_app
 from forumgm.daemon.web.queries import running_tally
@@ -91,7 +91,7 @@ def test_token_from_another_session_is_refused(seeded, host):
 
 def test_games_page_shows_phase_moscow_deadline_and_living(host):
     html = page(host, "/")
-    assert "день 1" in html and "02.03.2024 22:45 МСК" in html
+    assert "круг 2" in html and "02.03.2024 22:45 МСК" in html
     assert "4: Аскон, Хана, Вереск, &lt;b&gt;Злодей&lt;/b&gt;" in html
     assert "Дима" not in html
 
@@ -114,13 +114,13 @@ def test_no_other_game_without_maps_has_the_section(host, seeded, game_type):
     assert "Журнал действий" in html and 'id="maps"' not in html
 
 
-# what each game's engine calls it (Rules.title); a game added to GAMES without a title fails here
+# what each game's engine calls it (Rules.title); a game discovered without a title fails here
 TITLES = {"mafia": "Мафия", "legends": "Легенды меча и магии", "bellum": "Bellum 2.0", "arena": "Арена"}
 
 
 def test_each_game_is_listed_and_headed_by_its_engines_title(host, seeded):
-    assert set(TITLES) == set(GAMES)
-    for topic, game_type in enumerate(GAMES, start=10):
+    assert set(TITLES) == set(game_types())
+    for topic, game_type in enumerate(game_types(), start=10):
         seeded.store.register_game(f"g-{game_type}", game_type, "local",
                                    f"http://127.0.0.1:1/viewtopic.php?t={topic}", "Europe/Moscow", topic, {"Аскон": []})
     listed = page(host, "/")
@@ -151,9 +151,9 @@ def test_map_image_is_served_only_when_a_draft_carries_it(host, seeded):
 
 
 def test_tally_follows_the_current_phase(seeded):
-    assert running_tally(seeded.store, GAME).phase_key == "day-1"
+    assert running_tally(seeded.store, GAME).phase_key == "round-2"
     with seeded.store.transaction():
-        seeded.store.begin_resolution(GAME, "day-1", seeded.store.now())
+        seeded.store.begin_resolution(GAME, "round-2", seeded.store.now())
     assert running_tally(seeded.store, GAME).lines == ()
 
 
@@ -180,12 +180,12 @@ def test_edit_keeps_history_and_is_audited(host, seeded):
 
 def test_approve_sends_the_text_as_shown(host, seeded):
     token = csrf(host, "/drafts")
-    host.post(f"/drafts/{seeded.lynch_report}",
+    host.post(f"/drafts/{seeded.round_report}",
               data={"action": "approve", "body": "Посажен: Хана", "csrf_token": token})
-    draft = seeded.store.draft(seeded.lynch_report)
+    draft = seeded.store.draft(seeded.round_report)
     assert (draft["status"], draft["body"], draft["decided_by"]) == ("approved", "Посажен: Хана", "host")
     actions = [action for actor, action, detail in audit_actions(seeded.store)
-               if actor == "host" and detail.get("draft") == seeded.lynch_report]
+               if actor == "host" and detail.get("draft") == seeded.round_report]
     assert actions == ["draft.edit", "draft.approved"]
 
 

@@ -1,4 +1,4 @@
-"""A temporary store with one Mafia game as the host's page would find it mid-day, and a Bellum game whose turn
+"""A temporary store with one Mafia game as the host's page would find it mid-round, and a Bellum game whose turn
 report carries its map (shared by test_web_*)."""
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ PNG = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4
 class Seeded:
     store: Store
     vote_count: int       # pending drafts
-    lynch_report: int
+    round_report: int
     role_pm: int
     receipt: int
     sent: int
@@ -38,27 +38,27 @@ def seeded_store(folder: Path) -> Seeded:
     store.register_forum("local", "phpbb", "http://127.0.0.1:1", "Ведущий")
     store.register_game(GAME, "mafia", "local", "http://127.0.0.1:1/viewtopic.php?t=7", "Europe/Moscow", 7,
                         {nick: [] for nick in PLAYERS})
-    store.ensure_phase(GAME, "night-1", "night", 1, None, NOW - timedelta(hours=14))
-    store.ensure_phase(GAME, "day-1", "day", 1, NOW - timedelta(hours=14), DEADLINE)
+    store.ensure_phase(GAME, "round-1", "round", 1, None, NOW - timedelta(hours=14))
+    store.ensure_phase(GAME, "round-2", "round", 2, NOW - timedelta(hours=14), DEADLINE)
     with store.transaction():
-        resolution = store.begin_resolution(GAME, "night-1", NOW - timedelta(hours=13))
-        store.add_elimination(GAME, "night-1", resolution, "Дима", "kill_mafia")
-    store.replace_votes(GAME, "day-1", [
+        resolution = store.begin_resolution(GAME, "round-1", NOW - timedelta(hours=13))
+        store.add_elimination(GAME, "round-1", resolution, "Дима", "kill_mafia")
+    store.replace_votes(GAME, "round-2", [
         CountedVote("Аскон", "Хана", "p1", NOW, "Хана"),
         CountedVote("Вереск", "Хана", "p2", NOW, "Хана"),
         CountedVote("Хана", "Аскон", "p3", NOW, "Аскон"),
     ], [DiscardedVote("<b>Злодей</b>", "<i>Хвост</i>", "unknown_name", "p4", "<u>Хана</u>")])
-    store.record_order(GAME, "day-1", "pm-11", "Хана", NOW, "голос: Аскон\nлетать над городом", [
+    store.record_order(GAME, "round-2", "pm-11", "Хана", NOW, "голос: Аскон\nлетать над городом", [
         {"line": "голос: Аскон", "ok": True, "canonical": "голос: Аскон"},
         {"line": "летать над городом", "ok": False, "reason": "непонятный приказ"},
     ])
     receipt = store.insert_draft(GAME, "receipt", "Хана", "Принято: голос: Аскон\nОтклонено: летать над городом",
-                              "day-1", True, ref="receipt:pm-11")
+                              "round-2", True, ref="receipt:pm-11")
     vote_count = store.insert_draft(GAME, "vote_count", "thread", "Хана — 2\nАскон — 1 <script>alert(1)</script>",
-                                 "day-1", True)
-    lynch_report = store.insert_draft(GAME, "lynch_report", "thread", "Посажен: ...", "day-1", True)
-    role_pm = store.insert_draft(GAME, "role", "Аскон", "Ваша роль: Комиссар", "night-1", True)
-    sent = store.insert_draft(GAME, "warning", "Вереск", "Предупреждение", "night-1", False)
+                                 "round-2", True)
+    round_report = store.insert_draft(GAME, "round_report", "thread", "Посажен: ...", "round-2", True)
+    role_pm = store.insert_draft(GAME, "role", "Аскон", "Ваша роль: Комиссар", "round-1", True)
+    sent = store.insert_draft(GAME, "warning", "Вереск", "Предупреждение", "round-1", False)
     store.mark_sending(sent, NOW)
     store.mark_sent(sent, "pm:9001", NOW)
     map_path, = save_pictures(store.path, MAP_GAME, "turn-1", {"turn-1.png": PNG})
@@ -66,7 +66,7 @@ def seeded_store(folder: Path) -> Seeded:
                         {"Аларих": []})
     report = store.insert_draft(MAP_GAME, "literary_report", "thread", "Итоги дня.\n\n[карта]\n\nКонец.", "turn-1", True,
                              pictures=[map_path, map_path.with_name("missing.svg")])
-    return Seeded(store, vote_count, lynch_report, role_pm, receipt, sent, map_path, report)
+    return Seeded(store, vote_count, round_report, role_pm, receipt, sent, map_path, report)
 
 
 def audit_actions(store: Store) -> list[tuple[str, str, dict]]:

@@ -8,11 +8,11 @@ from pathlib import Path
 
 
 def register(subparsers) -> None:
-    from forumgm.daemon.settings.games import GAMES
+    from forumgm.daemon.settings.games import game_types
 
     parser = subparsers.add_parser(
         "check-orders", help="parse an order text as the daemon would and print the receipt as JSON")
-    parser.add_argument("--game", required=True, help=" | ".join(GAMES))
+    parser.add_argument("--game", required=True, help=" | ".join(game_types()))
     parser.add_argument("--scenario", type=Path, required=True,
                         help="scenario TOML whose [setup] (and seed) describe the players")
     parser.add_argument("--from", dest="sender", required=True, help="the sender's nickname")

@@ -76,7 +76,7 @@ def played_nick_problems(installation: Installation, store: Store) -> list[str]:
 
 def setup_problems(game) -> list[str]:
     """What the game's own engine says of its setup (the engine owns those keys)."""
-    from forumgm.daemon.settings.games import rules_for
+    from forumgm.daemon.settings.games import UnknownGame, rules_for
     from forumgm.daemon.settings.setup_files import game_setup
     from forumgm.engines.base import SetupError
 
@@ -85,7 +85,7 @@ def setup_problems(game) -> list[str]:
     try:
         rules = rules_for(game.type, game.rules)
         rules.setup(game_setup(rules, game), game.seed)
-    except ModuleNotFoundError:
+    except UnknownGame:
         return [f"{game.source}: type: the {game.type} engine is not part of this forumgm yet"]
     except SetupError as error:
         return [f"{game.source}: {_in_file(game, _file_key(key, game))}: {message}" for key, message in error.problems]
@@ -93,18 +93,17 @@ def setup_problems(game) -> list[str]:
 
 
 def setup_warnings(game) -> list[str]:
-    """What the game's engine finds odd in its setup yet playable (`Rules.setup_warnings`, optional):
+    """What the game's engine finds odd in its setup yet playable (`Rules.setup_warnings`, none by default):
     a Bellum map without the kingdom province, a province no link reaches. Nothing when the setup
     cannot be read: setup_problems names that."""
-    from forumgm.daemon.settings.games import rules_for
+    from forumgm.daemon.settings.games import UnknownGame, rules_for
     from forumgm.daemon.settings.setup_files import game_setup
     from forumgm.engines.base import SetupError
 
     try:
         rules = rules_for(game.type, game.rules)
-        warn = getattr(rules, "setup_warnings", None)
-        found = warn(game_setup(rules, game)) if warn is not None else []
-    except (ModuleNotFoundError, SetupError):
+        found = rules.setup_warnings(game_setup(rules, game))
+    except (UnknownGame, SetupError):      # an unknown game type: setup_problems names it
         return []
     return [f"{game.source}: {_in_file(game, _file_key(key, game))}: {message}" for key, message in found]
 

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any, Mapping
 
-from forumgm.daemon.settings.games import GAMES, game_maps, game_title, shipped_rules
+from forumgm.daemon.settings.games import game_maps, game_title, game_types, shipped_rules
 from forumgm.daemon.settings.setup_files import with_setup_files
 from forumgm.engines.base import Maps, Picture
 
@@ -73,7 +73,7 @@ def draw(table: Mapping[str, Any], source: str, fmt: str, turn: int | None) -> P
 
 def drawn_games() -> dict[str, Maps]:
     """The games whose engines draw maps, by type."""
-    return {game: maps for game in GAMES if (maps := game_maps(game)) is not None}
+    return {game: maps for game in game_types() if (maps := game_maps(game)) is not None}
 
 
 def simulated_maps(game: Any) -> Maps:
@@ -81,7 +81,7 @@ def simulated_maps(game: Any) -> Maps:
     drawn = drawn_games()
     if game not in drawn:
         expected = " or ".join(f'"{name}"' for name in drawn)
-        why = f": the {game} engine («{game_title(game)}») draws no maps" if game in GAMES else ""
+        why = f": the {game} engine («{game_title(game)}») draws no maps" if game in game_types() else ""
         raise MapInputError(f"game: expected {expected} (got {game!r}){why}")
     return drawn[game]
 

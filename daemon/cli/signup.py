@@ -13,8 +13,7 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from forumgm.config import load_texts
-    from forumgm.daemon.settings.games import rules_for
+    from forumgm.daemon.settings.games import game_texts, rules_for
     from forumgm.daemon.tick.signup import draft_signup
     from forumgm.daemon.tick.signup_choices import choice_names
 
@@ -33,8 +32,8 @@ def run(args) -> int:
         return 1
     names = choice_names(rules_for(game.type, game.rules), game)
     if names is not None:       # a game of choices (Bellum's factions): the optimal assignment
-        return _assignment(store, game, installation.forum.account, load_texts(game.templates), names)
-    proposal, draft_id = draft_signup(store, game.id, installation.forum.account, load_texts(game.templates))
+        return _assignment(store, game, installation.forum.account, game_texts(game.templates), names)
+    proposal, draft_id = draft_signup(store, game.id, installation.forum.account, game_texts(game.templates))
     print(f"{game.id}: {len(proposal.players)} player(s) proposed: {', '.join(proposal.players) or '-'}")
     print(f"draft {draft_id} (kind signup) waits for you: forumgm drafts show {draft_id}")
     return 0

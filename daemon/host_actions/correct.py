@@ -106,7 +106,8 @@ def _correct_orders(game, store: Store, target: Target, text: str, by: str) -> C
     order, replaced = store.record_correction(game.id, phase_key, player, target.at, text,
                                               [v.as_json() for v in verdicts], by)
     superseded = _supersede_open_receipts(store, game.id, replaced)
-    body = receipt_text(game.config.type, player, verdicts, game.texts, template=TEMPLATE, phase=phase_label(phase_key))
+    body = receipt_text(game.config.type, player, verdicts, game.texts, template=TEMPLATE,
+                        phase=phase_label(game.rules, phase_key))
     receipt = draft(store, game.id, "receipt", player, body, phase_key, approval=game.config.approval,
                     ref=f"receipt:{order['pm_id']}", subject=SUBJECT)
     store.audit(by, "order.correct", {

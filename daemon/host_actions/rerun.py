@@ -183,7 +183,7 @@ def _answer_sent_drafts(game, store: Store, resolution_id: int, phase_key: str) 
         twin = sent.get(key)
         if twin is None:
             continue
-        correction = game.texts.render(CORRECTION_TEMPLATE, phase=phase_label(phase_key), body=draft.body)
+        correction = game.texts.render(CORRECTION_TEMPLATE, phase=phase_label(game.rules, phase_key), body=draft.body)
         if twin.body in (draft.body, correction) and twin.pictures == draft.pictures:
             store.supersede(draft.id)
         else:

@@ -11,10 +11,9 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from forumgm.daemon.settings.game import VOTE_POLICIES
-from forumgm.daemon.settings.games import GAMES, phase_kinds, rules_for
+from forumgm.daemon.settings.games import UnknownGame, game_texts, game_types, phase_kinds, rules_for
 from forumgm.daemon.settings.setup_files import with_setup_files
 from forumgm.daemon.settings.toml_file import TomlFileError, read_toml
-from forumgm.daemon.tick.late import files_late
 from forumgm.daemon.tick.phase_play import FINAL_KIND, PlayedGame, play_phase, vote_rules_for
 from forumgm.engines.base import OrderPm, Phase, PhaseInputs, Rules, SetupError, Verdict
 from forumgm.engines.receipts import receipt_text
@@ -74,22 +73,18 @@ def run_scenario(scenario: Mapping[str, Any], texts: Texts | None = None) -> dic
     """The JSON document of scenario.md for one scenario table."""
     played = play_scenario(scenario, texts)
     rules, state = played.rules, played.states[-1]
-    # a game with a position to show (bellum: people, owners, …) adds it for the final state
-    summary = getattr(rules, "summary", None)
     return {
         "game": played.game,
         "seed": played.seed,
         "phases": list(played.phases),
         "alive": list(rules.alive(state)),
         "winner": rules.winner(state),
-        **(summary(state) if summary else {}),
+        **rules.summary(state),      # a game with a position to show (bellum: people, owners, …)
     }
 
 
 def play_scenario(scenario: Mapping[str, Any], texts: Texts | None = None) -> Played:
-    from forumgm.config import load_texts
-
-    texts = texts or load_texts()
+    texts = texts or game_texts()
     _reject_unknown(scenario, TOP_KEYS, "")
     game = _require(scenario, "game", str, "")
     seed = scenario.get("seed", 0)
@@ -152,15 +147,15 @@ def _check_phase(game: str, kind: str, number: int, key: str, lowest: int) -> No
 
 
 def _start(game: str, setup: Any, seed: Any) -> tuple[Rules, Any]:
-    if game not in GAMES:
-        raise ScenarioError("game", f"expected one of {', '.join(GAMES)} (got {game!r})")
+    if game not in game_types():
+        raise ScenarioError("game", f"expected one of {', '.join(game_types())} (got {game!r})")
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise ScenarioError("seed", f"expected an integer (got {seed!r})")
     if not isinstance(setup, Mapping):
         raise ScenarioError("setup", "expected a table")
     try:
         rules = rules_for(game)
-    except ModuleNotFoundError:
+    except UnknownGame:
         raise ScenarioError("game", f"the {game} engine is not part of this forumgm yet") from None
     except SetupError as error:   # the shipped rule tables themselves are malformed
         raise _setup_problems(error) from None
@@ -178,8 +173,7 @@ def _setup_problems(error: SetupError) -> ScenarioError:
 
 def _role_pms(rules: Rules, state: Any, texts: Texts) -> list[dict]:
     """The role PMs of a game that deals them (kind "role"), listed with the first phase's PMs."""
-    role_pms = getattr(rules, "role_pms", None)
-    return [pm.as_json() for pm in role_pms(state, texts)] if role_pms else []
+    return [pm.as_json() for pm in rules.role_pms(state, texts)]
 
 
 @dataclass(frozen=True)
@@ -287,10 +281,12 @@ def _phase_script(table: Any, key: str, index: int, game: str, roster: Roster, r
         too_late = pm.get("late", False)
         if too_late not in (True, False):
             raise ScenarioError(pm_key + ".late", f"expected true or false (got {too_late!r})")
-        if too_late and not files_late(rules):
+        sender, text = _require(pm, "from", str, pm_key), _require(pm, "text", str, pm_key)
+        # an engine without late verdicts (Rules' default) files such a PM into the next phase
+        if too_late and rules.late_verdicts(OrderPm(sender, text)) is None:
             raise ScenarioError(pm_key + ".late", f"a {game} PM after a deadline is an order of the next phase: "
                                                   "list it there")
-        received(_require(pm, "from", str, pm_key), _require(pm, "text", str, pm_key), pm_key + ".from", too_late)
+        received(sender, text, pm_key + ".from", too_late)
 
     votes = None
     if "votes" in table or "posts" in table:

@@ -13,18 +13,17 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Callable
 
-from forumgm.config import load_texts
 from forumgm.daemon.forum.permalink import post_url_builder
 from forumgm.daemon.notify.notifier import notifier_for
 from forumgm.daemon.runtime.wakeups import STOPPED, OpenPhase, Polling, Wake, next_wake
-from forumgm.daemon.settings.games import rules_for
+from forumgm.daemon.settings.games import game_texts, rules_for
 from forumgm.daemon.settings.records import Installation
 from forumgm.daemon.store import Store, utc_now
 from forumgm.daemon.store.seats import seats_of
 from forumgm.daemon.tick.clock import Clock
 from forumgm.daemon.tick.finish import is_finished
 from forumgm.daemon.tick.flow import Edges, GameRun, TickReport, tick
-from forumgm.daemon.tick.rules_freeze import runnable
+from forumgm.daemon.tick.rules_freeze import checked
 
 log = logging.getLogger(__name__)
 REPLAN = 60.0      # real seconds: the longest the loop sleeps before reading the plan again
@@ -42,11 +41,14 @@ class Daemon:
         self.drafts_held: datetime | None = None    # the last tick's: when the board's flood pause ends
         self.polling = Polling.of(self.installation)
         register(self.store, self.installation)
-        self.games = runnable(game_runs(self.installation, self.polling.grace), self.store)   # a frozen-rules refusal stops a game
+        # the rules freeze at every start, then every tick: a game whose [rules] changed is held
+        self.games = checked(game_runs(self.installation, self.polling.grace), self.store,
+                             self.clock.now())
         self.notifier = notifier_for(self.installation)
 
     def tick(self) -> TickReport:
         now = self.clock.now()
+        self.games = checked(self.games, self.store, now)
         report = tick(now, self.forum, self.store, self.games, self.edges)
         self.drafts_held = report.drafts_held
         if self.notifier is not None:
@@ -78,7 +80,7 @@ class Daemon:
 def game_runs(installation: Installation, grace: timedelta = timedelta(0)) -> list[GameRun]:
     """The configured games; who holds each seat is read from the store at every tick (GameRun.seats)."""
     forum = installation.forum
-    return [GameRun(game, rules_for(game.type, game.rules), forum.id, load_texts(game.templates),
+    return [GameRun(game, rules_for(game.type, game.rules), forum.id, game_texts(game.templates),
                     account=forum.account, post_url=post_url_builder(forum, game.thread_url),
                     web_url=installation.web_public_url, grace=grace,
                     inbox_full_read=timedelta(seconds=installation.inbox_full_read))

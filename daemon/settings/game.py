@@ -8,8 +8,9 @@ from pathlib import Path
 from typing import Any, Mapping
 from zoneinfo import ZoneInfo
 
-from forumgm.daemon.settings.games import GAMES, phase_kinds, rules_for, shipped_rules
+from forumgm.daemon.settings.games import UnknownGame, game_types, phase_kinds, rules_for, shipped_rules
 from forumgm.daemon.settings.records import ConfigError, GameConfig, PhaseTimes, PlayerConfig
+from forumgm.daemon.settings.toml_file import TomlFileError, read_toml
 from forumgm.daemon.settings.values import (BOOLEAN, COLORS, DURATION_KIND, INTEGER, LOCAL_DATETIME, MISSING, PATH,
                                             STRINGS, TEXT, TIME_OF_DAY, URL, ZONE, Checker, join_key, one_of,
                                             read_table)
@@ -48,7 +49,7 @@ def load_game_file(path: Path, problems: list[str], held: list[GameConfig]) -> G
 def read_game(check: Checker, table: Mapping, prefix: str) -> GameConfig | None:
     before = len(check.problems)
     check.known_keys(table, GAME_KEYS, prefix)
-    game_type = check.get(table, "type", one_of(GAMES), prefix)
+    game_type = check.get(table, "type", one_of(game_types()), prefix)
     zone = check.get(table, "time_zone", ZONE, prefix, default=ZoneInfo(DEFAULT_ZONE))
     start = check.get(table, "start", LOCAL_DATETIME, prefix)
     values = dict(
@@ -104,7 +105,7 @@ def _rules(check: Checker, overrides: dict, game_type: str | None, prefix: str) 
         except SetupError:
             return None
         return right
-    except ModuleNotFoundError:
+    except UnknownGame:
         pass                        # check-config names the missing engine (cli/common.py setup_problems)
     return overrides
 
@@ -216,7 +217,8 @@ def _calendar(check: Checker, table: Mapping, game_type: str | None, prefix: str
 
 
 def draft_kinds(game_type: str | None) -> tuple[str, ...]:
-    return COMMON_DRAFT_KINDS + getattr(shipped_rules(game_type), "draft_kinds", ())
+    rules = shipped_rules(game_type)
+    return COMMON_DRAFT_KINDS + (() if rules is None else rules.draft_kinds)
 
 
 def _approval(check: Checker, table: Mapping, game_type: str | None, prefix: str) -> dict[str, bool]:
@@ -225,3 +227,20 @@ def _approval(check: Checker, table: Mapping, game_type: str | None, prefix: str
     if game_type is not None:
         check.known_keys(table, set(draft_kinds(game_type)), key)
     return {kind: check.get(table, kind, BOOLEAN, key) for kind in table}
+
+
+def rules_on_file(config: GameConfig) -> dict | None:
+    """The game's [rules] as its file says now (the daemon compares them with the frozen ones every
+    tick, docs/host-actions.md); None when the file cannot be read or no longer has the game."""
+    try:
+        table = read_toml(config.source)
+    except TomlFileError:
+        return None
+    if config.key_prefix:                       # "games[N]": written inline in the installation file
+        index = int(config.key_prefix.removeprefix("games[").removesuffix("]"))
+        games = table.get("games")
+        table = games[index] if isinstance(games, list) and index < len(games) else None
+    if not isinstance(table, Mapping) or table.get("id") != config.id:
+        return None
+    rules = table.get("rules", {})
+    return dict(rules) if isinstance(rules, Mapping) else None

@@ -1,21 +1,59 @@
-"""Which engine plays which game, with its shipped rule table and the host's overrides."""
+"""Which engine plays which game, with its rule table and the host's overrides.
+
+The games are discovered, never listed here: every game registers its `engines.base.Game` under its
+type code in the entry-point group `forumgm.games` (the four shipped ones in pyproject.toml).
+"""
 from __future__ import annotations
 
 import functools
-import importlib
+from importlib.metadata import entry_points
+from pathlib import Path
 from typing import Any, Mapping
 
-from forumgm.config import read_rule_table
-from forumgm.engines.base import Maps, Rules, maps_of
+from forumgm.config import load_texts, read_rule_table
+from forumgm.engines.base import Game, Maps, Rules, maps_of
+from forumgm.engines.texts import Texts
+
+GROUP = "forumgm.games"
 
 
-# every game this forumgm plays, each by its engine package forumgm.engines.<game>
-GAMES = ("legends", "mafia", "bellum", "arena")
+class UnknownGame(LookupError):
+    """A game type no discovered game has."""
+
+
+@functools.cache
+def discovered() -> Mapping[str, Game]:
+    """Every game this forumgm plays, by type code (read once; `forget_games` reads them again)."""
+    return {point.name: point.load() for point in entry_points(group=GROUP)}
+
+
+def game_types() -> tuple[str, ...]:
+    return tuple(discovered())
+
+
+def forget_games() -> None:
+    """Discover the games anew: for a game registered while this process runs (a test's)."""
+    discovered.cache_clear()
+    _shipped_rules.cache_clear()
+    _own_table.cache_clear()
 
 
 def rule_table(game_type: str, overrides: Mapping[str, Any] | None = None) -> dict:
-    """The game's shipped rule table (config/<game>/rules.toml), overridden key by key."""
-    return merge(read_rule_table(game_type), overrides or {})
+    """The game's own rule table (config/<game>/rules.toml), overridden key by key."""
+    return merge(_own_table(game_type), overrides or {})
+
+
+@functools.cache
+def _own_table(game_type: str) -> dict:
+    """Read once a process: the rules freeze merges it with a game file's [rules] every tick (and
+    nobody changes a table merged from it: `merge` copies what it overrides)."""
+    return read_rule_table(game_type, own_data(game_type))
+
+
+def own_data(game_type: str) -> Path | None:
+    """The folder of a game's rule table and templates when it is not shipped in forumgm's config/."""
+    data = discovered()[game_type].data
+    return None if data is None else Path(data)
 
 
 def merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict:
@@ -29,24 +67,26 @@ def merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict:
 
 
 def rules_for(game_type: str, overrides: Mapping[str, Any] | None = None) -> Rules:
-    module = importlib.import_module(f"forumgm.engines.{game_type}")
-    make_rules = getattr(module, "make_rules", None)
-    if make_rules is not None:
-        return make_rules(rule_table(game_type, overrides))
-    return module.RULES
+    if game_type not in discovered():
+        raise UnknownGame(f"the {game_type} engine is not part of this forumgm")
+    return discovered()[game_type].make_rules(rule_table(game_type, overrides))
 
 
 def shipped_rules(game_type: Any) -> Rules | None:
-    """The game's engine under its shipped rule table; None when this forumgm has no such game."""
-    return _shipped_rules(game_type) if game_type in GAMES else None
+    """The game's engine under its own rule table; None when this forumgm has no such game."""
+    return _shipped_rules(game_type) if game_type in discovered() else None
 
 
 @functools.cache
-def _shipped_rules(game_type: str) -> Rules | None:
-    try:
-        return rules_for(game_type)
-    except ModuleNotFoundError:
-        return None
+def _shipped_rules(game_type: str) -> Rules:
+    return rules_for(game_type)
+
+
+def game_texts(override: Path | None = None) -> Texts:
+    """The templates every game renders from: forumgm's, each discovered game's own (one not shipped
+    in config/), the host's `override` folder over them."""
+    own = tuple(Path(game.data, "templates") for game in discovered().values() if game.data is not None)
+    return load_texts(override, own)
 
 
 def game_title(game_type: str) -> str:
@@ -58,7 +98,8 @@ def game_title(game_type: str) -> str:
 
 def phase_kinds(game_type: Any) -> tuple[str, ...]:
     """The kinds of phase the game's engine opens (Rules.phase_kinds); none for a game without an engine."""
-    return getattr(shipped_rules(game_type), "phase_kinds", ())
+    rules = shipped_rules(game_type)
+    return () if rules is None else rules.phase_kinds
 
 
 def game_maps(game_type: str) -> Maps | None:

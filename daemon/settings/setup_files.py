@@ -1,6 +1,6 @@
 """The files a game's [setup] names, read here at the edge so that engines never open a file.
 
-The engine declares which setup keys may name a TOML file (`Rules.setup_files`, optional:
+The engine declares which setup keys may name a TOML file (`Rules.setup_files`, none by default:
 engines/base.py); `with_setup_files` replaces each such text value with a `SetupFile` holding the
 parsed file, or the reason it could not be read, which the engine reports under its key.
 """
@@ -11,14 +11,14 @@ from typing import Any, Mapping
 
 from forumgm.config import data_path
 from forumgm.daemon.settings.toml_file import TomlFileError, read_toml
-from forumgm.engines.base import SetupFile
+from forumgm.engines.base import Rules, SetupFile
 
 
-def with_setup_files(rules: Any, setup: Mapping[str, Any], base: Path | None = None) -> dict:
+def with_setup_files(rules: Rules, setup: Mapping[str, Any], base: Path | None = None) -> dict:
     """`setup` with the files it names read; a relative path is read from `base` (the folder of
     the file that names it; None: the current folder)."""
     out = dict(setup)
-    for key, shipped in getattr(rules, "setup_files", {}).items():
+    for key, shipped in rules.setup_files.items():
         value = out.get(key)
         if isinstance(value, str) and value:
             out[key] = read_setup_file(setup_file_path(rules.name, shipped, value, base))

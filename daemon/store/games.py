@@ -81,6 +81,16 @@ class Games(StoreBase):
             self.audit("daemon", "game.resumed", {"game": game_id, "problem": row["problem"]})
         return row["problem"]
 
+    def set_game_rules(self, game_id: str, table: Mapping[str, Any], digest: str) -> None:
+        """The merged rule table the game is frozen under, with its hash (daemon/tick/rules_freeze.py)."""
+        self.db.execute("UPDATE games SET rules = ?, rules_hash = ? WHERE id = ?",
+                        [json.dumps(table, ensure_ascii=False), digest, game_id])
+
+    def game_rules(self, game_id: str) -> dict | None:
+        """{"table", "hash"} the game is frozen under; None before its deal."""
+        row = self._one("SELECT rules, rules_hash FROM games WHERE id = ? AND rules_hash IS NOT NULL", [game_id])
+        return None if row is None else {"table": json.loads(row["rules"]), "hash": row["rules_hash"]}
+
     def hold_game(self, game_id: str, cause: str, message: str, at: datetime, by: str = "daemon") -> bool:
         """Hold the game for `cause` (it is not run while held); True when it was not held for it yet.
         A held cause keeps its `since` and takes the newest message."""

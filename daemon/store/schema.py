@@ -401,6 +401,12 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE posts ADD COLUMN missing_at TEXT;
     ALTER TABLE thread_cursors ADD COLUMN reread_at TEXT;
     """,
+    # the rules freeze (daemon/tick/rules_freeze.py): the merged rule table a game was dealt under (or
+    # the one the host accepted since) and its hash, which every tick compares with the game file's
+    """
+    ALTER TABLE games ADD COLUMN rules TEXT;
+    ALTER TABLE games ADD COLUMN rules_hash TEXT;
+    """,
 )
 
 

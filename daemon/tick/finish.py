@@ -49,7 +49,7 @@ def engine_result(game, store: Store) -> str | None:
     last = resolved[-1]
     if game.rules.next_phase(state, Phase(last["kind"], last["number"])) is not None:
         return None
-    name = getattr(game.rules, "winner_name", game.rules.winner)(state)
+    name = game.rules.winner_name(state)
     return name or NOBODY
 
 

@@ -33,8 +33,9 @@ from forumgm.daemon.store.posts import CLOCK_SKEW
 from forumgm.daemon.store.seats import Seats, seats_of
 from forumgm.daemon.tick.clock import due_phases, schedule
 from forumgm.daemon.tick.finish import finish_by_engine, is_finished
-from forumgm.daemon.tick.late import NOT_STARTED, NOT_STARTED_TEMPLATE, before_start, early_key, late_key, missed_phase
+from forumgm.daemon.tick.late import NOT_STARTED, NOT_STARTED_TEMPLATE, before_start, early_key, late_answer, late_key
 from forumgm.daemon.tick.phase_play import PlayedGame, play_phase
+from forumgm.daemon.tick.rules_freeze import keep_dealt
 from forumgm.daemon.tick.reminders import draft_before_deadline
 from forumgm.daemon.tick.role_delivery import role_drafts
 from forumgm.daemon.tick.stops import is_held, is_paused
@@ -42,9 +43,9 @@ from forumgm.daemon.tick.stray_pms import draft_stray_pms
 from forumgm.daemon.tick.sync_problems import note_sync
 from forumgm.daemon.tick.thread_pages import arrival_clock
 from forumgm.daemon.tick.votes import (
-    draft_running_count, note_thread_votes, post_urls, record_votes, takes_pm_votes,
+    draft_running_count, note_thread_votes, pm_vote_tally, post_urls, record_votes,
 )
-from forumgm.engines.base import OrderPm, Phase, PhaseInputs, Rejected, Rules, maps_of, split_lines
+from forumgm.engines.base import OrderPm, Phase, PhaseInputs, Rejected, Rules, split_lines
 from forumgm.engines.receipts import receipt_text
 from forumgm.parsers.names import Roster, account_player
 
@@ -265,6 +266,7 @@ def start_game(game: GameRun, store: Store, now: datetime | None = None) -> None
         config = game.config
         state = game.rules.setup(game_setup(game.rules, config), config.seed)
         store.add_snapshot(game.id, SETUP, game.rules.dump(state), at=now)   # when it began: dealt_at
+        keep_dealt(game, store)         # the rules freeze: the table the game is dealt under
         for pm in role_drafts(game, store, state):
             draft(store, game.id, pm.kind, pm.to, pm.text, SETUP, approval=config.approval,
                   ref=f"{pm.kind}:{pm.to}", subject=pm.subject)
@@ -317,7 +319,7 @@ def catch_up(game: GameRun, store: Store, now: datetime, report: TickReport) -> 
         tally = record_votes(game, store, state, phase, phase_row)
         if tally is not None:
             draft_running_count(game, store, state, phase, phase_row, tally, now)
-        elif takes_pm_votes(game):
+        elif pm_vote_tally(game, store, state, phase) is not None:
             note_thread_votes(game, store, phase, phase_row)    # a blue nick in its thread is no vote
         draft_before_deadline(game, store, state, phase, phase_row, now)
         if is_paused(store, game.id):
@@ -349,16 +351,16 @@ def record_orders(game: GameRun, store: Store, state: Any, phase: Phase, deadlin
             continue      # not this game's player then: another game's, or nobody's (stray_pms tells the host)
         own_words = pm["text"] if pm["text_unquoted"] is None else pm["text_unquoted"]
         order = OrderPm(nick, own_words, pm["pm_id"], at)
-        missed = missed_phase(game, store, phase, at)
         opens = before_start(store, game.id, phase, at)
+        late = None if opens is not None else late_answer(game, store, phase, order)
         template, context = None, {}
         if opens is not None:   # after the deal, before the first phase: answered, never an order
             phase_key, filed_as = phase.key, early_key(phase.key)
             verdicts = [Rejected(line, NOT_STARTED) for line in split_lines(order.text)]
             template = NOT_STARTED_TEMPLATE
             context = {"opens": opens.astimezone(game.config.time_zone).strftime("%d.%m.%Y %H:%M")}
-        elif missed:      # between a deadline and this phase's opening: answered, never carried over
-            phase_key, filed_as, verdicts = missed, late_key(missed), game.rules.late_verdicts(order)
+        elif late:      # between a deadline and this phase's opening: answered, never carried over
+            (phase_key, verdicts), filed_as = late, late_key(late[0])
         else:
             earlier = order_pms(o for o in store.orders(game.id, phase.key) if o["sender"] == nick)
             phase_key = filed_as = phase.key
@@ -414,7 +416,8 @@ def resolve_once(game: GameRun, store: Store, phase_key: str, cutoff: datetime, 
         inputs = PhaseInputs(
             orders=tuple(order_pms(store.orders(game.id, phase_key))),
             tally=tally,
-            extra={"post_urls": post_urls(game, tally), "deadlines": next_deadlines(game, cutoff)},
+            post_urls=post_urls(game, tally),
+            next_deadlines=next_deadlines(game, cutoff),
         )
         play = play_phase(played_game(game), state, phase, inputs)
         outcome = play.outcome
@@ -448,7 +451,7 @@ def played_game(game: GameRun) -> PlayedGame:
 
 def _pictures(game: GameRun, store: Store, phase_key: str, state: Any) -> list[Path]:
     """The files of the maps the engine draws of the new position (optional: `Rules.maps`)."""
-    maps = maps_of(game.rules)
+    maps = game.rules.maps
     return [] if maps is None else save_pictures(store.path, game.id, phase_key, drawn_maps(maps, state))
 
 

@@ -1,10 +1,10 @@
 """PMs that reach the host after a deadline (docs/mafia.md, "Late PMs"), or before the game opened.
 
 A game day may close before the next one opens (mafia: 22:45 → 23:00). A PM timed in that gap
-missed the phase that just closed; an engine with `late_verdicts` answers it with a receipt
+missed the phase that just closed; an engine whose `late_verdicts` answers it gives the receipt
 saying so, and the PM is filed under `<phase>/late`, where no resolution ever reads it: it
-never becomes an order of the next phase. Engines without `late_verdicts` keep the plain rule
-(a PM belongs to the first phase whose deadline it beat).
+never becomes an order of the next phase. Engines that give no late verdicts (Rules' default)
+keep the plain rule (a PM belongs to the first phase whose deadline it beat).
 
 A PM sent after the roles went out but before the first phase opened belongs to no phase, in
 every game: it is answered that the game has not started and filed under `<phase>/early`.
@@ -14,7 +14,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from forumgm.engines.base import Phase
+from forumgm.engines.base import OrderPm, Phase, Verdict
 
 LATE_SUFFIX = "/late"
 EARLY_SUFFIX = "/early"
@@ -24,11 +24,6 @@ NOT_STARTED = "игра ещё не началась"      # the reason each lin
 
 def late_key(phase_key: str) -> str:
     return phase_key + LATE_SUFFIX
-
-
-def files_late(rules: Any) -> bool:
-    """True for an engine that answers a PM come too late (`late_verdicts`) instead of carrying it over."""
-    return getattr(rules, "late_verdicts", None) is not None
 
 
 def early_key(phase_key: str) -> str:
@@ -43,13 +38,18 @@ def before_start(store, game_id: str, phase: Phase, at: datetime) -> datetime | 
     return opens if opens is not None and at < opens else None
 
 
-def missed_phase(game: Any, store, phase: Phase, at: datetime) -> str | None:
-    """The key of the resolved phase a PM timed `at` came too late for, or None when it is on time
-    for `phase` (the open one) or the engine files late PMs into the next phase."""
-    if not files_late(game.rules):
-        return None
-    opens = store.phase(game.id, phase.key)["opens_at"]
+def late_answer(game: Any, store, phase: Phase, pm: OrderPm) -> tuple[str, list[Verdict]] | None:
+    """The key of the resolved phase the PM came too late for and the engine's receipt lines for
+    it, or None when it is on time for `phase` (the open one) or the engine files late PMs into the
+    next phase."""
+    missed = _missed_phase(store, game.id, phase, pm.at)
+    verdicts = None if missed is None else game.rules.late_verdicts(pm)
+    return None if verdicts is None else (missed, verdicts)
+
+
+def _missed_phase(store, game_id: str, phase: Phase, at: datetime) -> str | None:
+    opens = store.phase(game_id, phase.key)["opens_at"]
     if opens is None or at >= opens:
         return None
-    missed = [row["key"] for row in store.phases(game.id, status="resolved") if row["deadline"] <= at]
+    missed = [row["key"] for row in store.phases(game_id, status="resolved") if row["deadline"] <= at]
     return missed[-1] if missed else None

@@ -33,10 +33,7 @@ def draft_before_deadline(game: Any, store, state: Any, phase: Phase, phase_row:
 
 
 def draft_reminder(game: Any, store, state: Any, phase: Phase, left: timedelta) -> None:
-    remind = getattr(game.rules, "reminder", None)
-    if remind is None:
-        return
-    reminder = remind(state, phase, order_pms(store.orders(game.id, phase.key)), game.texts, left)
+    reminder = game.rules.reminder(state, phase, order_pms(store.orders(game.id, phase.key)), game.texts, left)
     if reminder is None:
         return
     with store.transaction():
@@ -48,12 +45,13 @@ def draft_reminder(game: Any, store, state: Any, phase: Phase, left: timedelta) 
 
 
 def draft_digest(game: Any, store, state: Any, phase: Phase, phase_row: dict, end: datetime, when: str) -> None:
-    host_digest = getattr(game.rules, "host_digest", None)     # optional: only games with thread rules
     host = game.account
-    if host_digest is None or not host:
+    if not host:
         return
     opens = phase_row["opens_at"]
-    pm = host_digest(state, phase, stored_posts(store, game.id, opens), opens, end, host, game.texts)
+    pm = game.rules.host_digest(state, phase, stored_posts(store, game.id, opens), opens, end, host, game.texts)
+    if pm is None:
+        return      # a game whose thread has no rules of its own
     if when == "deadline" and _drafted_before(store, game.id, f"{pm.kind}:{phase.key}:before", pm.text):
         return      # nothing changed since the digest before the deadline: the host has read it
     draft(store, game.id, pm.kind, pm.to, pm.text, phase.key, approval=game.config.approval,

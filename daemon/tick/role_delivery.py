@@ -15,8 +15,7 @@ LINK = "common/role_link.j2"
 
 
 def role_drafts(game: Any, store, state: Any) -> list[OutgoingPm]:
-    role_pms = getattr(game.rules, "role_pms", None)
-    pms = role_pms(state, game.texts) if role_pms else []
+    pms = game.rules.role_pms(state, game.texts)
     if game.config.role_delivery != "link":
         return pms
     base = (game.web_url or "").rstrip("/")

@@ -189,9 +189,9 @@ def _toml_string(value: str) -> str:
 
 
 def choice_names(rules, game) -> ChoiceNames | None:
-    """The choices a game's engine offers at its sign-up (`Rules.signup_choices`, optional)."""
-    offer = getattr(rules, "signup_choices", None)
-    return None if offer is None else ChoiceNames.of(offer(game_setup(rules, game)))
+    """The choices a game's engine offers at its sign-up (`Rules.signup_choices`); None for a game of none."""
+    offered = rules.signup_choices(game_setup(rules, game))
+    return None if offered is None else ChoiceNames.of(offered)
 
 
 def approve_assignment(store, game, rules, draft_id: int, by: str) -> list[tuple[str, str]]:

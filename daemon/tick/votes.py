@@ -50,16 +50,9 @@ def host_votes(store: Store, game_id: str, phase_key: str) -> list[HostVote]:
             for row in store.vote_corrections(game_id, phase_key)]
 
 
-def takes_pm_votes(game) -> bool:
-    """True for a game whose day votes come by PM (Mafia): its engine counts them from the orders."""
-    return hasattr(game.rules, "pm_vote_tally")
-
-
 def pm_vote_tally(game, store: Store, state: Any, phase: Phase) -> Tally | None:
-    """The day votes of a game that takes them by PM, from the phase's orders so far; None for a game
-    whose votes are in the thread."""
-    if not takes_pm_votes(game):
-        return None
+    """The day votes of a game that takes them by PM (Mafia), from the phase's orders so far; None for
+    a game whose votes are in the thread (Rules.pm_vote_tally's default)."""
     return game.rules.pm_vote_tally(state, phase, order_pms(store.orders(game.id, phase.key)))
 
 

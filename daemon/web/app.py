@@ -20,9 +20,10 @@ from jinja2 import ChoiceLoader, FileSystemLoader, PrefixLoader
 from markupsafe import Markup
 
 from forumgm.config import data_path
-from forumgm.daemon.drafts.phase_names import phase_label
+from forumgm.daemon.drafts.phase_names import draft_label, phase_label
 from forumgm.daemon.drafts.pictures import MARK, RELEASED
 from forumgm.daemon.host_actions.outcome_diff import text_diff
+from forumgm.daemon.settings.games import shipped_rules
 from forumgm.daemon.settings.secrets import web_password_problem
 from forumgm.daemon.store import Store, StoreError
 from forumgm.daemon.store.role_links import LinkUsed, RoleShown
@@ -33,6 +34,7 @@ from forumgm.daemon.web.host_routes import host
 from forumgm.daemon.web.security import (HOST_ACTOR, check_csrf, csrf_token, log_in, log_out, login_required,
                                          same_secret)
 from forumgm.daemon.web.throttle import LoginThrottle
+from forumgm.engines.base import Rules
 from forumgm.parsers.bbcode import to_phpbb_html
 from forumgm.parsers.names import decline
 
@@ -75,34 +77,6 @@ STATUS_LABELS_FEMININE = {
     "superseded": "заменена",
 }
 
-# What each draft is, as the host calls it; a kind not listed here shows as its code.
-KIND_LABELS = {
-    "receipt": "квитанция",
-    "vote_count": "подсчёт голосов",
-    "vote_count_final": "итог голосования",
-    "final_announcement": "объявление об итогах игры",
-    "host_notice": "сообщение ведущему",
-    "signup": "список записавшихся",
-    "signup_assignment": "распределение фракций",
-    "signup_reply": "ответ на запись",
-    "technical_report": "технический отчёт",
-    "literary_report": "литературный отчёт",
-    "lynch_report": "отчёт о линче",
-    "role_reveal": "раскрытие роли",
-    "spy_result": "итог шпионажа",
-    "spell": "заклинание",
-    "role": "роль",
-    "round_report": "итоги дня",
-    "check_result": "итог проверки",
-    "warning": "предупреждение",
-    "reminder": "напоминание",
-    "discipline": "дисциплина в теме",
-    "summary_report": "состояние бойцов",
-    "refill": "запрос пополнения стопок",
-    "reveal": "открытые карты соперника",
-    "turn_pm": "итоги хода игроку",
-}
-
 web = Blueprint("web", __name__)
 
 
@@ -135,8 +109,9 @@ def create_app(store: Store, password: str, games: Callable[[], Mapping[str, Any
     app.jinja_env.globals["picture_mark"] = MARK
     app.jinja_env.filters["moscow"] = moscow_time
     app.jinja_env.filters["status"] = status_label
-    app.jinja_env.filters["kind"] = lambda kind: KIND_LABELS.get(kind, kind)
-    app.jinja_env.filters["phase"] = phase_label
+    # a phase and a draft kind in the words of the game (`game_id`) they belong to
+    app.jinja_env.filters["kind"] = lambda kind, game_id: draft_label(game_rules(game_id), kind)
+    app.jinja_env.filters["phase"] = lambda key, game_id: phase_label(game_rules(game_id), key)
     app.jinja_env.filters["decline"] = decline        # the shared texts' templates (votes/reasons.j2) decline nicks
     # the draft as the forum will show it: the renderer escapes all text and allows only safe tags
     app.jinja_env.filters["bbcode"] = lambda body: Markup(to_phpbb_html(body))
@@ -151,6 +126,12 @@ def create_app(store: Store, password: str, games: Callable[[], Mapping[str, Any
 
 def store() -> Store:
     return current_app.extensions["forumgm"]["store"]
+
+
+def game_rules(game_id: str) -> Rules | None:
+    """The engine of a stored game, for its labels; None for a game this forumgm has no engine for."""
+    row = store().game(game_id)
+    return None if row is None else shipped_rules(row["type"])
 
 
 def moscow_time(moment: datetime | None) -> str:

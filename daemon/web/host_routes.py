@@ -71,15 +71,15 @@ def correct(game_id: str):
     except (StoreError, ValueError) as error:
         flash(f"Не сделано: {error}", "error")
         return back(game_id)
+    named = phase_label(game.rules, phase)
     if isinstance(done, VoteCorrection):
         if done.annulled:
-            flash(f"Голос игрока {done.player} ({phase_label(phase)}) аннулирован: его голос в теме не засчитывается.",
-                  "ok")
+            flash(f"Голос игрока {done.player} ({named}) аннулирован: его голос в теме не засчитывается.", "ok")
         else:
-            flash(f"Голос игрока {done.player} ({phase_label(phase)}) исправлен: за {done.vote.target}.", "ok")
+            flash(f"Голос игрока {done.player} ({named}) исправлен: за {done.vote.target}.", "ok")
         _tell_redrafts(done)
         return back(game_id, "tally")
-    flash(f"Приказы игрока {nick} ({phase_label(phase)}) исправлены; новая квитанция в черновиках.", "ok")
+    flash(f"Приказы игрока {nick} ({named}) исправлены; новая квитанция в черновиках.", "ok")
     return back(game_id, "orders")
 
 
@@ -113,10 +113,10 @@ def rerun_confirm(game_id: str, phase_key: str):
     except StoreError as error:
         flash(f"Пересчёт не сделан: {error}", "error")
         return redirect(url_for("host.rerun_preview", game_id=game_id, phase_key=phase_key))
-    flash(f"Пересчитано: {', '.join(phase_label(rerun.phase) for rerun in done.phases)}; "
+    flash(f"Пересчитано: {', '.join(phase_label(game.rules, rerun.phase) for rerun in done.phases)}; "
           "новые черновики ждут решения.", "ok")
     if done.reopened:
-        flash(f"Игра продолжается: {phase_label(done.reopened)}. Она на паузе: назначьте дедлайн и продолжите игру.",
+        flash(f"Игра продолжается: {phase_label(game.rules, done.reopened)}. Она на паузе: назначьте дедлайн и продолжите игру.",
               "error")
         return back(game_id)
     return redirect(url_for("web.drafts"))

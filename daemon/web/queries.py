@@ -14,7 +14,7 @@ from forumgm.daemon.drafts.pictures import in_game_folder
 from forumgm.daemon.settings.games import game_maps, game_title
 from forumgm.daemon.store import Store
 from forumgm.daemon.tick.stops import Stop, stops
-from forumgm.daemon.tick.votes import pm_vote_tally, stored_tally, takes_pm_votes
+from forumgm.daemon.tick.votes import pm_vote_tally, stored_tally
 from forumgm.engines.base import Phase, Tally
 
 # The daemon drafts one receipt per order PM under this reference (see drafts/compose.py draft).
@@ -120,10 +120,12 @@ def running_tally(store: Store, game_id: str, game: Any = None) -> TallyView:
     phase = current_phase(store, game_id)
     if phase is None:
         return TallyView(None, (), ())
-    if game is None or not takes_pm_votes(game):
-        return tally_view(phase["key"], stored_tally(store, game_id, phase["key"]))
-    state = game.rules.load(store.latest_snapshot(game_id)["state"])
-    return tally_view(phase["key"], pm_vote_tally(game, store, state, Phase(phase["kind"], phase["number"])))
+    snapshot = None if game is None else store.latest_snapshot(game_id)
+    by_pm = None
+    if snapshot is not None:
+        state = game.rules.load(snapshot["state"])
+        by_pm = pm_vote_tally(game, store, state, Phase(phase["kind"], phase["number"]))
+    return tally_view(phase["key"], by_pm or stored_tally(store, game_id, phase["key"]))
 
 
 def tally_view(phase_key: str, tally: Tally) -> TallyView:

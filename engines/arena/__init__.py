@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from forumgm.engines.base import Game
 from forumgm.engines.arena.rules import ArenaRules
 from forumgm.engines.arena.table import load_table
 
@@ -15,3 +16,6 @@ RULES = ArenaRules()
 
 def make_rules(table: Mapping[str, Any]) -> ArenaRules:
     return ArenaRules(load_table(table))
+
+
+GAME = Game(make_rules)     # registered in pyproject.toml under forumgm.games

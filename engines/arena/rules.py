@@ -1,6 +1,7 @@
-"""Arena behind the daemon's `Rules` protocol: one phase ("step-N") is one step of the fight."""
+"""Arena behind the daemon's `Rules` (engines/base.py): one phase ("step-N") is one step of the fight."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
 from forumgm.engines.arena.orders import read_pm
@@ -9,16 +10,17 @@ from forumgm.engines.arena.resolve import resolve_step, reveals_before_first_ste
 from forumgm.engines.arena.setup import start_state
 from forumgm.engines.arena.state import ArenaState, dump_state, load_state
 from forumgm.engines.arena.table import ArenaTable
-from forumgm.engines.base import ORDERS, OrderPm, Outcome, Phase, PhaseInputs, SetupError, Verdict, phase_rng
+from forumgm.engines.base import REPORT_LABELS, OrderPm, Outcome, Phase, PhaseInputs, Rules, SetupError, Verdict, phase_rng
 
 STEP = "step"
 
 
-class ArenaRules:
+class ArenaRules(Rules):
     name = "arena"
     title = "Арена"          # as its reports head themselves («Арена. Шаг 3»)
-    phase_kinds = (STEP,)
-    draft_kinds = ("technical_report", "literary_report", "summary_report", "refill", "reveal")
+    phase_labels = {STEP: "шаг"}
+    draft_labels = {**REPORT_LABELS, "summary_report": "состояние бойцов", "refill": "запрос пополнения стопок",
+                    "reveal": "открытые карты соперника"}
 
     def __init__(self, table: ArenaTable | None = None) -> None:
         self.table = table
@@ -37,19 +39,12 @@ class ArenaRules:
     def read_orders(self, state: ArenaState, phase: Phase, pm: OrderPm, earlier: Sequence[OrderPm]) -> list[Verdict]:
         return read_pm(state, pm, earlier)
 
-    def vote_rules(self, state: ArenaState, phase: Phase) -> None:
-        return None
-
-    def correction_kind(self, state: ArenaState, phase: Phase) -> str:
-        return ORDERS
-
-    def complete_early(self, state: ArenaState, phase: Phase, orders: Sequence[OrderPm]) -> bool:
-        return False   # a stack may be corrected and a replacement sent until the deadline
+    # a stack may be corrected and a replacement sent until the deadline: never complete early
 
     def resolve(self, state: ArenaState, phase: Phase, inputs: PhaseInputs, seed: int, texts: Any) -> Outcome:
         rng = phase_rng(seed, phase)
         game, events, rows = resolve_step(state, phase.number, inputs.orders, rng)
-        return outcome(state, game, phase.number, events, rows, texts, inputs.extra.get("deadlines", {}).get(STEP), rng)
+        return outcome(state, game, phase.number, events, rows, texts, inputs.next_deadlines.get(STEP), rng)
 
     def alive(self, state: ArenaState) -> list[str]:
         return [f.nick for f in state.in_fight()]
@@ -58,6 +53,10 @@ class ArenaRules:
         if state.result is None:
             return None
         return state.result["winner"] or state.result["kind"]
+
+    def with_rules(self, state: ArenaState) -> ArenaState:
+        """The state under the engine's tables (the fighters' cards dealt from the old ones stay as dealt)."""
+        return state if self.table is None else replace(state, table=self.table)
 
     def dump(self, state: ArenaState) -> dict:
         return dump_state(state)

@@ -8,12 +8,13 @@ simulation prints at its end, and `maps`, the turn map (`turnmap`).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from types import MappingProxyType
 from typing import Any, ClassVar, Mapping, Sequence
 
-from forumgm.engines.base import ORDERS, OrderPm, Outcome, Phase, PhaseInputs, SetupError, Verdict, phase_rng
+from forumgm.engines.base import (REPORT_LABELS, Game, OrderPm, Outcome, Phase, PhaseInputs, Rules, SetupError, Verdict,
+                                  phase_rng)
 from forumgm.engines.bellum import orders as _orders
 from forumgm.engines.bellum.authority import authority_table
 from forumgm.engines.bellum.report import TurnTexts, player_pms, turn_reports
@@ -41,7 +42,7 @@ def summary(state: BellumState) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
-class BellumRules:
+class BellumRules(Rules):
     config: RuleConfig = RuleConfig()
     # what the maps are drawn with, read at the edge with the rule table (config.read_rule_table):
     # the shipped real geographies, parsed JSON by name, and the letters, TrueType bytes by name
@@ -50,8 +51,8 @@ class BellumRules:
     name: str = "bellum"
     title: ClassVar[str] = "Bellum 2.0"        # the Russian rules' own name for the game
     setup_files: ClassVar[Mapping[str, str | None]] = MappingProxyType(SETUP_FILES)
-    phase_kinds: ClassVar[tuple[str, ...]] = (TURN,)
-    draft_kinds: ClassVar[tuple[str, ...]] = ("technical_report", "literary_report", "turn_pm")
+    phase_labels: ClassVar[Mapping[str, str]] = {TURN: "ход"}
+    draft_labels: ClassVar[Mapping[str, str]] = {**REPORT_LABELS, "turn_pm": "итоги хода игроку"}
 
     def setup(self, setup: Mapping[str, Any], seed: int) -> BellumState:
         state = start_state(setup, seed, self.config)
@@ -74,12 +75,6 @@ class BellumRules:
 
     def read_orders(self, state: BellumState, phase: Phase, pm: OrderPm, earlier: Sequence[OrderPm]) -> list[Verdict]:
         return _orders.read_orders(state, phase, pm, earlier)
-
-    def vote_rules(self, state: BellumState, phase: Phase) -> None:
-        return None
-
-    def correction_kind(self, state: BellumState, phase: Phase) -> str:
-        return ORDERS
 
     def complete_early(self, state: BellumState, phase: Phase, orders: Sequence[OrderPm]) -> bool:
         """The turn ends early once every player has sent «ход готов» (in any of his PMs)."""
@@ -106,6 +101,10 @@ class BellumRules:
 
     def winner(self, state: BellumState) -> str | None:
         return None
+
+    def with_rules(self, state: BellumState) -> BellumState:
+        """The state under the engine's rule numbers."""
+        return replace(state, rules=self.config)
 
     def dump(self, state: BellumState) -> dict:
         return dump_state(state)
@@ -149,3 +148,6 @@ def make_rules(rule_table: Mapping[str, Any]) -> BellumRules:
 
 
 RULES = BellumRules()
+
+
+GAME = Game(make_rules)     # registered in pyproject.toml under forumgm.games

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from forumgm.engines.base import Game
 from forumgm.engines.legends.rules import LegendsRules
 from forumgm.engines.legends.table import load_rule_table
 
@@ -15,3 +16,6 @@ RULES = LegendsRules()
 
 def make_rules(table: Mapping[str, Any]) -> LegendsRules:
     return LegendsRules(load_rule_table(table))
+
+
+GAME = Game(make_rules)     # registered in pyproject.toml under forumgm.games

@@ -1,9 +1,11 @@
-"""The Legends game behind the daemon's `Rules` protocol."""
+"""The Legends game behind the daemon's `Rules` (engines/base.py)."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
-from forumgm.engines.base import ORDERS, THREAD_VOTE, OrderPm, Outcome, Phase, PhaseInputs, SetupError, Verdict, phase_rng
+from forumgm.engines.base import (ORDERS, REPORT_LABELS, THREAD_VOTE, OrderPm, Outcome, Phase, PhaseInputs, Rules,
+                                  SetupError, Verdict, phase_rng)
 from forumgm.engines.legends.day import lynch_open, resolve_day
 from forumgm.engines.legends.night import resolve_night
 from forumgm.engines.legends.orders import night_orders, read_pm
@@ -14,15 +16,16 @@ from forumgm.engines.legends.table import RuleTable, load_rule_table
 from forumgm.engines.tally import VoteRules
 
 
-class LegendsRules:
+class LegendsRules(Rules):
     """Phases: night 1, day 1, night 2, day 2, … (night N is followed by day N; the first lynch
     is on day `first_lynch_day`, i.e. after the results of night 2). In the continuous regime
     nights follow one another with no day between them."""
 
     name = "legends"
     title = "Легенды меча и магии"
-    phase_kinds = ("night", "day")
-    draft_kinds = ("technical_report", "literary_report", "lynch_report", "role_reveal", "spy_result", "spell")
+    phase_labels = {"night": "ночь", "day": "день"}
+    draft_labels = {**REPORT_LABELS, "lynch_report": "отчёт о линче", "role_reveal": "раскрытие роли",
+                    "spy_result": "итог шпионажа", "spell": "заклинание"}
 
     def __init__(self, table: RuleTable | None = None) -> None:
         self.table = table
@@ -71,7 +74,7 @@ class LegendsRules:
             game, produced = resolve_night(state, orders, rng)
             return finish(state, game, phase, events + produced, rng, texts)
         game, events = resolve_day(state, phase.number, inputs.tally)
-        return finish(state, game, phase, events, rng, texts, inputs.tally, inputs.extra.get("post_urls"))
+        return finish(state, game, phase, events, rng, texts, inputs.tally, inputs.post_urls)
 
     def alive(self, state: LegendsState) -> list[str]:
         return [p.nick for p in state.living()]
@@ -79,8 +82,9 @@ class LegendsRules:
     def winner(self, state: LegendsState) -> str | None:
         return winner(state)
 
-    def winner_name(self, state: LegendsState) -> str | None:
-        return winner(state)     # the winning clan's name
+    def with_rules(self, state: LegendsState) -> LegendsState:
+        """The state under the engine's rule table (the skills dealt from the old one stay as dealt)."""
+        return state if self.table is None else replace(state, table=self.table)
 
     def dump(self, state: LegendsState) -> dict:
         return dump_state(state)

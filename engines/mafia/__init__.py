@@ -1,10 +1,10 @@
 """Classic forum Mafia: PM day votes, night actions, jail, team kill (the rules: docs/mafia.md).
 
 `RULES` (or `make_rules(rule_table)`) is the engine the daemon and `forumgm simulate` drive.
-Beyond the Rules protocol it drafts the role PMs (`role_pms`), answers PMs that came after the
+Beyond what every game does it drafts the role PMs (`role_pms`), answers PMs that came after the
 deadline (`late_verdicts`), builds the reminder of missing day votes given the time left before
-the deadline (`reminder`), drafts the host's thread-discipline digest (`host_digest`) and guards
-the rules freeze (`freeze_rules`).
+the deadline (`reminder`), drafts the host's thread-discipline digest (`host_digest`) and takes
+a rule config the host accepted after the deal (`with_rules`: the next report says so).
 """
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, ClassVar, Mapping, Sequence
 
-from forumgm.engines.base import (ORDERS, CountedVote, DiscardedVote, Elimination, OrderPm, Outcome, OutgoingPm, Phase,
-                                  PhaseInputs, Tally, Verdict, phase_rng)
+from forumgm.engines.base import (CountedVote, DiscardedVote, Elimination, Game, OrderPm, Outcome, OutgoingPm,
+                                  Phase, PhaseInputs, Rules, Tally, Verdict, phase_rng)
 from forumgm.engines.mafia import orders as _orders
 from forumgm.engines.mafia.briefing import role_pms
 from forumgm.engines.mafia.discipline import host_digest
@@ -38,12 +38,14 @@ def _eliminations(events) -> tuple[Elimination, ...]:
 
 
 @dataclass(frozen=True)
-class MafiaRules:
+class MafiaRules(Rules):
     config: RuleConfig = RuleConfig()
     name: str = "mafia"
     title: str = "Мафия"
-    phase_kinds: ClassVar[tuple[str, ...]] = (ROUND,)
-    draft_kinds: ClassVar[tuple[str, ...]] = ("role", "round_report", "check_result", "warning", "reminder", "discipline")
+    phase_labels: ClassVar[Mapping[str, str]] = {ROUND: "круг"}
+    draft_labels: ClassVar[Mapping[str, str]] = {
+        "role": "роль", "round_report": "итоги дня", "check_result": "итог проверки", "warning": "предупреждение",
+        "reminder": "напоминание", "discipline": "дисциплина в теме"}
 
     def setup(self, setup: Mapping[str, Any], seed: int) -> MafiaState:
         return start_state(setup, seed, self.config)
@@ -61,9 +63,6 @@ class MafiaRules:
         """The receipt lines for a PM that reached the host after the deadline."""
         return _orders.late_verdicts(pm)
 
-    def vote_rules(self, state: MafiaState, phase: Phase) -> None:
-        return None   # mafia day votes are PMs, read by read_orders
-
     def pm_vote_tally(self, state: MafiaState, phase: Phase, orders: Sequence[OrderPm]) -> Tally:
         """The round's day votes sent by PM so far, as the round will count them."""
         collected = _orders.collect(state, phase, orders)
@@ -71,11 +70,8 @@ class MafiaRules:
                         if mine.vote is not None)
         return Tally(counted, tuple(DiscardedVote(d["voter"], d["text"], d["reason"]) for d in collected.discarded))
 
-    def correction_kind(self, state: MafiaState, phase: Phase) -> str:
-        return ORDERS   # the day vote is a PM like the night's orders
-
-    def complete_early(self, state: MafiaState, phase: Phase, orders: Sequence[OrderPm]) -> bool:
-        return False  # night orders may be replaced until the deadline
+    # the day vote is a PM like the night's orders (correction_kind ORDERS), and night orders may be
+    # replaced until the deadline (never complete early): Rules' defaults
 
     def resolve(self, state: MafiaState, phase: Phase, inputs: PhaseInputs, seed: int, texts: Texts) -> Outcome:
         collected = _orders.collect(state, phase, inputs.orders)
@@ -120,10 +116,9 @@ class MafiaRules:
         """The thread-discipline digest of the game day [start, end) for the host."""
         return host_digest(state, phase, posts, start, end, host, texts)
 
-    def freeze_rules(self, state: MafiaState, force: bool = False) -> MafiaState:
-        """The state under this engine's rule config; RulesFrozen (engines.base) when it changed
-        since the start and the host did not force it."""
-        return change_rules(state, self.config, force)
+    def with_rules(self, state: MafiaState) -> MafiaState:
+        """The state under this engine's rule config, the change noted for the next report."""
+        return change_rules(state, self.config)
 
 
 def make_rules(rule_table: Mapping[str, Any]) -> MafiaRules:
@@ -131,3 +126,6 @@ def make_rules(rule_table: Mapping[str, Any]) -> MafiaRules:
 
 
 RULES = MafiaRules()
+
+
+GAME = Game(make_rules)     # registered in pyproject.toml under forumgm.games

@@ -1,12 +1,11 @@
-"""The rules freeze: the rule config is hashed at the start (the deal, `setup`) and may not
-change afterwards unless the host forces it (the next report then says so)."""
+"""The rule config a Mafia game plays under, hashed at the deal (`setup`); a change the host accepts
+afterwards (the daemon's rules freeze, `Rules.with_rules`) is noted, and the next report says so."""
 from __future__ import annotations
 
 import hashlib
 import json
 from dataclasses import replace
 
-from forumgm.engines.base import RulesFrozen
 from forumgm.engines.mafia.state import MafiaState, RuleConfig
 
 
@@ -15,12 +14,9 @@ def rules_hash(rules: RuleConfig) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def change_rules(state: MafiaState, rules: RuleConfig, force: bool = False) -> MafiaState:
-    """The state under a new rule config: refused after the start unless forced."""
+def change_rules(state: MafiaState, rules: RuleConfig) -> MafiaState:
+    """The state under a rule config the host accepted; the same state when it is the dealt one."""
     new_hash = rules_hash(rules)
     if new_hash == state.rules_hash:
         return state
-    if not force:
-        raise RulesFrozen(f"the rules are frozen since the start (hash {state.rules_hash[:12]}); "
-                          "force the change to apply it")
     return replace(state, rules=rules, rules_hash=new_hash, forced_changes=state.forced_changes + (new_hash,))
