@@ -47,6 +47,10 @@ def test_the_documented_example_runs_with_the_documented_keys(tmp_path, capsys):
     (lambda s: s.replace('game = "legends"', 'game = "legend"'), "game: expected one of arena, bellum, legends, mafia"),
     (lambda s: s.replace("number = 2", 'number = "2"'), "phases[0].number: expected int"),
     (lambda s: s + "x = [", "s.toml: end of file: not valid TOML: invalid value"),
+    (lambda s: s.replace("seed = 1", 'seed = 1\nvote_colors = ["blue", "синий"]'), "vote_colors: expected a list of colours"),
+    (lambda s: s.replace("seed = 1", 'seed = 1\nvote_policy = "any"'), "vote_policy: expected one of last, first"),
+    (lambda s: s.replace("[phases.votes]", '[[phases.pms]]\nfrom = "Хан"\ntext = "Защита 1"\nlate = true\n'
+                         "[phases.votes]", 1), "late: a legends PM after a deadline is an order of the next phase"),
 ])
 def test_a_mistake_is_exit_2_naming_the_key_path(tmp_path, capsys, edit, key):
     text = edit(doc_example())
