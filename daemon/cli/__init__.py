@@ -49,7 +49,9 @@ class CommandParser(argparse.ArgumentParser):
     _intermixing = False
 
     def parse_known_args(self, args=None, namespace=None):
-        if self._intermixing:       # parse_known_intermixed_args calls back here for each of its two passes
+        # parse_known_intermixed_args calls back here for each of its two passes; a command with
+        # sub-commands of its own (`rules accept`) cannot be intermixed, and its sub-command's parser is
+        if self._intermixing or any(a.nargs == argparse.PARSER for a in self._get_positional_actions()):
             return super().parse_known_args(args, namespace)
         self._intermixing = True
         try:
