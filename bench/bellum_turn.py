@@ -5,7 +5,8 @@ scripted orders of the 10-turn test, cut at 300). Prints the median time of: the
 alone; Rules.resolve (collecting the orders, the phases, reports and every player's PM); the
 receipts of all order PMs. The first use of a process (the Russian dictionaries, the name
 indexes of the map: setup and the first Rules.resolve) is timed once, wall and CPU, and left out
-of the medians.
+of the medians; so are two 1,500-line order PMs (names as written; a different typo on every
+line), timed once each.
 """
 import statistics
 import sys
@@ -21,6 +22,7 @@ from forumgm.engines.bellum.orders import collect                             # 
 from forumgm.engines.bellum.turn import resolve_turn                          # noqa: E402
 from forumgm.engines.bellum.work import TurnOrders                            # noqa: E402
 from tests.bellum_helpers import setup_of, shipped_scenario                  # noqa: E402
+from forumgm.parsers.orders.bellum import inflect                             # noqa: E402
 from tests.bellum_script import every_faction_played, scripted_orders        # noqa: E402
 
 ORDERS = 300
@@ -48,6 +50,23 @@ def median_ms(run, runs: int) -> float:
     return statistics.median(times)
 
 
+def long_pm_ms(state, phase) -> tuple[float, float]:
+    """One 1,500-line order PM, timed once each (a name is resolved once per text, so a second run
+    would only look up answers): lines naming the map's provinces as written, then 1,500 lines each
+    with a different typo (a letter doubled), the worst case: every typo is compared with every
+    form of the map's names."""
+    nick = next(f.player for f in state.factions.values() if f.player)
+    names = [p.name for p in state.world.provinces.values()]
+    exact = [f"1 из {inflect(n, 'gent')} в {inflect(names[i - 1], 'accs')}" for i, n in enumerate(names)]
+    typos = [f"1 из {n[:k]}{n[k]}{n[k:]} в Валахию" for k in range(1, 20) for n in names if k < len(n)]
+    out = []
+    for lines in ((exact * 11)[:1500], typos[:1500]):
+        started = time.perf_counter()
+        RULES.read_orders(state, phase, OrderPm(nick, "\n".join(lines)), [])
+        out.append((time.perf_counter() - started) * 1000)
+    return out[0], out[1]
+
+
 def main(runs: int = 20) -> None:
     texts = load_texts()
     wall, cpu = time.perf_counter(), time.process_time()
@@ -66,6 +85,9 @@ def main(runs: int = 20) -> None:
     print(f"turn phases (resolve_turn)            {phases:7.1f} ms")
     print(f"Rules.resolve (orders, phases, texts) {whole:7.1f} ms")
     print(f"receipts of all {len(pms)} PMs             {receipts:7.1f} ms")
+    exact, typos = long_pm_ms(state, phase)
+    print(f"a 1,500-line PM, names as written     {exact:7.1f} ms")
+    print(f"a 1,500-line PM, 1,500 different typos {typos:6.1f} ms")
 
 
 if __name__ == "__main__":

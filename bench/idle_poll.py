@@ -118,8 +118,11 @@ def idle_ticks(config: Path, password: str, by_count: bool,
 def pm_flow(daemon: Daemon, clock: GameClock, board, password: str, player: tuple[str, str]) -> None:
     """A PM the page counts, and one the host opens in his browser before the daemon polls."""
     nick, player_password = player
-    sender = open_forum({**_settings(board), "username": nick}, player_password)
     forum = daemon.forum
+    if not getattr(forum, "pm_supported", True):
+        print("  the board has no private messages (FluxBB): no PM to send")
+        return
+    sender = open_forum({**_settings(board), "username": nick}, player_password)
 
     def tick() -> tuple[int, int]:
         clock.moment += EVERY
@@ -151,7 +154,7 @@ def send(sender, board, subject: str, text: str) -> None:
 
 
 def local_board() -> Board:
-    """A thread of 61 posts from two days ago (none inside the edit window, which a poll reads again)."""
+    """A thread of 61 posts from two days ago."""
     board = Board(clock=lambda: datetime.now(timezone.utc) - timedelta(days=2), posts_per_page=20)
     board.add_user("Ведущий", "host-secret", admin=True)
     for nick in PLAYERS:

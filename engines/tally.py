@@ -254,11 +254,13 @@ def count_votes(versions: Iterable[VotePostVersion], roster: Roster, rules: Vote
     valid: list[_Valid] = []
     discarded: list[DiscardedVote] = []
     for post in _posts(versions):
-        if post[-1].hidden:
-            texts = _vote_texts(post[-1], rules)
+        # hidden as the post stood at the deadline: what a moderator does after it changes nothing
+        standing = ([v for v in post if v.version_at < deadline] or post)[-1]
+        if standing.hidden:
+            texts = _vote_texts(standing, rules)
             if texts:
-                discarded.append(DiscardedVote(_voter_name(post[-1], roster), ", ".join(texts), "hidden_post",
-                                               post[-1].post_id))
+                discarded.append(DiscardedVote(_voter_name(standing, roster), ", ".join(texts), "hidden_post",
+                                               standing.post_id))
             continue
         ballots, not_counted = _post_ballots(post, deadline, rules, roster)
         discarded += not_counted

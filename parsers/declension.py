@@ -162,6 +162,9 @@ def _hyphenated(word: str, people: bool) -> tuple[str, ...]:
 @lru_cache(maxsize=8192)
 def _declension(name: str, people: bool) -> tuple[str, ...]:
     """nomn gent datv accs ablt loct of a whole name, spelt as the name is."""
+    if " и " in name:                 # «Каледония и Гиберния»: each part declines
+        parts = [_declension(part, people) for part in name.split(" и ")]
+        return tuple(" и ".join(part[case] for part in parts) for case in range(6))
     words = name.split()
     if not words:
         return (name,) * 6

@@ -159,6 +159,8 @@ class Site:
     inbox: str | None = None          # pattern over the inbox's GETs, which list the PMs `deliver` brought
                                       # (newest first, before the saved rows; `sent_message` serves them)
     unread: UnreadHeader | None = None   # the header shows the PMs brought and not opened yet
+    thread_past_end: str | None = None   # the answer to a page past the last (SMF: the topic without
+                                         # posts); None: the last page (phpBB clamps so; FluxBB shows page 1)
 
 
 @dataclass
@@ -404,6 +406,8 @@ class FixtureBoard:
         groups = {k: int(v) for k, v in found.groupdict().items() if v is not None}
         number = groups.get("page") or groups.get("start", 0) // self.site.per_page + 1
         pages = self.site.thread_pages
+        if number > len(pages) and self.site.thread_past_end:
+            return self._text(sid, self.site.thread_past_end)
         html = self._text(sid, pages[min(number, len(pages)) - 1])
         if number < len(pages) or not self.posts:
             return html

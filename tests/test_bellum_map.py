@@ -404,7 +404,7 @@ def _pixel(plan, png, lon, lat):
 
 
 def test_the_png_shows_the_sea_as_sea_and_the_provinces_on_land(s370, geography):
-    from forumgm.engines.bellum.mapdraw import SEA
+    from forumgm.engines.bellum.mapdraw import RIVER, SEA
 
     plan, position = _plan(s370, geography)
     png = Image.open(io.BytesIO(draw(s370, fmt="png", geography=geography, **position))).convert("RGB")
@@ -414,6 +414,11 @@ def test_the_png_shows_the_sea_as_sea_and_the_provinces_on_land(s370, geography)
     italy = tuple(round(255 * (OWNER_ALPHA * c + (1 - OWNER_ALPHA) * b)) for c, b in zip(
         (int(s370.factions["zap_rim"].color[i:i + 2], 16) / 255 for i in (1, 3, 5)), (0xf4 / 255, 0xf8 / 255, 0xfb / 255)))
     assert max(abs(a - b) for a, b in zip(_pixel(plan, png, 11.3, 43.3), italy)) <= 3     # Etruria
+    # the longest river drawn (the Danube, the Nile) shows over the provinces it crosses
+    river = tuple(int(RIVER[i:i + 2], 16) for i in (1, 3, 5))
+    _, line = max(plan.layout.rivers, key=lambda river: len(river[1]))
+    shown = [png.getpixel((int(x), int(y))) for x, y in plan.to_pixels(line[len(line) // 4::len(line) // 4][:3])]
+    assert all(sum(abs(a - b) for a, b in zip(colour, river)) < 90 for colour in shown), shown
     assert png.width == WIDTH_PX
 
 
@@ -461,12 +466,20 @@ def test_the_map_command_draws_the_370_scenario_on_its_geography_and_a_hosts_own
     assert set(mine["cells"]) == set(s370.provinces) and not {"sea", "land", "rivers"} & groups
 
 
-def test_a_scenario_naming_a_geography_not_shipped_draws_as_cells(tmp_path, s370):
+def test_a_scenario_naming_a_geography_not_shipped_is_refused_by_the_map_and_by_the_game(tmp_path, capsys):
+    from forumgm.daemon.settings.games import shipped_rules
+    from forumgm.engines.base import SetupError
+
     own = tmp_path / "mine.toml"
     own.write_text(_shipped_370().read_text(encoding="utf-8").replace('"mediterranean"', '"atlantis"'),
                    encoding="utf-8")
-    assert main(["map", str(own), "--out", str(tmp_path / "mine.svg")]) == 0
-    assert set(read_svg((tmp_path / "mine.svg").read_bytes())["cells"]) == set(s370.provinces)
+    assert main(["map", str(own), "--out", str(tmp_path / "mine.svg")]) == 2
+    why = "geography: 'atlantis' is no shipped geography (expected one of: mediterranean)"
+    assert why in capsys.readouterr().err and not (tmp_path / "mine.svg").exists()
+    with pytest.raises(SetupError) as refused:
+        shipped_rules("bellum").setup(setup_of({"scenario": str(own), "players": [{"nick": "Аларих",
+                                                                                   "faction": "vestgoty"}]}), 1)
+    assert refused.value.problems == (("setup.scenario", why),)
 
 
 def test_the_same_position_on_the_geography_gives_the_same_png_and_the_same_areas(s370):

@@ -74,3 +74,27 @@ def test_a_name_of_a_province_and_of_a_people_is_read_as_what_the_order_names(bo
     assert parse_line("2 из Фракии в Иудею, атакуя иудеев", book).order.targets == ("evrei",)
     # where the grammar wants a province, the form is the province's: a stay order in Judaea
     assert parse_line("Иудеи: бездействовать", book).order == Stay("iudea", None)
+
+
+@pytest.mark.parametrize("name, case, form", [
+    ("Паннония", "gent", "Паннонии"), ("Египет", "gent", "Египта"), ("Бетика", "ablt", "Бетикой"),
+    ("Лондиний", "loct", "Лондинии"), ("Норик", "accs", "Норик"), ("Верхняя Мёзия", "accs", "Верхнюю Мёзию"),
+    ("Кимврский полуостров", "gent", "Кимврского полуострова"), ("Страна басков", "datv", "Стране басков"),
+    ("Кесария Каппадокийская", "loct", "Кесарии Каппадокийской"), ("Аль-Хира", "gent", "Аль-Хиры"),
+    ("Десятинные поля", "loct", "Десятинных полях"), ("Каледония и Гиберния", "gent", "Каледонии и Гибернии"),
+])
+def test_place_names_decline_by_the_dictionary_or_their_ending(name, case, form):
+    from forumgm.parsers.declension import place_case
+
+    assert place_case(name, case) == form
+
+
+@pytest.mark.parametrize("name, case, form", [
+    ("Пуны", "accs", "Пунов"), ("Гунны", "gent", "Гуннов"), ("Армяне", "gent", "Армян"), ("Евреи", "datv", "Евреям"),
+    ("Ассирийцы", "ablt", "Ассирийцами"), ("Юты", "gent", "Ютов"), ("Кидариты", "accs", "Кидаритов"),
+    ("Сарматы-аланы", "gent", "Сарматов-аланов"), ("Восточная Римская империя", "accs", "Восточную Римскую империю"),
+])
+def test_people_names_decline_as_plural_living_beings_or_as_a_state(name, case, form):
+    from forumgm.parsers.declension import people_case
+
+    assert people_case(name, case) == form

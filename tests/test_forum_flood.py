@@ -240,7 +240,7 @@ def test_the_daemon_ticks_again_when_the_pause_ends_not_at_the_next_poll(tmp_pat
     start = msk(2, 12)   # before the example game's first deadline: polling every 10 minutes
     held = [start + timedelta(seconds=61)]
 
-    def publish(forum, store, now):
+    def publish(forum, store, now, until=None):
         return PublishReport(waiting={7: held[0]} if held else {})
 
     daemon = Daemon(installation, Store(installation.storage), object(), FixedClock(start), Edges(publish=publish))

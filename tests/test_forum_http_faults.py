@@ -5,6 +5,7 @@ fails with a message (a visible sync problem), never with a traceback out of the
 whatever goes wrong, the board never receives the same message twice.
 """
 import re
+from datetime import timedelta
 
 import pytest
 
@@ -114,13 +115,15 @@ def test_a_page_without_its_page_list_is_a_sync_problem_not_a_one_page_thread(st
         proxy.inject("GET", "viewtopic.php", "rewrite", times=5, edit=without_pagination)
         report = sync_game(store.game("g1"), forum, store, clock.now())
         assert not report.ok and "the game waits for the host" in report.error
-        assert "page 1 of 1" in report.error or "shows 1 page where 3 pages were read before" in report.error
+        assert "players' posts are gone at once" in report.error
         assert live_posts(store) == before and store.thread_cursor("g1") == cursor
         proxy.faults.clear()
     assert sync_game(store.game("g1"), forum, store, clock.now()).ok
 
 
-def test_fewer_pages_than_the_store_knows_is_a_sync_problem(store, forum, proxy, clock):
+def test_fewer_pages_than_the_store_knows_without_their_posts_deleted_is_a_sync_problem(store, forum, proxy, clock):
+    """A page that says the thread has one page where three were read: its later posts would all
+    be gone, more than anyone deletes by hand."""
     assert sync_game(store.game("g1"), forum, store, clock.now()).ok
     before = live_posts(store)
     page_one = forum.client.get(proxy.url + "viewtopic.php?t=2").text     # page 1 of 3, its page list cut to 1
@@ -129,8 +132,8 @@ def test_fewer_pages_than_the_store_knows_is_a_sync_problem(store, forum, proxy,
     store.set_thread_cursor("g1", last_page=1)
     proxy.inject("GET", "viewtopic.php", "rewrite", times=5, edit=lambda html: one_page)
     report = sync_game(store.game("g1"), forum, store, clock.now())
-    assert not report.ok and "the forum shows 1 page where 3 pages were read before" in report.error
-    assert live_posts(store) == before
+    assert not report.ok and "7 players' posts are gone at once" in report.error
+    assert live_posts(store) == before and store.thread_cursor("g1")["pages"] == 3
 
 
 def test_posts_vanishing_en_masse_is_a_sync_problem(store, forum, proxy, board, clock):
@@ -140,8 +143,10 @@ def test_posts_vanishing_en_masse_is_a_sync_problem(store, forum, proxy, board, 
         board.delete_post(post.id)
     for n in range(6):              # as many new ones: the thread keeps its three pages
         board.reply(PLAYERS[n % 4], 2, f"новый пост {n}")
+    # a deadline in half a minute: the pages of the last hour are read again, and show them gone
+    store.ensure_phase("g1", "day-1", "day", 1, None, clock.now() + timedelta(seconds=30))
     report = sync_game(store.game("g1"), forum, store, clock.now())
-    assert not report.ok and "6 posts are gone at once" in report.error
+    assert not report.ok and "6 players' posts are gone at once" in report.error
     assert "the game waits for the host" in report.error
     assert set(before) <= set(live_posts(store))     # the new posts are read, nothing is marked deleted
 
@@ -157,6 +162,33 @@ def test_every_known_post_of_a_page_gone_is_a_sync_problem(store, forum, proxy, 
     report = sync_game(store.game("g1"), forum, store, clock.now())
     assert not report.ok and "all 2 posts known on page 3 are gone" in report.error
     assert set(before) <= set(live_posts(store))
+
+
+def test_a_non_player_deleting_all_his_posts_at_once_stops_nothing(store, forum, proxy, board, clock):
+    """A member who is no player (or a spammer a moderator cleans up) removes eight posts, two whole
+    pages of them: his posts are his to delete, the game reads on and records when they went."""
+    board.add_user("Гость", "guest-pw")
+    spam = [board.reply("Гость", 2, f"реклама {n}").id for n in range(8)]
+    assert sync_game(store.game("g1"), forum, store, clock.now()).ok
+    for post_id in spam:
+        board.delete_post(post_id)
+    clock.sleep(60)
+    report = sync_game(store.game("g1"), forum, store, clock.now())
+    assert report.ok, report.error
+    assert report.deleted_posts == [str(post_id) for post_id in spam]
+    assert store.thread_cursor("g1")["pages"] == 3
+    gone = {row["post_id"]: row["deleted_at"] for row in store.posts("g1") if row["deleted_at"]}
+    assert set(gone) == {str(post_id) for post_id in spam} and min(gone.values()) > clock.now() - timedelta(seconds=60)
+
+
+def test_players_posts_gone_with_a_non_players_still_count_as_many(store, forum, proxy, board, clock):
+    board.add_user("Гость", "guest-pw")
+    board.reply("Гость", 2, "реклама")
+    assert sync_game(store.game("g1"), forum, store, clock.now()).ok
+    for post in board.visible_posts(2)[-7:]:
+        board.delete_post(post.id)
+    report = sync_game(store.game("g1"), forum, store, clock.now())
+    assert not report.ok and "6 players' posts are gone at once" in report.error
 
 
 def test_the_host_accepts_a_thread_that_really_lost_posts(store, forum, proxy, board, clock):

@@ -120,3 +120,24 @@ def test_a_text_the_board_trims_or_sanitises_is_still_found(tmp_path, clock, sit
         assert post.fields["message"] != body                    # the board changed it
         report = publish_approved(forum, store, clock.now())
         assert report.reconciled == {draft: post.id} and len(server.board.posts) == 1
+
+
+def test_smf_a_report_the_flood_rule_refused_holds_back_the_phases_reports_after_it(tmp_path, clock):
+    """SMF refused the second of a phase's three reports past its retries (the board's 2 s pause did
+    not end): the third waits for it, and on the next run they go in their order."""
+    with serve(SMF, clock) as server:
+        forum, store = host(server, SMF, clock), store_with_game(tmp_path, SMF, server, clock)
+        drafts = [store.insert_draft("g1", kind, "thread", f"Отчёт: {kind}", "round-1", False)
+                  for kind in ("technical_report", "summary_report", "literary_report")]
+        board = server.board
+        [rule] = SMF.floods
+        # after the first report, the board's clock stands still until it has refused three times
+        board.clock = lambda: board._counted_at[rule] if len(board.posts) == 1 and board.floods < 3 else clock.monotonic()
+        first = publish_approved(forum, store, clock.now())
+        assert [p.fields["message"] for p in board.posts] == ["Отчёт: technical_report"]
+        assert list(first.failed) == [drafts[1]] and "less than 2 seconds ago" in first.failed[drafts[1]]
+        assert store.draft(drafts[2])["status"] == "approved"
+        clock.sleep(5)
+        again = publish_approved(forum, store, clock.now())
+        assert again.ok and [p.fields["message"] for p in board.posts] == [
+            "Отчёт: technical_report", "Отчёт: summary_report", "Отчёт: literary_report"]

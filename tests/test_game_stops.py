@@ -137,3 +137,21 @@ def test_votes_on_a_finished_game_says_it_is_over(ended, tmp_path, capsys):
     said = capsys.readouterr().err
     assert "game mafia-example is over (the game's rules ended it after round-1; winner: мирные жители)" in said
     assert "(resolved: round-1; name one with --phase)" in said and "dealt" not in said
+
+
+def test_votes_on_a_stopped_game_says_so_before_the_count(tmp_path, monkeypatch, capsys):
+    """The daemon reads nothing of a stopped game: its count is what was read before it stopped."""
+    clock = FixedClock(msk(3, 13))
+    running = daemon(example_installation(tmp_path, monkeypatch), clock, MemoryForum(clock))
+    running.tick()
+    problem = "the forum did not answer for game mafia-example: read timed out"
+    running.store.set_problem(GAME, problem, msk(3, 13, 30))
+    capsys.readouterr()
+    assert main(["votes", "--config", str(tmp_path / "forumgm.toml"), GAME]) == 0
+    said = capsys.readouterr()
+    assert said.out.strip()
+    assert (f"forumgm votes: GAME STOPPED since 2026-03-03 13:30: {problem} (no phase resolves until this works "
+            "again); this count is what was read before, not the forum as it is now") in said.err
+    running.store.clear_problem(GAME)
+    assert main(["votes", "--config", str(tmp_path / "forumgm.toml"), GAME]) == 0
+    assert "GAME STOPPED" not in capsys.readouterr().err

@@ -319,14 +319,17 @@ def test_a_running_daemon_takes_a_replacement_at_its_next_tick(played):
 def as_the_previous_version_replaced(path, old: str, new: str, at) -> None:
     """The store as the version before seats left it after `forumgm replace OLD NEW`: its schema had no
     seats, and the player was renamed in every snapshot, order, vote, elimination and open draft."""
+    import re
     import sqlite3
 
     from forumgm.daemon.store import MIGRATIONS
 
+    seats_step = next(n for n, script in enumerate(MIGRATIONS) if "ADD COLUMN seat " in script)
     db = sqlite3.connect(path)
-    for column in ("seat", "account_checked_at"):
-        db.execute(f"ALTER TABLE replacements DROP COLUMN {column}")
-    db.execute("UPDATE schema_version SET version = ?", [len(MIGRATIONS) - 1])
+    for script in MIGRATIONS[seats_step:]:      # the columns of the seats step and of every step after it
+        for table, column in re.findall(r"ALTER TABLE (\w+) ADD COLUMN (\w+)", script):
+            db.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
+    db.execute("UPDATE schema_version SET version = ?", [seats_step])
     db.execute("UPDATE snapshots SET state = replace(state, ?, ?)", [f'"{old}"', f'"{new}"'])
     for table, column in (("orders", "sender"), ("votes", "voter"), ("eliminations", "nick"), ("players", "nick"),
                           ("drafts", "target")):

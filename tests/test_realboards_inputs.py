@@ -66,3 +66,32 @@ def test_a_pm_sent_before_the_game_was_dealt_is_no_order_of_it(legends):
     assert [o["sender"] for o in daemon.store.orders(GAME)] == ["Аскон"]
     assert len([d for d in daemon.store.drafts(game_id=GAME) if d["kind"] == "receipt"]) == 1
     daemon.store.close()
+
+
+def test_a_pm_sent_after_the_deal_but_before_the_game_opened_is_answered_and_is_no_order(legends):
+    """The roles went out at 20:00, the first night opens at 21:00: a PM of 20:03 is no order of
+    night 1 (it got a receipt as one on phpBB, MyBB and SMF); its answer says the game has not
+    started and when it does, once, approved as receipts are."""
+    server, clock, config = legends
+    clock.moment = msk(2, 20)
+    daemon = start_daemon(config, server, clock)
+    assert daemon.tick().errors == []                      # dealt now, at 20:00
+    clock.moment = msk(2, 20, 3)
+    Player(server, clock, "Аскон").pm("Ночь 1", "Шпионаж Кума")
+    for minute in (10, 20):
+        clock.moment = msk(2, 20, minute)
+        assert daemon.tick().errors == []
+    [phase] = daemon.store.phases(GAME)
+    assert daemon.store.orders(GAME, phase["key"]) == []
+    [early] = daemon.store.orders(GAME)
+    assert early["phase_key"] == phase["key"] + "/early" and early["sender"] == "Аскон"
+    [receipt] = [d for d in daemon.store.drafts(game_id=GAME) if d["kind"] == "receipt"]
+    assert receipt["target"] == "Аскон" and receipt["subject"] == "Re: Ночь 1"
+    assert receipt["body"].startswith("Аскон, игра ещё не началась: приказы принимаются с 02.03.2026 21:00.")
+    assert "• «Шпионаж Кума» — игра ещё не началась" in receipt["body"]
+    clock.moment = msk(2, 21, 5)
+    Player(server, clock, "Аскон").pm("Ночь 1", "Шпионаж Кума")
+    clock.moment = msk(2, 21, 10)
+    assert daemon.tick().errors == []
+    assert [o["sender"] for o in daemon.store.orders(GAME, phase["key"])] == ["Аскон"]
+    daemon.store.close()

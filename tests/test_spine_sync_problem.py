@@ -58,6 +58,7 @@ def test_an_unreadable_thread_page_stops_the_game_until_it_reads_again(game, cap
     server, clock, config, daemon = game
     caplog.set_level(logging.INFO, logger="forumgm.daemon")
     assert tick_at(daemon, clock, msk(2, 20)).errors == []
+    clock.moment = msk(2, 21, 30)       # the night is open (a PM before it is no order)
     Player(server, clock, "Аскон").pm("Ночь 1", "Шпионаж Кума")
     server.board.broken_topics.add(2)
 
@@ -148,7 +149,7 @@ def test_a_sync_step_that_raises_stops_the_games_but_never_the_tick(game, capsys
     def broken_inbox(forum_id, *rest):
         raise RuntimeError("inbox parser bug")
 
-    daemon.edges = replace(edges, sync_inbox=broken_inbox, publish=lambda *args: published.append(args))
+    daemon.edges = replace(edges, sync_inbox=broken_inbox, publish=lambda *args, **kw: published.append(args))
     report = tick_at(daemon, clock, msk(3, 10, 5))
     assert report.resolved == [] and published
     problem = daemon.store.game(GAME)["problem"]
@@ -158,7 +159,7 @@ def test_a_sync_step_that_raises_stops_the_games_but_never_the_tick(game, capsys
     def broken_thread(*args):
         raise RuntimeError("thread parser bug")
 
-    daemon.edges = replace(edges, sync_game=broken_thread, publish=lambda *args: published.append(args))
+    daemon.edges = replace(edges, sync_game=broken_thread, publish=lambda *args, **kw: published.append(args))
     assert tick_at(daemon, clock, msk(3, 10, 10)).resolved == [] and len(published) == 2
     assert "thread parser bug" in daemon.store.game(GAME)["problem"]
     daemon.edges = edges

@@ -35,6 +35,7 @@ def test_a_full_store_is_one_log_line_and_the_daemon_goes_on_when_it_has_room(ga
     run_loop(daemon, StopFlag(), max_ticks=1, sleep=clock.sleep)
     pages = daemon.store.db.execute("PRAGMA page_count").fetchone()[0]
     daemon.store.db.execute(f"PRAGMA max_page_count = {pages}")      # SQLITE_FULL, as on a full disk
+    clock.moment = msk(2, 21, 30)       # the night is open (a PM before it is no order)
     Player(server, clock, "Аскон").pm("Ночь 1", "Шпионаж Кума")
     Player(server, clock, "Кума").post("Голосую за [color=blue]Аскон[/color] " + "слово " * 3000)
     caplog.clear()

@@ -19,10 +19,11 @@ def old_store(path) -> None:
     game, Кума → Zed in it, and Аскон → Иной in another game."""
     db = sqlite3.connect(path)
     db.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
-    for script in MIGRATIONS[:-1]:
+    seats_step = next(n for n, script in enumerate(MIGRATIONS) if "ADD COLUMN seat " in script)
+    for script in MIGRATIONS[:seats_step]:
         for statement in statements(script):
             db.execute(statement)
-    db.execute("INSERT INTO schema_version (version) VALUES (?)", [len(MIGRATIONS) - 1])
+    db.execute("INSERT INTO schema_version (version) VALUES (?)", [seats_step])
     for game in ("g1", "g2"):
         db.execute("INSERT INTO games (id, type, thread_url, time_zone, seed, registered_at) VALUES (?, ?, ?, ?, ?, ?)",
                    [game, "mafia", "http://forum/viewtopic.php?t=1", "UTC", "1", to_text(T0)])

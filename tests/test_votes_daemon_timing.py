@@ -20,12 +20,13 @@ def at(minutes: int) -> datetime:
     return T0 + timedelta(minutes=minutes)
 
 
-def version(vote: str, seen: int, posted: int = 0, edited: int | None = None, quoted: str = "") -> dict:
+def version(vote: str, seen: int, posted: int = 0, edited: int | None = None, quoted: str = "",
+            hidden: bool = False) -> dict:
     colored = [{"color": "#0000ff", "text": vote, "where": ""}]
     if quoted:
         colored.append({"color": "#0000ff", "text": quoted, "where": "quote"})
     return {"colored": colored, "posted_at": at(posted), "seen_at": at(seen),
-            "edited_at": at(edited) if edited is not None else None}
+            "edited_at": at(edited) if edited is not None else None, "hidden": int(hidden)}
 
 
 def test_a_typo_fixed_later_keeps_the_time_of_the_vote():
@@ -36,6 +37,12 @@ def test_a_typo_fixed_later_keeps_the_time_of_the_vote():
 def test_a_changed_vote_is_timed_at_the_edit_or_when_seen_without_a_newer_edit_mark():
     rows = [version("Хан", seen=1), version("Тор", seen=50, edited=45), version("Лиса", seen=90, edited=45)]
     assert version_times(rows) == [at(0), at(45), at(90)]
+
+
+def test_a_post_shown_hidden_or_restored_is_timed_when_seen_so():
+    """No board dates a soft delete or a restore: the sighting that showed it does."""
+    rows = [version("Хан", seen=10), version("Хан", seen=50, hidden=True), version("Хан", seen=90)]
+    assert version_times(rows) == [at(0), at(50), at(90)]
 
 
 def test_a_post_first_seen_with_an_edit_mark_is_timed_at_the_edit():

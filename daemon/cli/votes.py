@@ -37,12 +37,25 @@ def run(args) -> int:
         print(f"forumgm votes: {game.id} {phase.key} takes no votes", file=sys.stderr)
         return 1
     resolved = row["status"] == "resolved"       # a past phase: its final count, not a running one
+    if not resolved:
+        for line in _stopped(store, game):
+            print(f"forumgm votes: {line}", file=sys.stderr)
     body = vote_count_body(game, state, phase, tally, final=resolved, as_of=None if resolved else store.now())
     print(body)
     if args.draft:
         made = draft(store, game.id, RUNNING_KIND, "thread", body, phase.key, approval=game.config.approval)
         print(f"\ndraft {made} added ({store.draft(made)['status']})")
     return 0
+
+
+def _stopped(store, game) -> list[str]:
+    """Why the count may be stale: the daemon reads nothing of a game that stopped (its forum
+    pages or engine failed, or it is held); a paused game's inputs are still read."""
+    from forumgm.daemon.tick.stops import PAUSED, stops
+
+    return [f"GAME STOPPED since {stop.since.astimezone(game.config.time_zone):%Y-%m-%d %H:%M}: {stop.message}; "
+            "this count is what was read before, not the forum as it is now"
+            for stop in stops(store, game.id) if not stop.finished and stop.cause != PAUSED]
 
 
 def _no_phase(store, game_id: str, asked: str | None) -> str:

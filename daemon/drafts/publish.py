@@ -28,6 +28,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Callable
 
 from forumgm.daemon.drafts.pictures import MARK, NO_PUBLIC_URL, forum_text, shown_picture
 from forumgm.daemon.forum.adapter import Attachment
@@ -49,25 +50,39 @@ class PublishReport:
     waiting: dict[int, datetime] = field(default_factory=dict)  # held by the board's flood pause: until
     held: dict[int, str] = field(default_factory=dict)          # PMs held while the sent PMs' space is full
     error: str | None = None                                    # the forum did not answer: the rest waits
+    interrupted: bool = False                                   # a phase became due: the rest waits
 
     @property
     def ok(self) -> bool:
         return self.error is None and not self.failed
 
 
-def publish_approved(forum, store, now: datetime, forum_id: str | None = None) -> PublishReport:
+def publish_approved(forum, store, now: datetime, forum_id: str | None = None,
+                     until: Callable[[], bool] | None = None) -> PublishReport:
+    """Every approved draft (and every one left `sending`), oldest first; before each, `until` may
+    say that something more urgent is due (a phase to resolve): the rest waits for the next tick."""
     report = PublishReport()
     sending = _of_forum(store, store.sending_drafts(), forum_id)
     approved = _of_forum(store, store.approved_drafts(), forum_id)
     baselines = _Baselines(forum, store)
     space = _SentSpace(forum, store, now)
+    held_back: set[tuple[str, str | None]] = set()     # (game, phase) whose thread post waits
     for draft in sending + approved:
+        if until is not None and until():
+            report.interrupted = True
+            log.info("publishing stops for a phase due now; the drafts left go on the next tick")
+            break
+        phase = (draft["game_id"], draft["phase_key"])
+        if draft["target"] == "thread" and phase in held_back:
+            continue    # a phase's reports go in their order: the one before waits, so do those after it
         try:
             if draft["status"] == "approved" and draft["target"] != "thread" and space.full():
                 store.mark_waiting(draft["id"], FULL_NOTE, now)
                 report.held[draft["id"]] = FULL_NOTE
                 continue
             _publish(forum, store, draft, now, report, baselines)
+            if draft["target"] == "thread" and draft["id"] in report.waiting:
+                held_back.add(phase)
         except Unreachable as error:
             report.error = str(error)
             report.failed[draft["id"]] = str(error)
@@ -76,6 +91,8 @@ def publish_approved(forum, store, now: datetime, forum_id: str | None = None) -
         except Exception as error:  # one draft's failure, whatever it is, stops only that draft
             reason = f"{type(error).__name__}: {error}" if not str(error) else str(error)
             report.failed[draft["id"]] = reason
+            if draft["target"] == "thread":
+                held_back.add(phase)
             store.note_send_problem(draft["id"], reason, now)
             log.warning("draft %s not published: %s", draft["id"], reason, exc_info=not isinstance(error, ForumError))
     return report

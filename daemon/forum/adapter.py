@@ -130,7 +130,8 @@ class ForumAdapter:
         only: a conversation it started itself (XenForo lists those too) is no order."""
         for listed, listing in self._folder_pages(self.pms().inbox):
             own = tuple(header.id for header in listed if header.sender == self.current_user())
-            yield [header for header in listed if header.id not in own], replace(listing, own=own)
+            unread = tuple(header.id for header in listed if header.id in own and header.unread)
+            yield [header for header in listed if header.id not in own], replace(listing, own=own, own_unread=unread)
 
     def message(self, pm_id: str) -> PmMessage:
         return self._message(self.pms().message, pm_id)

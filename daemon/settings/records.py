@@ -80,7 +80,7 @@ class GameConfig:
     rules: Mapping[str, Any] = field(default_factory=dict)
     role_delivery: str = "pm"             # "pm": the role in a PM; "link": a PM with a one-time link
     reminder_before: timedelta | None = timedelta(hours=1)   # missing day votes listed this long before
-    edit_window: timedelta = timedelta(hours=1)   # posts this young are re-read each tick so edits are seen
+    edit_window: timedelta = timedelta(hours=1)   # posts this young at a deadline are re-read once after it
     key_prefix: str = ""                  # where its keys are in `source`: "games[N]" when written inline
 
     @property

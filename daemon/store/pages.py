@@ -8,7 +8,7 @@ from dataclasses import asdict
 from datetime import datetime
 from typing import Any, Iterable
 
-from forumgm.daemon.store.base import StoreBase, StoreError, to_text
+from forumgm.daemon.store.base import StoreBase, StoreError, from_text, to_text
 from forumgm.parsers.forums.base import Post
 
 
@@ -17,10 +17,11 @@ def _fragments(fragments: Iterable) -> str:
 
 
 def _version_digest(post: Post) -> str:
-    """What makes two sightings of a post the same version: body, votes and edit mark."""
+    """What makes two sightings of a post the same version: body, votes, edit mark, and whether the
+    board shows it hidden (only then: the digests of posts never hidden stay as they were)."""
     edited = post.edited_at if isinstance(post.edited_at, bool) or post.edited_at is None else to_text(post.edited_at)
     material = json.dumps(
-        [post.html, post.text, _fragments(post.colored), _fragments(post.flagged), edited],
+        [post.html, post.text, _fragments(post.colored), _fragments(post.flagged), edited] + (["hidden"] * post.hidden),
         ensure_ascii=False,
     )
     return hashlib.sha256(material.encode("utf-8")).hexdigest()
@@ -54,8 +55,8 @@ class Thread(StoreBase):
                                        "hidden": int(post.hidden)})
                 verdict = "new"
             else:
-                self.db.execute("UPDATE posts SET last_seen_at = ?, deleted_at = NULL, page_no = COALESCE(?, page_no), "
-                                "hidden = ? WHERE game_id = ? AND post_id = ?",
+                self.db.execute("UPDATE posts SET last_seen_at = ?, deleted_at = NULL, missing_at = NULL, "
+                                "page_no = COALESCE(?, page_no), hidden = ? WHERE game_id = ? AND post_id = ?",
                                 [seen, page_no, int(post.hidden), game_id, post.id])
                 latest = self.db.execute("SELECT digest FROM post_versions WHERE game_id = ? AND post_id = ? "
                                          "ORDER BY id DESC LIMIT 1", [game_id, post.id]).fetchone()
@@ -69,6 +70,7 @@ class Thread(StoreBase):
                 "edited": int(bool(post.edited_at)), "edited_by": post.edited_by, "html": post.html,
                 "text": post.text, "text_unquoted": post.text_unquoted,
                 "colored": _fragments(post.colored), "flagged": _fragments(post.flagged), "seen_at": seen,
+                "hidden": int(post.hidden),
             })
             return verdict
 
@@ -78,6 +80,18 @@ class Thread(StoreBase):
             return self._rows("SELECT * FROM posts WHERE game_id = ? ORDER BY first_seen_at, rowid", [game_id])
         return self._rows("SELECT * FROM posts WHERE game_id = ? AND posted_at >= ? ORDER BY first_seen_at, rowid",
                           [game_id, to_text(posted_since)])
+
+    def post_authors(self, game_id: str, post_ids: Iterable[str]) -> dict[str, str]:
+        ids = list(post_ids)
+        marks = ", ".join("?" for _ in ids)
+        return {row[0]: row[1] for row in self.db.execute(
+            f"SELECT post_id, author FROM posts WHERE game_id = ? AND post_id IN ({marks})", [game_id, *ids])}
+
+    def forum_account(self, game_id: str) -> str | None:
+        """The account the game's forum is read as (the host's)."""
+        row = self.db.execute("SELECT f.account FROM games g JOIN forums f ON f.id = g.forum_id WHERE g.id = ?",
+                              [game_id]).fetchone()
+        return row[0] if row else None
 
     def hidden_post_ids(self, game_id: str) -> set[str]:
         """Posts the board shows to the host only (soft-deleted by a moderator, awaiting approval)."""
@@ -120,11 +134,30 @@ class Thread(StoreBase):
                           [game_id, game_id, to_text(seen_since)])
 
     def mark_deleted(self, game_id: str, post_ids: Iterable[str], seen_at: datetime) -> None:
-        """Posts gone from the thread keep their versions; they are only marked."""
+        """Posts gone from the thread keep their versions; they are only marked, gone since `seen_at`
+        or since an earlier page showed them missing (note_missing)."""
+        seen = to_text(seen_at)
         with self.transaction():
             for post_id in post_ids:
-                self.db.execute("UPDATE posts SET deleted_at = ? WHERE game_id = ? AND post_id = ? "
-                                "AND deleted_at IS NULL", [to_text(seen_at), game_id, post_id])
+                self.db.execute("UPDATE posts SET deleted_at = CASE WHEN missing_at < ? THEN missing_at ELSE ? END "
+                                "WHERE game_id = ? AND post_id = ? AND deleted_at IS NULL", [seen, seen, game_id, post_id])
+
+    def note_missing(self, game_id: str, missing_at: dict[str, datetime]) -> None:
+        """Posts a page no longer showed, in a sync that stopped (too many at once): not deleted yet,
+        but if the host accepts the thread as it is, gone since then. Seen again, it is forgotten."""
+        with self.transaction():
+            for post_id, at in missing_at.items():
+                self.db.execute("UPDATE posts SET missing_at = ? WHERE game_id = ? AND post_id = ? "
+                                "AND deleted_at IS NULL AND missing_at IS NULL", [to_text(at), game_id, post_id])
+
+    def thread_reread_at(self, game_id: str) -> datetime | None:
+        """The last re-read of the thread's recent pages after a deadline (sync.py)."""
+        row = self.db.execute("SELECT reread_at FROM thread_cursors WHERE game_id = ?", [game_id]).fetchone()
+        return from_text(row[0]) if row else None
+
+    def set_thread_reread(self, game_id: str, at: datetime) -> None:
+        self.set_thread_cursor(game_id)      # the row exists
+        self.db.execute("UPDATE thread_cursors SET reread_at = ? WHERE game_id = ?", [to_text(at), game_id])
 
     def thread_cursor(self, game_id: str) -> dict:
         row = self._one("SELECT last_page, pages, last_post_id FROM thread_cursors WHERE game_id = ?", [game_id])

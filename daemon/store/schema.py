@@ -389,6 +389,18 @@ MIGRATIONS: tuple[str, ...] = (
                                     ORDER BY last_id DESC LIMIT 1);
     UPDATE replacements SET account_checked_at = at;
     """,
+    # what a page shows is known from its arrival (daemon/tick/thread_pages.py): whether a version
+    # was shown hidden (soft-deleted, unapproved) is that version's, so a moderator's soft delete
+    # after a deadline changes no vote (the posts' old flag stood for every version); when a page
+    # first showed a post missing, in a sync that stopped on it, for a deletion the host accepts
+    # later; and the thread's last re-read of its recent pages after a deadline
+    """
+    ALTER TABLE post_versions ADD COLUMN hidden INTEGER NOT NULL DEFAULT 0;
+    UPDATE post_versions SET hidden = 1 WHERE EXISTS (SELECT 1 FROM posts p WHERE p.game_id = post_versions.game_id
+        AND p.post_id = post_versions.post_id AND p.hidden = 1);
+    ALTER TABLE posts ADD COLUMN missing_at TEXT;
+    ALTER TABLE thread_cursors ADD COLUMN reread_at TEXT;
+    """,
 )
 
 

@@ -33,17 +33,18 @@ from forumgm.daemon.store.posts import CLOCK_SKEW
 from forumgm.daemon.store.seats import Seats, seats_of
 from forumgm.daemon.tick.clock import due_phases, schedule
 from forumgm.daemon.tick.finish import finish_by_engine, is_finished
-from forumgm.daemon.tick.late import late_key, missed_phase
+from forumgm.daemon.tick.late import NOT_STARTED, NOT_STARTED_TEMPLATE, before_start, early_key, late_key, missed_phase
 from forumgm.daemon.tick.notices import KIND as NOTICE_KIND, host_notices
 from forumgm.daemon.tick.reminders import draft_before_deadline
 from forumgm.daemon.tick.role_delivery import role_drafts
 from forumgm.daemon.tick.stops import is_held, is_paused
 from forumgm.daemon.tick.stray_pms import draft_stray_pms
 from forumgm.daemon.tick.sync_problems import note_sync
+from forumgm.daemon.tick.thread_pages import arrival_clock
 from forumgm.daemon.tick.votes import (
     FINAL_KIND, draft_running_count, note_thread_votes, post_urls, record_votes, takes_pm_votes, vote_count_body,
 )
-from forumgm.engines.base import OrderPm, Phase, PhaseInputs, Rules, maps_of
+from forumgm.engines.base import OrderPm, Phase, PhaseInputs, Rejected, Rules, maps_of, split_lines
 from forumgm.engines.receipts import receipt_text
 from forumgm.parsers.names import Roster, account_player
 
@@ -126,16 +127,17 @@ def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edge
     games = [game.seated(store, now) for game in games]     # a replacement reaches a running daemon here
     # a held game (its rules changed, or another cause: `forumgm status` says why) is not read
     live = [game for game in games if not is_held(store, game.id)]
+    moment = arrival_clock(forum, now)      # a read is timed when it is made, not when the tick began
     threads: dict[str, tuple[Any, str | None]] = {}     # game id -> its thread's sync report, error
     for game in live:
         try:
             start_game(game, store, now)
-            threads[game.id] = _sync_step(edges.sync_game, report, game.config, forum, store, now)
+            threads[game.id] = _sync_step(edges.sync_game, report, game.config, forum, store, moment())
         except sqlite3.Error:   # the store itself fails: run_loop says so once, not per game
             raise
         except Exception as error:  # one broken game must not stop the others
             _game_failed(game, error, report)
-    inbox_errors = {forum_id: _inbox_step(edges, report, forum_id, forum, store, now,
+    inbox_errors = {forum_id: _inbox_step(edges, report, forum_id, forum, store, now, moment,
                                           [game for game in live if game.forum_id == forum_id], threads)
                     for forum_id in sorted({game.forum_id for game in games})}
     if edges.seat_accounts is not None:
@@ -161,7 +163,7 @@ def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edge
             report.errors.append(f"{forum_id}: {error}")
     if edges.publish is not None:
         try:   # publishing keeps each draft's failure to that draft; anything left must not end the tick
-            published = edges.publish(forum, store, now)
+            published = edges.publish(forum, store, now, until=_newly_due(live, store, now, moment))
             failed = getattr(published, "failed", None) or {}
             report.errors += [f"draft {draft_id}: {reason}" for draft_id, reason in failed.items()]
             report.drafts_held = min((getattr(published, "waiting", None) or {}).values(), default=None)
@@ -171,6 +173,20 @@ def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edge
             log.exception("publishing failed")
             report.errors.append(f"publishing: {error}")
     return report
+
+
+def _newly_due(games: Sequence[GameRun], store: Store, now: datetime,
+               clock: Callable[[], datetime]) -> Callable[[], bool]:
+    """Whether a phase has become due since the tick began: the receipts of a last-minute rush
+    (30 PMs, 129 requests at the polite rate) must not hold its resolution back by minutes, so
+    publishing stops and the next tick, at once, resolves first and sends them after."""
+
+    def due(moment: datetime) -> set[tuple[str, str]]:
+        return {(game.id, phase["key"]) for game in games if not is_finished(store, game.id)
+                and not is_paused(store, game.id) for phase in due_phases(game.config, moment, store, game.grace)}
+
+    already = due(now)      # resolved by this tick, or waiting for the host: no reason to stop
+    return lambda: bool(due(clock()) - already)
 
 
 def _seat_accounts_step(step: Callable, report: TickReport, forum: Any, store: Store, games: list[GameRun],
@@ -219,7 +235,8 @@ def _sync_step(step: Callable | None, report: TickReport, *args) -> tuple[Any, s
 
 
 def _inbox_step(edges: Edges, report: TickReport, forum_id: str, forum: Any, store: Store, now: datetime,
-                games: list[GameRun], threads: dict[str, tuple[Any, str | None]]) -> str | None:
+                moment: Callable[[], datetime], games: list[GameRun],
+                threads: dict[str, tuple[Any, str | None]]) -> str | None:
     """Read the forum's PM inbox unless the thread pages just read count none unread and no
     whole read is due (forumgm.daemon.forum.housekeeping.inbox_check); its error, or None."""
     counts = [getattr(threads[game.id][0], "unread_pms", None) for game in games if game.id in threads]
@@ -231,7 +248,7 @@ def _inbox_step(edges: Edges, report: TickReport, forum_id: str, forum: Any, sto
         log.debug("forum %s: the thread pages count no unread PM; the inbox is not read", forum_id)
         return None
     log.debug("forum %s: reading the PM inbox (%s)", forum_id, why)
-    _, error = _sync_step(edges.sync_inbox, report, forum_id, forum, store, now)
+    _, error = _sync_step(edges.sync_inbox, report, forum_id, forum, store, moment())
     store.set_inbox_read(forum_id, None if error else now)     # a read that failed is made again at once
     return error
 
@@ -333,7 +350,14 @@ def record_orders(game: GameRun, store: Store, state: Any, phase: Phase, deadlin
         own_words = pm["text"] if pm["text_unquoted"] is None else pm["text_unquoted"]
         order = OrderPm(nick, own_words, pm["pm_id"], at)
         missed = missed_phase(game, store, phase, at)
-        if missed:      # between a deadline and this phase's opening: answered, never carried over
+        opens = before_start(store, game.id, phase, at)
+        template, context = None, {}
+        if opens is not None:   # after the deal, before the first phase: answered, never an order
+            phase_key, filed_as = phase.key, early_key(phase.key)
+            verdicts = [Rejected(line, NOT_STARTED) for line in split_lines(order.text)]
+            template = NOT_STARTED_TEMPLATE
+            context = {"opens": opens.astimezone(game.config.time_zone).strftime("%d.%m.%Y %H:%M")}
+        elif missed:      # between a deadline and this phase's opening: answered, never carried over
             phase_key, filed_as, verdicts = missed, late_key(missed), game.rules.late_verdicts(order)
         else:
             earlier = order_pms(o for o in store.orders(game.id, phase.key) if o["sender"] == nick)
@@ -343,7 +367,8 @@ def record_orders(game: GameRun, store: Store, state: Any, phase: Phase, deadlin
             if not store.record_order(game.id, filed_as, pm["pm_id"], nick, at, order.text,
                                       [v.as_json() for v in verdicts]):
                 continue
-            draft(store, game.id, "receipt", nick, receipt_text(game.config.type, nick, verdicts, game.texts),
+            draft(store, game.id, "receipt", nick,
+                  receipt_text(game.config.type, nick, verdicts, game.texts, template, **context),
                   phase_key, approval=game.config.approval, ref=f"receipt:{pm['pm_id']}",
                   subject=f"Re: {pm['subject']}" if pm["subject"] else "")
 

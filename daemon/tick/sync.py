@@ -1,11 +1,14 @@
 """Incremental sync: a game thread and a forum account's PM inbox into the store.
 
-A poll with nothing new costs one request per thread (the last known page). Pages that hold
-posts younger than the edit window are read again so that edits are noticed; the store keeps
-every version. Posts gone from a page are marked deleted, never erased. A page the parser does
-not understand ends the sync with a message for the host — it is never taken for "no posts" —
-and so does a page that contradicts the store (another page than asked for, fewer pages than
-before, posts gone en masse): the game waits until the forum agrees again or the host accepts.
+A poll with nothing new costs one request per thread (the last known page): edits and deletions
+on that page are seen at every poll, an edit dated by the board's own mark. Once per deadline, by
+the first poll in its last minute, the pages holding posts written inside the edit window before
+it are read again, so that an edit or a deletion made on an earlier page before then counts (a
+forum admin who sees an account reload every recent page each minute bans it); the store keeps
+every version. Posts gone from a page are marked deleted, never erased. A page the parser
+does not understand ends the sync with a message for the host — it is never taken for "no posts"
+— and so does a page that contradicts the store (another page than asked for, posts gone en
+masse): the game waits until the forum agrees again or the host accepts.
 """
 from __future__ import annotations
 
@@ -17,17 +20,17 @@ from typing import Any, TextIO
 
 from forumgm.daemon.forum.errors import ForumError
 from forumgm.daemon.forum.housekeeping.inbox_cleanup import INBOX_NEARLY_FULL, Cleanup, clean_inbox, confirm_removed
-from forumgm.parsers.forums.base import Listing, PageLayoutError, Post
-from forumgm.parsers.forums.scrub import scrub_page
+from forumgm.daemon.tick.thread_pages import DatesAhead, ThreadDisagrees, ThreadRead
+from forumgm.parsers.forums.base import Listing, PageLayoutError
 
 DEFAULT_EDIT_WINDOW = timedelta(minutes=60)
+# a deadline's re-read of the thread's recent pages, as late before it as a poll comes: polls near
+# a deadline come every 30 s ([daemon] poll_near), so one falls inside this
+REREAD_BEFORE = timedelta(seconds=60)
 PROGRESS_FROM_PAGES = 3      # a progress bar only when this many pages are to be read
 log = logging.getLogger(__name__)
 
 MAX_INBOX_PAGES = 50
-MASS_DELETION = 5    # more posts gone in one sync than a player or a moderator removes by hand
-# Zones differ by half an hour or more; a board's clock a few minutes fast is no reason to stop.
-DATES_AHEAD = timedelta(minutes=15)
 ACCEPTING = 0        # thread_cursors.pages after `forumgm accept-thread`, until the next full read
 _TOLD_NO_PMS: set[str] = set()   # forums this process has logged as having no private messages
 _TOLD_NEARLY_FULL: set[str] = set()
@@ -62,52 +65,34 @@ class InboxReport:
 
 def sync_game(game: Any, forum, store, now: datetime, edit_window: timedelta | None = None,
               progress: TextIO | None = None) -> SyncReport:
-    """Read the thread from the last known page (or an earlier one still inside the edit window) to the end.
+    """Read the thread from the last known page (once per deadline, just before it: from the first
+    page holding a post written inside the edit window before it) to the end.
 
-    Each page is stored with its posts and the cursor in one transaction as it arrives, and only
-    the ids of posts known before that must show up again are held: memory stays flat however
-    long the thread, and a sync stopped halfway resumes at the page where it stopped.
+    Each page is stored with its posts and the cursor in one transaction as it arrives, timed by
+    its arrival (daemon/tick/thread_pages.py), and only the ids of posts known before that must
+    show up again are held: memory stays flat however long the thread, and a sync stopped halfway
+    resumes at the page where it stopped.
     """
     game_id, thread_url = _field(game, "id"), _field(game, "thread_url")
     window = edit_window if edit_window is not None else _edit_window(game)
     report = SyncReport(game_id)
     cursor = store.thread_cursor(game_id)
     accepting = cursor["pages"] == ACCEPTING   # the host said the thread is as the forum shows it
-    page_no = _first_page_to_read(store, game_id, cursor["last_page"], now - window)
-    missing = store.live_post_pages(game_id, from_page=page_no)    # known posts yet to show up again
-    known = dict(missing)
+    page_no, reread = _first_page_to_read(store, game_id, cursor["last_page"], now, window)
+    reading = ThreadRead(game_id, thread_url, forum, store, report, now, _session_values(forum), cursor["pages"])
+    reading.expect(page_no)
     bar = _Progress(progress if progress is not None else sys.stderr, game_id, page_no)
-    last_html = ""
-
-    def read(number: int, forward: bool = True):
-        nonlocal last_html
-        info, posts, html = forum.thread_page(thread_url, number)
-        last_html = html
-        report.pages_fetched += 1
-        _check_page(number, info, cursor["pages"])
-        _check_dates(posts, now)
-        with store.transaction():
-            store.record_page(game_id, thread_url, info.page, scrub_page(html, _session_values(forum)), now)
-            _record_page_posts(store, game_id, info.page, posts, now, report)
-            if forward:
-                last_post_id = posts[-1].id if posts else store.thread_cursor(game_id)["last_post_id"]
-                store.set_thread_cursor(game_id, last_page=info.page, pages=info.pages, last_post_id=last_post_id)
-        for post in posts:
-            missing.pop(post.id, None)
-        return info, posts
-
     try:
-        first_read = info_posts = read(page_no)
-        while True:
-            info, posts = info_posts
-            bar.show(info.page, info.pages)
-            if info.page >= info.pages:
-                break
+        info = reading.page(page_no).info
+        bar.show(info.page, info.pages)
+        while info.page < info.pages:
             page_no = info.page + 1
-            info_posts = read(page_no)
-        _mark_vanished(store, game_id, (first_read[0].page, first_read[1]), missing, read, now, report,
-                       known=None if accepting else known)
-        report.unread_pms = _unread_pms(forum, last_html)
+            info = reading.page(page_no).info
+            bar.show(info.page, info.pages)
+        reading.mark_vanished(checked=not accepting)
+        if reread:
+            store.set_thread_reread(game_id, now)
+        report.unread_pms = _unread_pms(forum, reading.last_html)
     except ThreadDisagrees as error:
         report.error = (f"the thread of game {game_id} disagrees with what was read before: {error}; "
                         "nothing of it is taken as fact, the game waits for the host (if the thread "
@@ -176,6 +161,10 @@ def _read_inbox(forum_id: str, forum, store, now: datetime, report: InboxReport,
                     forum_id, header, forum.message(header.id), now):
                 report.new_pms.append(header.id)
         store.record_own_pms(forum_id, listing.own, now)
+        for pm_id in listing.own_unread:
+            # a notice the account sent itself stays unread (phpBB, MyBB), and the thread pages'
+            # count of it would have the inbox read at every poll for ever: opened once, it is read
+            forum.message(pm_id)
         on_page = [h.id for h in headers] + list(listing.own)
         listed += on_page
         if (set(on_page) & known and number >= min_pages) or number >= MAX_INBOX_PAGES:
@@ -219,44 +208,6 @@ def _session_values(forum) -> list[str]:
     return [cookie.value for cookie in session.cookies if cookie.value] if session is not None else []
 
 
-def _record_page_posts(store, game_id: str, page_no: int, posts: list[Post], now: datetime,
-                       report: SyncReport) -> None:
-    for post in posts:
-        verdict = store.record_post(game_id, post, page_no, now)
-        if verdict == "new":
-            report.new_posts.append(post.id)
-        elif verdict == "edited":
-            report.edited_posts.append(post.id)
-
-
-def _mark_vanished(store, game_id: str, first_read, missing: dict[str, int | None], read, now: datetime,
-                   report: SyncReport, known: dict[str, int | None] | None) -> None:
-    """Known posts after the first post read that did not show up are gone (everything after it
-    was read). A known post of a page read that sits before it may only have moved back a page
-    when an earlier post was deleted: the previous page is read once to tell. Deletions that
-    look like a page read wrong are checked against `known` (the posts known before, by page)
-    unless the host has accepted the thread as it is (None)."""
-    first_page, first_posts = first_read
-    numbered = [int(p.id) for p in first_posts if p.id.isdigit()]
-    if not numbered:
-        return
-    low = min(numbered)
-    moved_or_gone = [pid for pid, page in missing.items() if int(pid) < low and (page or 0) >= first_page]
-    if moved_or_gone and first_page > 1:
-        earlier_known = store.live_post_pages(game_id, from_page=first_page - 1, to_page=first_page - 1)
-        missing.update(earlier_known)
-        if known is not None:
-            known.update(earlier_known)
-        _, earlier = read(first_page - 1, forward=False)
-        low = min([int(p.id) for p in earlier if p.id.isdigit()] or [low])
-    vanished = sorted((pid for pid in missing if int(pid) > low), key=int)
-    if known is not None:
-        _check_vanished(vanished, known)
-    if vanished:
-        store.mark_deleted(game_id, vanished, now)
-        report.deleted_posts += vanished
-
-
 def accept_thread(store, game_id: str, by: str) -> None:
     """The host has looked: the thread really is as the forum shows it now (a moderator removed
     posts). The next sync reads it from page 1 and takes it as it is, deletions included."""
@@ -265,56 +216,21 @@ def accept_thread(store, game_id: str, by: str) -> None:
         store.audit(by, "thread.accept", {"game": game_id})
 
 
-class ThreadDisagrees(Exception):
-    """What the forum shows contradicts what the store knows of the thread: more likely a page
-    read wrong (a theme without its page list, a proxy's error page) than the thread itself."""
-
-
-class DatesAhead(Exception):
-    """The forum dates a post after the moment it was read."""
-
-
-def _check_dates(posts: list[Post], now: datetime) -> None:
-    """A post dated well after it was read was not written yet: the board shows its dates in another
-    zone than `[forum] time_zone` reads them in (MyBB, SMF and FluxBB show the account's wall clock),
-    or its clock runs ahead. Every vote would then be timed hours off and a late one counted."""
-    for post in posts:
-        dates = [when for when in (post.posted_at, post.edited_at) if isinstance(when, datetime)]
-        if dates and max(dates) > now + DATES_AHEAD:
-            ahead = (max(dates) - now).total_seconds() / 3600
-            raise DatesAhead(f"the forum dates post {post.id} {max(dates).isoformat()}, {ahead:.1f} h after it was "
-                             f"read ({now.isoformat()}): [forum] time_zone is not the zone the board shows the "
-                             "account's dates in (its profile's setting), or the board's clock runs ahead")
-
-
-def _check_page(asked: int, info, known_pages: int) -> None:
-    """A page must be the one asked for, of a thread at least as long as it was: a page read as
-    "page 1 of 1" when its page list is missing would otherwise mark every later post deleted."""
-    if info.page != asked:
-        raise ThreadDisagrees(f"page {asked} was asked for and the forum showed page {info.page} of {info.pages}")
-    if info.pages < known_pages:
-        raise ThreadDisagrees(f"the forum shows {info.pages} {'page' if info.pages == 1 else 'pages'} "
-                              f"where {known_pages} pages were read before")
-
-
-def _check_vanished(vanished: list[str], known: dict[str, int | None]) -> None:
-    """Posts are deleted one or two at a time; many at once, or every post the store had on a
-    page, is a page read wrong until the host has looked."""
-    if len(vanished) > MASS_DELETION:
-        raise ThreadDisagrees(f"{len(vanished)} posts are gone at once ({', '.join(vanished)})")
-    gone = set(vanished)
-    by_page: dict[int, list[str]] = {}
-    for post_id, page in known.items():
-        by_page.setdefault(page or 0, []).append(post_id)
-    for page, ids in sorted(by_page.items()):
-        if len(ids) >= 2 and gone.issuperset(ids):
-            raise ThreadDisagrees(f"all {len(ids)} posts known on page {page} are gone ({', '.join(sorted(ids, key=lambda i: (len(i), i)))})")
-
-
-def _first_page_to_read(store, game_id: str, last_page: int, edits_since: datetime) -> int:
-    """The last known page, or an earlier one holding a post still inside the edit window."""
-    earliest = store.first_page_posted_since(game_id, edits_since)
-    return max(1, min(last_page, earliest or last_page))
+def _first_page_to_read(store, game_id: str, last_page: int, now: datetime, window: timedelta) -> tuple[int, bool]:
+    """The last known page; and whether this read is a deadline's one re-read of the recent pages,
+    which starts at the first page holding a post written inside the edit window before it: the
+    first poll in the last REREAD_BEFORE before the deadline makes it (or, none having come, the
+    first after it)."""
+    near = [phase["deadline"] for phase in store.phases(game_id, status="pending")
+            if phase["deadline"] - REREAD_BEFORE <= now]
+    if not near:
+        return last_page, False
+    deadline = min(near)
+    reread = store.thread_reread_at(game_id)
+    if reread is not None and reread >= deadline - REREAD_BEFORE:
+        return last_page, False
+    earliest = store.first_page_posted_since(game_id, deadline - window)
+    return max(1, min(last_page, earliest or last_page)), True
 
 
 def _edit_window(game: Any) -> timedelta:

@@ -123,7 +123,6 @@ def vote_versions(store: Store, game_id: str, since: datetime | None, cutoff: da
     expects; versions timed before `since` belong to an earlier phase. The host's own posts (the
     daemon's account) are no votes."""
     deleted = store.deleted_post_ids(game_id, cutoff)
-    hidden = store.hidden_post_ids(game_id)    # soft-deleted or unapproved: shown to the host only
     # a version is seen after it was cast: posts last seen well before `since` cannot hold this
     # phase's votes, and a tick need not read the whole thread
     rows = store.post_versions(game_id) if since is None else store.recent_post_versions(game_id, since - CLOCK_SKEW)
@@ -139,7 +138,8 @@ def vote_versions(store: Store, game_id: str, since: datetime | None, cutoff: da
                     post_id=row["post_id"], author=row["author"], posted_at=row["posted_at"], version_at=at,
                     colored=tuple(ColoredFragment(**f) for f in row["colored"]),
                     flagged=tuple(ColoredFragment(**f) for f in row["flagged"]),
-                    hidden=row["post_id"] in hidden,
+                    # soft-deleted or unapproved, shown to the host only: from the sighting that showed it so
+                    hidden=bool(row["hidden"]),
                 ))
     return versions
 
@@ -151,13 +151,15 @@ def version_times(rows: list[dict]) -> list[datetime]:
     else the post time, else when it was first seen. A later version: the same time as the one
     before when its coloured text did not change (a typo fixed after the deadline keeps the vote),
     else the edit time the forum shows, or the time it was seen when the forum shows no newer one.
+    A version the board shows hidden (or no longer hidden) is timed when it was seen so: no board
+    dates a soft delete or a restore.
     """
     times: list[datetime] = []
     previous: dict | None = None
     for row in rows:
         if previous is None:
             at = row["edited_at"] or row["posted_at"] or row["seen_at"]
-        elif _colored(row) == _colored(previous):
+        elif _colored(row) == _colored(previous) and row["hidden"] == previous["hidden"]:
             at = times[-1]
         elif row["edited_at"] and row["edited_at"] > previous["seen_at"]:
             at = row["edited_at"]

@@ -13,7 +13,7 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import Any, ClassVar, Mapping, Sequence
 
-from forumgm.engines.base import ORDERS, OrderPm, Outcome, Phase, PhaseInputs, Verdict, phase_rng
+from forumgm.engines.base import ORDERS, OrderPm, Outcome, Phase, PhaseInputs, SetupError, Verdict, phase_rng
 from forumgm.engines.bellum import orders as _orders
 from forumgm.engines.bellum.authority import authority_table
 from forumgm.engines.bellum.report import TurnTexts, player_pms, turn_reports
@@ -54,7 +54,13 @@ class BellumRules:
     draft_kinds: ClassVar[tuple[str, ...]] = ("technical_report", "literary_report", "turn_pm")
 
     def setup(self, setup: Mapping[str, Any], seed: int) -> BellumState:
-        return start_state(setup, seed, self.config)
+        state = start_state(setup, seed, self.config)
+        named = state.world.geography
+        # rules made from the shipped rule table know the geographies; a game must not start on
+        # one its every turn's map could not be drawn on
+        if self.geographies and named is not None and named not in self.geographies:
+            raise SetupError("setup.scenario", unknown_geography(named, self.geographies))
+        return state
 
     def setup_warnings(self, setup: Mapping[str, Any]) -> list[tuple[str, str]]:
         """(key, message) of what check-config shows as warnings (setup.setup_warnings)."""
@@ -130,6 +136,10 @@ class BellumRules:
 
 
 MAP_DATA = ("geography", "fonts")          # the rule table's keys that are no rules
+
+
+def unknown_geography(name: str, shipped: Mapping[str, Any]) -> str:
+    return f"geography: {name!r} is no shipped geography (expected one of: {', '.join(sorted(shipped))})"
 
 
 def make_rules(rule_table: Mapping[str, Any]) -> BellumRules:

@@ -57,6 +57,8 @@ TITLE_SIZE = 15.0
 NAME_SPACING = -1.0         # pixels between a name's lines
 PNG_COLOURS = 128
 PNG_EDGE_COLOURS = 32       # at least this many of them for the edges of letters and shapes
+PNG_EFFORTS = (6, 9)        # zlib levels: the quick one (20 ms), the thorough one (0.15 s) for a picture
+PNG_ENOUGH = 120 * 1024     # … larger than this, to stay within the 128 KB of a stock SMF board
 
 
 SQUARE, CIRCLE, RINGED, CONCAVE = "square", "circle", "ringed", "concave"
@@ -140,8 +142,12 @@ def _png(image: Image.Image, exact: list[tuple[int, int, int]]) -> bytes:
     chosen = image.quantize(PNG_COLOURS - len(exact), method=Image.Quantize.FASTOCTREE).getpalette()
     palette = Image.new("P", (1, 1))
     palette.putpalette([value for colour in exact for value in colour] + chosen[:3 * (PNG_COLOURS - len(exact))])
-    buffer = io.BytesIO()
-    image.quantize(palette=palette, dither=Image.Dither.NONE).save(buffer, "PNG", compress_level=6)
+    flat = image.quantize(palette=palette, dither=Image.Dither.NONE)
+    for effort in PNG_EFFORTS:
+        buffer = io.BytesIO()
+        flat.save(buffer, "PNG", compress_level=effort)
+        if len(buffer.getvalue()) <= PNG_ENOUGH:
+            break
     return buffer.getvalue()
 
 
@@ -443,7 +449,7 @@ def _draw(canvas, plan: Plan) -> None:
         for rings in _rings(area, to_pixels):
             canvas.polygon(rings, fill, CELL_EDGE, 1.1, link=f"province:{pid}:{owner or ''}", opacity=opacity)
     if plan.geography is not None:
-        _lakes(canvas, plan)
+        _waters(canvas, plan)
     for kind, style in LINK_STYLES.items():
         canvas.group(f"links:{kind}")
         for link in plan.scenario.links:
@@ -473,22 +479,26 @@ def _draw(canvas, plan: Plan) -> None:
 
 
 def _geography(canvas, plan: Plan) -> None:
-    """The sea, the land under the provinces (the unclaimed part in its own colour) and the rivers."""
+    """The sea and the land under the provinces (the unclaimed part in its own colour)."""
     to_pixels, layout = plan.to_pixels, plan.layout
     canvas.group("sea")
     canvas.polygon([np.array([(0, 0), (WIDTH_PX, 0), (WIDTH_PX, plan.map_height), (0, plan.map_height)])], SEA)
     canvas.group("land")
     for rings in _rings(plan.geography.land, to_pixels):
-        canvas.polygon(rings, BACKGROUND, COAST, 0.7)
+        canvas.polygon(rings, BACKGROUND)
     if layout.unclaimed is not None:
         for rings in _rings(layout.unclaimed, to_pixels):
             canvas.polygon(rings, UNCLAIMED)
+
+
+def _waters(canvas, plan: Plan) -> None:
+    """The coasts, rivers and lakes, over the provinces."""
+    canvas.group("coast")
+    for rings in _rings(plan.geography.land, plan.to_pixels):
+        canvas.polygon(rings, None, COAST, 0.7)
     canvas.group("rivers")
-    for rank, line in layout.rivers:
-        canvas.line(to_pixels(line), RIVER, RIVER_WIDTHS.get(rank, 0.7))
-
-
-def _lakes(canvas, plan: Plan) -> None:
+    for rank, line in plan.layout.rivers:
+        canvas.line(plan.to_pixels(line), RIVER, RIVER_WIDTHS.get(rank, 0.7))
     canvas.group("lakes")
     for rings in _rings(plan.geography.lakes, plan.to_pixels):
         canvas.polygon(rings, SEA, COAST, 0.6)

@@ -9,7 +9,7 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from forumgm.engines.base import Picture
-from forumgm.engines.bellum import summary
+from forumgm.engines.bellum import summary, unknown_geography
 from forumgm.engines.bellum.canvas import Fonts
 from forumgm.engines.bellum.geography import Geography, parse_geography
 from forumgm.engines.bellum.mapdraw import FORMATS, draw_map, start_position
@@ -44,9 +44,11 @@ class BellumMaps:
 
     def geography(self, name: str | None) -> Geography | None:
         """The shipped geography of that name, parsed once; None (the map drawn as cells) for a
-        scenario without one or naming one this forumgm does not ship."""
-        if name not in self.geographies:
+        scenario without one; ValueError for one this forumgm does not ship."""
+        if name is None:
             return None
+        if name not in self.geographies:
+            raise ValueError(unknown_geography(name, self.geographies))
         if name not in self._parsed:
             self._parsed[name] = parse_geography(name, self.geographies[name])
         return self._parsed[name]

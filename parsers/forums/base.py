@@ -13,6 +13,16 @@ class PageLayoutError(ValueError):
     """
 
 
+class PastLastPage(PageLayoutError):
+    """A thread page past the thread's last: the board shows the thread's page list and no post
+    (SMF 2.1 so answers a page number a deletion made too high; phpBB and MyBB show the last page,
+    FluxBB the first)."""
+
+    def __init__(self, message: str, page: int):
+        super().__init__(message)
+        self.page = page
+
+
 @dataclass(frozen=True)
 class ColoredFragment:
     color: str       # normalised lowercase #rrggbb
@@ -58,6 +68,7 @@ class Listing:
     used: float | None = None     # per cent of the account's PM space in use, when the board shows only
                                   # that (MyBB's bar counts every folder against the group's quota)
     own: tuple[str, ...] = ()     # ids of PMs on the page that the account sent itself (no orders)
+    own_unread: tuple[str, ...] = ()   # those of them the board still shows unread
 
     @property
     def fill(self) -> float | None:

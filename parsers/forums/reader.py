@@ -13,7 +13,9 @@ from zoneinfo import ZoneInfo
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from forumgm.parsers.dates import parse_forum_date
-from forumgm.parsers.forums.base import Form, Listing, PageInfo, PageLayoutError, PmHeader, PmMessage, Post
+from forumgm.parsers.forums.base import (
+    Form, Listing, PageInfo, PageLayoutError, PastLastPage, PmHeader, PmMessage, Post,
+)
 from forumgm.parsers.forums.body import Marks, read_body
 from forumgm.parsers.forums.layout import EngineLayout, Field, Fields, InboxLayout, MessageLayout, Pagination
 from forumgm.parsers.forums.queries import ALONE, Alone, Posts, every, first
@@ -99,6 +101,10 @@ def read_posts(html: str, layout: EngineLayout, tz: Zone, now: datetime | None =
 def read_page_info(html: str, layout: EngineLayout) -> PageInfo:
     tree = LexborHTMLParser(html)
     if first(tree.root, layout.thread.post) is None:
+        pagination = layout.thread.pagination
+        listed = first(tree.root, pagination.container) if pagination.container else None
+        if listed is not None and (page := _current_page(listed, pagination)) > 1:
+            raise PastLastPage(f"{layout.name}: page {page} of the thread shows no post", page)
         raise PageLayoutError(f"{layout.name}: no posts found; not a thread page?")
     return _page_info(tree, layout.thread.pagination)
 
