@@ -129,3 +129,15 @@ def test_simulate_texts_prints_every_report_and_pm_of_each_phase_for_proofreadin
     for pm in phase["pms"]:
         assert f"===== night-2: {pm['kind']} PM to {pm['to']} =====\n{pm['text']}\n" in printed
     assert printed.count("=====\n") == len([b for b in phase["reports"].values() if b]) + len(phase["pms"])
+
+
+def test_a_pm_from_an_account_named_like_an_alias_is_nobodys_order(tmp_path, capsys):
+    # the daemon takes a PM's sender by the exact account (parsers.names.account_player): «Зор» is
+    # Зорро's alias, so an account called «Зор» is someone else, and so it is in the lab
+    text = doc_example().replace('"Зорро" = """Атака 8 Хана', '"Зор" = """Атака 8 Хана', 1)
+    assert '"Зор" = """' in text
+    assert main(["simulate", str(scenario(tmp_path, text))]) == 0
+    night = json.loads(capsys.readouterr().out)["phases"][0]
+    assert "Зорро" not in night["receipts"] and "Зор" not in night["receipts"]
+    assert night["stray_pms"] == [{"from": "Зор", "text": "Атака 8 Хана\nатака 5 Лисы"}]
+    assert all(pm["to"] != "Зорро" or pm["kind"] != "receipt" for pm in night["pms"])

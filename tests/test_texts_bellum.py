@@ -66,3 +66,10 @@ def test_the_chronicle_declines_and_agrees_with_states_and_peoples(texts, seed):
 def test_a_quiet_turn_says_so_in_another_line_each_turn(texts):
     quiet = [chronicle(texts, [], turn=turn).splitlines()[-1] for turn in range(1, 6)]
     assert all(len(set(quiet[i:i + 4])) == 4 for i in range(2))
+
+
+def test_a_receipt_names_peoples_and_provinces_in_their_cases():
+    """«атакуя Гепид», «отступать из Дакии в Языгия» were the receipts' forms."""
+    from forumgm.parsers.orders.bellum import inflect
+    assert f"атакуя {inflect('Гепиды', 'accs', place=False)}" == "атакуя Гепидов"
+    assert f"отступать из {inflect('Дакия', 'gent')} в {inflect('Языгия', 'accs')}" == "отступать из Дакии в Языгию"

@@ -10,20 +10,24 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from forumgm.daemon.settings.game import VOTE_POLICIES
 from forumgm.daemon.settings.games import GAMES, phase_kinds, rules_for
 from forumgm.daemon.settings.setup_files import with_setup_files
 from forumgm.daemon.settings.toml_file import TomlFileError, read_toml
+from forumgm.daemon.tick.late import files_late
+from forumgm.daemon.tick.phase_play import FINAL_KIND, PlayedGame, play_phase, vote_rules_for
 from forumgm.engines.base import OrderPm, Phase, PhaseInputs, Rules, SetupError, Verdict
 from forumgm.engines.receipts import receipt_text
 from forumgm.engines.tally import VotePostVersion, count_votes
 from forumgm.engines.texts import Texts
+from forumgm.parsers.colors import normalize_color
 from forumgm.parsers.forums.base import ColoredFragment
-from forumgm.parsers.names import Resolved, Roster, resolve_name
+from forumgm.parsers.names import Resolved, Roster, account_player, resolve_name
 
-TOP_KEYS = {"game", "seed", "setup", "phases"}
+TOP_KEYS = {"game", "seed", "setup", "phases", "vote_colors", "vote_policy"}
 PHASE_KEYS = {"kind", "number", "orders", "votes", "posts", "pms"}
 POST_KEYS = {"author", "bbcode"}
-PM_KEYS = {"from", "text"}
+PM_KEYS = {"from", "text", "late"}
 
 # Scenario phases carry no clock; each gets a synthetic day so that votes and PMs keep their
 # order and all of them fall before that phase's deadline.
@@ -42,6 +46,9 @@ class PhaseScript:
     pms: tuple[OrderPm, ...]
     votes: tuple[VotePostVersion, ...] | None
     deadline: datetime
+    opens: datetime
+    strays: tuple[dict, ...] = ()      # PMs from accounts that are no player's: nobody's orders
+    late: tuple[OrderPm, ...] = ()     # PMs come after the deadline, before the next phase opened
 
 
 def load_scenario(path: Path) -> dict:
@@ -89,6 +96,7 @@ def play_scenario(scenario: Mapping[str, Any], texts: Texts | None = None) -> Pl
     setup = scenario.get("setup", {})
     rules, state = _start(game, setup, seed)
     roster = _roster(setup)
+    voting = _voting(scenario)
     phases = scenario.get("phases", [])
     if not isinstance(phases, list):
         raise ScenarioError("phases", "expected an array of tables ([[phases]])")
@@ -97,9 +105,9 @@ def play_scenario(scenario: Mapping[str, Any], texts: Texts | None = None) -> Pl
     for index, table in enumerate(phases):
         if rules.winner(state) is not None:
             raise ScenarioError(f"phases[{index}]", f"the game is over before this phase (winner: {rules.winner(state)})")
-        script = _phase_script(table, f"phases[{index}]", index, game, roster, rules, state)
+        script = _phase_script(table, f"phases[{index}]", index, game, roster, rules, state, voting)
         opening = _role_pms(rules, state, texts) if index == 0 else []
-        state, result = _play(rules, game, state, script, seed, texts, roster)
+        state, result = _play(rules, game, state, script, seed, texts, roster, voting)
         result["pms"] = opening + result["pms"]
         states.append(state)
         out_phases.append(result)
@@ -174,8 +182,26 @@ def _role_pms(rules: Rules, state: Any, texts: Texts) -> list[dict]:
     return [pm.as_json() for pm in role_pms(state, texts)] if role_pms else []
 
 
+@dataclass(frozen=True)
+class Voting:
+    """The game config's vote overrides a scenario may set as a game file does ([game] vote_colors, vote_policy)."""
+
+    colors: tuple[str, ...] = ()
+    policy: str | None = None
+
+
+def _voting(scenario: Mapping[str, Any]) -> Voting:
+    colors = scenario.get("vote_colors", [])
+    if not isinstance(colors, list) or not all(isinstance(c, str) and normalize_color(c) for c in colors):
+        raise ScenarioError("vote_colors", f"expected a list of colours such as \"red\" or \"#ff0000\" (got {colors!r})")
+    policy = scenario.get("vote_policy")
+    if policy not in (None, *VOTE_POLICIES):
+        raise ScenarioError("vote_policy", f"expected one of {', '.join(VOTE_POLICIES)} (got {policy!r})")
+    return Voting(tuple(colors), policy)
+
+
 def _play(rules: Rules, game: str, state: Any, script: PhaseScript, seed: int,
-          texts: Texts, roster: Roster) -> tuple[Any, dict]:
+          texts: Texts, roster: Roster, voting: Voting) -> tuple[Any, dict]:
     receipts: dict[str, list[dict]] = {}
     receipt_pms = []
     read: list[OrderPm] = []
@@ -187,14 +213,23 @@ def _play(rules: Rules, game: str, state: Any, script: PhaseScript, seed: int,
                             "text": receipt_text(game, pm.sender, verdicts, texts)})
         read.append(pm)
 
+    # a PM come too late is answered as the daemon answers it and never becomes an order
+    late_receipts: dict[str, list[dict]] = {}
+    for pm in script.late:
+        verdicts = rules.late_verdicts(pm)
+        late_receipts.setdefault(pm.sender, []).extend(v.as_json() for v in verdicts)
+        receipt_pms.append({"to": pm.sender, "kind": "receipt", "text": receipt_text(game, pm.sender, verdicts, texts)})
+
     tally = None
     if script.votes is not None:
-        vote_rules = rules.vote_rules(state, script.phase)
+        vote_rules = vote_rules_for(rules.vote_rules(state, script.phase), voting.colors, voting.policy, script.opens)
         if vote_rules is None:
             raise ScenarioError(f"phases.{script.phase.key}", f"a {script.phase.kind} phase takes no thread votes")
         tally = count_votes(script.votes, roster, vote_rules, script.deadline)
 
-    outcome = rules.resolve(state, script.phase, PhaseInputs(orders=tuple(read), tally=tally), seed, texts)
+    played = PlayedGame(rules, texts, game, game, seed, _no_link)
+    play = play_phase(played, state, script.phase, PhaseInputs(orders=tuple(read), tally=tally))
+    outcome = play.outcome
     result: dict[str, Any] = {
         "kind": script.phase.kind,
         "number": script.phase.number,
@@ -204,15 +239,24 @@ def _play(rules: Rules, game: str, state: Any, script: PhaseScript, seed: int,
         "events": [e.as_json() for e in outcome.events],
         "reports": dict(outcome.reports),
     }
+    if play.notices:
+        result["notices"] = play.notices
+    if script.strays:
+        result["stray_pms"] = list(script.strays)
+    if late_receipts:
+        result["late_receipts"] = late_receipts
     if tally is not None:
         result["counted_votes"] = {v.voter: v.target for v in tally.counted}
         result["discarded_votes"] = [d.as_json() for d in tally.discarded]
+        final = [d.body for d in play.drafts if d.kind == FINAL_KIND]
+        if final:
+            result["vote_count"] = final[0]
     result.update(outcome.extra)
     return outcome.state, result
 
 
 def _phase_script(table: Any, key: str, index: int, game: str, roster: Roster, rules: Rules,
-                  state: Any) -> PhaseScript:
+                  state: Any, voting: Voting) -> PhaseScript:
     if not isinstance(table, Mapping):
         raise ScenarioError(key, "expected a table")
     _reject_unknown(table, PHASE_KEYS, key)
@@ -223,29 +267,45 @@ def _phase_script(table: Any, key: str, index: int, game: str, roster: Roster, r
     clock = _Ticker(start)
 
     pms: list[OrderPm] = []
+    strays: list[dict] = []
+
+    late: list[OrderPm] = []
+
+    def received(account: str, text: str, where: str, too_late: bool = False) -> None:
+        nick = _sender(account, roster, where)
+        if nick is None:
+            strays.append({"from": account, "text": text})
+        else:
+            (late if too_late else pms).append(OrderPm(nick, text, f"sim-{index}-{len(pms) + len(late)}", clock.next()))
+
     for sender, texts in _mapping(table, "orders", key).items():
         for text in _texts(texts, f"{key}.orders.{sender}"):
-            pms.append(OrderPm(_player(sender, roster, f"{key}.orders"), text, f"sim-{index}-{len(pms)}", clock.next()))
+            received(sender, text, f"{key}.orders")
     for i, pm in enumerate(_list(table, "pms", key)):
         pm_key = f"{key}.pms[{i}]"
         _reject_unknown(pm, PM_KEYS, pm_key)
-        sender = _player(_require(pm, "from", str, pm_key), roster, pm_key + ".from")
-        pms.append(OrderPm(sender, _require(pm, "text", str, pm_key), f"sim-{index}-{len(pms)}", clock.next()))
+        too_late = pm.get("late", False)
+        if too_late not in (True, False):
+            raise ScenarioError(pm_key + ".late", f"expected true or false (got {too_late!r})")
+        if too_late and not files_late(rules):
+            raise ScenarioError(pm_key + ".late", f"a {game} PM after a deadline is an order of the next phase: "
+                                                  "list it there")
+        received(_require(pm, "from", str, pm_key), _require(pm, "text", str, pm_key), pm_key + ".from", too_late)
 
     votes = None
     if "votes" in table or "posts" in table:
-        votes = _vote_versions(table, key, roster, rules, state, clock)
-    return PhaseScript(Phase(kind, number), tuple(pms), votes, start + timedelta(hours=12))
+        votes = _vote_versions(table, key, clock, voting)
+    return PhaseScript(Phase(kind, number), tuple(pms), votes, start + timedelta(hours=12), start, tuple(strays),
+                       tuple(late))
 
 
-def _vote_versions(table: Mapping, key: str, roster: Roster, rules: Rules, state: Any,
-                   clock: "_Ticker") -> tuple[VotePostVersion, ...]:
+def _vote_versions(table: Mapping, key: str, clock: "_Ticker", voting: Voting) -> tuple[VotePostVersion, ...]:
     from forumgm.parsers.bbcode import to_phpbb_html
-    from forumgm.parsers.colors import normalize_color
     from forumgm.parsers.forums.phpbb import post_body
 
     versions = []
-    vote_color = normalize_color("blue")
+    # a `votes` entry is the text a voter wrote in the vote colour: the game's own, when it sets one
+    vote_color = normalize_color(voting.colors[0] if voting.colors else "blue")
     for voter, text in _mapping(table, "votes", key).items():
         if not isinstance(text, str):
             raise ScenarioError(f"{key}.votes.{voter}", "expected the voted text as a string")
@@ -288,11 +348,26 @@ def _roster(setup: Mapping) -> Roster:
     return Roster(tuple(nicks), aliases)
 
 
+def _sender(account: str, roster: Roster, key: str) -> str | None:
+    """The player whose forum account sent a PM, exactly as the daemon takes it (account_player);
+    None for an account merely named like a player (an alias, a look-alike spelling), whose PM is
+    nobody's order. A name like no player at all is a mistake in the scenario."""
+    nick = account_player(account, roster)
+    if nick is None and not isinstance(resolve_name(account, roster), Resolved):
+        raise ScenarioError(key, f"{account!r} is not a player of this scenario")
+    return nick
+
+
 def _player(text: str, roster: Roster, key: str) -> str:
+    """The player a host names (check-orders' --from): by nick or alias, as in an order."""
     found = resolve_name(text, roster)
     if isinstance(found, Resolved):
         return found.nick
     raise ScenarioError(key, f"{text!r} is not a player of this scenario")
+
+
+def _no_link(post_id: str) -> str | None:
+    return None      # the lab's posts are on no forum
 
 
 def _reject_unknown(table: Mapping, allowed: set[str], key: str) -> None:

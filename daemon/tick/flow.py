@@ -34,7 +34,7 @@ from forumgm.daemon.store.seats import Seats, seats_of
 from forumgm.daemon.tick.clock import due_phases, schedule
 from forumgm.daemon.tick.finish import finish_by_engine, is_finished
 from forumgm.daemon.tick.late import NOT_STARTED, NOT_STARTED_TEMPLATE, before_start, early_key, late_key, missed_phase
-from forumgm.daemon.tick.notices import KIND as NOTICE_KIND, host_notices
+from forumgm.daemon.tick.phase_play import PlayedGame, play_phase
 from forumgm.daemon.tick.reminders import draft_before_deadline
 from forumgm.daemon.tick.role_delivery import role_drafts
 from forumgm.daemon.tick.stops import is_held, is_paused
@@ -42,7 +42,7 @@ from forumgm.daemon.tick.stray_pms import draft_stray_pms
 from forumgm.daemon.tick.sync_problems import note_sync
 from forumgm.daemon.tick.thread_pages import arrival_clock
 from forumgm.daemon.tick.votes import (
-    FINAL_KIND, draft_running_count, note_thread_votes, post_urls, record_votes, takes_pm_votes, vote_count_body,
+    draft_running_count, note_thread_votes, post_urls, record_votes, takes_pm_votes,
 )
 from forumgm.engines.base import OrderPm, Phase, PhaseInputs, Rejected, Rules, maps_of, split_lines
 from forumgm.engines.receipts import receipt_text
@@ -416,30 +416,20 @@ def resolve_once(game: GameRun, store: Store, phase_key: str, cutoff: datetime, 
             tally=tally,
             extra={"post_urls": post_urls(game, tally), "deadlines": next_deadlines(game, cutoff)},
         )
-        outcome = game.rules.resolve(state, phase, inputs, game.config.seed, game.texts)
+        play = play_phase(played_game(game), state, phase, inputs)
+        outcome = play.outcome
         resolution = store.begin_resolution(game.id, phase_key, now, rerun=rerun)
         store.add_snapshot(game.id, phase_key, game.rules.dump(outcome.state), resolution)
         store.add_events(game.id, phase_key, resolution, [e.as_json() for e in outcome.events])
         for out in outcome.eliminated:
             store.add_elimination(game.id, phase_key, resolution, out.nick, out.cause)
         pictures = _pictures(game, store, phase_key, outcome.state)
-        for name, body in outcome.reports.items():
-            if body:
-                kind = f"{name}_report"
-                draft(store, game.id, kind, "thread", with_mark(body) if pictures else body, phase_key,
-                      approval=game.config.approval, resolution_id=resolution, pictures=pictures)
+        for made in play.drafts:
+            body = with_mark(made.body) if made.report and pictures else made.body
+            draft(store, game.id, made.kind, made.target, body, phase_key, approval=game.config.approval,
+                  subject=made.subject, resolution_id=resolution, pictures=pictures if made.report else [])
+            if made.report:
                 pictures = []       # the first report carries them
-        for pm in outcome.pms:
-            draft(store, game.id, pm.kind, pm.to, pm.text, phase_key, approval=game.config.approval,
-                  subject=pm.subject, resolution_id=resolution)
-        for body in host_notices(game, outcome.events):     # for the host's eyes first ([approval] cannot name it)
-            draft(store, game.id, NOTICE_KIND, "thread", body, phase_key, approval=game.config.approval,
-                  resolution_id=resolution)
-        # a phase report of its own tells the counted votes (Legends' lynch report, Mafia's round
-        # report): the day ends in that one post, not in two near-identical ones
-        if tally is not None and not any(outcome.reports.values()):
-            draft(store, game.id, FINAL_KIND, "thread", vote_count_body(game, state, phase, tally, final=True),
-                  phase_key, approval=game.config.approval, resolution_id=resolution)
         following = game.rules.next_phase(outcome.state, phase)
         if following is not None:
             _schedule(game, store, following, cutoff)
@@ -450,6 +440,10 @@ def resolve_once(game: GameRun, store: Store, phase_key: str, cutoff: datetime, 
             store.audit("daemon", "phase.resolve", {"game": game.id, "phase": phase_key, "resolution": resolution})
     log.info("game %s: phase %s resolved%s", game.id, phase_key, " again" if rerun else "")
     return True
+
+
+def played_game(game: GameRun) -> PlayedGame:
+    return PlayedGame(game.rules, game.texts, game.config.type, game.id, game.config.seed, game.post_url)
 
 
 def _pictures(game: GameRun, store: Store, phase_key: str, state: Any) -> list[Path]:

@@ -26,6 +26,11 @@ def late_key(phase_key: str) -> str:
     return phase_key + LATE_SUFFIX
 
 
+def files_late(rules: Any) -> bool:
+    """True for an engine that answers a PM come too late (`late_verdicts`) instead of carrying it over."""
+    return getattr(rules, "late_verdicts", None) is not None
+
+
 def early_key(phase_key: str) -> str:
     return phase_key + EARLY_SUFFIX
 
@@ -41,7 +46,7 @@ def before_start(store, game_id: str, phase: Phase, at: datetime) -> datetime | 
 def missed_phase(game: Any, store, phase: Phase, at: datetime) -> str | None:
     """The key of the resolved phase a PM timed `at` came too late for, or None when it is on time
     for `phase` (the open one) or the engine files late PMs into the next phase."""
-    if getattr(game.rules, "late_verdicts", None) is None:
+    if not files_late(game.rules):
         return None
     opens = store.phase(game.id, phase.key)["opens_at"]
     if opens is None or at >= opens:

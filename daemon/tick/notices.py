@@ -9,14 +9,15 @@ from __future__ import annotations
 from typing import Iterable
 
 from forumgm.engines.base import Event
+from forumgm.engines.texts import Texts
 
 KIND = "host_notice"
 
 
-def host_notices(game, events: Iterable[Event]) -> list[str]:
+def host_notices(game_type: str, game_id: str, texts: Texts, events: Iterable[Event]) -> list[str]:
     bodies = []
     for event in events:
-        name = f"{game.config.type}/notice_{event.type}.j2"
-        if game.texts.has(name):
-            bodies.append(game.texts.render(name, event=event.as_json(), game=game.id))
+        name = f"{game_type}/notice_{event.type}.j2"
+        if texts.has(name):
+            bodies.append(texts.render(name, event=event.as_json(), game=game_id))
     return bodies

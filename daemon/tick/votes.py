@@ -6,7 +6,6 @@ both give the same tally from the same posts.
 """
 from __future__ import annotations
 
-import dataclasses
 from datetime import datetime
 from typing import Any
 
@@ -15,6 +14,7 @@ from forumgm.daemon.store import Store
 from forumgm.daemon.store.orders import order_pms
 from forumgm.daemon.store.posts import CLOCK_SKEW
 from forumgm.daemon.tick.notices import KIND as NOTICE_KIND
+from forumgm.daemon.tick.phase_play import FINAL_KIND, vote_rules_for
 from forumgm.engines.base import CountedVote, DiscardedVote, Phase, Tally
 from forumgm.engines.tally import HostVote, VotePostVersion, VoteRules, count_votes
 from forumgm.engines.votecount import vote_count_text
@@ -23,20 +23,14 @@ from forumgm.parsers.forums.base import ColoredFragment
 from forumgm.parsers.names import account_player
 
 RUNNING_KIND = "vote_count"
-FINAL_KIND = "vote_count_final"
 BLUE = frozenset({"#0000ff"})      # "a nickname in blue", for a game that names no vote colours
 THREAD_VOTE_TEMPLATE = "common/notice_thread_vote.j2"
 
 
 def phase_vote_rules(game, state: Any, phase: Phase, phase_row: dict) -> VoteRules | None:
     """The engine's rules for the phase; the game config's colours and policy win over the rule table's."""
-    rules = game.rules.vote_rules(state, phase)
-    if rules is None:
-        return None
-    config = game.config
-    colors = frozenset(filter(None, (normalize_color(c) for c in config.vote_colors)))
-    return dataclasses.replace(rules, colors=colors or rules.colors, policy=config.vote_policy or rules.policy,
-                               opens=rules.opens or phase_row["opens_at"])
+    return vote_rules_for(game.rules.vote_rules(state, phase), game.config.vote_colors, game.config.vote_policy,
+                          phase_row["opens_at"])
 
 
 def count_phase_votes(game, store: Store, state: Any, phase: Phase, phase_row: dict,
