@@ -14,7 +14,7 @@ from forumgm.daemon.store import Store
 from forumgm.daemon.store.orders import order_pms
 from forumgm.daemon.store.posts import CLOCK_SKEW
 from forumgm.daemon.tick.notices import KIND as NOTICE_KIND
-from forumgm.daemon.tick.phase_play import FINAL_KIND, vote_rules_for
+from forumgm.daemon.tick.phase_play import vote_rules_for
 from forumgm.engines.base import CountedVote, DiscardedVote, Phase, Tally
 from forumgm.engines.tally import HostVote, VotePostVersion, VoteRules, count_votes
 from forumgm.engines.votecount import vote_count_text
