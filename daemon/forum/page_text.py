@@ -16,6 +16,12 @@ def first_text(html: str, selectors: str) -> str | None:
     return text or None
 
 
+def all_texts(html: str, selectors: str) -> list[str]:
+    """The text of every element the selectors match, spaces collapsed, empty ones left out."""
+    texts = (" ".join(node.text(deep=True, separator=" ").split()) for node in LexborHTMLParser(html).css(selectors))
+    return [text for text in texts if text]
+
+
 def meta_refresh(html: str) -> str | None:
     found = _REFRESH.search(html)
     return found.group(1).replace("&amp;", "&").strip() if found else None
