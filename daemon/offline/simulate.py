@@ -206,7 +206,7 @@ def _play(rules: Rules, game: str, state: Any, script: PhaseScript, seed: int,
     # the daemon's reading of each PM, on time or after the deadline (then answered, never an order);
     # its receipt shows each seat by the account holding it when the PM came
     for pm, too_late in [(pm, False) for pm in script.pms] + [(pm, True) for pm in script.late]:
-        shown = PlayedGame(rules, seats.showing(texts, pm.at), game, game, seed, _no_link)
+        shown = PlayedGame(rules, _shown(texts, seats, pm.at), game, game, seed, _no_link)
         answer = read_pm(shown, state, script.phase, pm, [p for p in read if p.sender == pm.sender],
                          missed=script.phase.key if too_late else None)
         (late_receipts if too_late else receipts).setdefault(pm.sender, []).extend(v.as_json() for v in answer.verdicts)
@@ -222,7 +222,7 @@ def _play(rules: Rules, game: str, state: Any, script: PhaseScript, seed: int,
         tally = count_votes(script.votes, seats.roster(script.deadline), vote_rules, script.deadline)
 
     # the phase's texts show each seat by who held it at its deadline, as the daemon's do
-    played = PlayedGame(rules, seats.showing(texts, script.deadline), game, game, seed, _no_link)
+    played = PlayedGame(rules, _shown(texts, seats, script.deadline), game, game, seed, _no_link)
     play = play_phase(played, state, script.phase, PhaseInputs(orders=tuple(read), tally=tally))
     outcome = play.outcome
     result: dict[str, Any] = {
@@ -248,6 +248,12 @@ def _play(rules: Rules, game: str, state: Any, script: PhaseScript, seed: int,
             result["vote_count"] = final[0]
     result.update(outcome.extra)
     return outcome.state, result
+
+
+def _shown(texts: Texts, seats: Seats, at: datetime) -> Texts:
+    """The texts showing each seat by who held it at `at`, once the scenario replaced a seat; until
+    then as the caller gave them (a proofreading run may show the seats by accounts of its own)."""
+    return seats.showing(texts, at) if seats.holders() else texts
 
 
 def _phase_script(table: Any, key: str, index: int, game: str, seats: Seats, rules: Rules,
