@@ -344,7 +344,7 @@ def record_orders(game: GameRun, store: Store, state: Any, phase: Phase, deadlin
     began = _began(store, game.id)
     for pm in store.pms(game.forum_id, since=_inputs_since(store, game.id)):
         at = pm["sent_at"] or pm["seen_at"]
-        if pm["pm_id"] in done or at >= deadline or (began is not None and at < began - DEALT_MARGIN):
+        if pm["pm_id"] in done or at >= deadline or (began is not None and at < began):
             continue      # read already, after this phase, or old mail from before the game (another game's)
         # an account spelt like a player with look-alike letters is someone else: only case is forgiven
         nick = account_player(pm["sender"], roster, at)
@@ -377,9 +377,17 @@ def record_orders(game: GameRun, store: Store, state: Any, phase: Phase, deadlin
 
 
 def _began(store: Store, game_id: str) -> datetime | None:
-    """When forumgm dealt the game (its sign-up closed, its roles went out): a PM sent before it
-    was written for something else (another game on the same account) and is no order of this one."""
-    return store.dealt_at(game_id)
+    """Since when a PM may be this game's: its first phase's opening (the configured start), or the
+    deal when that came first (a PM after the roles went out is answered that the game has not
+    started). A PM sent before both was written for something else (another game on the same
+    account, the sign-up) and is no order of this one; a PM after the opening is, however late the
+    daemon dealt the game (it was down at the start)."""
+    dealt = store.dealt_at(game_id)
+    if dealt is None:
+        return None
+    phases = store.phases(game_id)
+    opens = phases[0]["opens_at"] if phases else None
+    return min(dealt - DEALT_MARGIN, opens) if opens is not None else dealt - DEALT_MARGIN
 
 
 def _inputs_since(store: Store, game_id: str) -> datetime | None:
