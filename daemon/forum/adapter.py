@@ -83,6 +83,10 @@ class ForumAdapter:
     def pm_supported(self) -> bool:
         return self.spec.pm is not None
 
+    def board_now(self) -> datetime | None:
+        """The board's clock now, as its latest answer dated it (None: not told)."""
+        return self.client.board_now()
+
     def unread_pms(self, html: str) -> int | None:
         """The unread PMs a page of this board counts in its header; None when its pages do not tell."""
         shown = self.spec.unread_pms

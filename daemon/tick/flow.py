@@ -31,6 +31,7 @@ from forumgm.daemon.store import Store, StoreError
 from forumgm.daemon.store.orders import order_pms
 from forumgm.daemon.store.posts import CLOCK_SKEW
 from forumgm.daemon.store.seats import Seats, seats_of
+from forumgm.daemon.tick.board_clock import ClockAhead, check_board_clock
 from forumgm.daemon.tick.clock import due_phases, schedule
 from forumgm.daemon.tick.finish import finish_by_engine, is_finished
 from forumgm.daemon.tick.late import NOT_STARTED, NOT_STARTED_TEMPLATE, before_start, early_key, late_answer, late_key
@@ -122,7 +123,10 @@ class TickReport:
     drafts_held: datetime | None = None      # the board's flood pause holds approved drafts until then
 
 
-def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edges: Edges | None = None) -> TickReport:
+def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edges: Edges | None = None,
+         board_clock: Callable[[], datetime | None] | None = None) -> TickReport:
+    """`board_clock`: the board's clock now, to check `now` against before a deadline resolves
+    (tick/board_clock.py); None when `now` is no wall clock (a test's, the demo's)."""
     edges = edges if edges is not None else default_edges()
     report = TickReport()
     games = [game.seated(store, now) for game in games]     # a replacement reaches a running daemon here
@@ -148,7 +152,8 @@ def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edge
             continue        # it failed to start: logged above
         try:
             # inputs may be missing after a failed sync: never resolve on a partial view of the forum
-            error = inbox_errors[game.forum_id] or threads[game.id][1] or _resolution_error(game, store, now, report)
+            error = (inbox_errors[game.forum_id] or threads[game.id][1]
+                     or _resolution_error(game, store, now, report, board_clock))
             note_sync(store, game.id, error, now)     # the host sees why a game waits
         except sqlite3.Error:   # the store itself fails: run_loop says so once, not per game
             raise
@@ -201,12 +206,17 @@ def _seat_accounts_step(step: Callable, report: TickReport, forum: Any, store: S
         report.errors.append(f"replacement accounts: {error}")
 
 
-def _resolution_error(game: GameRun, store: Store, now: datetime, report: TickReport) -> str | None:
-    """Resolve what is due; an engine that fails stops this game where the host looks, not only in the log."""
+def _resolution_error(game: GameRun, store: Store, now: datetime, report: TickReport,
+                      board_clock: Callable[[], datetime | None] | None = None) -> str | None:
+    """Resolve what is due; an engine that fails stops this game where the host looks, not only in the
+    log, and so does a deadline the board's clock says has not come."""
     try:
-        catch_up(game, store, now, report)
+        catch_up(game, store, now, report, board_clock)
     except sqlite3.Error:   # the store itself fails: run_loop says so once, not per game
         raise
+    except ClockAhead as ahead:
+        report.errors.append(f"{game.id}: {ahead}")
+        return str(ahead)
     except Exception as error:
         log.exception("game %s: resolving failed", game.id)
         report.errors.append(f"{game.id}: {error}")
@@ -297,7 +307,8 @@ def _state(game: GameRun, snapshot: dict) -> Any:
 
 # ---------------------------------------------------------------- catch-up loop
 
-def catch_up(game: GameRun, store: Store, now: datetime, report: TickReport) -> None:
+def catch_up(game: GameRun, store: Store, now: datetime, report: TickReport,
+             board_clock: Callable[[], datetime | None] | None = None) -> None:
     """Record inputs of the open phase and resolve it when due; repeat while phases are due.
 
     Only the oldest unresolved phase is open at a time: the next one is scheduled by the
@@ -325,6 +336,7 @@ def catch_up(game: GameRun, store: Store, now: datetime, report: TickReport) -> 
         if is_paused(store, game.id):
             return      # inputs are read and answered; nothing resolves until the host resumes
         if phase.key in {due["key"] for due in due_phases(game.config, now, store, game.grace)}:
+            check_board_clock(board_clock, phase_row["deadline"] + game.grace, now, phase.key)
             cutoff = phase_row["deadline"]
         elif game.rules.complete_early(state, phase, order_pms(store.orders(game.id, phase.key), game.seats(store))):
             cutoff = now
