@@ -3,6 +3,7 @@
     sync each game's thread, then the inbox    (forumgm.daemon.tick.sync; a game that fails stops, visibly) —
                                                the inbox only when the thread pages count a PM unread, a
                                                phase is due, or a periodic whole read is (daemon/forum/housekeeping/inbox_check.py)
+    a post read after the phase it is dated in resolved -> a notice for the host (forumgm.daemon.tick.late_inputs)
     record inputs: order PMs -> orders + a receipt draft each; thread votes -> the running tally
     resolve every due phase once, oldest first (catch-up after downtime, deadline by deadline)
     a PM no game of its forum takes            -> a notice for the host (forumgm.daemon.tick.stray_pms)
@@ -35,6 +36,7 @@ from forumgm.daemon.tick.board_clock import ClockAhead, check_board_clock
 from forumgm.daemon.tick.clock import due_phases, schedule
 from forumgm.daemon.tick.finish import finish_by_engine, is_finished
 from forumgm.daemon.tick.late import NOT_STARTED, NOT_STARTED_TEMPLATE, before_start, early_key, late_answer, late_key
+from forumgm.daemon.tick.late_inputs import draft_late_posts
 from forumgm.daemon.tick.phase_play import PlayedGame, play_phase
 from forumgm.daemon.tick.rules_freeze import keep_dealt
 from forumgm.daemon.tick.reminders import draft_before_deadline
@@ -151,6 +153,8 @@ def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edge
         if game.id not in threads:
             continue        # it failed to start: logged above
         try:
+            # a post a resolved phase never saw, dated inside it: the host is told
+            draft_late_posts(game, store, getattr(threads[game.id][0], "new_posts", None) or ())
             # inputs may be missing after a failed sync: never resolve on a partial view of the forum
             error = (inbox_errors[game.forum_id] or threads[game.id][1]
                      or _resolution_error(game, store, now, report, board_clock))
