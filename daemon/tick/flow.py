@@ -319,8 +319,8 @@ def catch_up(game: GameRun, store: Store, now: datetime, report: TickReport) -> 
         tally = record_votes(game, store, state, phase, phase_row)
         if tally is not None:
             draft_running_count(game, store, state, phase, phase_row, tally, now)
-        elif pm_vote_tally(game, store, state, phase) is not None:
-            note_thread_votes(game, store, phase, phase_row)    # a blue nick in its thread is no vote
+        elif (by_pm := pm_vote_tally(game, store, state, phase)) is not None:
+            note_thread_votes(game, store, phase, phase_row, by_pm)    # a blue nick in its thread is no vote
         draft_before_deadline(game, store, state, phase, phase_row, now)
         if is_paused(store, game.id):
             return      # inputs are read and answered; nothing resolves until the host resumes

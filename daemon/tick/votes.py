@@ -65,17 +65,19 @@ def stored_tally(store: Store, game_id: str, phase_key: str) -> Tally:
                        for row in rows if not row["counted"]))
 
 
-def note_thread_votes(game, store: Store, phase: Phase, phase_row: dict) -> list[int]:
+def note_thread_votes(game, store: Store, phase: Phase, phase_row: dict, pm_votes: Tally) -> list[int]:
     """A blue nickname in the thread of a game that votes by PM counts for nothing: the host gets one
-    notice per player and day, to tell the player if he wishes. The ids of the notices drafted now."""
+    notice per player and day, to tell the player if he wishes, unless the player's day vote has
+    come by PM already (`pm_votes`: nothing to tell him). The ids of the notices drafted now."""
     colors = frozenset(filter(None, (normalize_color(c) for c in game.config.vote_colors))) or BLUE
     since = _previous_deadline(store, game.id, phase_row)
     roster = game.roster(store)
+    voted_by_pm = {vote.voter for vote in pm_votes.counted}
     made = []
     for version in vote_versions(store, game.id, since, phase_row["deadline"], game.account):
         voted = [f.text for f in version.colored if f.color in colors and not f.where]
         nick = account_player(version.author, roster, version.version_at) if voted else None
-        if nick is None:
+        if nick is None or nick in voted_by_pm:
             continue
         zone = game.config.time_zone
         body = game.texts.render(THREAD_VOTE_TEMPLATE, nick=nick, text=voted[0], game=game.id, day=phase.number,
