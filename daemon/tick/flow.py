@@ -33,7 +33,9 @@ from forumgm.daemon.store.posts import CLOCK_SKEW
 from forumgm.daemon.store.seats import Seats, seats_of
 from forumgm.daemon.tick.clock import due_phases, schedule
 from forumgm.daemon.tick.finish import finish_by_engine, is_finished
-from forumgm.daemon.tick.late import NOT_STARTED, NOT_STARTED_TEMPLATE, before_start, early_key, late_answer, late_key
+from forumgm.daemon.tick.late import (
+    LATE_TEMPLATE, NOT_STARTED, NOT_STARTED_TEMPLATE, before_start, early_key, late_answer, late_key, players_time,
+)
 from forumgm.daemon.tick.phase_play import PlayedGame, play_phase
 from forumgm.daemon.tick.rules_freeze import keep_dealt
 from forumgm.daemon.tick.reminders import draft_before_deadline
@@ -46,7 +48,7 @@ from forumgm.daemon.tick.votes import (
     draft_running_count, note_thread_votes, pm_vote_tally, post_urls, record_votes,
 )
 from forumgm.engines.base import OrderPm, Phase, PhaseInputs, Rejected, Rules, split_lines
-from forumgm.engines.receipts import receipt_text
+from forumgm.engines.receipts import receipt_template, receipt_text
 from forumgm.parsers.names import Roster, account_player
 
 log = logging.getLogger(__name__)
@@ -358,9 +360,11 @@ def record_orders(game: GameRun, store: Store, state: Any, phase: Phase, deadlin
             phase_key, filed_as = phase.key, early_key(phase.key)
             verdicts = [Rejected(line, NOT_STARTED) for line in split_lines(order.text)]
             template = NOT_STARTED_TEMPLATE
-            context = {"opens": opens.astimezone(game.config.time_zone).strftime("%d.%m.%Y %H:%M")}
+            context = {"opens": players_time(opens, game.config.time_zone)}
         elif late:      # between a deadline and this phase's opening: answered, never carried over
-            (phase_key, verdicts), filed_as = late, late_key(late[0])
+            (phase_key, verdicts, next_opens), filed_as = late, late_key(late[0])
+            template = receipt_template(game.config.type, game.texts, LATE_TEMPLATE)
+            context = {"opens": players_time(next_opens, game.config.time_zone)}
         else:
             earlier = order_pms(o for o in store.orders(game.id, phase.key) if o["sender"] == nick)
             phase_key = filed_as = phase.key

@@ -19,6 +19,7 @@ from forumgm.engines.base import OrderPm, Phase, Verdict
 LATE_SUFFIX = "/late"
 EARLY_SUFFIX = "/early"
 NOT_STARTED_TEMPLATE = "common/receipt_not_started.j2"
+LATE_TEMPLATE = "receipt_late"           # the game's own, else common/ (engines.receipts.receipt_template)
 NOT_STARTED = "игра ещё не началась"      # the reason each line of such a PM is refused with
 
 
@@ -38,13 +39,19 @@ def before_start(store, game_id: str, phase: Phase, at: datetime) -> datetime | 
     return opens if opens is not None and at < opens else None
 
 
-def late_answer(game: Any, store, phase: Phase, pm: OrderPm) -> tuple[str, list[Verdict]] | None:
-    """The key of the resolved phase the PM came too late for and the engine's receipt lines for
-    it, or None when it is on time for `phase` (the open one) or the engine files late PMs into the
-    next phase."""
+def late_answer(game: Any, store, phase: Phase, pm: OrderPm) -> tuple[str, list[Verdict], datetime] | None:
+    """The key of the resolved phase the PM came too late for, the engine's receipt lines for it
+    and when `phase` (the next one) opens; None when the PM is on time for `phase` (the open one)
+    or the engine files late PMs into the next phase."""
     missed = _missed_phase(store, game.id, phase, pm.at)
     verdicts = None if missed is None else game.rules.late_verdicts(pm)
-    return None if verdicts is None else (missed, verdicts)
+    return None if verdicts is None else (missed, verdicts, store.phase(game.id, phase.key)["opens_at"])
+
+
+def players_time(moment: datetime, zone) -> str:
+    """A moment as a receipt tells it: the game's zone, named (Moscow as players say it)."""
+    name = "МСК" if zone.key == "Europe/Moscow" else zone.key
+    return f"{moment.astimezone(zone):%d.%m.%Y %H:%M} ({name})"
 
 
 def _missed_phase(store, game_id: str, phase: Phase, at: datetime) -> str | None:
