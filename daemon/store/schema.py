@@ -407,6 +407,11 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE games ADD COLUMN rules TEXT;
     ALTER TABLE games ADD COLUMN rules_hash TEXT;
     """,
+    # a re-run's draft whose new text differs from the one the host had edited: his edit of the draft
+    # it replaces, shown beside the new text (host_actions/rerun.py)
+    """
+    ALTER TABLE drafts ADD COLUMN earlier_edit TEXT;
+    """,
 )
 
 

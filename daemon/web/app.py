@@ -22,7 +22,7 @@ from markupsafe import Markup
 from forumgm.config import data_path
 from forumgm.daemon.drafts.phase_names import draft_label, phase_label
 from forumgm.daemon.drafts.pictures import MARK, RELEASED
-from forumgm.daemon.host_actions.outcome_diff import text_diff
+from forumgm.daemon.host_actions.outcome_diff import earlier_edit_diff, text_diff
 from forumgm.daemon.settings.games import shipped_rules
 from forumgm.daemon.settings.secrets import web_password_problem
 from forumgm.daemon.store import Store, StoreError
@@ -256,6 +256,7 @@ def drafts():
         groups=queries.draft_groups(pending),
         edits={draft["id"]: store().draft_edits(draft["id"]) for draft in pending},
         last_change={draft["id"]: game_queries.last_edit_diff(store(), draft) for draft in pending},
+        earlier_edit={draft["id"]: earlier_edit_diff(draft) for draft in pending},
         images={draft["id"]: queries.draft_images(store(), draft) for draft in pending},
         approved=store().drafts(status="approved") + store().drafts(status="sending"),
         sent=store().drafts(status="sent")[::-1],
