@@ -27,6 +27,7 @@ from forumgm.daemon.settings.games import shipped_rules
 from forumgm.daemon.settings.secrets import web_password_problem
 from forumgm.daemon.store import Store, StoreError
 from forumgm.daemon.store.role_links import LinkUsed, RoleShown
+from forumgm.daemon.tick.as_of import NoTally, post_id_of, tally_as_of
 from forumgm.daemon.tick.finish import may_change
 from forumgm.daemon.tick.signup_choices import KIND as ASSIGNMENT, AssignmentError, approve_assignment
 from forumgm.daemon.web import game_queries, queries
@@ -35,6 +36,7 @@ from forumgm.daemon.web.security import (HOST_ACTOR, check_csrf, csrf_token, log
                                          same_secret)
 from forumgm.daemon.web.throttle import LoginThrottle
 from forumgm.engines.base import Rules
+from forumgm.engines.votecount import discard_lines, tally_rows
 from forumgm.parsers.bbcode import to_phpbb_html
 from forumgm.parsers.names import decline
 
@@ -223,6 +225,25 @@ def game(game_id: str):
         correctable=run is not None and may_change(store(), game_id),
         vote_links=game_queries.vote_links(store(), game_id, run),
     )
+
+
+@web.get("/games/<game_id>/votes/as-of")
+@login_required
+def votes_as_of(game_id: str):
+    """The thread votes as they stood right after one post (the «как на момент сообщения» control)."""
+    run = current_app.extensions["forumgm"]["games"]().get(game_id)
+    if store().game(game_id) is None or run is None:
+        abort(404)
+    asked = request.args.get("post", "").strip()[:200]
+    seen, no = None, None
+    try:
+        seen = tally_as_of(run, store(), post_id_of(asked))
+    except NoTally as error:
+        no = error
+    rows = tally_rows(seen.tally, run.post_url) if seen else []
+    discards = discard_lines(seen.tally, run.post_url) if seen else []
+    return render_template("votes_as_of.html", game_id=game_id, asked=asked, seen=seen, no=no, rows=rows,
+                           discards=discards, zone=run.config.time_zone), 200 if seen else 404
 
 
 @web.get("/games/<game_id>/maps/<int:draft_id>/<int:index>")
