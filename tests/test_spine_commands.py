@@ -20,7 +20,7 @@ def test_status_shows_the_open_phase_in_moscow_time(played, capsys):
     assert main(["status", "--config", str(config)]) == 0
     out = capsys.readouterr().out
     assert f"{GAME} (mafia): 8 players, 2 phase(s) resolved" in out
-    assert "open phase round-3, deadline 2026-03-05 22:45 (Europe/Moscow)" in out
+    assert "open phase round-3, deadline 05.03.2026 22:45 (МСК)" in out
     assert "drafts waiting for approval: 0" in out
     assert "thread votes counted: 0, order PMs: 0" in out
 

@@ -53,7 +53,7 @@ def run(args) -> int:
     print(f"{args.game} {', '.join(phases)}: resolved again; {len(pending)} new draft(s) wait for approval")
     if done.reopened:
         print(f"{args.game} goes on with {done.reopened}, paused: set its deadline (forumgm deadline --config "
-              f"{args.config} {args.game} --set \"YYYY-MM-DD HH:MM\"), then forumgm resume --config {args.config} "
+              f"{args.config} {args.game} --set \"ДД.ММ.ГГГГ ЧЧ:ММ\"), then forumgm resume --config {args.config} "
               f"{args.game}")
     return 0
 

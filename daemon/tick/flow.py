@@ -25,6 +25,7 @@ from typing import Any, Callable, Sequence
 from forumgm.daemon.drafts.compose import draft
 from forumgm.daemon.drafts.pictures import drawn_maps, save_pictures, with_mark
 from forumgm.daemon.forum.housekeeping.inbox_check import DEFAULT_FULL_READ, inbox_reason
+from forumgm.daemon.settings.local_time import shown
 from forumgm.daemon.settings.records import GameConfig
 from forumgm.daemon.settings.setup_files import game_setup
 from forumgm.daemon.store import Store, StoreError
@@ -34,7 +35,7 @@ from forumgm.daemon.store.seats import Seats, seats_of
 from forumgm.daemon.tick.clock import due_phases, schedule
 from forumgm.daemon.tick.finish import finish_by_engine, is_finished
 from forumgm.daemon.tick.late import (
-    LATE_TEMPLATE, NOT_STARTED, NOT_STARTED_TEMPLATE, before_start, early_key, late_answer, late_key, players_time,
+    LATE_TEMPLATE, NOT_STARTED, NOT_STARTED_TEMPLATE, before_start, early_key, late_answer, late_key,
 )
 from forumgm.daemon.tick.phase_play import PlayedGame, play_phase
 from forumgm.daemon.tick.rules_freeze import keep_dealt
@@ -360,11 +361,11 @@ def record_orders(game: GameRun, store: Store, state: Any, phase: Phase, deadlin
             phase_key, filed_as = phase.key, early_key(phase.key)
             verdicts = [Rejected(line, NOT_STARTED) for line in split_lines(order.text)]
             template = NOT_STARTED_TEMPLATE
-            context = {"opens": players_time(opens, game.config.time_zone)}
+            context = {"opens": shown(opens, game.config.time_zone)}
         elif late:      # between a deadline and this phase's opening: answered, never carried over
             (phase_key, verdicts, next_opens), filed_as = late, late_key(late[0])
             template = receipt_template(game.config.type, game.texts, LATE_TEMPLATE)
-            context = {"opens": players_time(next_opens, game.config.time_zone)}
+            context = {"opens": shown(next_opens, game.config.time_zone)}
         else:
             earlier = order_pms(o for o in store.orders(game.id, phase.key) if o["sender"] == nick)
             phase_key = filed_as = phase.key

@@ -48,11 +48,6 @@ def late_answer(game: Any, store, phase: Phase, pm: OrderPm) -> tuple[str, list[
     return None if verdicts is None else (missed, verdicts, store.phase(game.id, phase.key)["opens_at"])
 
 
-def players_time(moment: datetime, zone) -> str:
-    """A moment as a receipt tells it: the game's zone, named (Moscow as players say it)."""
-    name = "МСК" if zone.key == "Europe/Moscow" else zone.key
-    return f"{moment.astimezone(zone):%d.%m.%Y %H:%M} ({name})"
-
 
 def _missed_phase(store, game_id: str, phase: Phase, at: datetime) -> str | None:
     opens = store.phase(game_id, phase.key)["opens_at"]
