@@ -12,10 +12,11 @@ from typing import Any, Mapping, Sequence
 from zoneinfo import ZoneInfo
 
 from forumgm.daemon.settings.game import VOTE_POLICIES
+from forumgm.daemon.settings.local_time import shown
 from forumgm.daemon.settings.games import UnknownGame, game_texts, game_types, phase_kinds, rules_for
 from forumgm.daemon.settings.setup_files import with_setup_files
 from forumgm.daemon.settings.toml_file import TomlFileError, read_toml
-from forumgm.daemon.tick.late import LATE_TEMPLATE, players_time
+from forumgm.daemon.tick.late import LATE_TEMPLATE
 from forumgm.daemon.tick.phase_play import FINAL_KIND, PlayedGame, play_phase, vote_rules_for
 from forumgm.engines.base import OrderPm, Phase, PhaseInputs, Rules, SetupError, Verdict
 from forumgm.engines.receipts import receipt_template, receipt_text
@@ -212,7 +213,7 @@ def _play(rules: Rules, game: str, state: Any, script: PhaseScript, seed: int,
     # a PM come too late is answered as the daemon answers it and never becomes an order
     late_receipts: dict[str, list[dict]] = {}
     # (the next phase opens on the scenario's synthetic day after this one)
-    next_opens = players_time(script.opens + timedelta(days=1), ZoneInfo("UTC"))
+    next_opens = shown(script.opens + timedelta(days=1), ZoneInfo("UTC"))
     for pm in script.late:
         verdicts = rules.late_verdicts(pm)
         late_receipts.setdefault(pm.sender, []).extend(v.as_json() for v in verdicts)
