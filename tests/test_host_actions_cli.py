@@ -267,6 +267,23 @@ def test_a_replacement_gives_the_seat_to_the_new_account_and_rewrites_nothing(pl
         "seat Аскон: Новичок after Аскон", "seat Аскон: Другой after Новичок"]
 
 
+def test_drafts_list_a_pm_by_the_account_it_goes_to_and_the_seat_it_is_drafted_to(played, monkeypatch, capsys):
+    installation, config = played
+    assert cli(config, "replace", GAME, "Аскон", "Новичок") == 0
+    assert cli(config, "correct", GAME, "round-2", "Новичок", stdin="голос: Бук\n", monkeypatch=monkeypatch) == 0
+    capsys.readouterr()
+    assert main(["drafts", "list", "--all", "--config", str(config), "--game", GAME]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    sent = [line for line in listed if " sent " in line and "→ Аскон" in line]
+    new = [line for line in listed if "→ Новичок" in line]
+    # what went to the seat before went to the account holding it then; the new receipt goes to Новичок
+    assert sent and all("(seat" not in line for line in sent), listed
+    assert len(new) == 1 and "receipt" in new[0] and "→ Новичок (seat Аскон)" in new[0], new
+    draft_id = new[0].split()[0]
+    assert main(["drafts", "show", draft_id, "--config", str(config)]) == 0
+    assert "→ Новичок (seat Аскон)" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("gender, jailed", [(["--gender", "m"], "посажен Ковбой"), ([], "за решётку отправляется Ковбой"),
                                             (["--gender", "f"], "посажена Ковбой")])
 def test_the_texts_about_a_replaced_seat_agree_with_its_holder_not_with_the_first(played, capsys, gender, jailed):

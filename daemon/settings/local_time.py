@@ -7,7 +7,7 @@ as 2h / 90m. Every message names the zone it speaks in.
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, tzinfo
 from zoneinfo import ZoneInfo
 
 SHOWN = "%d.%m.%Y %H:%M"
@@ -22,12 +22,13 @@ _BY_WORD = {word: unit for unit, words in _UNITS for word in words}
 _PART = re.compile(r"(\d+)\s*(" + "|".join(sorted(_BY_WORD, key=len, reverse=True)) + r")\.?(?![а-яёa-z])")
 
 
-def zone_name(zone: ZoneInfo) -> str:
-    """The zone as the host reads it: Moscow as «МСК», any other by its name."""
-    return "МСК" if zone.key == "Europe/Moscow" else zone.key
+def zone_name(zone: tzinfo) -> str:
+    """The zone as the host reads it: Moscow as «МСК», any other by its name (UTC for a fixed one)."""
+    key = getattr(zone, "key", None) or zone.tzname(None) or "UTC"
+    return "МСК" if key == "Europe/Moscow" else key
 
 
-def shown(moment: datetime, zone: ZoneInfo) -> str:
+def shown(moment: datetime, zone: tzinfo) -> str:
     """«05.03.2026 22:45 (МСК)»: a moment in the game's zone, named."""
     return f"{moment.astimezone(zone).strftime(SHOWN)} ({zone_name(zone)})"
 

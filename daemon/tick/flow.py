@@ -25,7 +25,6 @@ from typing import Any, Callable, Sequence
 from forumgm.daemon.drafts.compose import draft
 from forumgm.daemon.drafts.pictures import drawn_maps, save_pictures, with_mark
 from forumgm.daemon.forum.housekeeping.inbox_check import DEFAULT_FULL_READ, inbox_reason
-from forumgm.daemon.settings.local_time import shown
 from forumgm.daemon.settings.records import GameConfig
 from forumgm.daemon.settings.setup_files import game_setup
 from forumgm.daemon.store import Store, StoreError
@@ -34,10 +33,8 @@ from forumgm.daemon.store.posts import CLOCK_SKEW
 from forumgm.daemon.store.seats import Seats, seats_of
 from forumgm.daemon.tick.clock import due_phases, schedule
 from forumgm.daemon.tick.finish import finish_by_engine, is_finished
-from forumgm.daemon.tick.late import (
-    LATE_TEMPLATE, NOT_STARTED, NOT_STARTED_TEMPLATE, before_start, early_key, late_answer, late_key,
-)
-from forumgm.daemon.tick.phase_play import PlayedGame, play_phase
+from forumgm.daemon.tick.late import before_start, missed_phase
+from forumgm.daemon.tick.phase_play import PlayedGame, play_phase, read_pm
 from forumgm.daemon.tick.rules_freeze import keep_dealt
 from forumgm.daemon.tick.reminders import draft_before_deadline
 from forumgm.daemon.tick.role_delivery import role_drafts
@@ -48,8 +45,7 @@ from forumgm.daemon.tick.thread_pages import arrival_clock
 from forumgm.daemon.tick.votes import (
     draft_running_count, note_thread_votes, pm_vote_tally, post_urls, record_votes,
 )
-from forumgm.engines.base import OrderPm, Phase, PhaseInputs, Rejected, Rules, split_lines
-from forumgm.engines.receipts import receipt_template, receipt_text
+from forumgm.engines.base import OrderPm, Phase, PhaseInputs, Rules
 from forumgm.parsers.names import Roster, account_player
 
 log = logging.getLogger(__name__)
@@ -91,8 +87,7 @@ class GameRun:
         """The game whose texts show each seat by the account holding it at `at`, agreeing with that
         account's gender: a phase's texts by who played it at its deadline, so a re-run writes them
         again word for word."""
-        seats = self.seats(store)
-        return dataclasses.replace(self, texts=self.texts.showing(seats.holders(at), seats.holder_genders(at)))
+        return dataclasses.replace(self, texts=self.seats(store).showing(self.texts, at))
 
     def roster(self, store: Store, at: datetime | None = None) -> Roster:
         """The seats as names to read at `at` (forumgm.daemon.store.seats.Seats.roster)."""
@@ -358,29 +353,16 @@ def record_orders(game: GameRun, store: Store, state: Any, phase: Phase, deadlin
         own_words = pm["text"] if pm["text_unquoted"] is None else pm["text_unquoted"]
         order = OrderPm(nick, own_words, pm["pm_id"], at, seats.names(at))
         opens = before_start(store, game.id, phase, at)
-        late = None if opens is not None else late_answer(game, store, phase, order)
-        template, context = None, {}
-        if opens is not None:   # after the deal, before the first phase: answered, never an order
-            phase_key, filed_as = phase.key, early_key(phase.key)
-            verdicts = [Rejected(line, NOT_STARTED) for line in split_lines(order.text)]
-            template = NOT_STARTED_TEMPLATE
-            context = {"opens": shown(opens, game.config.time_zone)}
-        elif late:      # between a deadline and this phase's opening: answered, never carried over
-            (phase_key, verdicts, next_opens), filed_as = late, late_key(late[0])
-            template = receipt_template(game.config.type, game.texts, LATE_TEMPLATE)
-            context = {"opens": shown(next_opens, game.config.time_zone)}
-        else:
-            earlier = order_pms((o for o in store.orders(game.id, phase.key) if o["sender"] == nick), seats)
-            phase_key = filed_as = phase.key
-            verdicts = game.rules.read_orders(state, phase, order, earlier)
+        earlier = order_pms((o for o in store.orders(game.id, phase.key) if o["sender"] == nick), seats)
+        read = read_pm(played_game(game), state, phase, order, earlier,
+                       missed=None if opens is not None else missed_phase(store, game.id, phase, at), opens=opens,
+                       next_opens=store.phase(game.id, phase.key)["opens_at"])
         with store.transaction():
-            if not store.record_order(game.id, filed_as, pm["pm_id"], nick, at, order.text,
-                                      [v.as_json() for v in verdicts]):
+            if not store.record_order(game.id, read.filed_as, pm["pm_id"], nick, at, order.text,
+                                      [v.as_json() for v in read.verdicts]):
                 continue
-            draft(store, game.id, "receipt", nick,
-                  receipt_text(game.config.type, nick, verdicts, game.texts, template, **context),
-                  phase_key, approval=game.config.approval, ref=f"receipt:{pm['pm_id']}",
-                  subject=f"Re: {pm['subject']}" if pm["subject"] else "")
+            draft(store, game.id, "receipt", nick, read.receipt, read.phase_key, approval=game.config.approval,
+                  ref=f"receipt:{pm['pm_id']}", subject=f"Re: {pm['subject']}" if pm["subject"] else "")
 
 
 def _began(store: Store, game_id: str) -> datetime | None:
@@ -454,7 +436,8 @@ def resolve_once(game: GameRun, store: Store, phase_key: str, cutoff: datetime, 
 
 
 def played_game(game: GameRun) -> PlayedGame:
-    return PlayedGame(game.rules, game.texts, game.config.type, game.id, game.config.seed, game.post_url)
+    return PlayedGame(game.rules, game.texts, game.config.type, game.id, game.config.seed, game.post_url,
+                      game.config.time_zone)
 
 
 def _pictures(game: GameRun, store: Store, phase_key: str, state: Any) -> list[Path]:

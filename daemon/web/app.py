@@ -28,6 +28,7 @@ from forumgm.daemon.settings.secrets import web_password_problem
 from forumgm.daemon.store import Store, StoreError
 from forumgm.daemon.store.role_links import LinkUsed, RoleShown
 from forumgm.daemon.tick.as_of import NoTally, post_id_of, tally_as_of
+from forumgm.daemon.store.seats import addressee
 from forumgm.daemon.tick.finish import may_change
 from forumgm.daemon.tick.signup_choices import KIND as ASSIGNMENT, AssignmentError, approve_assignment
 from forumgm.daemon.web import game_queries, queries
@@ -109,6 +110,8 @@ def create_app(store: Store, password: str, games: Callable[[], Mapping[str, Any
                                  "throttle": LoginThrottle(store.now)}
     app.jinja_env.globals["csrf_token"] = csrf_token
     app.jinja_env.globals["picture_mark"] = MARK
+    # a PM drafted to a seat is shown by the account it goes to (forumgm replace)
+    app.jinja_env.globals["addressee"] = lambda draft: addressee(store, draft)
     app.jinja_env.filters["moscow"] = moscow_time
     app.jinja_env.filters["status"] = status_label
     # a phase and a draft kind in the words of the game (`game_id`) they belong to
