@@ -379,8 +379,8 @@ def test_the_reports_are_rendered_from_the_events(play):
     assert "Хан, атака S: 6, 6, 1, 1" in technical
     assert "Рана: Аскон, левая рука — тяжёлое ранение (стопка «левая рука» убрана)" in technical
     assert "Бой окончен: победа Хана (ранение)" in technical and "Бой окончен" in literary
-    assert "Хан проводит рубку в левую руку — Аскон получает урон." in literary
-    assert "Аскон: тяжёлое ранение (левая рука)" in literary
+    assert ("Хан проводит рубку в левую руку — Аскон получает тяжёлое ранение: левая рука больше не слушается."
+            in literary)
     assert "Раны: правая рука — тяжёлое ранение; левая рука — тяжёлое ранение" in summary
 
 

@@ -125,10 +125,13 @@ def _attack(outcome, attacker, defender, **more):
 
 
 def _literary(arena, *events, fighters=("Хан", "Кума", "Robozik"), step=2, genders=None):
+    from forumgm.engines.arena.commentary import told
+
     agreement = Agreement({nick: None for nick in fighters} | (genders or {}))
     picker = Picker(PhaseRng(1, "step", step).stream("literary"), agreement, PhaseRng(1).game())
     return arena("literary", step=step, result=None, actions={"L": "Выпад", "B": "Блок"}, agreement=agreement,
-                 picker=picker, fighters=[{"nick": f} for f in fighters], events=list(events))
+                 picker=picker, fighters=[{"nick": f} for f in fighters], events=list(events),
+                 commentary=told(list(events)))
 
 
 def test_arena_literary_text_declines_the_nicks_it_can(arena):
@@ -179,7 +182,8 @@ def test_an_arena_step_where_nobody_acts_still_tells_the_thread_something_new(ar
     quiet = [_literary(arena, _move("edge"), step=step).splitlines() for step in range(2, 8)]
     assert all(len(lines) == 2 and lines[1].endswith(".") for lines in quiet)
     assert all(len({lines[1] for lines in quiet[i:i + 4]}) == 4 for i in range(len(quiet) - 3))
-    assert _literary(arena, _move(None)) == "[b]Арена. Шаг 2[/b]\nХан шагает вперёд."
+    title, told, closing = _literary(arena, _move(None)).split("\n")
+    assert (title, told) == ("[b]Арена. Шаг 2[/b]", "Хан шагает вперёд.") and closing not in {l[1] for l in quiet}
 
 
 def test_arena_commentary_agrees_with_a_fighters_gender_and_tells_what_the_helmet_took(arena):
@@ -187,7 +191,8 @@ def test_arena_commentary_agrees_with_a_fighters_gender_and_tells_what_the_helme
     text = _literary(arena, _attack("no_target", "Крикс", "Жанна"),
                      _attack("hit", "Жанна", "Крикс", level=0, armour=["шлем"]),
                      _attack("no_damage", "Крикс", "Жанна"),
-                     {"type": "wound", "nick": "Жанна", "name": "тяжёлое ранение", "zone": "голова",
+                     _attack("hit", "Крикс", "Жанна", level=3, armour=[]),
+                     {"type": "wound", "nick": "Жанна", "by": "Крикс", "name": "тяжёлое ранение", "zone": "голова",
                       "effects": ["knockout"]},
                      {"type": "fight_over", "winner": "Крикс", "kind": "нокаут"},
                      fighters=("Жанна", "Крикс"), genders=genders)
@@ -195,8 +200,10 @@ def test_arena_commentary_agrees_with_a_fighters_gender_and_tells_what_the_helme
     assert "Жанна проводит выпад в голову, но удар целиком принимает на себя шлем Крикса." in text
     assert "получает урон" not in text
     assert "но Жанна выходит невредимой." in text
-    assert "Жанна: тяжёлое ранение (голова) — и она падает без чувств." in text
-    assert "Бой окончен: победа Крикса (нокаут)." in text
+    # the blow and the wound it left are one sentence, led by the step's decisive moment
+    assert "Крикс проводит выпад в голову — Жанна получает тяжёлое ранение и падает без чувств." in text
+    assert text.split("\n")[1].startswith(("Нокаут! Жанна на песке.", "Крикс отправляет Жанну в нокаут!"))
+    assert text.endswith("\n[b]Бой окончен: победа Крикса (нокаут).[/b]")
 
 
 def test_the_hosts_declension_table_wins_in_the_filter_and_in_the_phrase_banks(tmp_path):

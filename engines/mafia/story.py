@@ -62,6 +62,6 @@ def story(events: Sequence[Event]) -> dict[str, Any]:
     by_day = winner is not None and winner["after"] == "day"
     if not by_day and not night:
         night.append({"kind": "quiet"})
-    kept = ranked(day + night, INTEREST, MOST)
+    kept = ranked(day + night, lambda h: INTEREST[h["kind"]], MOST)
     return {"day": [h for h in kept if h in day], "night": None if by_day else [h for h in kept if h in night],
             "ending": winner["side"] if winner else None}
