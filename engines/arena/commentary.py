@@ -51,10 +51,13 @@ def _told(e: dict[str, Any]) -> bool:
 
 
 def _with_wounds(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Each blow that wounded carries its wound (name, effects); the wound is not told apart."""
+    """Each blow carries the wound it left (wound: its name, effects, severed, removed; None and
+    none where it left none); the wound is not told apart."""
     wounds = [e for e in events if e["type"] == "wound"]
     out = []
     for e in events:
+        if e["type"] == "attack":
+            e = {"wound": None, "effects": [], "severed": None, "removed": None, **e}
         if e["type"] == "attack" and e.get("level"):
             wound = next((w for w in wounds if (w["by"], w["nick"], w["zone"]) == (e["attacker"], e["defender"], e["zone"])),
                          None)
