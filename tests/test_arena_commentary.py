@@ -41,10 +41,11 @@ def test_the_decisive_blow_leads_and_the_least_interesting_is_left_to_the_techni
     assert story["headline"] == {"kind": "knockout", "nick": "Кума", "by": "Хан", "zone": "голова"}
     kept = [(e["type"], e.get("outcome")) for e in story["told"]]
     assert len(kept) == MOST
-    # the step's order; the moves and the turn dropped, the wound told with its blow
-    assert kept == [("attack", "out_of_range"), ("attack", "zero"), ("attack", "hit"), ("breakage", None),
-                    ("attack", "no_target"), ("fighter_out", None)]
-    assert story["told"][2]["wound"] == "тяжёлое ранение" and "knockout" in story["told"][2]["effects"]
+    # the step's order; a move and the turn dropped, the wound told with its blow, and the knockout
+    # saying that Кума leaves the fight («падает без чувств»)
+    assert kept == [("move", None), ("attack", "out_of_range"), ("attack", "zero"), ("attack", "hit"),
+                    ("breakage", None), ("attack", "no_target")]
+    assert story["told"][3]["wound"] == "тяжёлое ранение" and "knockout" in story["told"][3]["effects"]
 
 
 def test_first_blood_and_a_turn_of_fortune_lead_their_steps(texts):
@@ -95,3 +96,15 @@ def test_every_arena_text_reads_right_for_every_kind_of_fighter(texts, nick, gen
                 assert nominative_after_preposition(text, forms) == [], text
                 if kind == "technical" and "Стопка" in text:
                     assert f"Стопка {forms[nick]['gent']} (" in text
+
+
+def test_a_golden_fight_of_four_reads_as_reviewed(texts):
+    """A whole fight's commentary a native reader reviewed (a knockout, two surrenders, quiet steps)."""
+    from pathlib import Path
+
+    from forumgm.daemon.offline.simulate import load_scenario
+
+    here = Path(__file__).parent
+    out = run_scenario(load_scenario(here / "scenarios" / "arena" / "four_to_the_end.toml"), texts)
+    text = "\n\n".join(phase["reports"]["literary"] for phase in out["phases"] if phase["reports"]["literary"]) + "\n"
+    assert text == (here / "golden" / "arena_four_to_the_end.txt").read_text(encoding="utf-8")

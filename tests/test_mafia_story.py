@@ -99,3 +99,27 @@ def test_missed_votes_are_told_with_the_role_of_who_left():
 
 def test_the_literary_report_is_a_draft_of_its_own_named_for_the_host():
     assert RULES.draft_labels["literary_report"] == "литературный отчёт"
+
+
+def test_a_golden_game_of_two_rounds_reads_as_reviewed():
+    """Whole story and round reports a native reader reviewed: the female boss jailed, a maniac's
+    kill, the commissar's armour holding (untold), a healed target (untold), a wrong jailing and the
+    mafia's kill of a two-word nick; a template change shows up here as a diff to read."""
+    from pathlib import Path
+
+    players = [{"nick": "Мастер Йода", "role": "Комиссар"}, {"nick": "Тора", "role": "Мирный житель", "gender": "f"},
+               {"nick": "Ильмаринен", "role": "Мирный житель", "gender": "m"}, {"nick": "Гоша", "role": "Мирный житель"},
+               {"nick": "Хан", "role": "Доктор"}, {"nick": "Лиса", "role": "Босс мафии", "gender": "f"},
+               {"nick": "Бук", "role": "Мафиози", "gender": "m"}, {"nick": "Robozik", "role": "Маньяк", "gender": "f"}]
+    round1 = {"Мастер Йода": "голос: Лиса", "Тора": "голос: Лиса", "Ильмаринен": "голос: Лиса", "Хан": "голос: Лиса",
+              "Лиса": "голос: Тора\nубить Мастера Йоду", "Бук": "голос: Тора\nубить Мастера Йоду",
+              "Robozik": "голос: Лиса\nубить Ильмаринена"}
+    round2 = {"Мастер Йода": "голос: Гоша", "Тора": "голос: Гоша", "Гоша": "голос: Тора",
+              "Хан": "голос: Гоша\nлечить Тору", "Бук": "голос: Гоша\nубить Мастера Йоду",
+              "Robozik": "голос: Гоша\nубить Тору"}
+    scenario = {"game": "mafia", "seed": 11, "setup": {"players": players},
+                "phases": [{"kind": "round", "number": n, "pms": [{"from": who, "text": text} for who, text in orders.items()]}
+                           for n, orders in ((1, round1), (2, round2))]}
+    reports = [phase["reports"] for phase in run_scenario(scenario)["phases"]]
+    text = "\n\n".join(f"{r['literary']}\n\n{r['round']}" for r in reports) + "\n"
+    assert text == (Path(__file__).parent / "golden" / "mafia_two_rounds.txt").read_text(encoding="utf-8")

@@ -129,7 +129,10 @@ def told(happened: list[dict[str, Any]], fortune: dict[str, Any] | None = None) 
     happening, or the turn of fortune; None on a step without one), the MOST most interesting
     happenings (event dicts) in their order, the fight's end (its fight_over event) or None."""
     happened = _with_wounds(happened)
-    tellable = [{**e, "interest": _interest(e)} for e in happened if _told(e)]
+    # a fighter knocked out or beheaded by a blow told leaves the fight in that sentence
+    fallen = {e["defender"] for e in happened if e["type"] == "attack" and {"knockout", "head_severed"} & set(e["effects"])}
+    tellable = [{**e, "interest": _interest(e)} for e in happened
+                if _told(e) and not (e["type"] == "fighter_out" and e["nick"] in fallen)]
     # the winner playing his sequence out after a surrender is said once a step
     playouts = [e for e in tellable if e["type"] == "reveal"]
     tellable = [e for e in tellable if e["type"] != "reveal" or e is playouts[0]]
