@@ -224,3 +224,24 @@ def test_the_hosts_declension_table_wins_in_the_filter_and_in_the_phrase_banks(t
     reports = run_scenario(scenario, texts)["phases"][0]["reports"]
     assert "у Таргельца (осталось" in reports["technical"]
     assert "Таргельц" in reports["literary"] and "Таргелеца" not in reports["literary"]
+
+
+@pytest.mark.parametrize("gender, form", [("f", "Аскон"), ("m", "Аскона"), (None, "Аскона")])
+def test_receipts_decline_a_target_by_the_players_gender(gender, form):
+    """«убить Аскона» was every receipt's form, a woman's too; hers stays as written."""
+    from forumgm.daemon.offline.simulate import run_scenario
+
+    mafia = [{"nick": "Аскон", "role": "Мирный житель", **({"gender": gender} if gender else {})},
+             *({"nick": nick, "role": role} for nick, role in (
+                 ("Тора", "Мирный житель"), ("Марк", "Мирный житель"), ("Кума", "Комиссар"), ("Хан", "Доктор"),
+                 ("Лиса", "Босс мафии"), ("Бук", "Мафиози"), ("Зорро2", "Маньяк")))]
+    scenario = {"game": "mafia", "seed": 2, "setup": {"players": mafia}, "phases": [{"kind": "round", "number": 2, "pms": [
+        {"from": "Бук", "text": "голос: Тора\nубить Аскон\nубить Марка"}]}]}
+    receipts = run_scenario(scenario)["phases"][0]["receipts"]["Бук"]
+    assert [r["canonical"] for r in receipts][1:] == [f"убить {form}", f"убить Марка (заменяет «убить {form}»)"]
+    legends = [{"nick": "Аскон", "role": "Вампир", **({"gender": gender} if gender else {})},
+               {"nick": "Мира", "role": "Пегас", "gender": "f"}, {"nick": "Хан", "role": "Монах"}]
+    scenario = {"game": "legends", "seed": 2, "setup": {"players": legends},
+                "phases": [{"kind": "night", "number": 2, "orders": {"Мира": "Краду Атаку у Аскона, передаю себе"}}]}
+    (theft,) = run_scenario(scenario)["phases"][0]["receipts"]["Мира"]
+    assert theft["canonical"] == f"Кража: Атака у {form} → Мира"
