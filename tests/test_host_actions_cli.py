@@ -117,8 +117,8 @@ def test_the_rerun_diff_is_shown_and_nothing_changes_until_confirmed(played, mon
     assert [e["nick"] for e in store.eliminations(GAME) if e["phase_key"] == "round-2"] == ["Бук", "Ива"]
     new = [d for d in store.drafts(game_id=GAME) if d["resolution_id"] == store.resolutions(GAME, "round-2")[1]["id"]]
     live = [d for d in new if d["status"] != "superseded"]
-    # the report was sent: its new text is a correction; the receipts of the day, identical, are not sent twice
-    assert [d["kind"] for d in live] == ["round_report"]
+    # the reports were sent: their new texts are corrections; the receipts of the day, identical, are not sent twice
+    assert [d["kind"] for d in live] == ["round_report", "literary_report"]
     assert live[0]["body"].startswith("[b]Исправление.[/b] Ведущий пересчитал итоги (круг 2)")
     assert "посажен Бук — Мафиози" in live[0]["body"]
     assert [store.draft(d["id"])["status"] for d in drafts_before] == [d["status"] for d in drafts_before]

@@ -134,6 +134,9 @@ def test_role_pms_mention_armour_only_when_the_rules_have_it(texts):
     armoured = {pm.to: pm.text for pm in RULES.role_pms(with_roles(), texts)}
     assert "бронежилет" in armoured["Аскон"] and "бронежилет" not in plain["Аскон"]
     assert "бронемашина" in armoured["Лиса"] and "бронемашина" not in plain["Лиса"]
+    # «маньяк не может вас убить (посадить в тюрьму — могут)» read as if the maniac jailed
+    assert "маньяк не может вас убить, но днём вас могут посадить в тюрьму голосованием" in armoured["Лиса"]
+    assert "(посадить в тюрьму — могут)" not in armoured["Лиса"]
 
 
 def test_role_pms_explain_each_action_in_its_own_paragraphs(texts):

@@ -41,8 +41,8 @@ def test_drafts_edit_approve_reject_are_audited(played, capsys, tmp_path):
     assert main(["correct", "--config", str(config), GAME, "round-2", "Тора", str(vote), "--by", "host"]) == 0
     assert main(["resolve", "--config", str(config), GAME, "round-2", "--rerun", "--yes", "--by", "host"]) == 0
     store = Store(storage)
-    # the re-run's corrected report waits for the host; the correction's receipt is sent without him (config)
-    [first] = [d["id"] for d in store.drafts(status="pending", game_id=GAME)]
+    # the re-run's corrected reports wait for the host; the correction's receipt is sent without him (config)
+    [first] = [d["id"] for d in store.drafts(status="pending", game_id=GAME) if d["kind"] == "round_report"]
     [second] = [d["id"] for d in store.drafts(status="approved", game_id=GAME) if d["ref"] == "receipt:host-1"]
     body = tmp_path / "body.txt"
     body.write_text("Исправленный отчёт", encoding="utf-8")
