@@ -42,6 +42,13 @@ LATER = "Третий"            # takes one over after the game was played: th
 # scenario id; who voted for whom is the same text either way
 FORUM_LINK = re.compile(r"\[url=[^\]]*\](.*?)\[/url\]")
 LAB_LINK = re.compile(r" \(#p\d+\)")
+# a late PM's receipt says when the next phase opens: on the daemon's calendar, or on the lab's
+# synthetic day (its scenario has no calendar); the words around it are the same
+OPENS = re.compile(r"\d\d\.\d\d\.\d{4} \d\d:\d\d \([^)]+\)")
+
+
+def untimed(text: str) -> str:
+    return OPENS.sub("(время)", text)
 
 
 def unmarked(draft: dict) -> str:
@@ -122,7 +129,7 @@ def daemon_phase(store: Store, key: str, game: str = GAME) -> dict:
     return {
         "receipts": receipts,
         "late_receipts": late,
-        "receipt_texts": Counter((d["target"], d["body"]) for d in drafts if d["kind"] == "receipt"),
+        "receipt_texts": Counter((d["target"], untimed(d["body"])) for d in drafts if d["kind"] == "receipt"),
         "pms": Counter((d["kind"], d["target"], d["body"]) for d in drafts
                        if d["target"] != "thread" and d["kind"] not in DAEMON_ONLY),
         "reports": unlinked({d["kind"]: unmarked(d) for d in drafts if d["kind"].endswith("_report")}),
@@ -136,7 +143,7 @@ def simulated_phase(phase: dict) -> dict:
     return {
         "receipts": phase["receipts"],
         "late_receipts": phase.get("late_receipts", {}),
-        "receipt_texts": Counter((pm["to"], pm["text"]) for pm in phase["pms"] if pm["kind"] == "receipt"),
+        "receipt_texts": Counter((pm["to"], untimed(pm["text"])) for pm in phase["pms"] if pm["kind"] == "receipt"),
         "pms": Counter((pm["kind"], pm["to"], pm["text"]) for pm in phase["pms"] if pm["kind"] not in ("receipt", "role")),
         "reports": unlinked({f"{name}_report": body for name, body in phase["reports"].items() if body}),
         "events": phase["events"],

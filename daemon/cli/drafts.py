@@ -97,6 +97,8 @@ def _to(store, draft: dict) -> str:
 
 
 def _show(store, draft_id: int) -> None:
+    from forumgm.daemon.host_actions.outcome_diff import earlier_edit_diff
+
     draft = store.draft(draft_id)
     print(_line(store, draft))
     if draft["subject"]:
@@ -111,6 +113,10 @@ def _show(store, draft_id: int) -> None:
     print(draft["body"])
     for edit in store.draft_edits(draft_id):
         print(f"\n(edited by {edit['edited_by']} at {edit['edited_at'].isoformat()})")
+    if draft["earlier_edit"]:
+        print("\nThe phase was re-run and this text changed; your edit of the earlier text was not carried "
+              "over (-: your edit, +: the new text):")
+        print("\n".join(earlier_edit_diff(draft)))
 
 
 def _refusal(draft: dict) -> str:

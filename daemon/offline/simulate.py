@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
 from forumgm.daemon.settings.game import VOTE_POLICIES
 from forumgm.daemon.settings.games import UnknownGame, game_texts, game_types, phase_kinds, rules_for
@@ -206,9 +206,11 @@ def _play(rules: Rules, game: str, state: Any, script: PhaseScript, seed: int,
     # the daemon's reading of each PM, on time or after the deadline (then answered, never an order);
     # its receipt shows each seat by the account holding it when the PM came
     for pm, too_late in [(pm, False) for pm in script.pms] + [(pm, True) for pm in script.late]:
-        shown = PlayedGame(rules, _shown(texts, seats, pm.at), game, game, seed, _no_link)
-        answer = read_pm(shown, state, script.phase, pm, [p for p in read if p.sender == pm.sender],
-                         missed=script.phase.key if too_late else None)
+        played = PlayedGame(rules, _shown(texts, seats, pm.at), game, game, seed, _no_link)
+        answer = read_pm(played, state, script.phase, pm, [p for p in read if p.sender == pm.sender],
+                         missed=script.phase.key if too_late else None,
+                         # (the next phase opens on the scenario's synthetic day after this one)
+                         next_opens=script.opens + timedelta(days=1))
         (late_receipts if too_late else receipts).setdefault(pm.sender, []).extend(v.as_json() for v in answer.verdicts)
         receipt_pms.append({"to": pm.sender, "kind": "receipt", "text": answer.receipt})
         if not too_late:

@@ -194,6 +194,11 @@ class Drafts(StoreBase):
     def approved_drafts(self) -> list[dict]:
         return self.drafts(status="approved")
 
+    def set_earlier_edit(self, draft_id: int, body: str) -> None:
+        """The host's edit of the draft this one replaces (a re-run's), for him to compare."""
+        self.db.execute("UPDATE drafts SET earlier_edit = ?, updated_at = ? WHERE id = ?",
+                        [body, to_text(self.now()), draft_id])
+
     def set_draft_body(self, draft_id: int, body: str) -> None:
         """The daemon's own rewrite of a draft it just made (not a host edit: no edit history)."""
         self.db.execute("UPDATE drafts SET body = ?, updated_at = ? WHERE id = ?",

@@ -412,6 +412,11 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE replacements ADD COLUMN gender TEXT;
     """,
+    # a re-run's draft whose new text differs from the one the host had edited: his edit of the draft
+    # it replaces, shown beside the new text (host_actions/rerun.py)
+    """
+    ALTER TABLE drafts ADD COLUMN earlier_edit TEXT;
+    """,
 )
 
 

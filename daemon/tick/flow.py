@@ -334,8 +334,8 @@ def catch_up(game: GameRun, store: Store, now: datetime, report: TickReport,
         tally = record_votes(game, store, state, phase, phase_row)
         if tally is not None:
             draft_running_count(game, store, state, phase, phase_row, tally, now)
-        elif pm_vote_tally(game, store, state, phase) is not None:
-            note_thread_votes(game, store, phase, phase_row)    # a blue nick in its thread is no vote
+        elif (by_pm := pm_vote_tally(game, store, state, phase)) is not None:
+            note_thread_votes(game, store, phase, phase_row, by_pm)    # a blue nick in its thread is no vote
         draft_before_deadline(game, store, state, phase, phase_row, now)
         if is_paused(store, game.id):
             return      # inputs are read and answered; nothing resolves until the host resumes
@@ -371,7 +371,8 @@ def record_orders(game: GameRun, store: Store, state: Any, phase: Phase, deadlin
         opens = before_start(store, game.id, phase, at)
         earlier = order_pms((o for o in store.orders(game.id, phase.key) if o["sender"] == nick), seats)
         read = read_pm(played_game(game), state, phase, order, earlier,
-                       missed=None if opens is not None else missed_phase(store, game.id, phase, at), opens=opens)
+                       missed=None if opens is not None else missed_phase(store, game.id, phase, at), opens=opens,
+                       next_opens=store.phase(game.id, phase.key)["opens_at"])
         with store.transaction():
             if not store.record_order(game.id, read.filed_as, pm["pm_id"], nick, at, order.text,
                                       [v.as_json() for v in read.verdicts]):

@@ -17,6 +17,7 @@ from forumgm.engines.base import Phase
 LATE_SUFFIX = "/late"
 EARLY_SUFFIX = "/early"
 NOT_STARTED_TEMPLATE = "common/receipt_not_started.j2"
+LATE_TEMPLATE = "receipt_late"           # the game's own, else common/ (engines.receipts.receipt_template)
 NOT_STARTED = "игра ещё не началась"      # the reason each line of such a PM is refused with
 
 

@@ -14,10 +14,11 @@ from dataclasses import dataclass
 from datetime import datetime, timezone, tzinfo
 from typing import Any, Callable, Iterable, Sequence
 
-from forumgm.daemon.tick.late import NOT_STARTED, NOT_STARTED_TEMPLATE, early_key, late_key
+from forumgm.daemon.settings.local_time import shown
+from forumgm.daemon.tick.late import LATE_TEMPLATE, NOT_STARTED, NOT_STARTED_TEMPLATE, early_key, late_key
 from forumgm.daemon.tick.notices import KIND as NOTICE_KIND, host_notices
 from forumgm.engines.base import OrderPm, Outcome, Phase, PhaseInputs, Rejected, Rules, Tally, Verdict, split_lines
-from forumgm.engines.receipts import receipt_text
+from forumgm.engines.receipts import receipt_template, receipt_text
 from forumgm.engines.tally import VoteRules
 from forumgm.engines.texts import Texts
 from forumgm.engines.votecount import vote_count_text
@@ -84,19 +85,24 @@ class ReadPm:
 
 
 def read_pm(game: PlayedGame, state: Any, phase: Phase, pm: OrderPm, earlier: Sequence[OrderPm],
-            missed: str | None = None, opens: datetime | None = None) -> ReadPm:
+            missed: str | None = None, opens: datetime | None = None,
+            next_opens: datetime | None = None) -> ReadPm:
     """The PM read for the open `phase`, after the sender's `earlier` PMs of it. As the edge timed it:
     `opens` when it came after the deal and before the first phase opened (then), answered and never an
-    order; `missed` the key of the phase whose deadline it came after before `phase` opened, answered as
-    too late where the engine gives late verdicts (and read for `phase` where it gives none)."""
+    order; `missed` the key of the phase whose deadline it came after before `phase` opened (at
+    `next_opens`), answered as too late where the engine gives late verdicts, with when to write again
+    (and read for `phase` where it gives none)."""
     if opens is not None:
         verdicts = [Rejected(line, NOT_STARTED) for line in split_lines(pm.text)]
-        when = opens.astimezone(game.time_zone).strftime("%d.%m.%Y %H:%M")
         return ReadPm(phase.key, early_key(phase.key), tuple(verdicts),
-                      receipt_text(game.type, pm.sender, verdicts, game.texts, NOT_STARTED_TEMPLATE, opens=when))
+                      receipt_text(game.type, pm.sender, verdicts, game.texts, NOT_STARTED_TEMPLATE,
+                                   opens=shown(opens, game.time_zone)))
     late = None if missed is None else game.rules.late_verdicts(pm)
     if late is not None:
-        return ReadPm(missed, late_key(missed), tuple(late), receipt_text(game.type, pm.sender, late, game.texts))
+        template = receipt_template(game.type, game.texts, LATE_TEMPLATE)
+        return ReadPm(missed, late_key(missed), tuple(late),
+                      receipt_text(game.type, pm.sender, late, game.texts, template,
+                                   opens=shown(next_opens, game.time_zone)))
     verdicts = game.rules.read_orders(state, phase, pm, earlier)
     return ReadPm(phase.key, phase.key, tuple(verdicts), receipt_text(game.type, pm.sender, verdicts, game.texts))
 
