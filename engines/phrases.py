@@ -107,6 +107,13 @@ class Picker:
     game: PhaseRng                           # game-wide (not per phase): the order of openings
     used: set[str] = field(default_factory=set)
 
+    @classmethod
+    def seeded(cls, rng: PhaseRng, agreement: Agreement) -> "Picker":
+        """The picker of a phase's report: its phrases are no rolls of the game (they follow the
+        host's templates), so their draws are kept in no log of the game's rolls."""
+        quiet = rng.untraced()
+        return cls(quiet.stream("literary"), agreement, quiet.game())
+
     def pool(self, bank: Mapping[str, Sequence[str]] | Sequence[str], subject: Any = None) -> list[str]:
         """The phrases fit for the subject: a bank is a list, or {"m": […], "f": […], "n": […],
         "pl": […], "any": […]} where "any" needs no gendered form and serves every subject (a list of

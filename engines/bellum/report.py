@@ -131,7 +131,7 @@ def _about(event: dict[str, Any]) -> set[str]:
 def turn_reports(turn: TurnTexts) -> dict[str, str]:
     context = turn.context()
     agreement = Agreement()
-    picker = Picker(turn.rng.stream("literary"), agreement, turn.rng.game())
+    picker = Picker.seeded(turn.rng, agreement)
     literary = turn.texts.render(LITERARY, told=turn.told(), picker=picker, agreement=agreement, **context)
     return {"literary": literary, "technical": turn.texts.render(TECHNICAL, sections=turn.sections(), **context)}
 
