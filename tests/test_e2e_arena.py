@@ -223,8 +223,8 @@ def test_a_lower_attack_rating_reveals_step_1_before_it_is_played(arena):
     assert "Ноги: Шаг(назад) → стопка: W(назад) X X X X X" in receipt
 
     arena.tick(msk(3, 12, 1))                      # step 0 ends: the stacks are down, no card played
-    kinds = arena.approve()
-    assert sorted(kinds) == ["reveal", "summary_report", "technical_report"]
+    kinds = arena.approve()                        # with the commitment posted at the deal
+    assert sorted(kinds) == ["commitment", "reveal", "summary_report", "technical_report"]
     arena.tick(msk(3, 12, 10))
     [reveal] = arena.received("Хан", "карты соперника перед шагом 1")
     assert "открывает вам 2 следующие карты (перед шагом 1)" in reveal

@@ -111,7 +111,7 @@ class Table:
         board.add_topic(HOST, "Мафия: партия на восьмерых", "Игра начинается в 23:00. Голоса и ходы — в личку.")
         self.server = LocalForum(board).start()
         monkeypatch.setenv("FORUMGM_E2E_PASSWORD", HOST_PASSWORD)
-        installation = write_installation(folder, self.server.url, forum_extra, seed)
+        installation = write_installation(folder, self.server.url, forum_extra, seed=seed)
         self.config = folder / "forumgm.toml"
         self.store = Store(installation.storage, now=self.clock.now)
         self.host = open_forum(installation.forum, HOST_PASSWORD, clock=self.clock.monotonic, sleep=self.clock.sleep,

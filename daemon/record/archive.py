@@ -11,7 +11,8 @@ check the game without the store or the forum (daemon/record/verify.py replays i
     deal              the dealt state, its rolls, each player's role
     seats             each seat with its aliases and the accounts that held it, from when
     phases            each phase in order: its deadline and resolutions; its inputs as forumgm
-                      understood them (order PMs with each line's verdict, the votes counted with
+                      understood them (order PMs with each line's verdict and the names the seats
+                      went by when it was sent, the votes counted with
                       their posts' links, the votes not counted with the reason, the host's
                       corrections with who and when); its outcome (events, eliminations, the state
                       after it) and its rolls
@@ -30,7 +31,7 @@ from typing import Any, Mapping
 from forumgm.daemon.settings.setup_files import game_setup
 from forumgm.daemon.store import Store
 from forumgm.daemon.store.orders import order_pms
-from forumgm.daemon.store.seats import seats_of
+from forumgm.daemon.store.seats import Seats, seats_of
 from forumgm.engines.base import Phase, SetupFile
 
 FORMAT = "forumgm-archive-1"
@@ -83,8 +84,12 @@ def _time(moment: datetime | None) -> str | None:
     return None if moment is None else moment.isoformat()
 
 
+def _seats_of(game: Any, store: Store) -> Seats:
+    return seats_of(((p.nick, p.aliases) for p in game.config.players), store.replacements(game.id))
+
+
 def _seats(game: Any, store: Store) -> list[dict]:
-    seats = seats_of(((p.nick, p.aliases) for p in game.config.players), store.replacements(game.id))
+    seats = _seats_of(game, store)
     replaced = {(r["seat"], r["new_nick"]): r for r in store.replacements(game.id)}
     return [{"seat": seat.id, "aliases": list(seat.aliases),
              "holders": [{"account": account, "since": _time(since),
@@ -119,10 +124,12 @@ def _phases(game: Any, store: Store, deal: dict | None) -> list[dict]:
 
 def _inputs(game: Any, store: Store, state: Any, phase: Phase) -> dict:
     orders = store.orders(game.id, phase.key)
+    seats = _seats_of(game, store)
+    pms = order_pms(orders, seats)
     replaced = [o for o in store.orders(game.id, phase.key, superseded=True) if o["superseded_by"] is not None]
     by_id = {o["id"]: o for o in orders + replaced}
     inputs = {
-        "orders": [_order(o) for o in orders],
+        "orders": [{**_order(o), "seat_names": [list(pair) for pair in pm.seat_names]} for o, pm in zip(orders, pms)],
         "corrections": [
             {"kind": "orders", "seat": o["sender"], "text": o["raw_text"], "by": o["entered_by"],
              "at": _time(o["recorded_at"]), "in_force": o["superseded_by"] is None,
@@ -139,7 +146,7 @@ def _inputs(game: Any, store: Store, state: Any, phase: Phase) -> dict:
                            "counted": [_vote(game, v) for v in stored if v["counted"]],
                            "not_counted": [_vote(game, v) for v in stored if not v["counted"]]}
     elif state is not None:
-        tally = game.rules.pm_vote_tally(state, phase, order_pms(orders))
+        tally = game.rules.pm_vote_tally(state, phase, pms)
         if tally is not None:
             inputs["votes"] = {"cast": PM,
                                "counted": [{"voter": v.voter, "target": v.target, "pm_id": v.post_id,

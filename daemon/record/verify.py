@@ -106,7 +106,8 @@ def _setup(rules: Rules, setup: Mapping[str, Any]) -> dict:
 def _phase(rules: Rules, entry: Mapping[str, Any], state: Any, seed: str, texts: Any) -> Check:
     phase = Phase(entry["kind"], entry["number"])
     inputs = entry["inputs"]
-    orders = [OrderPm(o["seat"], o["text"], o["pm_id"], _moment(o["sent_at"])) for o in inputs["orders"]]
+    orders = [OrderPm(o["seat"], o["text"], o["pm_id"], _moment(o["sent_at"]), tuple(map(tuple, o["seat_names"])))
+              for o in inputs["orders"]]
     problems = _verdict_differences(rules, state, phase, orders, inputs["orders"])
     votes = inputs["votes"]
     tally = None
