@@ -407,6 +407,11 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE games ADD COLUMN rules TEXT;
     ALTER TABLE games ADD COLUMN rules_hash TEXT;
     """,
+    # the grammatical gender ("m", "f") the host gave the account taking a seat over (forumgm replace
+    # --gender): the texts about the seat agree with whoever holds it (NULL: guessed from the nick)
+    """
+    ALTER TABLE replacements ADD COLUMN gender TEXT;
+    """,
     # the game's record (daemon/record): the secret salt drawn at the deal, the public commitments to
     # (seed, salt, rule table), one at the deal and one per accepted rule change, and the rolls of the
     # deal and of each resolution (every draw its streams made)
