@@ -68,7 +68,7 @@ class PlayedGame:
     texts: Texts
     type: str
     id: str
-    seed: int
+    seed: int | str           # a TracedSeed in the daemon: the phase's rolls are kept with it
     post_url: Callable[[str], str | None]     # a thread post's link for the vote counts (None: none)
     time_zone: tzinfo = timezone.utc           # the game's clock as its players read it
 
