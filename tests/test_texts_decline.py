@@ -245,3 +245,15 @@ def test_receipts_decline_a_target_by_the_players_gender(gender, form):
                 "phases": [{"kind": "night", "number": 2, "orders": {"Мира": "Краду Атаку у Аскона, передаю себе"}}]}
     (theft,) = run_scenario(scenario)["phases"][0]["receipts"]["Мира"]
     assert theft["canonical"] == f"Кража: Атака у {form} → Мира"
+
+
+@pytest.mark.parametrize("gender, form", [("f", "Аскон"), ("m", "Аскона")])
+def test_a_command_not_executed_names_its_target_by_the_players_gender(gender, form):
+    from forumgm.daemon.offline.simulate import run_scenario
+
+    players = [{"nick": "Аскон", "role": "Вампир", "gender": gender}, {"nick": "gosha100", "role": "Мантикора"},
+               {"nick": "Хан", "role": "Монах"}]
+    scenario = {"game": "legends", "seed": 2, "setup": {"players": players},
+                "phases": [{"kind": "night", "number": 2, "orders": {"gosha100": "Краду Атаку у Аскона, передаю себе"}}]}
+    technical = run_scenario(scenario)["phases"][0]["reports"]["technical"]
+    assert f"gosha100: Кража: Атака у {form} → gosha100 — не выполнено" in technical
