@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sqlite3
 from datetime import datetime, timezone
 from pathlib import Path
@@ -62,6 +63,9 @@ class StoreBase:
 
     def __init__(self, path: str | Path, now: Now = utc_now, raw_pages_kept: int = RAW_PAGES_KEPT) -> None:
         self.path = Path(path)
+        # the folder of files kept beside the store (a draft's pictures): whatever folder the
+        # daemon or a command runs in later, they are found from here
+        self.folder = Path(os.path.abspath(self.path)).parent
         self._now = now
         self.raw_pages_kept = raw_pages_kept
         # autocommit at the driver level: transactions are opened explicitly below
@@ -111,7 +115,18 @@ class StoreBase:
         conn.execute("COMMIT")
 
     def _rows(self, sql: str, params: Iterable | Mapping = ()) -> list[dict]:
-        return [_decode(row) for row in self.db.query(sql, params)]
+        return [self._placed(_decode(row)) for row in self.db.query(sql, params)]
+
+    def kept_path(self, path: str | Path) -> str:
+        """How a file beside the store is kept in it: relative to the store's folder."""
+        full = Path(os.path.abspath(path))
+        return str(full.relative_to(self.folder)) if full.is_relative_to(self.folder) else str(full)
+
+    def _placed(self, row: dict) -> dict:
+        """A row's files beside the store (a draft's pictures) as full paths."""
+        if row.get("pictures"):
+            row["pictures"] = [str(self.folder / name) for name in row["pictures"]]
+        return row
 
     def _one(self, sql: str, params: Iterable | Mapping = ()) -> dict | None:
         rows = self._rows(sql, params)
