@@ -60,9 +60,12 @@ class Daemon:
 
     def plan(self, last_tick: datetime) -> Wake:
         """The next tick after one at `last_tick`, from the open phases in the store now; kept for `status`."""
-        wake = next_wake(last_tick, open_phases(self.store, self.games), self.polling, self.drafts_held)
+        wake = self.next_wake(last_tick)
         self.keep_plan(last_tick, wake.at, wake.why)
         return wake
+
+    def next_wake(self, last_tick: datetime) -> Wake:
+        return next_wake(last_tick, open_phases(self.store, self.games), self.polling, self.drafts_held)
 
     def keep_plan(self, last_tick: datetime, next_tick: datetime, why: str) -> None:
         """The tick after the one at `last_tick`, kept for `status` (which reads the real clock): on a
@@ -158,7 +161,11 @@ def run_loop(daemon: Daemon, stop: StopFlag, max_ticks: int | None = None,
         if max_ticks is not None and ticks >= max_ticks:
             break
         while not stop.stopped:
-            wake = daemon.plan(last)
+            try:
+                wake = daemon.plan(last)
+            except sqlite3.Error as error:   # a full disk: the plan is not kept for `status`; the loop goes on
+                told = _store_failed(daemon, error, told)
+                wake = daemon.next_wake(last)
             left = (wake.at - daemon.clock.now()).total_seconds() / speed_of(daemon.clock)
             if left <= 0:
                 break
