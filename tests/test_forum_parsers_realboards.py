@@ -39,8 +39,14 @@ def test_mybb_the_senders_copy_of_a_pm_has_empty_ids_and_is_read():
     message = mybb.sent_message(page("mybb", "real_pm_sent_view"), "UTC", CAPTURED)
     assert (message.id, message.sender, message.subject) == ("4", "Ведущий", "Квитанция")
     assert message.text == "Принято: Атака 3 → Гладиатор"
-    with pytest.raises(ValueError):
-        mybb.message(page("mybb", "real_pm_sent_view"), "UTC", CAPTURED)    # the received layout (post_0) is not it
+
+
+def test_mybb_a_pm_the_account_sent_itself_has_empty_ids_and_is_read():
+    """The host's notice to his own account, in its inbox: MyBB shows it as the sender's copy (its
+    opening stopped the game: "not a private message page")."""
+    message = mybb.message(page("mybb", "real_pm_view_from_self"), "UTC", CAPTURED)
+    assert (message.id, message.sender, message.subject) == ("31", "Ведущий", "Уведомление")
+    assert message.text == "Проверка: уведомление самому себе."
 
 
 def test_mybb_sent_folder_and_a_paged_inbox():
