@@ -51,6 +51,10 @@ class Daemon:
         self.games = checked(self.games, self.store, now)
         report = tick(now, self.forum, self.store, self.games, self.edges)
         self.drafts_held = report.drafts_held
+        try:
+            self.store.note_played()
+        except OSError as error:      # (a full disk) named at a later tick
+            log.warning("the games played on the store cannot be noted beside it: %s", error)
         if self.notifier is not None:
             try:
                 self.notifier.run(self.store, self.forum, self.games, now)
@@ -149,6 +153,11 @@ def run_loop(daemon: Daemon, stop: StopFlag, max_ticks: int | None = None,
     ticks = 0
     told: str | None = None      # the store failure already logged
     while not stop.stopped and (max_ticks is None or ticks < max_ticks):
+        gone = daemon.store.vanished()
+        if gone is not None:     # writing on would go into a file nobody can open again
+            log.error("the store %s %s under the running daemon: stopping. Put it back (from a backup) and "
+                      "start forumgm again", daemon.store.path, gone)
+            return 2
         last = daemon.clock.now()
         try:
             daemon.tick()
