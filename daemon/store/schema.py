@@ -418,6 +418,11 @@ MIGRATIONS: tuple[str, ...] = (
         FROM json_each(drafts.pictures))
     WHERE pictures IS NOT NULL;
     """,
+    # the grammatical gender ("m", "f") the host gave the account taking a seat over (forumgm replace
+    # --gender): the texts about the seat agree with whoever holds it (NULL: guessed from the nick)
+    """
+    ALTER TABLE replacements ADD COLUMN gender TEXT;
+    """,
 )
 
 
