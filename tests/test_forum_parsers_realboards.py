@@ -80,6 +80,13 @@ def test_a_moderators_soft_deleted_post_is_read_as_hidden(engine, hidden_id):
     assert hidden.author == "Кума" and [c.text for c in hidden.colored] == ["Аскон"]
 
 
+def test_mybb_shows_a_plain_member_a_soft_deleted_post_as_a_stub_that_is_no_post():
+    """A host who is no moderator sees "This post has been deleted." with the author's name and no
+    body, date or text: the page is read without it (its reading stopped on "body of post 2 not found")."""
+    posts = mybb.posts(page("mybb", "real_thread_softdeleted_as_member"), "UTC", CAPTURED)
+    assert [(p.id, p.author) for p in posts] == [("1", "Ведущий")]
+
+
 def test_smf_shows_zero_width_characters_as_replacement_characters():
     """Why forumgm puts no invisible character into a text (a player's "[" becomes "［")."""
     html = page("smf", "real_thread_sanitised")

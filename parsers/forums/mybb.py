@@ -28,7 +28,8 @@ _MESSAGE = MessageLayout(
 LAYOUT = EngineLayout(
     name="mybb",
     thread=ThreadLayout(
-        post="div#posts div.post:not(#post_0)",
+        # (a soft-deleted post as MyBB shows it to a plain member is a stub: no body, no date)
+        post="div#posts div.post:not(#post_0):not(.deleted_post_hidden)",
         post_id=Field(attr="id", pattern=r"^post_(\d+)$"),
         author=Field("div.author_information .largetext"),
         author_id=Field("div.author_information .largetext a", "href", _PROFILE),
