@@ -48,6 +48,8 @@ RUNS = {
     "idle_poll": (["idle_poll.py"], ["the local forum", "inbox at every poll", "inbox by the page count",
                                      "a PM arrives", "a PM opened in the host's browser first"]),
     "soak": (["soak.py", "1"], ["legends-soak", "mafia-soak", "player actions", "deadline-to-drafts latency"]),
+    # the late rush up to the first Legends deadline (7 game hours in)
+    "soak, late rush": (["soak.py", "0.3", "rush"], ["late rush", "legends-soak/night-1"]),
     "flood_burst and crash_send, no boards": (["-c", NO_BOARDS], ["mybb: no board", "phpbb: no board",
                                                                   "smf: no board", "fluxbb: no board"]),
 }

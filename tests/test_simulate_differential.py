@@ -28,7 +28,7 @@ from legends_forum_support import (
     write_installation,
 )
 import test_e2e_arena as arena
-import test_e2e_bellum as bellum
+import bellum_forum_support as bellum
 import test_e2e_mafia as mafia
 from localforum_support import FakeClock
 from seats_support import rerun_after_replacement

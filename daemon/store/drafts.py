@@ -30,7 +30,8 @@ class Drafts(StoreBase):
             "phase_key": phase_key, "needs_approval": int(needs_approval),
             "status": "pending" if needs_approval else "approved", "ref": ref,
             "resolution_id": resolution_id, "created_at": now, "updated_at": now,
-            **({"pictures": json.dumps([str(path) for path in pictures], ensure_ascii=False)} if pictures else {}),
+            **({"pictures": json.dumps([self.kept_path(path) for path in pictures], ensure_ascii=False)}
+               if pictures else {}),
         })
 
     def drafts(self, status: str | None = None, game_id: str | None = None) -> list[dict]:
