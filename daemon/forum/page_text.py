@@ -3,13 +3,14 @@ from __future__ import annotations
 
 import re
 
-from selectolax.lexbor import LexborHTMLParser
+from forumgm.parsers.forums.html import parse_html
+
 
 _REFRESH = re.compile(r"<meta[^>]+http-equiv=[\"']refresh[\"'][^>]+url=([^\"'>]+)", re.IGNORECASE)
 
 
 def first_text(html: str, selectors: str) -> str | None:
-    node = LexborHTMLParser(html).css_first(selectors)
+    node = parse_html(html).css_first(selectors)
     if node is None:
         return None
     text = " ".join(node.text(deep=True, separator=" ").split())

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Iterable, Sequence
 
-from forumgm.engines.base import Accepted, OrderPm, Phase, Rejected, Verdict, split_lines
+from forumgm.engines.base import Accepted, OrderPm, Phase, Rejected, Verdict, read_lines, split_lines
 from forumgm.engines.mafia.roles import ACTIONS
 from forumgm.engines.mafia.state import LastTarget, MafiaState, Player
 from forumgm.parsers.names import Roster
@@ -129,7 +129,7 @@ def review_pm(state: MafiaState, phase: Phase, pm: OrderPm, mine: SenderOrders) 
     if player is None or not player.alive:
         code = "not_a_player" if player is None else "dead_sender"
         return [_refuse(line, code, command_of(line) in ("vote", "no_trial")) for line in lines], mine
-    parsed = [parse_line(line, player.nick, roster(state)) for line in lines]
+    parsed = read_lines(pm.text, lambda line: parse_line(line, player.nick, roster(state)))
     reviews: list[Review | None] = [None] * len(parsed)
     for votes_pass in (True, False):
         for index, verdict in enumerate(parsed):
