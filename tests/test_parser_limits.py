@@ -57,7 +57,7 @@ def test_the_limits_are_said_in_the_receipt():
 def test_legends_reads_a_defence_ending_in_a_run_of_digits_in_one_pass():
     """The grammar itself, below the line limit: `^(.*?)\\s*(\\d+)?$` took 18 s on 19,000 digits and
     would take half an hour on these 200,000."""
-    context = order_context(LEGENDS, Phase("night", 2), "Кума")
+    context = order_context(LEGENDS, Phase("night", 2), OrderPm("Кума", ""))
     verdict = legends.parse_line("Защита " + "1" * HUGE + "x", context, [])
     assert not verdict.ok and verdict.reason.startswith("не найден игрок «111")
     assert legends.parse_line("Защита себя 5", context, []).order == legends.Defend("defense", "Кума", 5)

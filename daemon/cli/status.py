@@ -20,7 +20,7 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    opened = open_installation(args.config)
+    opened = open_installation(args.config, check_store=True)
     if opened is None:
         return 2
     installation, store = opened
