@@ -56,7 +56,7 @@ def test_control_characters_from_a_player_never_reach_the_draft():
 
 def test_the_host_notice_shows_an_invisible_character_in_an_account_name():
     body = TEXTS.render("common/notice_stray_pm.j2", sender="gosha100\u200b", subject="", time="", text="x",
-                        games=["g"], finished=[], replaced=[])
+                        games=["g"], finished=[], replaced=[], look_alike=None)
     assert "gosha100<U+200B>" in body and "gosha100\u200b" not in body
 
 
