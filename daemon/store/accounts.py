@@ -3,40 +3,51 @@
 A board may let two accounts have names that read the same (one written with precomposed letters,
 «Лёва», one with «е» and a combining diaeresis): forumgm compares names after Unicode
 normalisation, so both would act as the player. The id the board gave the account first seen
-under the name (in a game's thread or in the inbox) is the player's; an account with another id
-is a look-alike (daemon/tick/look_alikes.py).
+under the name (in a game's thread of the forum or in its inbox) is the player's; an account with
+another id is a look-alike (daemon/tick/look_alikes.py). Each lookup is by the name's index, so a
+tick's work does not grow with the threads.
 """
 from __future__ import annotations
 
 import unicodedata
+from datetime import datetime
+from typing import Iterable
 
-from forumgm.daemon.store.base import StoreBase
+from forumgm.daemon.store.base import StoreBase, to_text
+
+
+def spellings(name: str) -> tuple[str, ...]:
+    """The ways a board may have stored a name that reads as `name`: composed and decomposed."""
+    return tuple(dict.fromkeys((name, unicodedata.normalize("NFC", name), unicodedata.normalize("NFD", name))))
 
 
 class Accounts(StoreBase):
-    def first_account_ids(self, forum_id: str) -> dict[str, str]:
-        """Each account name seen on the forum (NFC) -> the id of the first account seen with it; names
-        the board showed without an id are left out (nothing to tell accounts apart by)."""
-        rows = self.db.execute(
-            "SELECT author, author_id, MIN(first_seen_at) FROM posts JOIN games ON games.id = posts.game_id "
-            "WHERE games.forum_id = ? AND COALESCE(author_id, '') <> '' GROUP BY author, author_id "
-            "UNION ALL "
-            "SELECT sender, sender_id, MIN(seen_at) FROM pms WHERE forum_id = ? AND COALESCE(sender_id, '') <> '' "
-            "GROUP BY sender, sender_id", [forum_id, forum_id])
-        first: dict[str, tuple[str, str]] = {}
-        for name, account_id, seen in rows:
-            key = unicodedata.normalize("NFC", name)
-            if key not in first or (seen, account_id) < first[key]:
-                first[key] = (seen, account_id)
-        return {name: account_id for name, (_, account_id) in first.items()}
+    def first_account_id(self, forum_id: str, name: str) -> str | None:
+        """The id of the first account seen on the forum under a name that reads as `name`; None when
+        the board showed none with an id."""
+        seen = []
+        for written in spellings(name):
+            seen += self.db.execute(
+                "SELECT p.first_seen_at, p.author_id FROM posts p JOIN games g ON g.id = p.game_id "
+                "WHERE p.author = ? AND g.forum_id = ? AND COALESCE(p.author_id, '') <> '' "
+                "ORDER BY p.first_seen_at LIMIT 1", [written, forum_id]).fetchall()
+            seen += self.db.execute(
+                "SELECT seen_at, sender_id FROM pms WHERE sender = ? AND forum_id = ? AND COALESCE(sender_id, '') <> '' "
+                "ORDER BY seen_at LIMIT 1", [written, forum_id]).fetchall()
+        return min(seen)[1] if seen else None
 
-    def thread_accounts(self, game_id: str) -> list[tuple[str, str]]:
-        """(name, id) of every account seen posting in the game's thread with an id."""
+    def thread_accounts(self, game_id: str, posted_since: datetime) -> list[tuple[str, str]]:
+        """(name, id) of every account with an id that posted in the game's thread since `posted_since`."""
         return [tuple(row) for row in self.db.execute(
-            "SELECT DISTINCT author, author_id FROM posts WHERE game_id = ? AND COALESCE(author_id, '') <> '' "
-            "ORDER BY author, author_id", [game_id])]
+            "SELECT DISTINCT author, author_id FROM posts WHERE game_id = ? AND posted_at >= ? "
+            "AND COALESCE(author_id, '') <> '' ORDER BY author, author_id", [game_id, to_text(posted_since)])]
 
-    def post_account_ids(self, game_id: str) -> dict[str, str]:
+    def post_account_ids(self, game_id: str, post_ids: Iterable[str]) -> dict[str, str]:
         """post id -> the id of the account that wrote it, where the board showed one."""
-        return dict(self.db.execute("SELECT post_id, author_id FROM posts WHERE game_id = ? "
-                                    "AND COALESCE(author_id, '') <> ''", [game_id]))
+        found = {}
+        for post_id in post_ids:
+            row = self.db.execute("SELECT author_id FROM posts WHERE game_id = ? AND post_id = ?",
+                                  [game_id, post_id]).fetchone()
+            if row and row[0]:
+                found[post_id] = row[0]
+        return found

@@ -412,6 +412,11 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE replacements ADD COLUMN gender TEXT;
     """,
+    # the account first seen under a name, looked up by the name (daemon/store/accounts.py)
+    """
+    CREATE INDEX IF NOT EXISTS posts_author ON posts(author, first_seen_at);
+    CREATE INDEX IF NOT EXISTS pms_sender ON pms(sender, seen_at);
+    """,
 )
 
 

@@ -39,7 +39,7 @@ from forumgm.daemon.tick.rules_freeze import keep_dealt
 from forumgm.daemon.tick.reminders import draft_before_deadline
 from forumgm.daemon.tick.role_delivery import role_drafts
 from forumgm.daemon.tick.stops import is_held, is_paused
-from forumgm.daemon.tick.look_alikes import draft_look_alike_notices, the_players
+from forumgm.daemon.tick.look_alikes import Bindings, draft_look_alike_notices, the_players
 from forumgm.daemon.tick.stray_pms import draft_stray_pms
 from forumgm.daemon.tick.sync_problems import note_sync
 from forumgm.daemon.tick.thread_pages import arrival_clock
@@ -160,9 +160,9 @@ def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edge
     for forum_id in inbox_errors:   # every game of the forum has read its orders: what none took
         try:
             of_forum = [game for game in games if game.forum_id == forum_id]
-            bound = store.first_account_ids(forum_id)
+            bound = Bindings(store, forum_id)
             draft_stray_pms(of_forum, store, bound)
-            draft_look_alike_notices([game for game in live if game.forum_id == forum_id], store, bound)
+            draft_look_alike_notices([game for game in live if game.forum_id == forum_id], store, bound, now)
         except sqlite3.Error:   # the store itself fails: run_loop says so once, not per game
             raise
         except Exception as error:
@@ -348,7 +348,7 @@ def record_orders(game: GameRun, store: Store, state: Any, phase: Phase, deadlin
     roster = seats.roster()
     done = store.order_pm_ids(game.id)
     began = _began(store, game.id)
-    bound = store.first_account_ids(game.forum_id)
+    bound = Bindings(store, game.forum_id)
     for pm in store.pms(game.forum_id, since=_inputs_since(store, game.id)):
         at = pm["sent_at"] or pm["seen_at"]
         if pm["pm_id"] in done or at >= deadline or (began is not None and at < began - DEALT_MARGIN):

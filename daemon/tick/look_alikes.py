@@ -12,6 +12,7 @@ decide, as before.
 from __future__ import annotations
 
 import unicodedata
+from datetime import datetime, timedelta
 from typing import Any, Mapping, Sequence
 
 from forumgm.daemon.drafts.compose import draft
@@ -21,6 +22,21 @@ from forumgm.parsers.names import account_player
 
 TEMPLATE = "common/notice_look_alike.j2"
 SUBJECT = "Аккаунт под именем игрока"
+RECENT = timedelta(days=1)       # the thread's posts looked at for look-alikes each tick
+
+
+class Bindings:
+    """Each name's own account id on one forum, asked of the store once per name (Mapping.get)."""
+
+    def __init__(self, store: Store, forum_id: str):
+        self.store, self.forum_id = store, forum_id
+        self._ids: dict[str, str | None] = {}
+
+    def get(self, name: str, default: str | None = None) -> str | None:
+        if name not in self._ids:
+            self._ids[name] = self.store.first_account_id(self.forum_id, name)
+        found = self._ids[name]
+        return default if found is None else found
 
 
 def the_players(bound: Mapping[str, str], name: str, account_id: str | None) -> str | None:
@@ -35,12 +51,13 @@ def shown_as(name: str, account_id: str) -> str:
     return f"{name} (другой аккаунт, id {account_id})"
 
 
-def draft_look_alike_notices(games: Sequence[Any], store: Store, bound: Mapping[str, str]) -> list[int]:
-    """One notice for the host per look-alike account seen in the thread of a game of the forum."""
+def draft_look_alike_notices(games: Sequence[Any], store: Store, bound: Mapping[str, str], now: datetime) -> list[int]:
+    """One notice for the host per look-alike account that posted in the thread of a game of the forum
+    (in the last day: a tick looks at the newest posts only)."""
     made = []
     for game in games:
         roster = game.roster(store)
-        for author, author_id in store.thread_accounts(game.id):
+        for author, author_id in store.thread_accounts(game.id, now - RECENT):
             own = the_players(bound, author, author_id)
             if own is None or account_player(author, roster) is None:
                 continue

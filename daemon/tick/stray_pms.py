@@ -17,7 +17,7 @@ from typing import Any, Mapping, Sequence
 from forumgm.daemon.drafts.compose import draft
 from forumgm.daemon.store import Store
 from forumgm.daemon.tick.finish import is_finished
-from forumgm.daemon.tick.look_alikes import the_players
+from forumgm.daemon.tick.look_alikes import Bindings, the_players
 from forumgm.daemon.tick.notices import KIND
 from forumgm.parsers.names import account_player
 
@@ -42,7 +42,7 @@ def draft_stray_pms(games: Sequence[Any], store: Store, bound: Mapping[str, str]
         return []
     running = [game for game in games if not is_finished(store, game.id)]
     rosters = [game.roster(store) for game in running]
-    bound = store.first_account_ids(forum_id) if bound is None else bound
+    bound = Bindings(store, forum_id) if bound is None else bound
     made = []
     # a PM some game read (while it ran, or before a replacement) or one a notice answers is settled:
     # the store leaves those out, so a tick's work does not grow with the month's mail

@@ -13,7 +13,7 @@ from forumgm.daemon.drafts.compose import draft
 from forumgm.daemon.store import Store
 from forumgm.daemon.store.orders import order_pms
 from forumgm.daemon.store.posts import CLOCK_SKEW
-from forumgm.daemon.tick.look_alikes import shown_as, the_players
+from forumgm.daemon.tick.look_alikes import Bindings, shown_as, the_players
 from forumgm.daemon.tick.notices import KIND as NOTICE_KIND
 from forumgm.daemon.tick.phase_play import vote_rules_for
 from forumgm.engines.base import CountedVote, DiscardedVote, Phase, Tally
@@ -112,8 +112,7 @@ def vote_versions(store: Store, game_id: str, since: datetime | None, cutoff: da
     daemon's account) are no votes."""
     deleted = store.deleted_post_ids(game_id, cutoff)
     game = store.game(game_id)
-    bound = store.first_account_ids(game["forum_id"]) if game else {}
-    accounts = store.post_account_ids(game_id)
+    bound = Bindings(store, game["forum_id"]) if game else {}
     # a version is seen after it was cast: posts last seen well before `since` cannot hold this
     # phase's votes, and a tick need not read the whole thread
     rows = store.post_versions(game_id) if since is None else store.recent_post_versions(game_id, since - CLOCK_SKEW)
@@ -121,6 +120,7 @@ def vote_versions(store: Store, game_id: str, since: datetime | None, cutoff: da
     for row in rows:
         if row["post_id"] not in deleted and row["author"].casefold() != own_account.casefold():
             by_post.setdefault(row["post_id"], []).append(row)
+    accounts = store.post_account_ids(game_id, by_post)
     versions = []
     for rows in by_post.values():
         for row, at in zip(rows, version_times(rows)):
