@@ -18,13 +18,14 @@ from forumgm.daemon.store.inbox import Inbox
 from forumgm.daemon.store.inputs import Inputs
 from forumgm.daemon.store.pages import Thread
 from forumgm.daemon.store.phases import Phases
+from forumgm.daemon.store.record import Record
 from forumgm.daemon.store.role_links import RoleLinks
 from forumgm.daemon.store.schema import MIGRATIONS
 
 
-class Store(Games, Thread, Inbox, Inputs, Phases, Drafts, Audit, RoleLinks, Accounts):
+class Store(Games, Thread, Inbox, Inputs, Phases, Drafts, Audit, RoleLinks, Record, Accounts):
     """The installation's store, one object: each concern's methods live in its module of this package
-    (games, pages, inbox, inputs, phases, drafts, audit, role_links, accounts), all on one connection."""
+    (games, pages, inbox, inputs, phases, drafts, audit, role_links, record, accounts), all on one connection."""
 
 
 __all__ = ["DAMAGED", "DRAFT_STATUSES", "MIGRATIONS", "OPEN_DRAFT_STATUSES", "RAW_PAGES_KEPT", "Store", "StoreError",
