@@ -35,7 +35,10 @@ def move_deadline(store: Store, game_id: str, by: str, now: datetime, zone: Zone
         if not pending:
             raise StoreError(f"у игры {game_id} нет открытой фазы (игра ещё не началась или все фазы подведены)")
         phase = pending[0]
-        new = to if to is not None else phase["deadline"] + extend
+        try:
+            new = to if to is not None else phase["deadline"] + extend
+        except OverflowError:
+            raise StoreError(f"the deadline {phase['deadline'].isoformat()} moved so far is past any calendar") from None
         if new <= now:
             raise StoreError(f"{game_id}, {phase['key']}: новый дедлайн {shown(new, zone)} уже прошёл "
                              f"(сейчас {shown(now, zone)}); фаза закрылась бы сразу")

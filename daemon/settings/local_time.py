@@ -55,4 +55,7 @@ def parse_span(text: str) -> timedelta:
     parts = _PART.findall(body)
     if not parts or any(word not in ("и", ",") for word in _PART.sub(" ", body).replace(",", " , ").split()):
         raise ValueError(f"«{text}» — не промежуток времени: пишите, например, 2ч, 90 мин, 1д 6ч, -30 мин")
-    return sign * sum((timedelta(**{_BY_WORD[word]: int(number)}) for number, word in parts), timedelta())
+    try:
+        return sign * sum((timedelta(**{_BY_WORD[word]: int(number)}) for number, word in parts), timedelta())
+    except (OverflowError, ValueError):     # past timedelta's days, or past int's digits
+        raise ValueError(f"«{text}» — дольше любого календаря: пишите, например, 2ч, 90 мин, 1д 6ч") from None

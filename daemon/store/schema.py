@@ -433,6 +433,11 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX rolls_phase ON rolls(game_id, phase_key);
     """,
+    # the account first seen under a name, looked up by the name (daemon/store/accounts.py)
+    """
+    CREATE INDEX IF NOT EXISTS posts_author ON posts(author, first_seen_at);
+    CREATE INDEX IF NOT EXISTS pms_sender ON pms(sender, seen_at);
+    """,
     # a draft's pictures are kept relative to the store's folder (daemon/store/base.py kept_path): they
     # were kept as the daemon named them, relative to the folder it was started in (or absolute).
     # Every picture file is saved under <store folder>/pictures/<game>/ (daemon/drafts/pictures.py):
