@@ -4,8 +4,6 @@ from __future__ import annotations
 import shutil
 from collections import Counter
 from dataclasses import dataclass, replace
-from datetime import datetime
-from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -15,14 +13,10 @@ from forumgm.daemon.settings.installation import load_installation
 from forumgm.daemon.runtime.loop import Daemon
 from forumgm.daemon.store import Store
 from forumgm.daemon.tick.flow import Edges, resolve_once
+from localforum_support import msk
 from spine_fakes import MemoryForum, ScriptedPm
 
-MSK = ZoneInfo("Europe/Moscow")
 GAME = "mafia-example"
-
-
-def msk(day: int, hour: int, minute: int = 0) -> datetime:
-    return datetime(2026, 3, day, hour, minute, tzinfo=MSK)
 
 
 # Two game days of the example mafia game (round 1: 2 March 23:00 -> 3 March 22:45, round 2 -> 4 March).

@@ -14,7 +14,8 @@ from forumgm.daemon.offline.localforum.server import STOP_POLL
 from forumgm.daemon.runtime.loop import game_runs
 from forumgm.daemon.store import Store
 from forumgm.daemon.web.server import web_server
-from test_e2e_mafia import GAME, HOST, ROUND_1, Table, host_posts, msk, play_round
+from localforum_support import HOST, msk
+from test_e2e_mafia import GAME, ROUND_1, Table, play_round
 from test_host_actions_cli import played  # noqa: F401  (two rounds of the example game, on the command line's store)
 from test_spine_tick import GAME as SPINE_GAME, installation  # noqa: F401
 from browser_support import log_in, submit_correction
@@ -42,12 +43,11 @@ def hosted(tmp_path, monkeypatch):
     thread.join()
     server.server_close()
     store.close()
-    table.store.close()
-    table.server.stop()
+    table.close()
 
 
 def corrections(table: Table) -> list:
-    return host_posts(table, "Исправление.")
+    return table.host_posts("Исправление.")
 
 
 def test_a_corrected_vote_rerun_from_the_page_reaches_the_forum_once(hosted, page):
@@ -78,7 +78,7 @@ def test_a_corrected_vote_rerun_from_the_page_reaches_the_forum_once(hosted, pag
     table.tick(msk(4, 9, 10))
     [posted] = corrections(table)
     assert posted.author == HOST and "Итоги первого игрового дня" in posted.text
-    assert len(host_posts(table, "Итоги первого игрового дня")) == 2      # the report, then its correction
+    assert len(table.host_posts("Итоги первого игрового дня")) == 2      # the report, then its correction
     actions = [row["action"] for row in store.audit_log()[::-1] if row["actor"] == "host"]
     assert actions[-4:] == ["web.login", "order.correct", "phase.rerun", "draft.approved"]
 
