@@ -32,7 +32,9 @@ from typing import Callable
 
 from forumgm.daemon.drafts.pictures import MARK, NO_PUBLIC_URL, forum_text, shown_picture
 from forumgm.daemon.forum.adapter import Attachment
-from forumgm.daemon.forum.errors import Accepted, FloodPause, ForumError, ForumRefused, NoAttachments, Unreachable
+from forumgm.daemon.forum.errors import (
+    Accepted, FloodPause, ForumError, ForumRefused, NoAttachments, Unproven, Unreachable,
+)
 from forumgm.daemon.forum.housekeeping.sent_copies import holds_pms, tidy_sent
 from forumgm.daemon.store.seats import holder_now
 
@@ -128,7 +130,10 @@ def _publish(forum, store, draft: dict, now: datetime, report: PublishReport, ba
         log.info("draft %s waits for the forum's flood pause until %s: %s", draft["id"], pause.until.isoformat(), pause)
         return
     except Accepted as accepted:
-        ref = _find(forum, store, draft)
+        try:
+            ref = _find(forum, store, draft)
+        except Unproven:
+            ref = None
         if ref is None:   # the board said it took it: never sent again, even when it cannot be found
             log.warning("draft %s: %s, but it is not found among the account's texts; recorded as sent "
                         "without the forum's id", draft["id"], accepted)
@@ -199,7 +204,8 @@ def _find(forum, store, draft: dict) -> str | None:
     if draft["target"] == "thread":
         url = _thread_url(store, draft)
         return forum.find_own_post(url, _text(store, draft, shown=""), after=draft["sent_after"],
-                                   since=draft["sending_at"], claimed=store.claimed_posts(url))
+                                   since=draft["sending_at"], claimed=store.claimed_posts(url),
+                                   pages_known=store.thread_cursor(draft["game_id"])["pages"] or 0)
     return forum.find_sent_pm(_recipient(store, draft), _subject(draft), _text(store, draft), after=draft["sent_after"],
                               claimed=store.claimed_pms(store.game(draft["game_id"])["forum_id"]))
 
