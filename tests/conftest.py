@@ -10,11 +10,13 @@ markers that let a developer run the fast part alone (README, "Layout"):
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 
 import pytest
 
 from forumgm.config import load_texts
 from localforum_support import FakeClock
+from mafia_daemon_support import example_installation
 
 # Where the environment sets PYTHONDONTWRITEBYTECODE (this machine's does), pytest rewrites the
 # asserts of every test file again in each worker at each run: some 6 s of CPU a worker. Written,
@@ -45,6 +47,14 @@ def clock() -> FakeClock:
 def texts():
     """The shipped templates (read once: nothing changes them)."""
     return load_texts()
+
+
+@pytest.fixture
+def installation(tmp_path, monkeypatch):
+    """The shipped example installation with its Mafia game alone, whose host approves nothing:
+    every draft goes out (the walks of tests/test_spine_tick.py exercise publishing so)."""
+    config = example_installation(tmp_path, monkeypatch)
+    return replace(config, games=(replace(config.games[0], approval={}),))
 
 
 @pytest.fixture(scope="session")
