@@ -48,19 +48,21 @@ path = "forumgm.sqlite"
 
 class LocalGame:
     """The board, the daemon and one HTTP session per player, on one clock. `installation` writes
-    the installation's files for the board's address; a player's password is '<nick>-pw'."""
+    the installation's files for the board's address (`config`: its file); a player's password is
+    '<nick>-pw'; `attachments`: the board takes files attached to posts."""
 
     def __init__(self, folder: Path, monkeypatch, players: Iterable[str], topic: tuple[str, str], start: datetime,
-                 installation: Callable[[str], Path]):
+                 installation: Callable[[str], Path], attachments: bool = False):
         self.clock = FakeClock(start)
-        board = Board(clock=self.clock.now)
+        board = Board(clock=self.clock.now, attachments=attachments)
         board.add_user(HOST, HOST_PASSWORD, admin=True)
         for nick in players:
             board.add_user(nick, f"{nick}-pw")
         board.add_topic(HOST, *topic)
         self.server = LocalForum(board).start()
         monkeypatch.setenv(PASSWORD_ENV, HOST_PASSWORD)
-        loaded = load_installation(installation(self.server.url))
+        self.config = installation(self.server.url)
+        loaded = load_installation(self.config)
         self.store = Store(loaded.storage, now=self.clock.now)
         self.host = open_forum(loaded.forum, HOST_PASSWORD, clock=self.clock.monotonic, sleep=self.clock.sleep,
                                now=self.clock.now)      # as `forumgm run` opens it, from [forum]

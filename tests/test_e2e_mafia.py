@@ -49,13 +49,13 @@ ROUND_3 = [
 ]
 
 
-def mafia_installation(folder, forum_url: str, forum_extra: str = "", more: str = "") -> Path:
+def mafia_installation(folder, forum_url: str, forum_extra: str = "", more: str = "", seed: int = 5) -> Path:
     """The game's file and the installation's, `forum_extra` added to [forum] and `more` at its end."""
     players = "".join(f'[[players]]\nnick = "{nick}"\nrole = "{role}"\n\n' for nick, role in ROLES.items())
     game = f'''id = "{GAME}"
 type = "mafia"
 thread_url = "{forum_url}viewtopic.php?t=2"
-seed = 5
+seed = {seed}
 time_zone = "Europe/Moscow"
 start = 2026-03-02T23:00:00
 reminder_before = "1h"
@@ -74,10 +74,11 @@ receipt = false
 class Table(LocalGame):
     """The eight players' game; the host approves all but his own discipline digests."""
 
-    def __init__(self, folder, monkeypatch, forum_extra: str = "", more: str = ""):
+    def __init__(self, folder, monkeypatch, forum_extra: str = "", more: str = "", seed: int = 5):
         super().__init__(folder, monkeypatch, ROLES, ("Мафия: партия на восьмерых",
                                                       "Игра начинается в 23:00. Голоса и ходы — в личку."),
-                         msk(2, 22), lambda url: mafia_installation(folder, url, forum_extra, more))
+                         msk(2, 22), lambda url: mafia_installation(folder, url, forum_extra, more, seed),
+                         attachments=True)     # the record post attaches the archive
 
     def send(self, moves) -> None:
         for when, nick, text in moves:
