@@ -1,6 +1,8 @@
 """Soak benchmark (run by hand): a month unattended on the local forum.
 
     python bench/soak.py [days]        (default 30)
+    python bench/soak.py [days] rush   (default 1; a fraction of a day too) the late rush: phases of 6-8 hours, and every order
+                                       PM of a phase sent in the last 25 s before its deadline
 
 The real daemon loop (`run_loop`) hosts a 30-player Legends game and an 8-player Mafia game on
 the local forum (a child process, so its CPU and memory are not the daemon's) with the polite
@@ -13,12 +15,14 @@ between ticks, except those addressed to himself (notices, digests: he reads the
 
 Prints, per game day: ticks, requests, daemon CPU, RSS, SQLite size, the slowest tick; then
 every phase's deadline-to-drafts latency (from deadline + grace to the end of the tick that
-resolved it, virtual plus real time).
+resolved it, virtual plus real time); in the late rush also how many orders came in its last 25 s
+and when the last of their receipts was sent.
 """
 from __future__ import annotations
 
 import heapq
 import logging
+import math
 import multiprocessing
 import os
 import random
@@ -138,6 +142,12 @@ class Pace:
     near_deadline: int = 3600
     inbox_full_read: int = 1800
     chatter: float = 0.7            # the chance that a game's thread gets a post in a given hour
+    rush: float | None = None       # every order PM sent this many seconds before the deadline or later
+
+
+# A late rush: 30 players' orders in the last 25 s used to hold the resolution back 68-109 s (their
+# receipts were sent first, at the polite rate); short phases put several deadlines in a day
+RUSH = Pace(legends_night="6h", legends_day="6h", mafia_round="8h", rush=25)
 
 
 def write_config(folder: Path, forum_url: str, pace: Pace = Pace()) -> Path:
@@ -206,8 +216,8 @@ inbox_full_read = {pace.inbox_full_read}
 class Players:
     """Due actions in game-time order; a phase's orders are planned when the daemon opens it."""
 
-    def __init__(self, scripts: list[Script], act: Callable[[tuple], Any], seed: int = 1):
-        self.scripts, self.act = scripts, act
+    def __init__(self, scripts: list[Script], act: Callable[[tuple], Any], seed: int = 1, rush: float | None = None):
+        self.scripts, self.act, self.rush = scripts, act, rush
         self.random = random.Random(seed)
         self.queue: list[tuple[float, int, tuple]] = []
         self.planned: set[tuple[str, str]] = set()
@@ -218,8 +228,8 @@ class Players:
         self.count += 1
         heapq.heappush(self.queue, (at.timestamp(), self.count, action))
 
-    def plan_chatter(self, start: datetime, days: int, chance: float) -> None:
-        for day in range(days):
+    def plan_chatter(self, start: datetime, days: float, chance: float) -> None:
+        for day in range(math.ceil(days)):
             for hour in range(24):
                 moment = start + timedelta(days=day, hours=hour)
                 for script in self.scripts:
@@ -241,7 +251,7 @@ class Players:
             key = (phase["kind"], phase["number"])
             opens, deadline = max(now, phase["opens_at"] or now), phase["deadline"]
             for sender, text in script.pms.get(key, []):
-                self.push(self._when(opens, deadline), ("pm", sender, "ход", text))
+                self.push(self._rushed(deadline) if self.rush else self._when(opens, deadline), ("pm", sender, "ход", text))
             for voter, target in script.votes.get(key, []):
                 self.push(self._when(opens, deadline), ("post", voter, script.topic,
                                                         f"Мой голос: [color=blue]{target}[/color]"))
@@ -252,6 +262,9 @@ class Players:
         if self.random.random() < 0.35 and latest - opens > timedelta(hours=1):
             return latest - timedelta(seconds=self.random.uniform(0, 3600))
         return opens + (latest - opens) * self.random.random()
+
+    def _rushed(self, deadline: datetime) -> datetime:
+        return deadline - timedelta(seconds=self.random.uniform(0, self.rush))
 
     def run_due(self, now: datetime) -> None:
         while self.queue and self.queue[0][0] <= now.timestamp():
@@ -290,7 +303,7 @@ class Soak:
     forum_url: str
     clock: VirtualClock
     act: Callable[[tuple], Any]
-    days: int
+    days: float
     pace: Pace = Pace()
     daemon: Daemon = field(init=False)
     ticks: list[TickRecord] = field(default_factory=list)
@@ -303,7 +316,15 @@ class Soak:
         forum = open_forum(installation.forum, HOST_PASSWORD, clock=self.clock.monotonic, sleep=self.clock.sleep,
                            now=self.clock.now)
         self.daemon = Daemon(installation, Store(installation.storage, now=self.clock.now), forum, self.clock)
-        self.players = Players([legends_script(), mafia_script()], self.act)
+        self.pm_sent_at: dict[str, datetime] = {}      # a PM's id -> when the board took it (game time)
+        real_send_pm = forum.send_pm
+
+        def send_pm(*args, **kwargs):
+            pm_id = real_send_pm(*args, **kwargs)
+            self.pm_sent_at[str(pm_id)] = self.clock.now()
+            return pm_id
+        forum.send_pm = send_pm
+        self.players = Players([legends_script(), mafia_script()], self.act, rush=self.pace.rush)
         self.players.plan_chatter(START, self.days, self.pace.chatter)
         self.ends = START + timedelta(days=self.days)
         self.stop = StopFlag()
@@ -386,6 +407,23 @@ class Soak:
         return out
 
 
+    def receipts(self) -> list[tuple[str, int, float | None]]:
+        """(game/phase, its receipts, seconds from deadline + grace until the last was sent) per
+        resolved phase."""
+        grace = timedelta(seconds=self.installation.deadline_grace)
+        store = self.daemon.store
+        out = []
+        for record in self.ticks:
+            for resolved in record.resolved:
+                game_id, key = resolved.split("/", 1)
+                # (a draft's sent_at is its publishing tick's start: the board's moment is wanted)
+                sent = [self.pm_sent_at[d["forum_ref"]] for d in store.drafts(game_id=game_id)
+                        if d["kind"] == "receipt" and d["phase_key"] == key and d["forum_ref"] in self.pm_sent_at]
+                due = store.phase(game_id, key)["deadline"] + grace
+                out.append((resolved, len(sent), (max(sent) - due).total_seconds() if sent else None))
+        return out
+
+
 def sqlite_bytes(path: Path) -> int:
     return sum(p.stat().st_size for p in path.parent.glob(path.name + "*"))
 
@@ -406,16 +444,21 @@ def report(soak: Soak, out=sys.stdout) -> None:
     print("deadline-to-drafts latency (s), per phase:", file=out)
     for name, seconds in soak.latencies():
         print(f"  {name:28} {seconds:6.1f}", file=out)
+    if soak.pace.rush:
+        print(f"late rush: every order PM in the last {soak.pace.rush:.0f} s before its deadline; receipts "
+              "(sent, the last at s after deadline + grace), per phase:", file=out)
+        for name, count, last in soak.receipts():
+            print(f"  {name:28} {count:3}  {'—' if last is None else f'{last:6.1f}'}", file=out)
 
 
-def main(days: int = 30) -> None:
+def main(days: float = 30, pace: Pace = Pace()) -> None:
     logging.basicConfig(level=logging.ERROR)
     shared = multiprocessing.get_context("fork").Value("d", START.timestamp(), lock=False)
     clock = VirtualClock(shared)
     players = legends_script().players + mafia_script().players + list(OUTSIDERS)
     with tempfile.TemporaryDirectory() as folder, \
             ForumProcess(lambda: soak_board(clock.now, players), commands=apply) as server:
-        soak = Soak(Path(folder), server.url, clock, server.send, days)
+        soak = Soak(Path(folder), server.url, clock, server.send, days, pace)
         started = time.perf_counter()
         soak.run()
         report(soak)
@@ -423,4 +466,5 @@ def main(days: int = 30) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 30)
+    rush = sys.argv[2:] == ["rush"]
+    main(float(sys.argv[1]) if len(sys.argv) > 1 else 1 if rush else 30, RUSH if rush else Pace())

@@ -13,7 +13,7 @@ import random
 import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from forumgm.engines.base import PhaseRng
 from forumgm.parsers.names import CASE_NAMES, _morph, decline
@@ -249,10 +249,10 @@ def _filled(phrase: str, names: Mapping[str, Any], agreement: "Agreement") -> st
     return phrase.format(**{key: _named(value, agreement) for key, value in names.items()})
 
 
-def ranked(found: Sequence[Mapping[str, Any]], interest: Mapping[str, int], most: int) -> list:
-    """The `most` most interesting of the happenings (each a {kind, …}; `interest` by kind), kept in
-    the order they happened: what a literary report tells, the rest being the technical report's."""
-    kept = sorted(enumerate(found), key=lambda item: (-interest[item[1]["kind"]], item[0]))[:most]
+def ranked(found: Sequence[Any], interest: Callable[[Any], int], most: int) -> list:
+    """The `most` most interesting of the happenings (`interest` of each), kept in the order they
+    happened: what a literary report tells, the rest being the technical report's."""
+    kept = sorted(enumerate(found), key=lambda item: (-interest(item[1]), item[0]))[:most]
     return [h for _, h in sorted(kept, key=lambda item: item[0])]
 
 

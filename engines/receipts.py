@@ -14,9 +14,10 @@ SHOWN_LINES = 30
 SHOWN_CHARS = {"line": 80, "reason": 200}
 
 
-def receipt_template(game: str, texts: Texts) -> str:
-    own = f"{game}/receipt.j2"
-    return own if texts.has(own) else "common/receipt.j2"
+def receipt_template(game: str, texts: Texts, name: str = "receipt") -> str:
+    """The game's own template of that name, else the common one."""
+    own = f"{game}/{name}.j2"
+    return own if texts.has(own) else f"common/{name}.j2"
 
 
 def receipt_text(game: str, sender: str, verdicts: Sequence[Verdict], texts: Texts,

@@ -21,6 +21,9 @@ REASONS = (
     "ambiguous", "ambiguous_name", "unknown_name", "dead_target", "superseded", "changed_not_allowed", "repeated",
     "hidden_post", "corrected", "annulled",
 )
+# Not a reason of the count itself: the as-of view (daemon/tick/as_of.py) sets aside with it a
+# player's name written in a colour that is not a vote's, as a hand count would.
+OTHER_COLOR = "other_color"
 _WHERE_REASON = {"quote": "quoted", "spoiler": "spoiler", "code": "code"}
 
 

@@ -109,16 +109,20 @@ class Roster:
     aliases: Mapping[str, str] = field(default_factory=dict)
     forms: tuple[tuple[str, str], ...] = ()
     holdings: tuple[Holding, ...] = ()
+    # the players' grammatical genders ("m", "f"; None: unknown), for the receipts' forms of their
+    # nicks («убить Аскон» for a woman)
+    genders: Mapping[str, str | None] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "players", tuple(self.players))
         object.__setattr__(self, "aliases", MappingProxyType(dict(self.aliases)))
         object.__setattr__(self, "forms", tuple(self.forms))
         object.__setattr__(self, "holdings", tuple(self.holdings))
+        object.__setattr__(self, "genders", MappingProxyType(dict(self.genders)))
         # every name lookup hashes the roster to find its index; a roster of a whole map's
         # provinces and their aliases is too big to hash again each time
         object.__setattr__(self, "_hash", hash((self.players, frozenset(self.aliases.items()), self.forms,
-                                                self.holdings)))
+                                                self.holdings, frozenset(self.genders.items()))))
 
     def __hash__(self) -> int:
         return self._hash
@@ -131,7 +135,7 @@ class Roster:
             aliases.setdefault(name, player)
         if len(aliases) == len(self.aliases):
             return self
-        return Roster(self.players, aliases, self.forms, self.holdings)
+        return Roster(self.players, aliases, self.forms, self.holdings, self.genders)
 
     @property
     def _index(self) -> "_Index":

@@ -13,6 +13,7 @@ from forumgm.daemon.forum import open_forum
 from forumgm.daemon.offline.localforum import Board, LocalForum
 from forumgm.daemon.runtime.loop import Daemon
 from forumgm.daemon.settings.installation import load_installation
+from forumgm.daemon.settings.records import Installation
 from forumgm.daemon.store import Store
 from forumgm.daemon.tick.flow import Edges
 from forumgm.daemon.tick.sync import sync_game, sync_inbox
@@ -63,12 +64,16 @@ class LocalGame:
         monkeypatch.setenv(PASSWORD_ENV, HOST_PASSWORD)
         self.config = installation(self.server.url)
         loaded = load_installation(self.config)
-        self.store = Store(loaded.storage, now=self.clock.now)
         self.host = open_forum(loaded.forum, HOST_PASSWORD, clock=self.clock.monotonic, sleep=self.clock.sleep,
                                now=self.clock.now)      # as `forumgm run` opens it, from [forum]
-        self.daemon = Daemon(loaded, self.store, self.host, self.clock,
-                             Edges(sync_game=sync_game, sync_inbox=sync_inbox, publish=publish_approved))
+        self.restart(loaded)
         self.players = {nick: self.session(nick) for nick in players}
+
+    def restart(self, installation: Installation) -> None:
+        """The daemon (started again) on the installation's store, the board's session kept."""
+        self.store = Store(installation.storage, now=self.clock.now)
+        self.daemon = Daemon(installation, self.store, self.host, self.clock,
+                             Edges(sync_game=sync_game, sync_inbox=sync_inbox, publish=publish_approved))
 
     def session(self, nick: str, password: str | None = None):
         config = {"engine": "phpbb", "base_url": self.server.url, "username": nick, "min_interval": 0,

@@ -42,8 +42,18 @@ def players_toml(table: str, roles: dict = ROLES) -> str:
                      for nick, role in roles.items())
 
 
+CALENDAR = """[calendar.night]
+opens = "21:00"
+closes = "10:00"
+
+[calendar.day]
+opens = "12:00"
+closes = "21:00"
+"""
+
+
 def write_installation(folder: Path, server, extra_game: str = "", roles: dict = ROLES, engine: str = "phpbb",
-                       thread: str | None = None, start: str = "2026-03-02T21:00:00") -> Path:
+                       thread: str | None = None, start: str = "2026-03-02T21:00:00", calendar: str = CALENDAR) -> Path:
     """The local forum's thread, or another board's (`server.url` + `thread`) of `engine`."""
     players = players_toml("players", roles)
     game = f'''id = "{GAME}"
@@ -55,14 +65,7 @@ start = {start}
 {extra_game}
 
 {players}
-[calendar.night]
-opens = "21:00"
-closes = "10:00"
-
-[calendar.day]
-opens = "12:00"
-closes = "21:00"
-'''
+{calendar}'''
     return write_files(folder, server.url, "game.toml", game, engine=engine, forum_extra="")
 
 

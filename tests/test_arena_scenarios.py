@@ -373,8 +373,8 @@ def test_the_reports_are_rendered_from_the_events(play):
     assert "Хан, атака S: 6, 6, 1, 1" in technical
     assert "Рана: Аскон, левая рука — тяжёлое ранение (стопка «левая рука» убрана)" in technical
     assert "Бой окончен: победа Хана (ранение)" in technical and "Бой окончен" in literary
-    assert "Хан проводит рубку в левую руку — Аскон получает урон." in literary
-    assert "Аскон: тяжёлое ранение (левая рука)" in literary
+    assert ("Хан проводит рубку в левую руку — Аскон получает тяжёлое ранение: левая рука больше не слушается."
+            in literary)
     assert "Раны: правая рука — тяжёлое ранение; левая рука — тяжёлое ранение" in summary
 
 
@@ -497,7 +497,9 @@ def test_a_knocked_out_fighter_leaves_and_the_fight_goes_on_to_the_end(play):
     assert out["phases"][4]["eliminated"] == [{"nick": "Хан", "cause": "сдача"}]
     assert out["alive"] == ["Аскон"] and out["winner"] == "Аскон"
     step2, step3, step5 = (out["phases"][n]["reports"] for n in (1, 2, 4))
-    assert "Кума выбывает из боя (нокаут)." in step2["literary"]
+    # the knockout says she leaves the fight: no «выбывает из боя» after it
+    assert "— Кума получает тяжёлое ранение и падает без чувств." in step2["literary"]
+    assert "выбывает" not in step2["literary"]
     assert "Выбывает: Кума (нокаут)" in step2["technical"]
     assert "[b]Кума[/b] — выбыла (нокаут): меч" in step2["summary"] and "Дистанция: 1" in step2["summary"]
     assert "Хан → Кума (правая рука, гладий): L в тело — Кума уже выбыла из боя, удара нет" in step3["technical"]
@@ -569,6 +571,6 @@ def test_a_fight_of_four_loses_one_at_a_time_to_the_last_one_standing(play):
     assert out["result"] == {"winner": "Аскон", "kind": "сдача", "loser": "Дрон"}
     assert out["alive"] == ["Аскон"] and out["winner"] == "Аскон"
     literary = [phase["reports"]["literary"] for phase in out["phases"]]
-    assert "Хан выбывает из боя (нокаут)." in literary[2]
+    assert "— Хан получает тяжёлое ранение и падает без чувств." in literary[2]
     assert "Кума бросает оружие и сдаётся." in literary[3] and "Бой окончен" not in literary[3]
     assert "Дрон бросает оружие и сдаётся." in literary[5] and "Бой окончен: победа Аскона (сдача)." in literary[5]

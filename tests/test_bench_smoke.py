@@ -47,7 +47,13 @@ RUNS = {
                                               "every post stored once"]),
     "idle_poll": (["idle_poll.py"], ["the local forum", "inbox at every poll", "inbox by the page count",
                                      "a PM arrives", "a PM opened in the host's browser first"]),
+    "probe": (["probe.py", "6", "3", "3"], ["| 502 | 1 | 1 | 0 | 0 |", "| cut body | 1 | 1 | 0 | 0 |",
+                                           "| mafia | 3 |", "| legends | 3 |", "| BBCode post | 3 | 0 | 0 |",
+                                           "| raw post HTML | 3 | 0 | 0 |",
+                                           "lost, doubled, unanswered or unread: 0"]),
     "soak": (["soak.py", "1"], ["legends-soak", "mafia-soak", "player actions", "deadline-to-drafts latency"]),
+    # the late rush up to the first Legends deadline (7 game hours in)
+    "soak, late rush": (["soak.py", "0.3", "rush"], ["late rush", "legends-soak/night-1"]),
     "flood_burst and crash_send, no boards": (["-c", NO_BOARDS], ["mybb: no board", "phpbb: no board",
                                                                   "smf: no board", "fluxbb: no board"]),
 }

@@ -138,3 +138,24 @@ def test_legends_rules_problems_say_what_was_written_as_the_other_engines_do():
         ("rules.calendar.first_phase", "expected night or day (got 'evening')"),
         ("rules.limits.spy_targets", "expected a whole number >= 0 (got -1)"),
     ]
+
+
+@pytest.mark.parametrize("game, rules, expected", [
+    # a rule written at the wrong level was read by nobody: now it is named, with where it belongs
+    ("legends", {"first_lynch_day": 1},
+     [("rules.first_lynch_day", "unknown rule (expected one of limits, night1, calendar, day, ranks, clans, "
+                                "spells); did you mean calendar.first_lynch_day?")]),
+    ("legends", {"calendar": {"first_lynch_dya": 1}},
+     [("rules.calendar.first_lynch_dya", "unknown rule (expected one of first_phase, first_lynch_day, timezone, "
+                                         "day_start, night_start, night_end)")]),
+    ("arena", {"stack": 5}, [("rules.stack", "unknown rule (expected one of tables, stack_size, hit_on, dice_sides, "
+                                             "riposte, throw, fighters, actions, sequences, weapons, multipliers, "
+                                             "wounds, armour, space)")]),
+    ("mafia", {"missed_vote_out": 3},
+     [("rules.missed_vote_out", "unknown rule (expected one of roles, first_night_armour, no_trial_per_game, "
+                                "missed_votes_out)")]),
+])
+def test_every_engine_names_a_rule_it_does_not_know(game, rules, expected):
+    with pytest.raises(SetupError) as refused:
+        rules_for(game, rules)
+    assert list(refused.value.problems) == expected

@@ -290,3 +290,17 @@ def test_a_games_declension_table_is_checked_naming_the_file_and_the_case(tmp_pa
     code, _, err = check(tmp_path, capsys, f'templates = "{folder}"\n' + EXAMPLE)
     assert code == 1
     assert "templates: " in err and "declension.toml: Таргелец: expected five forms, родительный, дательный" in err
+
+
+def test_a_wrong_thread_address_and_an_unknown_role_come_in_the_same_run(tmp_path, monkeypatch, capsys):
+    """Every problem of a file in one run: the host fixes them all at once, not one a run."""
+    config = _installation(tmp_path, monkeypatch, lambda t: t)
+    mafia = tmp_path / "games" / "mafia.example.toml"
+    mafia.write_text(mafia.read_text(encoding="utf-8")
+                     .replace("https://forum.example.org/viewtopic.php?t=100", "https://forum.example.org/viewforum.php?f=5")
+                     .replace('role = "Доктор"', 'role = "Доктр"'), encoding="utf-8")
+    assert main(["check-config", config]) == 1
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0].startswith(f"{mafia}: thread_url: expected the address of a phpBB thread")
+    assert lines[1].startswith(f"{mafia}: players #2 (Хан).role: unknown role 'Доктр'")
+    assert lines[2:] == ["2 problem(s)"]

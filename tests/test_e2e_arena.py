@@ -187,8 +187,8 @@ def test_a_fight_of_three_goes_on_after_a_knock_out(three):
     resolve_step(three, 1)
     resolve_step(three, 2)
     literary = three.host_posts("Арена. Шаг 2")[0].text
-    assert "Кума: тяжёлое ранение (голова) — и боец падает без чувств." in literary
-    assert "Кума выбывает из боя (нокаут)." in literary
+    assert "Хан проводит выпад в голову — Кума получает тяжёлое ранение и падает без чувств." in literary
+    assert literary.split("\n")[1].startswith("Нокаут! Кума на песке.")        # what the step is remembered for
     assert "Кума — вне боя (нокаут)" in three.host_posts("состояние после шага 2")[0].text
     assert [(row["nick"], row["cause"]) for row in three.store.eliminations(GAME)] == [("Кума", "нокаут")]
     assert three.store.game(GAME)["winner"] is None          # two fight on

@@ -2,6 +2,10 @@
 the fixture board from pages saved on SMF 2.1.4, MyBB 1.8.37 and FluxBB 1.5.11 (tests/fixtures/forums)."""
 from __future__ import annotations
 
+import re
+from dataclasses import replace
+from urllib.parse import quote
+
 import pytest
 
 from forum_http_board import BoardServer, FixtureBoard
@@ -136,3 +140,22 @@ def test_smf_a_report_the_flood_rule_refused_holds_back_the_phases_reports_after
         again = publish_approved(forum, store, clock.now())
         assert again.ok and [p.fields["message"] for p in board.posts] == [
             "Отчёт: technical_report", "Отчёт: summary_report", "Отчёт: literary_report"]
+
+
+# the member-list searches the real boards answered (tests/fixtures/forums/<engine>/README.md): for
+# Кума her row (in any case, as the boards search), for any other name none
+MEMBER_SEARCH = {"mybb": r"memberlist\.php\?username=", "smf": r"index\.php\?action=mlist;sa=search;search=",
+                 "fluxbb": r"userlist\.php\?username="}
+
+
+@pytest.mark.parametrize("site", [MYBB, SMF, FLUXBB], ids=lambda site: site.engine)
+def test_the_board_is_asked_whether_a_replacement_account_exists_by_its_member_list(site, clock):
+    search = MEMBER_SEARCH[site.engine]
+    kuma = "|".join(re.escape(quote(name)) for name in ("Кума", "кума"))
+    members = replace(site, pages=((search + f"(?:{kuma})" + r"(?:[&;].*)?", "real_members_found.html"),
+                                   (search + ".*", "real_members_none.html"), *site.pages))
+    with serve(members, clock) as server:
+        forum = host(server, members, clock)
+        # only the exact name (the board's own search forgives case): a player is his exact account
+        assert [forum.knows_account(name) for name in ("Кума", "кума", "Нетакого")] == [True, False, False]
+        assert server.board.pms == [] and server.board.posts == []        # asked, nothing sent

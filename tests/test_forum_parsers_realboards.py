@@ -39,8 +39,14 @@ def test_mybb_the_senders_copy_of_a_pm_has_empty_ids_and_is_read():
     message = mybb.sent_message(page("mybb", "real_pm_sent_view"), "UTC", CAPTURED)
     assert (message.id, message.sender, message.subject) == ("4", "Ведущий", "Квитанция")
     assert message.text == "Принято: Атака 3 → Гладиатор"
-    with pytest.raises(ValueError):
-        mybb.message(page("mybb", "real_pm_sent_view"), "UTC", CAPTURED)    # the received layout (post_0) is not it
+
+
+def test_mybb_a_pm_the_account_sent_itself_has_empty_ids_and_is_read():
+    """The host's notice to his own account, in its inbox: MyBB shows it as the sender's copy (its
+    opening stopped the game: "not a private message page")."""
+    message = mybb.message(page("mybb", "real_pm_view_from_self"), "UTC", CAPTURED)
+    assert (message.id, message.sender, message.subject) == ("31", "Ведущий", "Уведомление")
+    assert message.text == "Проверка: уведомление самому себе."
 
 
 def test_mybb_sent_folder_and_a_paged_inbox():
@@ -72,6 +78,13 @@ def test_a_moderators_soft_deleted_post_is_read_as_hidden(engine, hidden_id):
     assert [p.id for p in posts if p.hidden] == [hidden_id]
     hidden = next(p for p in posts if p.hidden)
     assert hidden.author == "Кума" and [c.text for c in hidden.colored] == ["Аскон"]
+
+
+def test_mybb_shows_a_plain_member_a_soft_deleted_post_as_a_stub_that_is_no_post():
+    """A host who is no moderator sees "This post has been deleted." with the author's name and no
+    body, date or text: the page is read without it (its reading stopped on "body of post 2 not found")."""
+    posts = mybb.posts(page("mybb", "real_thread_softdeleted_as_member"), "UTC", CAPTURED)
+    assert [(p.id, p.author) for p in posts] == [("1", "Ведущий")]
 
 
 def test_smf_shows_zero_width_characters_as_replacement_characters():

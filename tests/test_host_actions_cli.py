@@ -117,8 +117,8 @@ def test_the_rerun_diff_is_shown_and_nothing_changes_until_confirmed(played, mon
     assert [e["nick"] for e in store.eliminations(GAME) if e["phase_key"] == "round-2"] == ["Бук", "Ива"]
     new = [d for d in store.drafts(game_id=GAME) if d["resolution_id"] == store.resolutions(GAME, "round-2")[1]["id"]]
     live = [d for d in new if d["status"] != "superseded"]
-    # the report was sent: its new text is a correction; the receipts of the day, identical, are not sent twice
-    assert [d["kind"] for d in live] == ["round_report"]
+    # the reports were sent: their new texts are corrections; the receipts of the day, identical, are not sent twice
+    assert [d["kind"] for d in live] == ["round_report", "literary_report"]
     assert live[0]["body"].startswith("[b]Исправление.[/b] Ведущий пересчитал итоги (круг 2)")
     assert "посажен Бук — Мафиози" in live[0]["body"]
     assert [store.draft(d["id"])["status"] for d in drafts_before] == [d["status"] for d in drafts_before]
@@ -186,13 +186,15 @@ def test_the_deadline_moves_and_the_tick_honours_it(played, monkeypatch, capsys)
     installation, config = played
     clock = FixedClock(msk(5, 12))
     monkeypatch.setattr(Store, "now", lambda self: clock.now())
-    assert cli(config, "deadline", GAME, "--extend", "2h") == 0
-    assert "round-3: deadline 2026-03-05 22:45 -> 2026-03-06 00:45 (Europe/Moscow)" in capsys.readouterr().out
-    assert cli(config, "deadline", GAME, "--shorten", "45m") == 0
-    assert cli(config, "deadline", GAME, "--set", "2026-03-05 12:00") == 1
-    assert "has passed" in capsys.readouterr().err
+    assert cli(config, "deadline", GAME, "--extend", "2ч") == 0
+    assert "round-3: deadline 05.03.2026 22:45 (МСК) -> 06.03.2026 00:45 (МСК)" in capsys.readouterr().out
+    assert cli(config, "deadline", GAME, "--shorten", "45 мин") == 0
+    # what status shows is what it takes, and the refusal speaks Moscow time, named
+    assert cli(config, "deadline", GAME, "--set", "05.03.2026 12:00") == 1
+    assert ("новый дедлайн 05.03.2026 12:00 (МСК) уже прошёл (сейчас 05.03.2026 12:00 (МСК))"
+            in capsys.readouterr().err)
     assert cli(config, "deadline", GAME, "--extend", "two hours") == 2
-    assert "not a span of time" in capsys.readouterr().err
+    assert "«two hours» — не промежуток времени" in capsys.readouterr().err
     store = Store(installation.storage)
     assert store.phase(GAME, "round-3")["deadline"] == msk(6, 0)
     assert [(a, d["old"], d["new"]) for a, d in host_audit(store)] == [
@@ -263,6 +265,23 @@ def test_a_replacement_gives_the_seat_to_the_new_account_and_rewrites_nothing(pl
     held = [line.strip() for line in capsys.readouterr().out.splitlines() if line.strip().startswith("seat ")]
     assert [line.split(" since ")[0] + " after " + line.split(" after ")[1] for line in held] == [
         "seat Аскон: Новичок after Аскон", "seat Аскон: Другой after Новичок"]
+
+
+def test_drafts_list_a_pm_by_the_account_it_goes_to_and_the_seat_it_is_drafted_to(played, monkeypatch, capsys):
+    installation, config = played
+    assert cli(config, "replace", GAME, "Аскон", "Новичок") == 0
+    assert cli(config, "correct", GAME, "round-2", "Новичок", stdin="голос: Бук\n", monkeypatch=monkeypatch) == 0
+    capsys.readouterr()
+    assert main(["drafts", "list", "--all", "--config", str(config), "--game", GAME]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    sent = [line for line in listed if " sent " in line and "→ Аскон" in line]
+    new = [line for line in listed if "→ Новичок" in line]
+    # what went to the seat before went to the account holding it then; the new receipt goes to Новичок
+    assert sent and all("(seat" not in line for line in sent), listed
+    assert len(new) == 1 and "receipt" in new[0] and "→ Новичок (seat Аскон)" in new[0], new
+    draft_id = new[0].split()[0]
+    assert main(["drafts", "show", draft_id, "--config", str(config)]) == 0
+    assert "→ Новичок (seat Аскон)" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("gender, jailed", [(["--gender", "m"], "посажен Ковбой"), ([], "за решётку отправляется Ковбой"),
@@ -409,21 +428,42 @@ def test_a_confirmation_for_an_outcome_no_longer_current_is_refused(played, monk
     assert "phase.rerun" not in [action for action, _ in host_audit(store)]
 
 
-@pytest.mark.parametrize("text, minutes", [("2h", 120), ("90m", 90), ("1d 6h", 1800), ("-30m", -30), ("+1h30m", 90)])
+@pytest.mark.parametrize("text, minutes", [
+    ("2h", 120), ("90m", 90), ("1d 6h", 1800), ("-30m", -30), ("+1h30m", 90),
+    ("2ч", 120), ("90 мин", 90), ("1д", 1440), ("1д 6ч", 1800), ("1 час 30 минут", 90), ("2 часа", 120),
+    ("5 дней", 7200), ("1 день и 2 часа", 1560), ("−30 мин", -30), ("45м", 45), ("3 ч.", 180)])
 def test_spans_of_time(text, minutes):
     from datetime import timedelta
 
-    from forumgm.daemon.host_actions.deadline import parse_span
+    from forumgm.daemon.settings.local_time import parse_span
 
     assert parse_span(text) == timedelta(minutes=minutes)
 
 
-@pytest.mark.parametrize("text", ["", "2", "2x", "h", "2h и ещё", "two hours"])
+@pytest.mark.parametrize("text", ["", "2", "2x", "h", "2h и ещё", "two hours", "два часа", "2ч ииии", "2 чайника"])
 def test_what_is_no_span_of_time(text):
-    from forumgm.daemon.host_actions.deadline import parse_span
+    from forumgm.daemon.settings.local_time import parse_span
 
-    with pytest.raises(ValueError, match="not a span of time"):
+    with pytest.raises(ValueError, match="не промежуток времени"):
         parse_span(text)
+
+
+@pytest.mark.parametrize("text", ["05.03.2026 22:45", "2026-03-05 22:45", "2026-03-05T22:45", "05.03.2026 22:45 (МСК)",
+                                  "05.03.2026 22:45 МСК", "05.03.26 22:45", " 05.03.2026 22.45 "])
+def test_a_time_is_taken_as_it_is_shown(text):
+    from forumgm.daemon.settings.local_time import parse_moment, shown
+
+    moment = parse_moment(text, msk(5, 0).tzinfo)
+    assert moment == msk(5, 22, 45) and shown(moment, moment.tzinfo) == "05.03.2026 22:45 (МСК)"
+
+
+def test_a_time_that_is_none_names_the_form_and_the_zone():
+    from zoneinfo import ZoneInfo
+
+    from forumgm.daemon.settings.local_time import parse_moment
+
+    with pytest.raises(ValueError, match=r"«завтра» — не время: пишите ДД.ММ.ГГГГ ЧЧ:ММ.*Europe/Kyiv"):
+        parse_moment("завтра", ZoneInfo("Europe/Kyiv"))
 
 
 def test_state_changes_name_every_changed_leaf_by_its_path():

@@ -27,6 +27,8 @@ def test_a_pm_after_the_deadline_is_answered_late_and_not_carried_over(tmp_path,
     receipts = {d["ref"]: d for d in drafts_of(store, "receipt")}
     assert receipts["receipt:2"]["phase_key"] == "round-1"
     assert "после окончания игрового дня" in receipts["receipt:2"]["body"]
+    # ...and tells when the next round opens, in the game's zone, named
+    assert "Следующий игровой день начинается 03.03.2026 23:00 (МСК)" in receipts["receipt:2"]["body"]
     assert "голос: Бук" in receipts["receipt:3"]["body"] and "Принято" in receipts["receipt:3"]["body"]
     # Ива's late vote counted nowhere: round 1's table shows no vote from her
     table = next(e["data"]["table"] for e in store.events(GAME, "round-1") if e["type"] == "votes")

@@ -128,6 +128,9 @@ def test_role_pms_mention_armour_only_when_the_rules_have_it(texts):
     armoured = {pm.to: pm.text for pm in RULES.role_pms(with_roles(), texts)}
     assert "бронежилет" in armoured["Аскон"] and "бронежилет" not in plain["Аскон"]
     assert "бронемашина" in armoured["Лиса"] and "бронемашина" not in plain["Лиса"]
+    # «маньяк не может вас убить (посадить в тюрьму — могут)» read as if the maniac jailed
+    assert "маньяк не может вас убить, но днём вас могут посадить в тюрьму голосованием" in armoured["Лиса"]
+    assert "(посадить в тюрьму — могут)" not in armoured["Лиса"]
 
 
 def test_role_pms_explain_each_action_in_its_own_paragraphs(texts):
@@ -159,6 +162,31 @@ def test_missed_vote_texts_follow_the_configured_limit(texts):
     assert "Кума — предупреждение" in second.reports["round"]
     third = three.resolve(second.state, Phase("round", 3), PhaseInputs(), 1, texts)
     assert "Кума — третий пропуск, выбывает из игры (Мирный житель)" in third.reports["round"]
+
+
+def test_a_player_who_dies_the_same_round_is_not_warned_for_his_missed_vote(texts):
+    """Кума and Марк send no day vote; the mafia kills Кума that night: only Марк is warned, in the
+    report and by PM, and only his miss is counted."""
+    state = with_roles()
+    orders = tuple(OrderPm(n, "голос: Тора") for n in NICKS if n not in ("Кума", "Марк", "Лиса"))
+    orders += (OrderPm("Лиса", "голос: Тора\nубить Кума"),)
+    result = RULES.resolve(state, Phase("round", 1), PhaseInputs(orders=orders), 1, texts)
+    warned = [pm.to for pm in result.pms if pm.kind == "warning"]
+    assert warned == ["Марк"]
+    assert "Марк — предупреждение" in result.reports["round"]
+    assert "Кума — предупреждение" not in result.reports["round"]
+    assert result.state.player("Марк").missed_votes == 1 and result.state.player("Кума").missed_votes == 0
+    assert not result.state.player("Кума").alive
+
+
+def test_nobody_is_warned_when_the_round_ends_the_game(texts):
+    """Two players left besides the maniac, who kills one: the maniac wins and the silent one is not warned."""
+    state = with_roles(dead=("Аскон", "Хан", "Лиса", "Бук", "Тора"))
+    orders = (OrderPm("Зорро", "голос: Марк\nубить Марк"),)
+    result = RULES.resolve(state, Phase("round", 3), PhaseInputs(orders=orders), 1, texts)
+    assert result.state.winner is not None
+    assert [pm for pm in result.pms if pm.kind == "warning"] == []
+    assert "предупреждение" not in result.reports["round"]
 
 
 def test_reminder_pm_warns_a_player_who_would_be_out(texts):

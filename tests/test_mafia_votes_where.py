@@ -19,12 +19,15 @@ def blue_post(post_id: str, author: str, at, nick: str, quoted: bool = False) ->
 
 
 def test_a_blue_vote_in_a_mafia_thread_is_one_host_notice_per_player_and_day(tmp_path, monkeypatch):
+    """...and none for a player whose day vote came by PM before (Лиса): he has voted as he should."""
     clock = FixedClock(msk(3, 10))
     posts = [blue_post("1", "Аскон", msk(3, 11), "Лиса"), blue_post("2", "Аскон", msk(3, 12), "Бук"),
              blue_post("3", "Хан", msk(3, 12), "Лиса", quoted=True),      # quoted: not his vote
              blue_post("4", "Гость", msk(3, 13), "Лиса"),                 # no player: no vote anyway
-             blue_post("5", "Аскон", msk(4, 11), "Лиса")]                 # the next game day
-    forum = MemoryForum(clock, pms=[ScriptedPm("Хан", "голос: Лиса", msk(3, 11))], posts=posts)
+             blue_post("5", "Аскон", msk(4, 11), "Лиса"),                 # the next game day
+             blue_post("6", "Лиса", msk(3, 12, 30), "Бук")]               # voted by PM at 11:30
+    forum = MemoryForum(clock, pms=[ScriptedPm("Хан", "голос: Лиса", msk(3, 11)),
+                                    ScriptedPm("Лиса", "голос: Бук", msk(3, 11, 30))], posts=posts)
     running = daemon(example_installation(tmp_path, monkeypatch), clock, forum)
     for at in (msk(3, 10), msk(3, 13), msk(3, 14), msk(3, 22, 50), msk(4, 12), msk(4, 13)):
         clock.set(at)

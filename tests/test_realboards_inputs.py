@@ -107,7 +107,7 @@ def test_a_pm_sent_after_the_deal_but_before_the_game_opened_is_answered_and_is_
     assert early["phase_key"] == phase["key"] + "/early" and early["sender"] == "Аскон"
     [receipt] = [d for d in daemon.store.drafts(game_id=GAME) if d["kind"] == "receipt"]
     assert receipt["target"] == "Аскон" and receipt["subject"] == "Re: Ночь 1"
-    assert receipt["body"].startswith("Аскон, игра ещё не началась: приказы принимаются с 02.03.2026 21:00.")
+    assert receipt["body"].startswith("Аскон, игра ещё не началась: приказы принимаются с 02.03.2026 21:00 (МСК).")
     assert "• «Шпионаж Кума» — игра ещё не началась" in receipt["body"]
     clock.moment = msk(2, 21, 5)
     Player(server, clock, "Аскон").pm("Ночь 1", "Шпионаж Кума")

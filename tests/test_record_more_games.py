@@ -57,3 +57,42 @@ def test_a_bellum_game_the_host_ends_checks_out(table, tmp_path, capsys):
     capsys.readouterr()
     assert main(["verify", str(archive)]) == 0
     assert "ok  turn-1" in capsys.readouterr().out
+
+
+def test_on_a_board_that_takes_no_file_the_record_links_its_archive_at_the_pages_public_address(tmp_path):
+    from forumgm.daemon.drafts.pictures import ARCHIVE_MARK, NO_ARCHIVE_URL, save_pictures
+    from forumgm.daemon.drafts.publish import publish_approved
+    from forumgm.daemon.store import Store
+    from forumgm.daemon.web import create_app
+
+    store = Store(tmp_path / "forumgm.sqlite")
+    store.register_forum("main", "phpbb", "https://forum.example.org/", "Ведущий")
+    store.register_game("g", "mafia", "main", "https://forum.example.org/viewtopic.php?t=1", "UTC", 1, {})
+    [archive] = save_pictures(store.path, "g", "record", {"g.json": b'{"format": "forumgm-archive-1"}'})
+    draft_id = store.insert_draft("g", "game_record", "thread", f"Архив игры: {ARCHIVE_MARK}", None,
+                                  needs_approval=False, pictures=[archive])
+
+    class NoFiles:              # a board forumgm attaches nothing on
+        attaches = False
+
+        def __init__(self):
+            self.posted = []
+
+        def reply(self, thread_url, text):
+            self.posted.append(text)
+            return "9"
+
+    report = publish_approved(NoFiles(), store, store.now())
+    assert report.refused == {draft_id: NO_ARCHIVE_URL}          # no public address: back to the host, saying why
+
+    public = "https://gm.example.org/forumgm/"
+    store.register_game("g", "mafia", "main", "https://forum.example.org/viewtopic.php?t=1", "UTC", 1, {},
+                        {"web_url": public})
+    store.approve(draft_id, by="host")
+    forum = NoFiles()
+    assert publish_approved(forum, store, store.now()).sent == {draft_id: "9"}
+    assert forum.posted == [f"Архив игры: [url={public}maps/g/{draft_id}/0]g.json[/url]"]
+    served = create_app(store, "a-long-web-password").test_client().get(f"/maps/g/{draft_id}/0")
+    assert served.status_code == 200 and served.mimetype == "application/json"
+    assert served.get_data() == archive.read_bytes()
+    store.close()

@@ -20,7 +20,7 @@ def test_status_shows_the_open_phase_in_moscow_time(played, capsys):
     assert main(["status", "--config", str(config)]) == 0
     out = capsys.readouterr().out
     assert f"{GAME} (mafia): 8 players, 2 phase(s) resolved" in out
-    assert "open phase round-3, deadline 2026-03-05 22:45 (Europe/Moscow)" in out
+    assert "open phase round-3, deadline 05.03.2026 22:45 (МСК)" in out
     assert "drafts waiting for approval: 0" in out
     assert "thread votes counted: 0, order PMs: 0" in out
 
@@ -41,8 +41,8 @@ def test_drafts_edit_approve_reject_are_audited(played, capsys, tmp_path):
     assert main(["correct", "--config", str(config), GAME, "round-2", "Тора", str(vote), "--by", "host"]) == 0
     assert main(["resolve", "--config", str(config), GAME, "round-2", "--rerun", "--yes", "--by", "host"]) == 0
     store = Store(storage)
-    # the re-run's corrected report waits for the host; the correction's receipt is sent without him (config)
-    [first] = [d["id"] for d in store.drafts(status="pending", game_id=GAME)]
+    # the re-run's corrected reports wait for the host; the correction's receipt is sent without him (config)
+    [first] = [d["id"] for d in store.drafts(status="pending", game_id=GAME) if d["kind"] == "round_report"]
     [second] = [d["id"] for d in store.drafts(status="approved", game_id=GAME) if d["ref"] == "receipt:host-1"]
     body = tmp_path / "body.txt"
     body.write_text("Исправленный отчёт", encoding="utf-8")

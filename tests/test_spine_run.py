@@ -152,7 +152,7 @@ def test_a_store_that_cannot_be_written_is_logged_once_and_its_recovery_once(cap
     outcomes = [sqlite3.OperationalError("database or disk is full")] * 3 + [None, None]
 
     class Daemon:
-        store = SimpleNamespace(path="forumgm.sqlite")
+        store = SimpleNamespace(path="forumgm.sqlite", vanished=lambda: None)
         clock = SimpleNamespace(now=lambda: MOMENT)
 
         def tick(self):

@@ -7,6 +7,8 @@ once the store can be written again, having lost nothing.
 from __future__ import annotations
 
 import logging
+import re
+import sqlite3
 import subprocess
 import sys
 
@@ -65,3 +67,44 @@ def test_a_store_that_cannot_be_written_is_one_clear_line_from_every_command(tmp
     assert "Traceback" not in done.stderr
     assert "the store /proc/forumgm/x.sqlite cannot be used" in done.stderr or \
            "cannot make the daemon's lock file /proc/forumgm/x.sqlite.daemon.lock" in done.stderr, done.stderr
+
+
+class FullDisk:
+    """The disk fills up under the store: every statement that writes fails as SQLite fails on
+    ENOSPC (a full disk fails a write of any size, also one that would not grow the file: the
+    write-ahead log grows, which `PRAGMA max_page_count` does not limit)."""
+
+    WRITES = re.compile(r"\s*(?:INSERT|UPDATE|DELETE|REPLACE|CREATE|DROP|ALTER)\b", re.IGNORECASE)
+
+    def __init__(self, monkeypatch, store):
+        self.full = False
+        real = store.db.execute
+
+        def execute(sql, parameters=()):
+            if self.full and self.WRITES.match(sql):
+                raise sqlite3.OperationalError("database or disk is full")
+            return real(sql, parameters)
+        monkeypatch.setattr(store.db, "execute", execute)
+
+
+def test_a_disk_full_when_the_tick_plan_is_kept_stops_nothing_and_the_daemon_goes_on(game, caplog, monkeypatch):
+    server, clock, config, daemon = game
+    caplog.set_level(logging.DEBUG, logger="forumgm")
+    run_loop(daemon, StopFlag(), max_ticks=1, sleep=clock.sleep)
+    disk = FullDisk(monkeypatch, daemon.store)
+    disk.full = True
+    clock.moment = msk(2, 21, 30)
+    Player(server, clock, "Аскон").pm("Ночь 1", "Шпионаж Кума")
+    caplog.clear()
+    assert run_loop(daemon, StopFlag(), max_ticks=3, sleep=clock.sleep) == 0     # (it raised out of the loop)
+    failures = [r for r in caplog.records if "cannot be written" in r.getMessage()]
+    assert [r.levelname for r in failures][:1] == ["ERROR"] and len([r for r in failures if r.levelname == "ERROR"]) == 1
+    assert "database or disk is full" in failures[0].getMessage()
+    assert [r.getMessage() for r in caplog.records if r.exc_info] == []
+    assert daemon.store.orders(GAME, "night-1") == []
+    disk.full = False
+    clock.moment = msk(3, 10, 5)
+    run_loop(daemon, StopFlag(), max_ticks=1, sleep=clock.sleep)
+    assert [o["sender"] for o in daemon.store.orders(GAME, "night-1")] == ["Аскон"]
+    assert daemon.store.phase(GAME, "night-1")["status"] == "resolved"
+    assert daemon.store.tick_plan()["last_tick_at"] == msk(3, 10, 5)

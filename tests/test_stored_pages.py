@@ -5,16 +5,19 @@ game): a backup of the store was a key to the host's forum account.
 """
 from __future__ import annotations
 
+import json
 import random
 import re
 import sys
+from datetime import datetime, timezone
+from pathlib import Path
 
 import pytest
 
 from forumgm.daemon.offline.localforum import LocalForum
 from forumgm.daemon.store import Store
 from forumgm.daemon.tick.sync import sync_game
-from forumgm.parsers.forums import ENGINES
+from forumgm.parsers.forums import ENGINES, engine_functions
 from forumgm.parsers.forums import scrub
 from forumgm.parsers.forums.scrub import scrub_page
 from forum_parser_fixtures import CAPTURED, FIXTURES
@@ -23,6 +26,8 @@ from localforum_support import HOST, PLAYERS, FakeClock, host_forum, seeded_boar
 PLACEHOLDERS = ("IPS_CSRF_KEY_PLACEHOLDER", "MYBB_POST_KEY_PLACEHOLDER", "VB_SECURITYTOKEN_PLACEHOLDER",
                 "VB_LOGOUTHASH_PLACEHOLDER")
 SID = "0123456789abcdef0123456789abcdef"
+GENERIC_CONFIG = Path(__file__).resolve().parent.parent / "config" / "forums" / "generic.example.toml"
+REAL_CAPTURED = datetime(2026, 12, 1, 19, 40, tzinfo=timezone.utc)    # the real_thread_as_* pages
 
 
 def fixture_threads():
@@ -40,6 +45,27 @@ def test_tokens_of_every_engine_are_blanked_and_the_page_reads_the_same(path):
     assert parser.page_info(scrubbed) == parser.page_info(html)
 
 
+def real_pages():
+    """Thread pages the four real boards rendered to the host (an admin: moderation links, SMF's
+    quick-modify script) and to a player, each with the session values it carried (fakes of the
+    same shape stand in for them) listed beside it."""
+    return [(listing.parent / name, secrets) for listing in sorted(FIXTURES.glob("*/real_thread_secrets.json"))
+            for name, secrets in json.loads(listing.read_text(encoding="utf-8")).items()]
+
+
+@pytest.mark.parametrize("path, secrets", real_pages(), ids=lambda p: f"{p.parent.name}/{p.stem}" if isinstance(p, Path) else "")
+def test_no_session_value_of_a_real_board_is_left_and_the_page_reads_the_same(path, secrets):
+    html = path.read_text(encoding="utf-8")
+    scrubbed = scrub_page(html)
+    assert secrets and all(secret in html for secret in secrets)
+    assert [secret for secret in secrets if secret in scrubbed] == []
+    engines = [path.parent.name, *(["generic"] if path.parent.name == "phpbb" else [])]
+    for engine in engines:
+        functions = engine_functions(engine, GENERIC_CONFIG if engine == "generic" else None)
+        assert functions.posts(scrubbed, "UTC", REAL_CAPTURED) == functions.posts(html, "UTC", REAL_CAPTURED)
+        assert functions.page_info(scrubbed) == functions.page_info(html)
+
+
 @pytest.mark.parametrize("html, expected", [
     ('<a href="./ucp.php?mode=logout&amp;sid=abc123">', '<a href="./ucp.php?mode=logout&amp;sid=">'),
     ('<a href="index.php?action=logout;sesc=deadbeef">', '<a href="index.php?action=logout;sesc=">'),
@@ -55,7 +81,13 @@ def test_tokens_of_every_engine_are_blanked_and_the_page_reads_the_same(path):
     ('<a href="index.php?action=logout;sesc=abc" class="bbc_link">', '<a href="index.php?action=logout;sesc=" class="bbc_link">'),
     ("<a href='ucp.php?mode=logout&amp;sid=abc' title='Выход'>", "<a href='ucp.php?mode=logout&amp;sid=' title='Выход'>"),
     ('<a href="x.php?token=abc" data-csrf="k">', '<a href="x.php?token=" data-csrf="">'),
-    ('<input type="text" name="subject" value="Re: Игра">', '<input type="text" name="subject" value="Re: Игра">'),
+    ('<input type="text" name="subject" value="Re: Игра">', '<input type="text" name="subject" value="Re: Игра">'),    # SMF 2.1's session id: in its script variable, and bare in the quick-modify calls (found blanked
+    # in the logout link or the form's field, it is blanked wherever else it stands)
+    ('var smf_session_id = "' + "ab" * 16 + '";', 'var smf_session_id = "";'),
+    ('<a href="index.php?action=logout;c2a9e1=' + "ab" * 16 + '">x</a><form onsubmit="return oQuickModify.modifySave(\''
+     + "ab" * 16 + '\', \'c2a9e1\')">', '<a href="index.php?action=logout;c2a9e1=">x</a><form onsubmit='
+     '"return oQuickModify.modifySave(\'\', \'c2a9e1\')">'),
+    ('<a href="index.php?PHPSESSID=kdguajkhk1gn7piu;topic=2.0">', '<a href="index.php?PHPSESSID=;topic=2.0">'),
 ])
 def test_what_is_blanked_and_what_is_kept(html, expected):
     assert scrub_page(html) == expected
@@ -66,11 +98,17 @@ def test_known_secret_values_are_masked_wherever_they_are():
 
 
 def as_the_patterns_say(html: str) -> str:
-    """What scrub_page blanks, by the definition: each pattern substituted wherever it matches."""
-    html = scrub._URL_PARAM.sub(r"\1", html)
-    html = scrub._HEX_PARAM.sub(r"\1", html)
-    html = scrub._SCRIPT_VALUE.sub(r"\1\2\2", html)
-    return scrub._INPUT.sub(scrub._blank_input, html)
+    """What scrub_page blanks, by the definition: each pattern substituted wherever it matches, then
+    the session ids among the blanked texts wherever they stand."""
+    blanked = []
+
+    def blank(replacement):
+        return lambda found: (blanked.append(found.group(0)), found.expand(replacement))[1]
+    html = scrub._URL_PARAM.sub(blank(r"\1"), html)
+    html = scrub._HEX_PARAM.sub(blank(r"\1"), html)
+    html = scrub._SCRIPT_VALUE.sub(blank(r"\1\2\2"), html)
+    html = scrub._INPUT.sub(lambda found: scrub.blank_input(found, blanked), html)
+    return scrub.blank_everywhere(html, blanked, ())
 
 
 # Pieces of generated pages: every name in odd cases (with the non-ASCII letters IGNORECASE takes),

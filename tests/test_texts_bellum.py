@@ -67,3 +67,81 @@ def test_a_receipt_names_peoples_and_provinces_in_their_cases():
     from forumgm.parsers.orders.bellum import inflect
     assert f"атакуя {inflect('Гепиды', 'accs', place=False)}" == "атакуя Гепидов"
     assert f"отступать из {inflect('Дакия', 'gent')} в {inflect('Языгия', 'accs')}" == "отступать из Дакии в Языгию"
+
+
+# ---------------------------------------------------------------- every name of the map, every number
+
+from bellum_helpers import shipped_scenario  # noqa: E402
+from forumgm.engines.phrases import noun_agreement  # noqa: E402
+from forumgm.parsers.declension import people_case, place_case  # noqa: E402
+from proofreader import nominative_after_preposition, proofread  # noqa: E402
+
+SCENARIO = shipped_scenario()
+# the map's peoples and states, and a state of each other gender a host's map or a kingdom may name
+STATES = [f.name for f in SCENARIO.factions.values()] + ["Галльская империя", "Остготское королевство",
+                                                         "Хазарский каганат"]
+PLACES = [p.name for p in SCENARIO.provinces.values()]
+REGIONS = [r.name for r in SCENARIO.regions.values()]
+CASES = ("gent", "datv", "accs", "ablt", "loct")
+
+
+def every_happening(subject: str, other: str, place: str, second: str, region: str) -> list[dict]:
+    """One happening of every chronicle kind with `subject` acting, as TurnTexts.told makes them."""
+    s, o, p, q = People(subject), People(other), Place(place), Place(second)
+    return [
+        {"kind": "war", "nick": s, "winners": s, "losers": o, "province": p},
+        {"kind": "battle", "nick": s, "winners": s, "losers": o, "province": q},
+        {"kind": "migration", "nick": s, "faction": s, "origin": p, "dest": q},
+        {"kind": "kingdom", "nick": s, "tribe": s, "capital": p},
+        {"kind": "independence", "nick": s, "state": s, "province": q},
+        {"kind": "annexed", "nick": s, "state": s, "province": p},
+        {"kind": "subjugated", "nick": s, "tribe": s, "master": o},
+        {"kind": "freed", "nick": s, "tribe": s, "master": o},
+        {"kind": "split", "nick": s, "tribe": s, "new": o},
+        {"kind": "capital_lost", "nick": s, "state": s, "capital": q},
+        {"kind": "secession", "nick": s, "state": s, "region": Place(region), "new": o},
+        {"kind": "captured", "nick": s, "state": s, "province": p},
+    ]
+
+
+@pytest.mark.parametrize("index", range(len(STATES)))
+def test_every_state_and_people_of_the_map_reads_right_in_every_chronicle_phrase(texts, index):
+    """Every faction name of the 370 map (plural peoples, feminine states) and a neuter and a
+    masculine state, as the subject of every kind of happening, over seeds that draw every phrase:
+    verbs and short forms agree with the name, no name stands in the nominative after a preposition."""
+    subject, other = STATES[index], STATES[(index + 7) % len(STATES)]
+    place, second = PLACES[index % len(PLACES)], PLACES[(index * 5 + 3) % len(PLACES)]
+    region = REGIONS[index % len(REGIONS)]
+    forms = {subject: {c: people_case(subject, c) for c in CASES}, other: {c: people_case(other, c) for c in CASES},
+             place: {c: place_case(place, c) for c in CASES}, second: {c: place_case(second, c) for c in CASES}}
+    for seed in range(1, 6):
+        text = chronicle(texts, every_happening(subject, other, place, second, region), seed)
+        proofread(text, {subject: noun_agreement(subject) or "m"})
+        assert nominative_after_preposition(text, forms) == [], text
+
+
+def test_several_winners_take_the_plural(texts):
+    winners = [People("Восточная Римская империя"), People("Сассаниды")]
+    told = [{"kind": "war", "nick": winners, "winners": winners, "losers": People("Гунны"), "province": Place("Армения")}]
+    for seed in range(1, 6):
+        text = chronicle(texts, told, seed)
+        assert "Восточная Римская империя и Сассаниды разбили Гуннов" in text or (
+            "Восточной Римской империи и Сассанид" in text), text
+        proofread(text, {"Сассаниды": "pl"})
+
+
+@pytest.mark.parametrize("count, people, lost, turns", [
+    (1, "1 человек отступил", "1 человеку некуда отступить из провинции Дакия — он потерян", "1 ход подряд"),
+    (2, "2 человека отступили", "2 людям некуда отступить из провинции Дакия — они потеряны", "2 хода подряд"),
+    (5, "5 человек отступили", "5 людям некуда отступить из провинции Дакия — они потеряны", "5 ходов подряд"),
+    (11, "11 человек отступили", "11 людям некуда отступить из провинции Дакия — они потеряны", "11 ходов подряд"),
+    (21, "21 человек отступил", "21 человеку некуда отступить из провинции Дакия — он потерян", "21 ход подряд"),
+    (22, "22 человека отступили", "22 людям некуда отступить из провинции Дакия — они потеряны", "22 хода подряд"),
+    (111, "111 человек отступили", "111 людям некуда отступить из провинции Дакия — они потеряны", "111 ходов подряд"),
+])
+def test_every_number_agrees_in_the_turn_lines(texts, count, people, lost, turns):
+    assert line(texts, type="retreated", faction="vandals", count=count, **{"from": "dacia", "to": "pannonia"}).endswith(
+        f"{people}: Дакия → Паннония")
+    assert line(texts, type="retreat_lost", faction="vandals", count=count, **{"from": "dacia"}) == f"Вандалы: {lost}"
+    assert line(texts, type="freed", tribe="gepids", master="eri", losing_turns=count) == (
+        f"Гепиды: освобождены — Восточная Римская Империя терпела поражения {turns}")

@@ -125,10 +125,13 @@ def _attack(outcome, attacker, defender, **more):
 
 
 def _literary(arena, *events, fighters=("Хан", "Кума", "Robozik"), step=2, genders=None):
+    from forumgm.engines.arena.commentary import told
+
     agreement = Agreement({nick: None for nick in fighters} | (genders or {}))
     picker = Picker(PhaseRng(1, "step", step).stream("literary"), agreement, PhaseRng(1).game())
     return arena("literary", step=step, result=None, actions={"L": "Выпад", "B": "Блок"}, agreement=agreement,
-                 picker=picker, fighters=[{"nick": f} for f in fighters], events=list(events))
+                 picker=picker, fighters=[{"nick": f} for f in fighters], events=list(events),
+                 commentary=told(list(events)))
 
 
 def test_arena_literary_text_declines_the_nicks_it_can(arena):
@@ -179,7 +182,8 @@ def test_an_arena_step_where_nobody_acts_still_tells_the_thread_something_new(ar
     quiet = [_literary(arena, _move("edge"), step=step).splitlines() for step in range(2, 8)]
     assert all(len(lines) == 2 and lines[1].endswith(".") for lines in quiet)
     assert all(len({lines[1] for lines in quiet[i:i + 4]}) == 4 for i in range(len(quiet) - 3))
-    assert _literary(arena, _move(None)) == "[b]Арена. Шаг 2[/b]\nХан шагает вперёд."
+    title, told, closing = _literary(arena, _move(None)).split("\n")
+    assert (title, told) == ("[b]Арена. Шаг 2[/b]", "Хан шагает вперёд.") and closing not in {l[1] for l in quiet}
 
 
 def test_arena_commentary_agrees_with_a_fighters_gender_and_tells_what_the_helmet_took(arena):
@@ -187,7 +191,8 @@ def test_arena_commentary_agrees_with_a_fighters_gender_and_tells_what_the_helme
     text = _literary(arena, _attack("no_target", "Крикс", "Жанна"),
                      _attack("hit", "Жанна", "Крикс", level=0, armour=["шлем"]),
                      _attack("no_damage", "Крикс", "Жанна"),
-                     {"type": "wound", "nick": "Жанна", "name": "тяжёлое ранение", "zone": "голова",
+                     _attack("hit", "Крикс", "Жанна", level=3, armour=[]),
+                     {"type": "wound", "nick": "Жанна", "by": "Крикс", "name": "тяжёлое ранение", "zone": "голова",
                       "effects": ["knockout"]},
                      {"type": "fight_over", "winner": "Крикс", "kind": "нокаут"},
                      fighters=("Жанна", "Крикс"), genders=genders)
@@ -195,8 +200,10 @@ def test_arena_commentary_agrees_with_a_fighters_gender_and_tells_what_the_helme
     assert "Жанна проводит выпад в голову, но удар целиком принимает на себя шлем Крикса." in text
     assert "получает урон" not in text
     assert "но Жанна выходит невредимой." in text
-    assert "Жанна: тяжёлое ранение (голова) — и она падает без чувств." in text
-    assert "Бой окончен: победа Крикса (нокаут)." in text
+    # the blow and the wound it left are one sentence, led by the step's decisive moment
+    assert "Крикс проводит выпад в голову — Жанна получает тяжёлое ранение и падает без чувств." in text
+    assert text.split("\n")[1].startswith(("Нокаут! Жанна на песке.", "Крикс отправляет Жанну в нокаут!"))
+    assert text.endswith("\n[b]Бой окончен: победа Крикса (нокаут).[/b]")
 
 
 def test_the_hosts_declension_table_wins_in_the_filter_and_in_the_phrase_banks(tmp_path):
@@ -217,3 +224,36 @@ def test_the_hosts_declension_table_wins_in_the_filter_and_in_the_phrase_banks(t
     reports = run_scenario(scenario, texts)["phases"][0]["reports"]
     assert "у Таргельца (осталось" in reports["technical"]
     assert "Таргельц" in reports["literary"] and "Таргелеца" not in reports["literary"]
+
+
+@pytest.mark.parametrize("gender, form", [("f", "Аскон"), ("m", "Аскона"), (None, "Аскона")])
+def test_receipts_decline_a_target_by_the_players_gender(gender, form):
+    """«убить Аскона» was every receipt's form, a woman's too; hers stays as written."""
+    from forumgm.daemon.offline.simulate import run_scenario
+
+    mafia = [{"nick": "Аскон", "role": "Мирный житель", **({"gender": gender} if gender else {})},
+             *({"nick": nick, "role": role} for nick, role in (
+                 ("Тора", "Мирный житель"), ("Марк", "Мирный житель"), ("Кума", "Комиссар"), ("Хан", "Доктор"),
+                 ("Лиса", "Босс мафии"), ("Бук", "Мафиози"), ("Зорро2", "Маньяк")))]
+    scenario = {"game": "mafia", "seed": 2, "setup": {"players": mafia}, "phases": [{"kind": "round", "number": 2, "pms": [
+        {"from": "Бук", "text": "голос: Тора\nубить Аскон\nубить Марка"}]}]}
+    receipts = run_scenario(scenario)["phases"][0]["receipts"]["Бук"]
+    assert [r["canonical"] for r in receipts][1:] == [f"убить {form}", f"убить Марка (заменяет «убить {form}»)"]
+    legends = [{"nick": "Аскон", "role": "Вампир", **({"gender": gender} if gender else {})},
+               {"nick": "Мира", "role": "Пегас", "gender": "f"}, {"nick": "Хан", "role": "Монах"}]
+    scenario = {"game": "legends", "seed": 2, "setup": {"players": legends},
+                "phases": [{"kind": "night", "number": 2, "orders": {"Мира": "Краду Атаку у Аскона, передаю себе"}}]}
+    (theft,) = run_scenario(scenario)["phases"][0]["receipts"]["Мира"]
+    assert theft["canonical"] == f"Кража: Атака у {form} → Мира"
+
+
+@pytest.mark.parametrize("gender, form", [("f", "Аскон"), ("m", "Аскона")])
+def test_a_command_not_executed_names_its_target_by_the_players_gender(gender, form):
+    from forumgm.daemon.offline.simulate import run_scenario
+
+    players = [{"nick": "Аскон", "role": "Вампир", "gender": gender}, {"nick": "gosha100", "role": "Мантикора"},
+               {"nick": "Хан", "role": "Монах"}]
+    scenario = {"game": "legends", "seed": 2, "setup": {"players": players},
+                "phases": [{"kind": "night", "number": 2, "orders": {"gosha100": "Краду Атаку у Аскона, передаю себе"}}]}
+    technical = run_scenario(scenario)["phases"][0]["reports"]["technical"]
+    assert f"gosha100: Кража: Атака у {form} → gosha100 — не выполнено" in technical

@@ -88,13 +88,19 @@ def test_deadline_pause_replace_and_finish_from_the_page(hosted, page):
     log_in(page, base, PASSWORD)
     page.goto(f"{base}/games/{GAME}")
     deadline = store.phase(GAME, "round-2")["deadline"]
-    page.locator("form#deadline input[name=extend]").fill("2h")
+    page.locator("form#deadline input[name=extend]").fill("2ч")
     page.get_by_role("button", name="Перенести дедлайн").click()
     expect(page.locator(".flash.ok")).to_have_text("Дедлайн перенесён.")
     assert store.phase(GAME, "round-2")["deadline"] - deadline == timedelta(hours=2)
     page.locator("form#deadline input[name=extend]").fill("через часик")
     page.get_by_role("button", name="Перенести дедлайн").click()
-    expect(page.locator(".flash.error")).to_contain_text("not a span of time")
+    expect(page.locator(".flash.error")).to_contain_text("«через часик» — не промежуток времени")
+    # the time the page shows is the time it takes back, in the game's zone
+    moved = store.phase(GAME, "round-2")["deadline"] + timedelta(minutes=30)
+    page.locator("form#deadline input[name=set]").fill(moved.astimezone(msk(1, 0).tzinfo).strftime("%d.%m.%Y %H:%M"))
+    page.get_by_role("button", name="Перенести дедлайн").click()
+    expect(page.locator(".flash.ok")).to_have_text("Дедлайн перенесён.")
+    assert store.phase(GAME, "round-2")["deadline"] == moved
 
     page.get_by_role("button", name="Поставить на паузу").click()
     expect(page.locator(".flash.paused")).to_contain_text("Игра на паузе")
@@ -118,8 +124,8 @@ def test_deadline_pause_replace_and_finish_from_the_page(hosted, page):
     expect(page.locator(".flash.stopped.finished")).to_contain_text("Победитель: Мирные жители")
     expect(page.locator("form#correct")).to_have_count(0)
     expect(page.locator("table.audit")).to_contain_text("game.finish")
-    assert [row["action"] for row in store.audit_log()[::-1] if row["actor"] == "host"][-6:] == ["web.login",
-        "deadline.move", "game.pause", "game.resume", "player.replace", "game.finish"]
+    assert [row["action"] for row in store.audit_log()[::-1] if row["actor"] == "host"][-7:] == ["web.login",
+        "deadline.move", "deadline.move", "game.pause", "game.resume", "player.replace", "game.finish"]
 
 
 def test_host_actions_need_the_session_and_its_csrf_token(hosted, page):

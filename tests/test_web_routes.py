@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
 
@@ -9,7 +10,7 @@ from forumgm.daemon.settings.games import game_types
 from forumgm.daemon.store.role_links import role_link_path
 from forumgm.daemon.web import create_app
 from forumgm.daemon.web.queries import running_tally
-from web_seed import GAME, MAP_GAME, PASSWORD, PNG, audit_actions, seeded_store
+from web_seed import GAME, MAP_GAME, NOW, PASSWORD, PNG, audit_actions, seeded_store
 
 TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
 
@@ -162,6 +163,18 @@ def test_drafts_page_escapes_bodies_and_lists_sent_forum_ids(host, seeded):
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html and "<script>" not in html
     assert "pm:9001" in html
     assert len(re.findall(r'<form class="draft pending"', html)) == len(seeded.store.drafts(status="pending"))
+
+
+def test_a_pm_to_a_replaced_seat_is_listed_by_the_account_it_goes_to(host, seeded):
+    """Вереск's warning went to him before his seat changed hands; Аскон's role PM, still to be sent,
+    goes to the account holding his seat now, shown with the seat."""
+    seeded.store.add_replacement(GAME, "Вереск", "Вереск", "Новичок", "host", NOW + timedelta(minutes=1))
+    seeded.store.add_replacement(GAME, "Аскон", "Аскон", "Гладиатор", "host", NOW - timedelta(hours=1))
+    html = page(host, "/drafts")
+    assert "ЛС: Гладиатор (место Аскон)" in html and "ЛС: Аскон" not in html
+    assert "ЛС: Вереск" in html and "Новичок" not in html          # sent before the replacement
+    assert "ЛС: Хана<" in html.replace("\n", "") or "ЛС: Хана" in html    # a seat nobody replaced: its nick alone
+    assert "(место Хана)" not in html
 
 
 def test_edit_keeps_history_and_is_audited(host, seeded):

@@ -73,13 +73,16 @@ def store_problems(installation) -> list[str]:
     """What the installation's store says of the config: nicks changed since the roles were dealt."""
     from forumgm.daemon.cli.common import played_nick_problems
     from forumgm.daemon.store import Store, store_problem
+    from forumgm.daemon.store.lost import StoreGone, played_games
 
-    if not installation.storage.exists():
+    if not installation.storage.exists() and not played_games(installation.storage):
         return []      # nothing dealt yet (and check-config creates no store)
     try:
         store = Store(installation.storage)
     except sqlite3.Error as error:
         return [store_problem(installation.storage, error)]
+    except StoreGone as gone:
+        return [str(gone)]
     try:
         return played_nick_problems(installation, store)
     finally:

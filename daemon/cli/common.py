@@ -11,6 +11,7 @@ from forumgm.daemon.settings.game import player_key
 from forumgm.daemon.settings.installation import load_installation
 from forumgm.daemon.settings.records import ConfigError, Installation
 from forumgm.daemon.store import Store, store_problem
+from forumgm.daemon.store.lost import StoreGone
 
 
 ENGINE_PLAYER = re.compile(r"setup\.players\[(?P<index>\d+)\](?P<rest>.*)")
@@ -63,6 +64,9 @@ def open_store(installation: Installation) -> Store | None:
         return Store(installation.storage, raw_pages_kept=installation.raw_pages_kept)
     except sqlite3.Error as error:
         print(store_problem(installation.storage, error), file=sys.stderr)
+        return None
+    except StoreGone as gone:
+        print(gone, file=sys.stderr)
         return None
 
 

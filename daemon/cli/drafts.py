@@ -10,6 +10,7 @@ from pathlib import Path
 
 from forumgm.daemon.cli.common import actor, add_by_argument, add_config_argument, known_game, open_installation
 from forumgm.daemon.drafts.pictures import MARK
+from forumgm.daemon.store.seats import addressee
 from forumgm.daemon.tick.signup_choices import KIND as ASSIGNMENT, AssignmentError, approve_assignment
 
 ACTIONS = ("list", "show", "edit", "approve", "reject")
@@ -43,7 +44,7 @@ def run(args) -> int:
         if args.action == "list":
             status = None if args.all else (args.status or "pending")
             for draft in store.drafts(status=status, game_id=args.game):
-                print(_line(draft))
+                print(_line(store, draft))
                 if draft["send_error"]:
                     print(f"{'':7}{_refusal(draft)}")
         elif args.action == "show":
@@ -83,15 +84,23 @@ def _approve_assignment(installation, store, draft_id: int, by: str) -> list:
     return approve_assignment(store, game, rules_for(game.type, game.rules), draft_id, by)
 
 
-def _line(draft: dict) -> str:
+def _line(store, draft: dict) -> str:
     first = draft["body"].strip().splitlines()[0] if draft["body"].strip() else ""
     return (f"{draft['id']:>5}  {draft['status']:<10} {draft['game_id']:<16} {draft['phase_key'] or '':<10} "
-            f"{draft['kind']:<16} → {draft['target']:<16} {first[:60]}")
+            f"{draft['kind']:<16} → {_to(store, draft):<16} {first[:60]}")
+
+
+def _to(store, draft: dict) -> str:
+    """The account a PM goes (or went) to, with the seat it is drafted to when another account holds it."""
+    account = addressee(store, draft)
+    return account if account == draft["target"] else f"{account} (seat {draft['target']})"
 
 
 def _show(store, draft_id: int) -> None:
+    from forumgm.daemon.host_actions.outcome_diff import earlier_edit_diff
+
     draft = store.draft(draft_id)
-    print(_line(draft))
+    print(_line(store, draft))
     if draft["subject"]:
         print(f"subject: {draft['subject']}")
     if draft["forum_ref"]:
@@ -104,6 +113,10 @@ def _show(store, draft_id: int) -> None:
     print(draft["body"])
     for edit in store.draft_edits(draft_id):
         print(f"\n(edited by {edit['edited_by']} at {edit['edited_at'].isoformat()})")
+    if draft["earlier_edit"]:
+        print("\nThe phase was re-run and this text changed; your edit of the earlier text was not carried "
+              "over (-: your edit, +: the new text):")
+        print("\n".join(earlier_edit_diff(draft)))
 
 
 def _refusal(draft: dict) -> str:

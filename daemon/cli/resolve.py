@@ -53,7 +53,7 @@ def run(args) -> int:
     print(f"{args.game} {', '.join(phases)}: resolved again; {len(pending)} new draft(s) wait for approval")
     if done.reopened:
         print(f"{args.game} goes on with {done.reopened}, paused: set its deadline (forumgm deadline --config "
-              f"{args.config} {args.game} --set \"YYYY-MM-DD HH:MM\"), then forumgm resume --config {args.config} "
+              f"{args.config} {args.game} --set \"ДД.ММ.ГГГГ ЧЧ:ММ\"), then forumgm resume --config {args.config} "
               f"{args.game}")
     return 0
 
@@ -69,12 +69,14 @@ def diff_lines(diff) -> list[str]:
     """The re-run's difference as the host reads it in a terminal: phase by phase when later phases
     are resolved again too."""
     if not diff.changed:
-        return ["the re-run gives the same outcome: nothing changes"]
+        return ["the re-run gives the same outcome: nothing changes",
+                *(line for rerun in diff.phases for line in edited_lines(rerun))]
     lines = []
     for rerun in diff.phases:
         if len(diff.phases) > 1:
             lines.append(f"== {rerun.phase}" + ("" if rerun.diff.changed else ": the same outcome"))
         lines += phase_diff_lines(rerun.diff)
+        lines += edited_lines(rerun)
     if diff.dropped:
         then = f"{diff.scheduled} opens instead" if diff.scheduled else "the game ends there"
         lines.append(f"open phase {diff.dropped}: no longer follows {diff.phases[-1].phase} ({then})")
@@ -105,6 +107,14 @@ def phase_diff_lines(diff) -> list[str]:
             lines.append(f"{name}: changed (was {change.old.status}{'; goes out as a correction' if change.old.status == 'sent' else ''})")
         lines += [f"  {line}" for line in change.lines]
     return lines
+
+
+def edited_lines(rerun) -> list[str]:
+    """The drafts the host had edited: where his edit went."""
+    return [f"your edit of draft {edit.kind} to {edit.target}: "
+            + ("carried over to the new draft (the same text was generated)" if edit.carried else
+               f"NOT carried over, the generated text changed: check draft {edit.draft_id} (your edit is shown beside it)")
+            for edit in rerun.edited]
 
 
 def _eliminated(pairs) -> str:

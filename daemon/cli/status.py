@@ -7,6 +7,7 @@ from zoneinfo import ZoneInfo
 
 from forumgm.daemon.cli.common import add_config_argument, open_installation
 from forumgm.daemon.runtime.wakeups import STOPPED
+from forumgm.daemon.settings.local_time import shown
 from forumgm.daemon.tick.stops import PAUSED, stops
 
 
@@ -98,7 +99,7 @@ def phase_lines(store, game, pending: list[dict], resolved: list[dict]) -> list[
     if not pending:
         return ["  no open phase" + (" (the game has not started: run the daemon)" if not resolved else "")]
     phase = pending[0]
-    deadline = phase["deadline"].astimezone(game.time_zone)
+    deadline = shown(phase["deadline"], game.time_zone)
     votes = [v for v in store.votes(game.id, phase["key"]) if v["counted"]]
-    return [f"  open phase {phase['key']}, deadline {deadline:%Y-%m-%d %H:%M} ({game.time_zone.key})",
+    return [f"  open phase {phase['key']}, deadline {deadline}",
             f"  thread votes counted: {len(votes)}, order PMs: {len(store.orders(game.id, phase['key']))}"]

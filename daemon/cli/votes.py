@@ -1,6 +1,7 @@
-"""`forumgm votes --config FILE GAME [--phase KEY] [--draft]`: the vote count from the store — the
-running count of the open phase, or the final count of a resolved one; thread votes (Legends) or the
-day votes sent by PM (Mafia)."""
+"""`forumgm votes --config FILE GAME [--phase KEY] [--draft] [--as-of POST]`: the vote count from the
+store — the running count of the open phase, or the final count of a resolved one; thread votes
+(Legends) or the day votes sent by PM (Mafia); with --as-of, the thread votes as they stood right
+after one post."""
 from __future__ import annotations
 
 import sys
@@ -14,6 +15,8 @@ def register(subparsers) -> None:
     parser.add_argument("game", help="game id")
     parser.add_argument("--phase", help="phase key (default: the open phase)")
     parser.add_argument("--draft", action="store_true", help="also add the count as a draft post for the thread")
+    parser.add_argument("--as-of", metavar="POST", help="the thread votes as they stood right after this post "
+                                                        "(its id on the board, or its link)")
 
 
 def run(args) -> int:
@@ -25,6 +28,8 @@ def run(args) -> int:
     if opened is None:
         return 2
     _installation, store, game = opened
+    if args.as_of is not None:
+        return _as_of(game, store, args.as_of)
     row = store.phase(game.id, args.phase) if args.phase else next(iter(store.phases(game.id, "pending")), None)
     if row is None:
         print(f"forumgm votes: {_no_phase(store, game.id, args.phase)}", file=sys.stderr)
@@ -46,6 +51,31 @@ def run(args) -> int:
         made = draft(store, game.id, RUNNING_KIND, "thread", body, phase.key, approval=game.config.approval)
         print(f"\ndraft {made} added ({store.draft(made)['status']})")
     return 0
+
+
+def _as_of(game, store, post: str) -> int:
+    from forumgm.daemon.drafts.phase_names import phase_label
+    from forumgm.daemon.tick.as_of import NOT_A_POST, NoTally, post_id_of, tally_as_of
+
+    try:
+        seen = tally_as_of(game, store, post_id_of(post))
+    except NoTally as no:
+        print(f"forumgm votes: --as-of: {_why(game, no)}", file=sys.stderr)
+        return 2 if no.why == NOT_A_POST else 1
+    moment = seen.moment.astimezone(game.config.time_zone)
+    print(f"Как на момент сообщения {seen.post_id} ({seen.author}, {moment:%d.%m.%Y %H:%M:%S}), "
+          f"{phase_label(game.rules, seen.phase.key)}:\n")
+    print(seen.body)
+    return 0
+
+
+def _why(game, no) -> str:
+    from forumgm.daemon.tick.as_of import AFTER_THE_END, NOT_A_POST, UNKNOWN_POST
+
+    return {NOT_A_POST: f"expected a post's id on the board or its link (got {no.post!r})",
+            UNKNOWN_POST: f"no post {no.post} in the thread of {game.id} as forumgm read it",
+            AFTER_THE_END: f"post {no.post} was written after the last deadline of {game.id}"}.get(
+        no.why, f"post {no.post} falls in {no.phase}, which takes no thread votes")
 
 
 def _stopped(store, game) -> list[str]:

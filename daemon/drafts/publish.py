@@ -36,7 +36,7 @@ from forumgm.daemon.forum.errors import (
     Accepted, FloodPause, ForumError, ForumRefused, NoAttachments, Unproven, Unreachable,
 )
 from forumgm.daemon.forum.housekeeping.sent_copies import holds_pms, tidy_sent
-from forumgm.daemon.store.seats import holder_now
+from forumgm.daemon.store.seats import holder_at
 
 log = logging.getLogger(__name__)
 
@@ -237,7 +237,7 @@ class _Baselines:
 
 def _recipient(store, draft: dict) -> str:
     """A PM drafted to a seat goes to whoever holds the seat when it is sent (forumgm replace)."""
-    return holder_now(store, draft["game_id"], draft["target"])
+    return holder_at(store, draft["game_id"], draft["target"])
 
 
 def _subject(draft: dict) -> str:

@@ -9,10 +9,11 @@ from __future__ import annotations
 import logging
 import mimetypes
 import re
+import unicodedata
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 from typing import Callable, Collection, Iterator, Sequence
-from urllib.parse import urljoin
+from urllib.parse import quote, urljoin
 
 from selectolax.lexbor import LexborHTMLParser
 
@@ -21,7 +22,7 @@ from forumgm.daemon.forum.errors import (
     StaleForm, Unproven,
 )
 from forumgm.daemon.forum.http import HttpClient, HttpError, Page
-from forumgm.daemon.forum.page_text import first_text, flood_wait, hourly_limit, meta_refresh, whole_page
+from forumgm.daemon.forum.page_text import all_texts, first_text, flood_wait, hourly_limit, meta_refresh, whole_page
 from forumgm.daemon.forum.sent_text import same_name, same_text, skeleton
 from forumgm.daemon.forum.settings import ForumSettings
 from forumgm.daemon.forum.spec import EngineSpec, Paged, PmRemoval, PmSpec
@@ -155,9 +156,15 @@ class ForumAdapter:
         return self.posting("reply", once)
 
     def knows_account(self, nick: str) -> bool | None:
-        """Whether the board has a member `nick` (forumgm replace's new account), asked without
-        sending anything; None where the board cannot be asked so (it says so only to a sent PM)."""
-        return None
+        """Whether the board has a member `nick` (forumgm replace's new account), asked of its member
+        list without sending anything; None where the board cannot be asked so (it says so only to a
+        sent PM). Only the exact name (after NFC) is that member: a player is his exact account."""
+        members = self.spec.members
+        if members is None:
+            return None
+        page = self.fetch(self.url(members.page.format(name=quote(nick))))
+        wanted = unicodedata.normalize("NFC", nick.strip())
+        return wanted in {unicodedata.normalize("NFC", name) for name in all_texts(page.text, members.name)}
 
     def send_pm(self, to_nick: str, subject: str, bbcode: str) -> str:
         """The sent PM's id; Accepted when the board took it without naming it (publish.py finds it)."""

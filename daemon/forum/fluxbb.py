@@ -6,7 +6,7 @@ post.php checks the Referer, which every submitted form carries (adapter.submit)
 from __future__ import annotations
 
 from forumgm.daemon.forum.adapter import ForumAdapter
-from forumgm.daemon.forum.spec import EngineSpec, FormStep, Paged
+from forumgm.daemon.forum.spec import EngineSpec, FormStep, MemberSearch, Paged
 from forumgm.parsers.forums import fluxbb as parser
 
 SPEC = EngineSpec(
@@ -23,6 +23,9 @@ SPEC = EngineSpec(
     reply_ref=r"[?&]pid=(\d+)",
     post_link="viewtopic.php?pid={post}#p{post}",
     pm=None,
+    # the user list searched by name (its * a wildcard, none here) lists the members of that name
+    members=MemberSearch("userlist.php?username={name}&show_group=-1&sort_by=username&sort_dir=ASC",
+                         'td.tcl a[href^="profile.php?id="]'),
 )
 
 

@@ -11,7 +11,7 @@ from forumgm.daemon.forum.adapter import Attachment, ForumAdapter
 from forumgm.daemon.forum.errors import NoAttachments
 from forumgm.daemon.forum.http import Page
 from forumgm.daemon.forum.page_text import first_text
-from forumgm.daemon.forum.spec import EngineSpec, FormStep, Paged, PmRemoval, PmSpec
+from forumgm.daemon.forum.spec import EngineSpec, FormStep, MemberSearch, Paged, PmRemoval, PmSpec
 from forumgm.parsers.forums import mybb as parser
 from forumgm.parsers.forums.base import Form
 from forumgm.parsers.forums.layout import Field
@@ -55,6 +55,8 @@ SPEC = EngineSpec(
     ),
     # the welcome block's "Private Messages (Unread 4, Total 4)": the first number, in any language
     unread_pms=(UnreadCount("ul.user_links", Field(pattern=r"\([^()\d]*(\d+)[^()\d]+\d+[^()\d]*\)")),),
+    # the member list searched by name lists the members of exactly that name (any case), a row each
+    members=MemberSearch("memberlist.php?username={name}", 'td[class^="trow"] > a[href*="action=profile&uid="]'),
 )
 
 

@@ -18,6 +18,12 @@ def first_text(html: str, selectors: str) -> str | None:
     return text or None
 
 
+def all_texts(html: str, selectors: str) -> list[str]:
+    """The text of every element the selectors match, spaces collapsed, empty ones left out."""
+    texts = (" ".join(node.text(deep=True, separator=" ").split()) for node in LexborHTMLParser(html).css(selectors))
+    return [text for text in texts if text]
+
+
 def whole_page(html: str) -> bool:
     """Whether the page ends as a whole page does: with its closing `</html>` (every board's layout
     writes one after its footer). A page cut between two posts parses as a page with fewer posts,

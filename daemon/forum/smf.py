@@ -16,7 +16,7 @@ from typing import Sequence
 from forumgm.daemon.forum.adapter import Attachment, ForumAdapter
 from forumgm.daemon.forum.errors import NoAttachments
 from forumgm.daemon.forum.http import Page
-from forumgm.daemon.forum.spec import EngineSpec, FormStep, Paged, PmRemoval, PmSpec
+from forumgm.daemon.forum.spec import EngineSpec, FormStep, MemberSearch, Paged, PmRemoval, PmSpec
 from forumgm.parsers.forums import smf as parser
 from forumgm.parsers.forums.base import Form
 from forumgm.parsers.forums.layout import Field
@@ -62,6 +62,9 @@ SPEC = EngineSpec(
     ),
     # "My Messages <span class="amt">4</span>": the number only when a PM is unread
     unread_pms=(UnreadCount("a#pm_menu_top", Field("span.amt", pattern=r"^(\d+)$"), absent_is_zero=True),),
+    # the member list's search by (display) name lists every member whose name holds the text
+    members=MemberSearch("index.php?action=mlist;sa=search;search={name};fields=name",
+                         'td.real_name a[href*="action=profile;u="]'),
 )
 
 

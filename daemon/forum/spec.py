@@ -103,6 +103,14 @@ class PmSpec:
 
 
 @dataclass(frozen=True)
+class MemberSearch:
+    """The board's member list searched by name, as a logged-in member reads it: `page` with `{name}`
+    (the name URL-quoted), `name` the CSS of each listed member's name (a link to his profile)."""
+    page: str
+    name: str
+
+
+@dataclass(frozen=True)
 class EngineSpec:
     name: str                     # as the host writes it, for messages
     logged_in: str                # text every page shows a logged-in member (a logout link...)
@@ -127,3 +135,5 @@ class EngineSpec:
                                    # before it was sent, or its session ended meanwhile): fetched again once
     unread_pms: tuple[UnreadCount, ...] = ()   # where the header shows the unread PMs on every page,
                                                # the first found tells; none: the inbox is read at every poll
+    members: MemberSearch | None = None   # where the board tells whether it has a member (forumgm replace's
+                                          # new account); None: it cannot be asked without sending

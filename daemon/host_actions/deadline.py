@@ -6,17 +6,13 @@ calendar (a phase that has a fixed opening time opens at the next such time).
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
+from forumgm.daemon.settings.local_time import shown
 from forumgm.daemon.store import Store, StoreError
 from forumgm.daemon.tick.finish import is_finished
-
-_SPAN = re.compile(r"(\d+)\s*(d|h|m)")
-_UNITS = {"d": "days", "h": "hours", "m": "minutes"}
-SET_FORMAT = "%Y-%m-%d %H:%M"
 
 
 @dataclass(frozen=True)
@@ -26,46 +22,26 @@ class DeadlineMove:
     new: datetime
 
 
-def parse_span(text: str) -> timedelta:
-    """"2h", "1d 6h", "90m", "-30m" (earlier) -> a timedelta; anything else is refused."""
-    cleaned = text.strip().lower()
-    sign = -1 if cleaned.startswith("-") else 1
-    body = cleaned.lstrip("+-").strip()
-    parts = _SPAN.findall(body)
-    if not parts or _SPAN.sub("", body).strip():
-        raise ValueError(f"{text!r} is not a span of time (expected e.g. 2h, 90m, 1d 6h, -30m)")
-    span = sum((timedelta(**{_UNITS[unit]: int(number)}) for number, unit in parts), timedelta())
-    return sign * span
-
-
-def parse_local(text: str, zone: ZoneInfo) -> datetime:
-    """"YYYY-MM-DD HH:MM" in the game's zone -> an aware datetime."""
-    try:
-        local = datetime.strptime(text.strip(), SET_FORMAT)
-    except ValueError:
-        raise ValueError(f"{text!r} is not a time as YYYY-MM-DD HH:MM (in {zone.key})") from None
-    return local.replace(tzinfo=zone)
-
-
-def move_deadline(store: Store, game_id: str, by: str, now: datetime, *, extend: timedelta | None = None,
-                  to: datetime | None = None) -> DeadlineMove:
-    """Move the open phase's deadline (and any later scheduled one by the same span), audited."""
+def move_deadline(store: Store, game_id: str, by: str, now: datetime, zone: ZoneInfo, *,
+                  extend: timedelta | None = None, to: datetime | None = None) -> DeadlineMove:
+    """Move the open phase's deadline (and any later scheduled one by the same span), audited.
+    A refusal speaks in the game's zone (`zone`), named."""
     if (extend is None) == (to is None):
-        raise StoreError("give either a span to extend by or a new deadline")
+        raise StoreError("укажите либо на сколько сдвинуть дедлайн (2ч, -30 мин), либо новое время")
     if is_finished(store, game_id):
-        raise StoreError(f"{game_id} is finished; it has no deadline to move")
+        raise StoreError(f"игра {game_id} закончена: дедлайна больше нет")
     with store.transaction():
         pending = store.phases(game_id, status="pending")
         if not pending:
-            raise StoreError(f"{game_id} has no open phase (not started yet, or every phase is resolved)")
+            raise StoreError(f"у игры {game_id} нет открытой фазы (игра ещё не началась или все фазы подведены)")
         phase = pending[0]
         new = to if to is not None else phase["deadline"] + extend
         if new <= now:
-            raise StoreError(f"{game_id} {phase['key']}: the new deadline {new:%Y-%m-%d %H:%M} UTC has passed; "
-                             "it would close the phase at once")
+            raise StoreError(f"{game_id}, {phase['key']}: новый дедлайн {shown(new, zone)} уже прошёл "
+                             f"(сейчас {shown(now, zone)}); фаза закрылась бы сразу")
         if phase["opens_at"] is not None and new <= phase["opens_at"]:
-            raise StoreError(f"{game_id} {phase['key']}: the new deadline is before the phase opens "
-                             f"({phase['opens_at']:%Y-%m-%d %H:%M} UTC)")
+            raise StoreError(f"{game_id}, {phase['key']}: новый дедлайн {shown(new, zone)} раньше начала фазы "
+                             f"({shown(phase['opens_at'], zone)})")
         delta = new - phase["deadline"]
         store.move_deadline(game_id, phase["key"], phase["opens_at"], new)
         for later in pending[1:]:

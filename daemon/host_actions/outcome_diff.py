@@ -126,3 +126,8 @@ def text_diff(old: str, new: str) -> tuple[str, ...]:
     """The changed lines with one line of context, "+"/"-" marked (empty when equal); without the
     two file-name lines: the heading around it says what was and what will be."""
     return tuple(difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="", n=1))[2:]
+
+
+def earlier_edit_diff(draft: dict) -> tuple[str, ...]:
+    """A re-run's new text against the host's edit of the draft it replaced (empty when none waits)."""
+    return text_diff(draft["earlier_edit"], draft["body"]) if draft.get("earlier_edit") else ()

@@ -18,6 +18,10 @@ superseded before the host says so. A draft of an old outcome that was already s
 again: when the new outcome words it the same, its new twin is dropped; when it differs, the new
 text goes out as a correction post (or PM). A picture draft lists files, not words: a changed one
 goes out as the new picture, as it is.
+
+A draft the host edited and that was not sent yet keeps his work: when the re-run generates the
+text he started from, his edit carries over to the new draft; when it generates another text, the
+new draft holds his edit beside it (`earlier_edit`), and the diff lists it for his eye.
 """
 from __future__ import annotations
 
@@ -28,7 +32,7 @@ from datetime import datetime
 from forumgm.daemon.drafts.phase_names import phase_label
 from forumgm.daemon.host_actions.outcome_diff import DraftText, OutcomeDiff, PhaseOutcome, outcome_diff, paired
 from forumgm.daemon.record.final import draft_record
-from forumgm.daemon.store import Store, StoreError
+from forumgm.daemon.store import OPEN_DRAFT_STATUSES, Store, StoreError
 from forumgm.daemon.tick.finish import engine_result
 from forumgm.daemon.tick.flow import resolve_once
 from forumgm.daemon.tick.stops import ENGINE
@@ -38,9 +42,25 @@ CORRECTION_TEMPLATE = "common/correction_post.j2"
 
 
 @dataclass(frozen=True)
+class EditedDraft:
+    """A draft the host had edited before the re-run, as the re-run left his edit."""
+
+    kind: str
+    target: str
+    draft_id: int               # the new draft
+    carried: bool               # True: his text carried over; False: a new text, his edit beside it
+
+
+@dataclass(frozen=True)
 class PhaseRerun:
     phase: str
     diff: OutcomeDiff
+    edited: tuple[EditedDraft, ...] = ()
+
+    @property
+    def to_check(self) -> tuple[EditedDraft, ...]:
+        """The edited drafts whose new text he has not seen: his edit waits beside it."""
+        return tuple(e for e in self.edited if not e.carried)
 
 
 @dataclass(frozen=True)
@@ -98,20 +118,39 @@ def _rerun(game, store: Store, phase_key: str, now: datetime, by: str) -> RerunD
     chain = [p for p in store.phases(game.id, status="resolved") if p["deadline"] >= row["deadline"]]
     done = []
     for index, phase in enumerate(chain):
-        done.append(PhaseRerun(phase["key"], _rerun_one(game, store, phase["key"], now, by)))
+        done.append(_rerun_one(game, store, phase["key"], now, by))
         if index + 1 < len(chain):
             _check_course(game, store, phase, chain[index + 1], phase_key)
     dropped, scheduled = _open_phase_course(game, store, chain[-1])
     return RerunDiff(tuple(done), dropped, scheduled, *_game_end(game, store, chain[-1], now, by))
 
 
-def _rerun_one(game, store: Store, phase_key: str, now: datetime, by: str) -> OutcomeDiff:
+def _rerun_one(game, store: Store, phase_key: str, now: datetime, by: str) -> PhaseRerun:
     row = store.phase(game.id, phase_key)
     before = phase_outcome(store, store.current_resolution(game.id, phase_key)["id"])
     resolve_once(game, store, phase_key, row["deadline"], now, rerun=True, by=by)
     new = store.current_resolution(game.id, phase_key)
     _answer_sent_drafts(game, store, new["id"], phase_key)
-    return outcome_diff(before, phase_outcome(store, new["id"]))
+    edited = _keep_host_edits(store, before, phase_outcome(store, new["id"]))
+    return PhaseRerun(phase_key, outcome_diff(before, phase_outcome(store, new["id"])), edited)
+
+
+def _keep_host_edits(store: Store, before: PhaseOutcome, after: PhaseOutcome) -> tuple[EditedDraft, ...]:
+    """The host's edits of the old resolution's unsent drafts, kept on their new twins (see above)."""
+    news = paired(after.drafts)
+    kept = []
+    for key, old in paired(before.drafts).items():
+        edits = store.draft_edits(old.id) if old.status in OPEN_DRAFT_STATUSES else []
+        new = news.get(key)
+        if not edits or new is None:
+            continue
+        started_from = edits[0]["body_before"]
+        if new.body == started_from:
+            store.edit_draft(new.id, old.body, edits[-1]["edited_by"])
+        else:
+            store.set_earlier_edit(new.id, old.body)
+        kept.append(EditedDraft(new.kind, new.target, new.id, new.body == started_from))
+    return tuple(kept)
 
 
 def _following(game, store: Store, row: dict) -> Phase | None:

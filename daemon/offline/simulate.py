@@ -8,15 +8,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
 from forumgm.daemon.settings.game import VOTE_POLICIES
 from forumgm.daemon.settings.games import UnknownGame, game_texts, game_types, phase_kinds, rules_for
 from forumgm.daemon.settings.setup_files import with_setup_files
 from forumgm.daemon.settings.toml_file import TomlFileError, read_toml
-from forumgm.daemon.tick.phase_play import FINAL_KIND, PlayedGame, play_phase, vote_rules_for
-from forumgm.engines.base import OrderPm, Phase, PhaseInputs, Rules, SetupError, Verdict
-from forumgm.engines.receipts import receipt_text
+from forumgm.daemon.store.seats import Seats, seats_of
+from forumgm.daemon.tick.phase_play import FINAL_KIND, PlayedGame, play_phase, read_pm, vote_rules_for
+from forumgm.engines.base import OrderPm, Phase, PhaseInputs, Rules, SetupError
 from forumgm.engines.tally import VotePostVersion, count_votes
 from forumgm.engines.texts import Texts
 from forumgm.parsers.colors import normalize_color
@@ -24,7 +24,7 @@ from forumgm.parsers.forums.base import ColoredFragment
 from forumgm.parsers.names import Resolved, Roster, account_player, resolve_name
 
 TOP_KEYS = {"game", "seed", "setup", "phases", "vote_colors", "vote_policy"}
-PHASE_KEYS = {"kind", "number", "orders", "votes", "posts", "pms"}
+PHASE_KEYS = {"kind", "number", "orders", "votes", "posts", "pms", "replace"}
 POST_KEYS = {"author", "bbcode"}
 PM_KEYS = {"from", "text", "late"}
 
@@ -90,19 +90,22 @@ def play_scenario(scenario: Mapping[str, Any], texts: Texts | None = None) -> Pl
     seed = scenario.get("seed", 0)
     setup = scenario.get("setup", {})
     rules, state = _start(game, setup, seed)
-    roster = _roster(setup)
+    players = _players(setup)
     voting = _voting(scenario)
     phases = scenario.get("phases", [])
     if not isinstance(phases, list):
         raise ScenarioError("phases", "expected an array of tables ([[phases]])")
 
-    states, out_phases = [state], []
+    states, out_phases, replacements = [state], [], []
     for index, table in enumerate(phases):
         if rules.winner(state) is not None:
             raise ScenarioError(f"phases[{index}]", f"the game is over before this phase (winner: {rules.winner(state)})")
-        script = _phase_script(table, f"phases[{index}]", index, game, roster, rules, state, voting)
+        replacements += _replacements(table, f"phases[{index}]", seats_of(players, replacements), rules, state,
+                                      _opens(index))
+        seats = seats_of(players, replacements)
+        script = _phase_script(table, f"phases[{index}]", index, game, seats, rules, state, voting)
         opening = _role_pms(rules, state, texts) if index == 0 else []
-        state, result = _play(rules, game, state, script, seed, texts, roster, voting)
+        state, result = _play(rules, game, state, script, seed, texts, seats, voting)
         result["pms"] = opening + result["pms"]
         states.append(state)
         out_phases.append(result)
@@ -121,14 +124,14 @@ def check_orders(scenario: Mapping[str, Any], game: str, sender: str, text: str,
     except ValueError:
         raise ScenarioError("--phase", f"expected a phase key such as night-1 (got {phase_key!r})") from None
     _check_phase(game, phase.kind, phase.number, "--phase", _lowest(rules, state))
-    pm = OrderPm(_player(sender, _roster(setup), "--from"), text)
-    verdicts = rules.read_orders(state, phase, pm, [])
+    pm = OrderPm(_player(sender, seats_of(_players(setup), []).roster(), "--from"), text)
+    answer = read_pm(PlayedGame(rules, texts, game, game, scenario.get("seed", 0), _no_link), state, phase, pm, [])
     return {
         "game": game,
         "phase": phase.key,
         "from": pm.sender,
-        "receipt": [v.as_json() for v in verdicts],
-        "text": receipt_text(game, pm.sender, verdicts, texts),
+        "receipt": [v.as_json() for v in answer.verdicts],
+        "text": answer.receipt,
     }
 
 
@@ -195,33 +198,33 @@ def _voting(scenario: Mapping[str, Any]) -> Voting:
 
 
 def _play(rules: Rules, game: str, state: Any, script: PhaseScript, seed: int,
-          texts: Texts, roster: Roster, voting: Voting) -> tuple[Any, dict]:
+          texts: Texts, seats: Seats, voting: Voting) -> tuple[Any, dict]:
     receipts: dict[str, list[dict]] = {}
     receipt_pms = []
     read: list[OrderPm] = []
-    for pm in script.pms:
-        earlier = [p for p in read if p.sender == pm.sender]
-        verdicts: Sequence[Verdict] = rules.read_orders(state, script.phase, pm, earlier)
-        receipts.setdefault(pm.sender, []).extend(v.as_json() for v in verdicts)
-        receipt_pms.append({"to": pm.sender, "kind": "receipt",
-                            "text": receipt_text(game, pm.sender, verdicts, texts)})
-        read.append(pm)
-
-    # a PM come too late is answered as the daemon answers it and never becomes an order
     late_receipts: dict[str, list[dict]] = {}
-    for pm in script.late:
-        verdicts = rules.late_verdicts(pm)
-        late_receipts.setdefault(pm.sender, []).extend(v.as_json() for v in verdicts)
-        receipt_pms.append({"to": pm.sender, "kind": "receipt", "text": receipt_text(game, pm.sender, verdicts, texts)})
+    # the daemon's reading of each PM, on time or after the deadline (then answered, never an order);
+    # its receipt shows each seat by the account holding it when the PM came
+    for pm, too_late in [(pm, False) for pm in script.pms] + [(pm, True) for pm in script.late]:
+        played = PlayedGame(rules, _shown(texts, seats, pm.at), game, game, seed, _no_link)
+        answer = read_pm(played, state, script.phase, pm, [p for p in read if p.sender == pm.sender],
+                         missed=script.phase.key if too_late else None,
+                         # (the next phase opens on the scenario's synthetic day after this one)
+                         next_opens=script.opens + timedelta(days=1))
+        (late_receipts if too_late else receipts).setdefault(pm.sender, []).extend(v.as_json() for v in answer.verdicts)
+        receipt_pms.append({"to": pm.sender, "kind": "receipt", "text": answer.receipt})
+        if not too_late:
+            read.append(pm)
 
     tally = None
     if script.votes is not None:
         vote_rules = vote_rules_for(rules.vote_rules(state, script.phase), voting.colors, voting.policy, script.opens)
         if vote_rules is None:
             raise ScenarioError(f"phases.{script.phase.key}", f"a {script.phase.kind} phase takes no thread votes")
-        tally = count_votes(script.votes, roster, vote_rules, script.deadline)
+        tally = count_votes(script.votes, seats.roster(script.deadline), vote_rules, script.deadline)
 
-    played = PlayedGame(rules, texts, game, game, seed, _no_link)
+    # the phase's texts show each seat by who held it at its deadline, as the daemon's do
+    played = PlayedGame(rules, _shown(texts, seats, script.deadline), game, game, seed, _no_link)
     play = play_phase(played, state, script.phase, PhaseInputs(orders=tuple(read), tally=tally))
     outcome = play.outcome
     result: dict[str, Any] = {
@@ -249,7 +252,13 @@ def _play(rules: Rules, game: str, state: Any, script: PhaseScript, seed: int,
     return outcome.state, result
 
 
-def _phase_script(table: Any, key: str, index: int, game: str, roster: Roster, rules: Rules,
+def _shown(texts: Texts, seats: Seats, at: datetime) -> Texts:
+    """The texts showing each seat by who held it at `at`, once the scenario replaced a seat; until
+    then as the caller gave them (a proofreading run may show the seats by accounts of its own)."""
+    return seats.showing(texts, at) if seats.holders() else texts
+
+
+def _phase_script(table: Any, key: str, index: int, game: str, seats: Seats, rules: Rules,
                   state: Any, voting: Voting) -> PhaseScript:
     if not isinstance(table, Mapping):
         raise ScenarioError(key, "expected a table")
@@ -257,8 +266,9 @@ def _phase_script(table: Any, key: str, index: int, game: str, roster: Roster, r
     kind = _require(table, "kind", str, key)
     number = _require(table, "number", int, key)
     _check_phase(game, kind, number, f"{key}.kind", _lowest(rules, state))
-    start = EPOCH + timedelta(days=index)
+    start = _opens(index)
     clock = _Ticker(start)
+    roster = seats.roster()
 
     pms: list[OrderPm] = []
     strays: list[dict] = []
@@ -266,11 +276,13 @@ def _phase_script(table: Any, key: str, index: int, game: str, roster: Roster, r
     late: list[OrderPm] = []
 
     def received(account: str, text: str, where: str, too_late: bool = False) -> None:
-        nick = _sender(account, roster, where)
+        at = clock.next()
+        nick = _sender(account, roster, at, where)
         if nick is None:
             strays.append({"from": account, "text": text})
         else:
-            (late if too_late else pms).append(OrderPm(nick, text, f"sim-{index}-{len(pms) + len(late)}", clock.next()))
+            pm = OrderPm(nick, text, f"sim-{index}-{len(pms) + len(late)}", at, seats.names(at))
+            (late if too_late else pms).append(pm)
 
     for sender, texts in _mapping(table, "orders", key).items():
         for text in _texts(texts, f"{key}.orders.{sender}"):
@@ -331,24 +343,47 @@ class _Ticker:
         return self._at
 
 
-def _roster(setup: Mapping) -> Roster:
-    """The scenario's people: `players` (arena: `fighters`), with their aliases."""
+def _opens(index: int) -> datetime:
+    return EPOCH + timedelta(days=index)
+
+
+def _players(setup: Mapping) -> list[tuple[str, tuple[str, ...]]]:
+    """The scenario's people: (nick, aliases) of `players` (arena: `fighters`)."""
     players = setup.get("players") or setup.get("fighters", [])
-    nicks, aliases = [], {}
-    if isinstance(players, list):
-        for player in players:
-            if isinstance(player, Mapping) and isinstance(player.get("nick"), str):
-                nicks.append(player["nick"])
-                for alias in player.get("aliases", []) or []:
-                    aliases[alias] = player["nick"]
-    return Roster(tuple(nicks), aliases)
+    if not isinstance(players, list):
+        return []
+    return [(player["nick"], tuple(player.get("aliases", []) or ())) for player in players
+            if isinstance(player, Mapping) and isinstance(player.get("nick"), str)]
 
 
-def _sender(account: str, roster: Roster, key: str) -> str | None:
-    """The player whose forum account sent a PM, exactly as the daemon takes it (account_player);
-    None for an account merely named like a player (an alias, a look-alike spelling), whose PM is
-    nobody's order. A name like no player at all is a mistake in the scenario."""
-    nick = account_player(account, roster)
+def _replacements(table: Any, key: str, seats: Seats, rules: Rules, state: Any, at: datetime) -> list[dict]:
+    """The phase's `replace` (seat -> account) as the store's replacement rows, from the phase's
+    opening on: refused as `forumgm replace` refuses it (no such seat, an account that is a player
+    already, a seat out of the game)."""
+    if not isinstance(table, Mapping) or "replace" not in table:
+        return []
+    given = _mapping(table, "replace", key)
+    rows = []
+    for name, account in given.items():
+        where = f"{key}.replace.{name}"
+        seat = seats.named(name)
+        if seat is None:
+            raise ScenarioError(where, f"{name!r} is not a player of this scenario")
+        if not isinstance(account, str) or not account.strip() or seats.named(account) is not None:
+            raise ScenarioError(where, f"expected the forum account taking the seat over, one that is not a player "
+                                       f"already (got {account!r})")
+        if seat not in rules.alive(state):
+            raise ScenarioError(where, f"{seat} is out of the game: nobody can take a dead player's seat over")
+        rows.append({"seat": seat, "old_nick": seats.holder(seat), "new_nick": account.strip(), "at": at})
+    return rows
+
+
+def _sender(account: str, roster: Roster, at: datetime, key: str) -> str | None:
+    """The seat whose forum account sent a PM at `at`, exactly as the daemon takes it (account_player);
+    None for an account merely named like a player (an alias, a look-alike spelling, an account that
+    no longer or not yet holds a seat), whose PM is nobody's order. A name like no player at all is a
+    mistake in the scenario."""
+    nick = account_player(account, roster, at)
     if nick is None and not isinstance(resolve_name(account, roster), Resolved):
         raise ScenarioError(key, f"{account!r} is not a player of this scenario")
     return nick

@@ -53,6 +53,10 @@ class Daemon:
         report = tick(now, self.forum, self.store, self.games, self.edges,
                       board_clock=getattr(self.forum, "board_now", None) if wall else None)
         self.drafts_held = report.drafts_held
+        try:
+            self.store.note_played()
+        except OSError as error:      # (a full disk) named at a later tick
+            log.warning("the games played on the store cannot be noted beside it: %s", error)
         if self.notifier is not None:
             try:
                 self.notifier.run(self.store, self.forum, self.games, now)
@@ -62,9 +66,12 @@ class Daemon:
 
     def plan(self, last_tick: datetime) -> Wake:
         """The next tick after one at `last_tick`, from the open phases in the store now; kept for `status`."""
-        wake = next_wake(last_tick, open_phases(self.store, self.games), self.polling, self.drafts_held)
+        wake = self.next_wake(last_tick)
         self.keep_plan(last_tick, wake.at, wake.why)
         return wake
+
+    def next_wake(self, last_tick: datetime) -> Wake:
+        return next_wake(last_tick, open_phases(self.store, self.games), self.polling, self.drafts_held)
 
     def keep_plan(self, last_tick: datetime, next_tick: datetime, why: str) -> None:
         """The tick after the one at `last_tick`, kept for `status` (which reads the real clock): on a
@@ -148,6 +155,11 @@ def run_loop(daemon: Daemon, stop: StopFlag, max_ticks: int | None = None,
     ticks = 0
     told: str | None = None      # the store failure already logged
     while not stop.stopped and (max_ticks is None or ticks < max_ticks):
+        gone = daemon.store.vanished()
+        if gone is not None:     # writing on would go into a file nobody can open again
+            log.error("the store %s %s under the running daemon: stopping. Put it back (from a backup) and "
+                      "start forumgm again", daemon.store.path, gone)
+            return 2
         last = daemon.clock.now()
         try:
             daemon.tick()
@@ -160,7 +172,11 @@ def run_loop(daemon: Daemon, stop: StopFlag, max_ticks: int | None = None,
         if max_ticks is not None and ticks >= max_ticks:
             break
         while not stop.stopped:
-            wake = daemon.plan(last)
+            try:
+                wake = daemon.plan(last)
+            except sqlite3.Error as error:   # a full disk: the plan is not kept for `status`; the loop goes on
+                told = _store_failed(daemon, error, told)
+                wake = daemon.next_wake(last)
             left = (wake.at - daemon.clock.now()).total_seconds() / speed_of(daemon.clock)
             if left <= 0:
                 break

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sqlite3
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from forumgm.daemon.store.connection import Database
+from forumgm.daemon.store.lost import file_identity, note_played, played_games, refused, vanished
 from forumgm.daemon.store.schema import MIGRATIONS, statements
 
 Now = Callable[[], datetime]
@@ -62,11 +64,23 @@ class StoreBase:
 
     def __init__(self, path: str | Path, now: Now = utc_now, raw_pages_kept: int = RAW_PAGES_KEPT) -> None:
         self.path = Path(path)
+        # the folder of files kept beside the store (a draft's pictures): whatever folder the
+        # daemon or a command runs in later, they are found from here
+        self.folder = Path(os.path.abspath(self.path)).parent
         self._now = now
         self.raw_pages_kept = raw_pages_kept
+        # the games played on this store, named beside it (lost.py): never made anew under them
+        self.played = played_games(self.path)
+        if self.played and (not self.path.exists() or self.path.stat().st_size == 0):
+            raise refused(self.path, self.played, "is missing" if not self.path.exists() else "is empty")
         # autocommit at the driver level: transactions are opened explicitly below
         conn = sqlite3.connect(str(self.path), timeout=30, isolation_level=None, check_same_thread=False)
         self.db = Database(conn)
+        self.identity = file_identity(self.path)
+        lacking = self._lacking(self.played)
+        if lacking:
+            conn.close()
+            raise refused(self.path, lacking, "is another store")
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.execute("PRAGMA synchronous=NORMAL")
@@ -74,6 +88,26 @@ class StoreBase:
 
     def close(self) -> None:
         self.db.conn.close()
+
+    def _lacking(self, games: list[str]) -> list[str]:
+        """Those of `games` this file does not hold."""
+        if not games:
+            return []
+        held = ({row[0] for row in self.db.execute("SELECT id FROM games")} if "games" in self.db.table_names()
+                else set())
+        return [game for game in games if game not in held]
+
+    def note_played(self) -> None:
+        """Names beside the store every game dealt on it (once one is new): from then on a missing
+        or empty store there is refused, not made anew."""
+        dealt = {row[0] for row in self.db.execute("SELECT DISTINCT game_id FROM phases")}
+        if not dealt <= set(self.played):
+            note_played(self.path, dealt)
+            self.played = sorted(dealt | set(self.played))
+
+    def vanished(self) -> str | None:
+        """What became of the store's file since it was opened ("was deleted", …), if anything did."""
+        return vanished(self.path, self.identity)
 
     @property
     def schema_version(self) -> int:
@@ -111,7 +145,18 @@ class StoreBase:
         conn.execute("COMMIT")
 
     def _rows(self, sql: str, params: Iterable | Mapping = ()) -> list[dict]:
-        return [_decode(row) for row in self.db.query(sql, params)]
+        return [self._placed(_decode(row)) for row in self.db.query(sql, params)]
+
+    def kept_path(self, path: str | Path) -> str:
+        """How a file beside the store is kept in it: relative to the store's folder."""
+        full = Path(os.path.abspath(path))
+        return str(full.relative_to(self.folder)) if full.is_relative_to(self.folder) else str(full)
+
+    def _placed(self, row: dict) -> dict:
+        """A row's files beside the store (a draft's pictures) as full paths."""
+        if row.get("pictures"):
+            row["pictures"] = [str(self.folder / name) for name in row["pictures"]]
+        return row
 
     def _one(self, sql: str, params: Iterable | Mapping = ()) -> dict | None:
         rows = self._rows(sql, params)

@@ -30,7 +30,8 @@ class Drafts(StoreBase):
             "phase_key": phase_key, "needs_approval": int(needs_approval),
             "status": "pending" if needs_approval else "approved", "ref": ref,
             "resolution_id": resolution_id, "created_at": now, "updated_at": now,
-            **({"pictures": json.dumps([str(path) for path in pictures], ensure_ascii=False)} if pictures else {}),
+            **({"pictures": json.dumps([self.kept_path(path) for path in pictures], ensure_ascii=False)}
+               if pictures else {}),
         })
 
     def drafts(self, status: str | None = None, game_id: str | None = None) -> list[dict]:
@@ -193,6 +194,11 @@ class Drafts(StoreBase):
 
     def approved_drafts(self) -> list[dict]:
         return self.drafts(status="approved")
+
+    def set_earlier_edit(self, draft_id: int, body: str) -> None:
+        """The host's edit of the draft this one replaces (a re-run's), for him to compare."""
+        self.db.execute("UPDATE drafts SET earlier_edit = ?, updated_at = ? WHERE id = ?",
+                        [body, to_text(self.now()), draft_id])
 
     def set_draft_body(self, draft_id: int, body: str) -> None:
         """The daemon's own rewrite of a draft it just made (not a host edit: no edit history)."""

@@ -433,6 +433,23 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX rolls_phase ON rolls(game_id, phase_key);
     """,
+    # a draft's pictures are kept relative to the store's folder (daemon/store/base.py kept_path): they
+    # were kept as the daemon named them, relative to the folder it was started in (or absolute).
+    # Every picture file is saved under <store folder>/pictures/<game>/ (daemon/drafts/pictures.py):
+    # what follows that in a kept name is its place
+    """
+    UPDATE drafts SET pictures = (
+        SELECT json_group_array(CASE WHEN instr(value, 'pictures/' || drafts.game_id || '/') > 0
+                                     THEN substr(value, instr(value, 'pictures/' || drafts.game_id || '/'))
+                                     ELSE value END)
+        FROM json_each(drafts.pictures))
+    WHERE pictures IS NOT NULL;
+    """,
+    # a re-run's draft whose new text differs from the one the host had edited: his edit of the draft
+    # it replaces, shown beside the new text (host_actions/rerun.py)
+    """
+    ALTER TABLE drafts ADD COLUMN earlier_edit TEXT;
+    """,
 )
 
 

@@ -79,6 +79,11 @@ class Seats:
         """seat id -> the account holding it at `at`, for the seats whose account changed."""
         return {seat.id: seat.holder(at) for seat in self.seats if seat.holder(at) != seat.id}
 
+    def showing(self, texts, at: datetime | None = None):
+        """`texts` (a forumgm.engines.texts.Texts) showing each seat by the account holding it at `at`,
+        agreeing with that account's gender."""
+        return texts.showing(self.holders(at), self.holder_genders(at))
+
     def holder_genders(self, at: datetime | None = None) -> dict[str, str | None]:
         """seat id -> the gender the host gave its holder at `at`, for the seats whose account changed."""
         return {seat.id: seat.holder_gender(at) for seat in self.seats if seat.holder(at) != seat.id}
@@ -114,11 +119,17 @@ def seats_of(players: Iterable[tuple[str, Sequence[str]]], replacements: Sequenc
     return Seats(tuple(seats))
 
 
-def holder_now(store, game_id: str, name: str) -> str:
-    """The account a PM drafted to `name` goes to now: the seat's holder when it is a seat the host
-    gave to another account, else `name` itself (a PM is addressed to its seat at send time)."""
-    rows = [row for row in store.replacements(game_id) if row["seat"] == name]
+def holder_at(store, game_id: str, name: str, at: datetime | None = None) -> str:
+    """The account a PM drafted to `name` goes to at `at` (None: now): the seat's holder when it is a
+    seat the host gave to another account, else `name` itself (a PM is addressed to its seat at send time)."""
+    rows = [row for row in store.replacements(game_id) if row["seat"] == name and (at is None or row["at"] <= at)]
     return rows[-1]["new_nick"] if rows else name
+
+
+def addressee(store, draft: dict) -> str:
+    """The account a PM draft goes to when sent now, or went to when it was sent (its `target` names
+    a seat, or an account such as the host's); a thread draft's target as it is."""
+    return holder_at(store, draft["game_id"], draft["target"], draft["sent_at"] if draft["status"] == "sent" else None)
 
 
 def seats_listed(seats: Seats) -> str:

@@ -36,9 +36,9 @@ from forumgm.daemon.store.seats import Seats, seats_of
 from forumgm.daemon.tick.board_clock import ClockAhead, check_board_clock
 from forumgm.daemon.tick.clock import due_phases, schedule
 from forumgm.daemon.tick.finish import finish_by_engine, is_finished
-from forumgm.daemon.tick.late import NOT_STARTED, NOT_STARTED_TEMPLATE, before_start, early_key, late_answer, late_key
+from forumgm.daemon.tick.late import before_start, missed_phase
 from forumgm.daemon.tick.late_inputs import draft_late_posts
-from forumgm.daemon.tick.phase_play import PlayedGame, play_phase
+from forumgm.daemon.tick.phase_play import PlayedGame, play_phase, read_pm
 from forumgm.daemon.tick.rules_freeze import keep_dealt
 from forumgm.daemon.tick.reminders import draft_before_deadline
 from forumgm.daemon.tick.role_delivery import role_drafts
@@ -49,8 +49,7 @@ from forumgm.daemon.tick.thread_pages import arrival_clock
 from forumgm.daemon.tick.votes import (
     draft_running_count, note_thread_votes, pm_vote_tally, post_urls, record_votes,
 )
-from forumgm.engines.base import OrderPm, Phase, PhaseInputs, Rejected, Rules, TracedSeed, split_lines
-from forumgm.engines.receipts import receipt_text
+from forumgm.engines.base import OrderPm, Phase, PhaseInputs, Rules, TracedSeed
 from forumgm.parsers.names import Roster, account_player
 
 log = logging.getLogger(__name__)
@@ -92,8 +91,7 @@ class GameRun:
         """The game whose texts show each seat by the account holding it at `at`, agreeing with that
         account's gender: a phase's texts by who played it at its deadline, so a re-run writes them
         again word for word."""
-        seats = self.seats(store)
-        return dataclasses.replace(self, texts=self.texts.showing(seats.holders(at), seats.holder_genders(at)))
+        return dataclasses.replace(self, texts=self.seats(store).showing(self.texts, at))
 
     def roster(self, store: Store, at: datetime | None = None) -> Roster:
         """The seats as names to read at `at` (forumgm.daemon.store.seats.Seats.roster)."""
@@ -340,8 +338,8 @@ def catch_up(game: GameRun, store: Store, now: datetime, report: TickReport,
         tally = record_votes(game, store, state, phase, phase_row)
         if tally is not None:
             draft_running_count(game, store, state, phase, phase_row, tally, now)
-        elif pm_vote_tally(game, store, state, phase) is not None:
-            note_thread_votes(game, store, phase, phase_row)    # a blue nick in its thread is no vote
+        elif (by_pm := pm_vote_tally(game, store, state, phase)) is not None:
+            note_thread_votes(game, store, phase, phase_row, by_pm)    # a blue nick in its thread is no vote
         draft_before_deadline(game, store, state, phase, phase_row, now)
         if is_paused(store, game.id):
             return      # inputs are read and answered; nothing resolves until the host resumes
@@ -375,27 +373,16 @@ def record_orders(game: GameRun, store: Store, state: Any, phase: Phase, deadlin
         own_words = pm["text"] if pm["text_unquoted"] is None else pm["text_unquoted"]
         order = OrderPm(nick, own_words, pm["pm_id"], at, seats.names(at))
         opens = before_start(store, game.id, phase, at)
-        late = None if opens is not None else late_answer(game, store, phase, order)
-        template, context = None, {}
-        if opens is not None:   # after the deal, before the first phase: answered, never an order
-            phase_key, filed_as = phase.key, early_key(phase.key)
-            verdicts = [Rejected(line, NOT_STARTED) for line in split_lines(order.text)]
-            template = NOT_STARTED_TEMPLATE
-            context = {"opens": opens.astimezone(game.config.time_zone).strftime("%d.%m.%Y %H:%M")}
-        elif late:      # between a deadline and this phase's opening: answered, never carried over
-            (phase_key, verdicts), filed_as = late, late_key(late[0])
-        else:
-            earlier = order_pms((o for o in store.orders(game.id, phase.key) if o["sender"] == nick), seats)
-            phase_key = filed_as = phase.key
-            verdicts = game.rules.read_orders(state, phase, order, earlier)
+        earlier = order_pms((o for o in store.orders(game.id, phase.key) if o["sender"] == nick), seats)
+        read = read_pm(played_game(game), state, phase, order, earlier,
+                       missed=None if opens is not None else missed_phase(store, game.id, phase, at), opens=opens,
+                       next_opens=store.phase(game.id, phase.key)["opens_at"])
         with store.transaction():
-            if not store.record_order(game.id, filed_as, pm["pm_id"], nick, at, order.text,
-                                      [v.as_json() for v in verdicts]):
+            if not store.record_order(game.id, read.filed_as, pm["pm_id"], nick, at, order.text,
+                                      [v.as_json() for v in read.verdicts]):
                 continue
-            draft(store, game.id, "receipt", nick,
-                  receipt_text(game.config.type, nick, verdicts, game.texts, template, **context),
-                  phase_key, approval=game.config.approval, ref=f"receipt:{pm['pm_id']}",
-                  subject=f"Re: {pm['subject']}" if pm["subject"] else "")
+            draft(store, game.id, "receipt", nick, read.receipt, read.phase_key, approval=game.config.approval,
+                  ref=f"receipt:{pm['pm_id']}", subject=f"Re: {pm['subject']}" if pm["subject"] else "")
 
 
 def _began(store: Store, game_id: str) -> datetime | None:
@@ -480,7 +467,8 @@ def resolve_once(game: GameRun, store: Store, phase_key: str, cutoff: datetime, 
 
 def played_game(game: GameRun) -> PlayedGame:
     """The game as its phase plays, with a seed that keeps the phase's rolls for its record."""
-    return PlayedGame(game.rules, game.texts, game.config.type, game.id, TracedSeed(game.config.seed), game.post_url)
+    return PlayedGame(game.rules, game.texts, game.config.type, game.id, TracedSeed(game.config.seed), game.post_url,
+                      game.config.time_zone)
 
 
 def _pictures(game: GameRun, store: Store, phase_key: str, state: Any) -> list[Path]:

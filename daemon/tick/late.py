@@ -12,13 +12,12 @@ every game: it is answered that the game has not started and filed under `<phase
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
-
-from forumgm.engines.base import OrderPm, Phase, Verdict
+from forumgm.engines.base import Phase
 
 LATE_SUFFIX = "/late"
 EARLY_SUFFIX = "/early"
 NOT_STARTED_TEMPLATE = "common/receipt_not_started.j2"
+LATE_TEMPLATE = "receipt_late"           # the game's own, else common/ (engines.receipts.receipt_template)
 NOT_STARTED = "игра ещё не началась"      # the reason each line of such a PM is refused with
 
 
@@ -38,16 +37,10 @@ def before_start(store, game_id: str, phase: Phase, at: datetime) -> datetime | 
     return opens if opens is not None and at < opens else None
 
 
-def late_answer(game: Any, store, phase: Phase, pm: OrderPm) -> tuple[str, list[Verdict]] | None:
-    """The key of the resolved phase the PM came too late for and the engine's receipt lines for
-    it, or None when it is on time for `phase` (the open one) or the engine files late PMs into the
-    next phase."""
-    missed = _missed_phase(store, game.id, phase, pm.at)
-    verdicts = None if missed is None else game.rules.late_verdicts(pm)
-    return None if verdicts is None else (missed, verdicts)
-
-
-def _missed_phase(store, game_id: str, phase: Phase, at: datetime) -> str | None:
+def missed_phase(store, game_id: str, phase: Phase, at: datetime) -> str | None:
+    """The key of the resolved phase whose deadline a PM timed `at` came after, before `phase` (the
+    open one) opened; None when it is on time for `phase`. Whether it is answered as late is the
+    engine's (forumgm.daemon.tick.phase_play.read_pm)."""
     opens = store.phase(game_id, phase.key)["opens_at"]
     if opens is None or at >= opens:
         return None

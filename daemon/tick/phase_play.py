@@ -1,19 +1,24 @@
 """One phase played from its inputs: the pure core that the daemon's resolution and `forumgm simulate` share.
 
 Everything here is a function of its arguments (no store, no forum, no clock: the inputs carry
-their times), so the lab and the daemon cannot drift apart: the same verdicts, the same vote
-counting with the game's colour overrides, the same resolution and the same drafts-to-be. The
-daemon then stores what it returns and makes its drafts (forumgm.daemon.drafts.compose); simulate
-prints it.
+their times), so the lab and the daemon cannot drift apart: the same reading of each order PM
+(verdicts, the receipt, where it is filed: on time, too late, before the game opened), the same
+vote counting with the game's colour overrides, the same resolution and the same drafts-to-be.
+The daemon then stores what it returns and makes its drafts (forumgm.daemon.drafts.compose);
+simulate prints it.
 """
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from datetime import datetime, timezone, tzinfo
+from typing import Any, Callable, Iterable, Sequence
 
+from forumgm.daemon.settings.local_time import shown
+from forumgm.daemon.tick.late import LATE_TEMPLATE, NOT_STARTED, NOT_STARTED_TEMPLATE, early_key, late_key
 from forumgm.daemon.tick.notices import KIND as NOTICE_KIND, host_notices
-from forumgm.engines.base import Outcome, Phase, PhaseInputs, Rules, Tally
+from forumgm.engines.base import OrderPm, Outcome, Phase, PhaseInputs, Rejected, Rules, Tally, Verdict, split_lines
+from forumgm.engines.receipts import receipt_template, receipt_text
 from forumgm.engines.tally import VoteRules
 from forumgm.engines.texts import Texts
 from forumgm.engines.votecount import vote_count_text
@@ -65,6 +70,41 @@ class PlayedGame:
     id: str
     seed: int | str           # a TracedSeed in the daemon: the phase's rolls are kept with it
     post_url: Callable[[str], str | None]     # a thread post's link for the vote counts (None: none)
+    time_zone: tzinfo = timezone.utc           # the game's clock as its players read it
+
+
+@dataclass(frozen=True)
+class ReadPm:
+    """An order PM read: the phase it answers, the key it is filed under (the phase's own, or its
+    late or early key, which no resolution reads), the verdict of each line and the receipt."""
+
+    phase_key: str
+    filed_as: str
+    verdicts: tuple[Verdict, ...]
+    receipt: str
+
+
+def read_pm(game: PlayedGame, state: Any, phase: Phase, pm: OrderPm, earlier: Sequence[OrderPm],
+            missed: str | None = None, opens: datetime | None = None,
+            next_opens: datetime | None = None) -> ReadPm:
+    """The PM read for the open `phase`, after the sender's `earlier` PMs of it. As the edge timed it:
+    `opens` when it came after the deal and before the first phase opened (then), answered and never an
+    order; `missed` the key of the phase whose deadline it came after before `phase` opened (at
+    `next_opens`), answered as too late where the engine gives late verdicts, with when to write again
+    (and read for `phase` where it gives none)."""
+    if opens is not None:
+        verdicts = [Rejected(line, NOT_STARTED) for line in split_lines(pm.text)]
+        return ReadPm(phase.key, early_key(phase.key), tuple(verdicts),
+                      receipt_text(game.type, pm.sender, verdicts, game.texts, NOT_STARTED_TEMPLATE,
+                                   opens=shown(opens, game.time_zone)))
+    late = None if missed is None else game.rules.late_verdicts(pm)
+    if late is not None:
+        template = receipt_template(game.type, game.texts, LATE_TEMPLATE)
+        return ReadPm(missed, late_key(missed), tuple(late),
+                      receipt_text(game.type, pm.sender, late, game.texts, template,
+                                   opens=shown(next_opens, game.time_zone)))
+    verdicts = game.rules.read_orders(state, phase, pm, earlier)
+    return ReadPm(phase.key, phase.key, tuple(verdicts), receipt_text(game.type, pm.sender, verdicts, game.texts))
 
 
 def play_phase(game: PlayedGame, state: Any, phase: Phase, inputs: PhaseInputs) -> PhasePlay:

@@ -39,7 +39,7 @@ def count_phase_votes(game, store: Store, state: Any, phase: Phase, phase_row: d
     rules = phase_vote_rules(game, state, phase, phase_row)
     if rules is None:
         return None
-    since = _previous_deadline(store, game.id, phase_row)
+    since = previous_deadline(store, game.id, phase_row)
     return count_votes(vote_versions(store, game.id, since, cutoff, game.account), game.roster(store, cutoff), rules, cutoff,
                        host_votes(store, game.id, phase.key))
 
@@ -65,17 +65,19 @@ def stored_tally(store: Store, game_id: str, phase_key: str) -> Tally:
                        for row in rows if not row["counted"]))
 
 
-def note_thread_votes(game, store: Store, phase: Phase, phase_row: dict) -> list[int]:
+def note_thread_votes(game, store: Store, phase: Phase, phase_row: dict, pm_votes: Tally) -> list[int]:
     """A blue nickname in the thread of a game that votes by PM counts for nothing: the host gets one
-    notice per player and day, to tell the player if he wishes. The ids of the notices drafted now."""
+    notice per player and day, to tell the player if he wishes, unless the player's day vote has
+    come by PM already (`pm_votes`: nothing to tell him). The ids of the notices drafted now."""
     colors = frozenset(filter(None, (normalize_color(c) for c in game.config.vote_colors))) or BLUE
-    since = _previous_deadline(store, game.id, phase_row)
+    since = previous_deadline(store, game.id, phase_row)
     roster = game.roster(store)
+    voted_by_pm = {vote.voter for vote in pm_votes.counted}
     made = []
     for version in vote_versions(store, game.id, since, phase_row["deadline"], game.account):
         voted = [f.text for f in version.colored if f.color in colors and not f.where]
         nick = account_player(version.author, roster, version.version_at) if voted else None
-        if nick is None:
+        if nick is None or nick in voted_by_pm:
             continue
         zone = game.config.time_zone
         body = game.texts.render(THREAD_VOTE_TEMPLATE, nick=nick, text=voted[0], game=game.id, day=phase.number,
@@ -95,7 +97,7 @@ def record_votes(game, store: Store, state: Any, phase: Phase, phase_row: dict,
     return tally
 
 
-def _previous_deadline(store: Store, game_id: str, phase_row: dict) -> datetime | None:
+def previous_deadline(store: Store, game_id: str, phase_row: dict) -> datetime | None:
     """Votes of an earlier phase of the same kind are that phase's business, not this one's."""
     earlier = [p["deadline"] for p in store.phases(game_id)
                if p["kind"] == phase_row["kind"] and p["deadline"] < phase_row["deadline"]]

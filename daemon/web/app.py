@@ -22,11 +22,13 @@ from markupsafe import Markup
 from forumgm.config import data_path
 from forumgm.daemon.drafts.phase_names import draft_label, phase_label
 from forumgm.daemon.drafts.pictures import MARK, RELEASED
-from forumgm.daemon.host_actions.outcome_diff import text_diff
+from forumgm.daemon.host_actions.outcome_diff import earlier_edit_diff, text_diff
 from forumgm.daemon.settings.games import shipped_rules
 from forumgm.daemon.settings.secrets import web_password_problem
 from forumgm.daemon.store import Store, StoreError
 from forumgm.daemon.store.role_links import LinkUsed, RoleShown
+from forumgm.daemon.tick.as_of import NoTally, post_id_of, tally_as_of
+from forumgm.daemon.store.seats import addressee
 from forumgm.daemon.tick.finish import may_change
 from forumgm.daemon.tick.signup_choices import KIND as ASSIGNMENT, AssignmentError, approve_assignment
 from forumgm.daemon.web import game_queries, queries
@@ -35,6 +37,7 @@ from forumgm.daemon.web.security import (HOST_ACTOR, check_csrf, csrf_token, log
                                          same_secret)
 from forumgm.daemon.web.throttle import LoginThrottle
 from forumgm.engines.base import Rules
+from forumgm.engines.votecount import discard_lines, tally_rows
 from forumgm.parsers.bbcode import to_phpbb_html
 from forumgm.parsers.names import decline
 
@@ -107,6 +110,8 @@ def create_app(store: Store, password: str, games: Callable[[], Mapping[str, Any
                                  "throttle": LoginThrottle(store.now)}
     app.jinja_env.globals["csrf_token"] = csrf_token
     app.jinja_env.globals["picture_mark"] = MARK
+    # a PM drafted to a seat is shown by the account it goes to (forumgm replace)
+    app.jinja_env.globals["addressee"] = lambda draft: addressee(store, draft)
     app.jinja_env.filters["moscow"] = moscow_time
     app.jinja_env.filters["status"] = status_label
     # a phase and a draft kind in the words of the game (`game_id`) they belong to
@@ -225,6 +230,25 @@ def game(game_id: str):
     )
 
 
+@web.get("/games/<game_id>/votes/as-of")
+@login_required
+def votes_as_of(game_id: str):
+    """The thread votes as they stood right after one post (the «как на момент сообщения» control)."""
+    run = current_app.extensions["forumgm"]["games"]().get(game_id)
+    if store().game(game_id) is None or run is None:
+        abort(404)
+    asked = request.args.get("post", "").strip()[:200]
+    seen, no = None, None
+    try:
+        seen = tally_as_of(run, store(), post_id_of(asked))
+    except NoTally as error:
+        no = error
+    rows = tally_rows(seen.tally, run.post_url) if seen else []
+    discards = discard_lines(seen.tally, run.post_url) if seen else []
+    return render_template("votes_as_of.html", game_id=game_id, asked=asked, seen=seen, no=no, rows=rows,
+                           discards=discards, zone=run.config.time_zone), 200 if seen else 404
+
+
 @web.get("/games/<game_id>/maps/<int:draft_id>/<int:index>")
 @login_required
 def map_file(game_id: str, draft_id: int, index: int):
@@ -256,6 +280,7 @@ def drafts():
         groups=queries.draft_groups(pending),
         edits={draft["id"]: store().draft_edits(draft["id"]) for draft in pending},
         last_change={draft["id"]: game_queries.last_edit_diff(store(), draft) for draft in pending},
+        earlier_edit={draft["id"]: earlier_edit_diff(draft) for draft in pending},
         images={draft["id"]: queries.draft_images(store(), draft) for draft in pending},
         approved=store().drafts(status="approved") + store().drafts(status="sending"),
         sent=store().drafts(status="sent")[::-1],

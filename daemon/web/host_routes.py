@@ -12,10 +12,11 @@ from flask import Blueprint, abort, current_app, flash, redirect, render_templat
 from forumgm.daemon.drafts.phase_names import phase_label
 from forumgm.daemon.host_actions.correct import annul as annul_vote, correct as correct_input
 from forumgm.daemon.host_actions.correct_vote import VoteCorrection
-from forumgm.daemon.host_actions.deadline import move_deadline, parse_local, parse_span
+from forumgm.daemon.host_actions.deadline import move_deadline
 from forumgm.daemon.host_actions.pause import pause_game, resume_game
 from forumgm.daemon.host_actions.replace import replace_player
 from forumgm.daemon.host_actions.rerun import confirm_rerun, preview_rerun
+from forumgm.daemon.settings.local_time import parse_moment, parse_span
 from forumgm.daemon.store import Store, StoreError
 from forumgm.daemon.tick.finish import finish_game
 from forumgm.daemon.web.security import HOST_ACTOR, login_required
@@ -129,11 +130,12 @@ def deadline(game_id: str):
     extend, moment = request.form.get("extend", "").strip(), request.form.get("set", "").strip()
 
     def move():
+        zone = game.config.time_zone
         if bool(extend) == bool(moment):
-            raise ValueError("укажите либо на сколько сдвинуть (2h, -30m), либо новое время")
-        move_deadline(store(), game_id, HOST_ACTOR, store().now(),
+            raise ValueError("укажите либо на сколько сдвинуть дедлайн (2ч, -30 мин), либо новое время")
+        move_deadline(store(), game_id, HOST_ACTOR, store().now(), zone,
                       extend=parse_span(extend) if extend else None,
-                      to=parse_local(moment.replace("T", " "), game.config.time_zone) if moment else None)
+                      to=parse_moment(moment, zone) if moment else None)
 
     return _done(game_id, move, "Дедлайн перенесён.")
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from forumgm.engines.arena.commentary import commentary
 from forumgm.engines.arena.state import ArenaState
 from forumgm.engines.base import Elimination, Event, Outcome, OutgoingPm, PhaseRng
 from forumgm.engines.phrases import Agreement, Picker
@@ -20,9 +21,10 @@ def _of(events: Sequence[Event], kind: str) -> list[dict]:
     return [dict(e.data) for e in events if e.type == kind]
 
 
-def context(events: Sequence[Event], number: int, rows: list[dict], game: ArenaState, rng: PhaseRng) -> dict[str, Any]:
-    """What the templates see: the step's events (and the table's names of the actions), the
-    fighters' genders, and a seeded picker for the commentary's phrases."""
+def context(events: Sequence[Event], number: int, rows: list[dict], before: ArenaState, game: ArenaState,
+            rng: PhaseRng) -> dict[str, Any]:
+    """What the templates see: the step's events (and the table's names of the actions), what the
+    commentary tells of them, the fighters' genders, and a seeded picker for its phrases."""
     summary = _of(events, "summary")[-1]
     agreement = Agreement.of_players(game.fighters)
     return {
@@ -38,12 +40,13 @@ def context(events: Sequence[Event], number: int, rows: list[dict], game: ArenaS
         "distances": summary["distances"],
         "result": summary["result"],
         "actions": {code: name for code, (name, _) in game.table.actions.items()},
+        "commentary": commentary(events, before, game),
     }
 
 
 def outcome(before: ArenaState, game: ArenaState, number: int, events: list[Event], rows: list[dict],
             texts: Texts, deadline: str | None, rng: PhaseRng) -> Outcome:
-    ctx = context(events, number, rows, game, rng)
+    ctx = context(events, number, rows, before, game, rng)
     pms = [OutgoingPm(r["nick"], "refill", texts.render(REFILL, step=number, deadline=deadline, **r),
                       subject=f"Арена: пополните стопки после шага {number}")
            for r in _of(events, "refill_request")]

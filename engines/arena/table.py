@@ -135,6 +135,10 @@ class ArenaTable:
         return next((s for s in self.sequences.values() if s.name.lower() == name.lower()), None)
 
 
+TOP_KEYS = ("tables", "stack_size", "hit_on", "dice_sides", "riposte", "throw", "fighters", "actions", "sequences",
+            "weapons", "multipliers", "wounds", "armour", "space")
+
+
 class TableCheck:
     """Reads typed values out of the mapping: a problem raises SetupError with its key, which `part`
     keeps, so that every independent part of the table is still read."""
@@ -208,6 +212,9 @@ def load_table(mapping: Mapping[str, Any], root: str = "rules") -> ArenaTable:
     check = TableCheck(root)
     data = check.table(mapping, "")
     part = check.part
+    # a misspelt rule would be ignored without a word
+    check.problems.found += [(f"{root}.{key}", f"unknown rule (expected one of {', '.join(TOP_KEYS)})")
+                             for key in data if key not in TOP_KEYS]
     actions = part(lambda: _actions(check, data))
     # sequences name actions, weapons name sequences: each is still checked without the one before
     sequences = part(lambda: _sequences(check, data, actions))

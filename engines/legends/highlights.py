@@ -37,7 +37,7 @@ INTEREST |= {f"{kind}_crowd": INTEREST[kind] for kind in UNLISTED}
 def highlights(events: list[Event]) -> list[dict[str, Any]]:
     """The night's most interesting highlights, {kind, …names}, in processing order; the kind
     names the template's phrase bank, a group's `nicks` lists its players."""
-    return ranked(_grouped(_all(events)), INTEREST, MOST)
+    return ranked(_grouped(_all(events)), lambda h: INTEREST[h["kind"]], MOST)
 
 
 def closings(events: list[Event]) -> list[dict[str, Any]]:

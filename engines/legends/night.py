@@ -13,6 +13,7 @@ from forumgm.engines.base import Accepted, Event, PhaseRng, Step, run_steps
 from forumgm.engines.legends.inherit import inherit_spells
 from forumgm.engines.legends.state import LegendsState
 from forumgm.engines.legends.table import DEFENSES
+from forumgm.engines.phrases import Agreement
 from forumgm.parsers.orders.legends import (
     Attack, Cast, Defend, Exchange, JointAttack, Modify, Spy, Steal, Transfer, canonical,
 )
@@ -60,8 +61,11 @@ def start_night(game: LegendsState) -> Night:
     return Night(game, {p.nick: game.skills(p.nick) for p in game.living()})
 
 
-def not_executed(nick: str, accepted: Accepted, reason: str) -> Event:
-    return Event("not_executed", {"nick": nick, "command": canonical(accepted.order, roles=False), "reason": reason})
+def not_executed(night: Night, nick: str, accepted: Accepted, reason: str) -> Event:
+    """The command as the technical report names it: no roles, its nicks declined by their genders."""
+    genders = Agreement.of_players(night.game.players).genders
+    return Event("not_executed", {"nick": nick, "command": canonical(accepted.order, roles=False, genders=genders),
+                                  "reason": reason})
 
 
 # ---------------------------------------------------------------- 1. spells
@@ -142,7 +146,7 @@ def modify_skills(night: Night, orders: NightOrders, rng: PhaseRng) -> tuple[Nig
     for nick, _, accepted in orders.each(Modify):
         order = accepted.order
         if not night.can(nick, order.key):
-            events.append(not_executed(nick, accepted, "role"))
+            events.append(not_executed(night, nick, accepted, "role"))
             continue
         amount = night.skill(nick, order.key)
         before = night.skill(order.target, order.skill)
@@ -160,7 +164,7 @@ def steal_skills(night: Night, orders: NightOrders, rng: PhaseRng) -> tuple[Nigh
     for nick, _, accepted in orders.each(Steal):
         order = accepted.order
         if not night.can(nick, order.key):
-            events.append(not_executed(nick, accepted, "role"))
+            events.append(not_executed(night, nick, accepted, "role"))
             continue
         amount = min(night.skill(nick, order.key), night.skill(order.victim, order.skill))
         victim_after = night.skill(order.victim, order.skill) - amount
@@ -185,7 +189,7 @@ def place_defenses(night: Night, orders: NightOrders, rng: PhaseRng) -> tuple[Ni
         if not placements:
             continue
         if not night.game.table.ranks[night.game.player(nick).rank].distributes_defense:
-            events += [not_executed(nick, a, "role") for _, a in placements]
+            events += [not_executed(night, nick, a, "role") for _, a in placements]
             continue
         potential = sum(night.skill(nick, kind) for kind in DEFENSES)
         left, mine = potential, dict.fromkeys(DEFENSES, 0)
@@ -353,7 +357,7 @@ def _reporting_out(run, *kinds: type):
     so that the technical report keeps the processing order (rules §7, §9)."""
     def step(night: Night, orders: NightOrders, rng: PhaseRng) -> tuple[Night, list[Event]]:
         night, events = run(night, orders, rng)
-        dropped = [not_executed(nick, accepted, "player_out") for nick, accepted in orders.out
+        dropped = [not_executed(night, nick, accepted, "player_out") for nick, accepted in orders.out
                    if isinstance(accepted.order, kinds)]
         return night, dropped + events
     return step

@@ -6,6 +6,7 @@ from typing import Sequence
 from forumgm.engines.base import Accepted, Event, OrderPm, Phase, Rejected, Verdict, split_lines
 from forumgm.engines.legends.night import NightOrders
 from forumgm.engines.legends.state import LegendsState
+from forumgm.engines.phrases import Agreement
 from forumgm.parsers.names import Roster
 from forumgm.parsers.orders.legends import (
     Attack, Cast, Context, Defend, Exchange, JointAttack, Modify, Order, Spy, Steal, Transfer, parse_orders,
@@ -16,8 +17,8 @@ def order_context(state: LegendsState, phase: Phase, pm: OrderPm, everyone: bool
     """The names and rules `pm` is read by: a seat by its nick, its aliases and the account holding
     it then. `everyone` reads names of the fallen as if alive (resolution reports such commands)."""
     table = state.table
-    roster = Roster(tuple(p.nick for p in state.players),
-                    {alias: p.nick for p in state.players for alias in p.aliases}).also_named(pm.seat_names)
+    roster = Roster(tuple(p.nick for p in state.players), {alias: p.nick for p in state.players for alias in p.aliases},
+                    genders=Agreement.of_players(state.players).genders).also_named(pm.seat_names)
     return Context(
         sender=pm.sender, roster=roster, living=frozenset(p.nick for p in state.players if everyone or p.alive), night=phase.number,
         spells=tuple(table.spells), roles=tuple(table.roles),

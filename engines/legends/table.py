@@ -81,9 +81,35 @@ class RuleTable:
         return self.roles[name]
 
 
+# The settings each section holds; ranks, clans and spells are tables of named things instead.
+SETTINGS = {
+    "limits": ("theft_players", "spy_targets"),
+    "night1": ("banned",),
+    "calendar": ("first_phase", "first_lynch_day", "timezone", "day_start", "night_start", "night_end"),
+    "day": ("colors", "policy"),
+}
+NAMED_TABLES = ("ranks", "clans", "spells")
+
+
+def _unknown_keys(mapping: Mapping[str, Any], problems: Problems) -> None:
+    """A misspelt or misplaced rule would be ignored without a word: name it, and where it belongs."""
+    sections = (*SETTINGS, *NAMED_TABLES)
+    for key in mapping:
+        if key not in sections:
+            home = [f"{section}.{key}" for section, keys in SETTINGS.items() if key in keys]
+            hint = f"; did you mean {home[0]}?" if home else ""
+            problems.append((key, f"unknown rule (expected one of {', '.join(sections)}){hint}"))
+    for section, keys in SETTINGS.items():
+        value = mapping.get(section)
+        for key in value if isinstance(value, Mapping) else ():
+            if key not in keys:
+                problems.append((f"{section}.{key}", f"unknown rule (expected one of {', '.join(keys)})"))
+
+
 def load_rule_table(mapping: Mapping[str, Any], root: str = "rules") -> RuleTable:
     """Validate a parsed rules.toml; every problem at once, each named by its key path under `root`."""
     problems: Problems = []
+    _unknown_keys(mapping, problems)
     ranks = _ranks(mapping.get("ranks"), problems)
     clans, roles = _clans(mapping.get("clans"), ranks, problems)
     spells = _spells(mapping.get("spells"), clans, ranks, problems)

@@ -12,14 +12,14 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, ClassVar, Mapping, Sequence
 
-from forumgm.engines.base import (CountedVote, DiscardedVote, Elimination, Game, OrderPm, Outcome, OutgoingPm,
-                                  Phase, PhaseInputs, Rules, Tally, Verdict, phase_rng)
+from forumgm.engines.base import (REPORT_LABELS, CountedVote, DiscardedVote, Elimination, Game, OrderPm, Outcome,
+                                  OutgoingPm, Phase, PhaseInputs, Rules, Tally, Verdict, phase_rng)
 from forumgm.engines.mafia import orders as _orders
 from forumgm.engines.mafia.briefing import role_pms
 from forumgm.engines.mafia.discipline import host_digest
 from forumgm.engines.mafia.freeze import change_rules
 from forumgm.engines.mafia.reminder import Reminder, reminder
-from forumgm.engines.mafia.report import round_pms, round_report
+from forumgm.engines.mafia.report import literary_report, round_pms, round_report
 from forumgm.engines.phrases import Agreement
 from forumgm.engines.mafia.round import OUT_EVENTS, resolve_round
 from forumgm.engines.mafia.setup import start_state
@@ -44,8 +44,9 @@ class MafiaRules(Rules):
     title: str = "Мафия"
     phase_labels: ClassVar[Mapping[str, str]] = {ROUND: "круг"}
     draft_labels: ClassVar[Mapping[str, str]] = {
-        "role": "роль", "round_report": "итоги дня", "check_result": "итог проверки", "warning": "предупреждение",
-        "reminder": "напоминание", "discipline": "дисциплина в теме"}
+        "role": "роль", "round_report": "итоги дня", "literary_report": REPORT_LABELS["literary_report"],
+        "check_result": "итог проверки", "warning": "предупреждение", "reminder": "напоминание",
+        "discipline": "дисциплина в теме"}
 
     def setup(self, setup: Mapping[str, Any], seed: int) -> MafiaState:
         return start_state(setup, seed, self.config)
@@ -75,8 +76,10 @@ class MafiaRules(Rules):
 
     def resolve(self, state: MafiaState, phase: Phase, inputs: PhaseInputs, seed: int, texts: Texts) -> Outcome:
         collected = _orders.collect(state, phase, inputs.orders)
-        new_state, events = resolve_round(state, phase, collected, phase_rng(seed, phase))
+        rng = phase_rng(seed, phase)
+        new_state, events = resolve_round(state, phase, collected, rng)
         jailed = next((e.data["nick"] for e in events if e.type == "jailed"), None)
+        agreement = Agreement.of_players(state.players)
         counted = {row["voter"]: row["vote"] for e in events if e.type == "votes"
                    for row in e.data["table"] if row["vote"] is not None}
         return Outcome(
@@ -84,7 +87,8 @@ class MafiaRules(Rules):
             events=tuple(events),
             eliminated=_eliminations(events),
             pms=tuple(round_pms(events, phase.number, texts)),
-            reports={"round": round_report(events, phase.number, texts, Agreement.of_players(state.players))},
+            reports={"round": round_report(events, phase.number, texts, agreement),
+                     "literary": literary_report(events, phase.number, texts, rng, agreement)},
             extra={"jailed": jailed, "counted_votes": counted,
                    "discarded_votes": list(collected.discarded), "winner": new_state.winner},
         )

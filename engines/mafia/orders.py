@@ -12,6 +12,7 @@ from typing import Iterable, Sequence
 from forumgm.engines.base import Accepted, OrderPm, Phase, Rejected, Verdict, split_lines
 from forumgm.engines.mafia.roles import ACTIONS
 from forumgm.engines.mafia.state import LastTarget, MafiaState, Player
+from forumgm.engines.phrases import Agreement
 from forumgm.parsers.names import Roster
 from forumgm.parsers.orders.mafia import NO_TRIAL, NightOrder, NoTrial, Vote, canonical, command_of, parse_line
 
@@ -67,7 +68,7 @@ class Review:
 
 def roster(state: MafiaState) -> Roster:
     aliases = {alias: p.nick for p in state.players for alias in p.aliases}
-    return Roster(tuple(p.nick for p in state.players), aliases)
+    return Roster(tuple(p.nick for p in state.players), aliases, genders=Agreement.of_players(state.players).genders)
 
 
 def _refuse(line: str, code: str, is_vote: bool, **detail: str) -> Review:
@@ -109,7 +110,8 @@ def _review_action(state: MafiaState, phase: Phase, player: Player, verdict: Acc
         return _refuse(line, "same_block", False, target=order.target), mine
     earlier = mine.action(order.action)
     if earlier is not None:
-        verdict = Accepted(line, order, verdict.canonical + REPLACES.format(earlier=canonical(earlier)))
+        genders = Agreement.of_players(state.players).genders
+        verdict = Accepted(line, order, verdict.canonical + REPLACES.format(earlier=canonical(earlier, genders)))
     return Review(verdict), mine.with_action(order)
 
 

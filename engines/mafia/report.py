@@ -1,4 +1,5 @@
-"""Texts drafted from a round's events: the 23:00 report, the commissar's PM, warnings.
+"""Texts drafted from a round's events: the 23:00 report, its literary story, the commissar's
+PM, warnings.
 
 Rendered from events alone. Attempts that failed (a blocked actor, a healed or armoured
 target, a mafia tie) are never shown: the rules keep them out of the report.
@@ -7,11 +8,13 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Sequence
 
-from forumgm.engines.base import Event, OutgoingPm
-from forumgm.engines.phrases import Agreement, russian_key
+from forumgm.engines.base import Event, OutgoingPm, PhaseRng
+from forumgm.engines.mafia.story import story
+from forumgm.engines.phrases import Agreement, Picker, russian_key
 from forumgm.engines.texts import Texts
 
 REPORT = "mafia/report.j2"
+LITERARY = "mafia/literary.j2"
 CHECK = "mafia/check_result.j2"
 WARNING = "mafia/warning.j2"
 
@@ -44,6 +47,15 @@ def report_context(events: Sequence[Event], number: int) -> dict[str, Any]:
 def round_report(events: Sequence[Event], number: int, texts: Texts, agreement: Agreement | None = None) -> str:
     """`agreement`: the players' genders, which the jailed and killed lines agree with."""
     return texts.render(REPORT, **report_context(events, number), agreement=agreement)
+
+
+def literary_report(events: Sequence[Event], number: int, texts: Texts, rng: PhaseRng,
+                    agreement: Agreement | None = None) -> str:
+    """The round told as the town's story; its phrases drawn with the phase's seeded stream, so
+    re-running the round gives the same text."""
+    agreement = agreement or Agreement()
+    picker = Picker(rng.stream("literary"), agreement, rng.game())
+    return texts.render(LITERARY, round=number, **story(events), picker=picker, agreement=agreement)
 
 
 def round_pms(events: Sequence[Event], number: int, texts: Texts) -> list[OutgoingPm]:

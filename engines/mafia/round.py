@@ -25,6 +25,7 @@ class RoundState:
     number: int
     blocked: tuple[str, ...] = ()
     healed: tuple[str, ...] = ()
+    missed: tuple[str, ...] = ()      # missed the day vote, below the limit: warned if alive at the end
 
     def with_game(self, game: MafiaState) -> "RoundState":
         return replace(self, game=game)
@@ -56,9 +57,11 @@ def jail(rs: RoundState, orders: RoundOrders, rng: PhaseRng):
             events + [Event("jailed", {"nick": nick, "role": game.role(nick), "votes": top, "cause": JAIL})])
 
 
-def missed_votes(rs: RoundState, orders: RoundOrders, rng: PhaseRng):
-    """First missed day vote: a warning; the limit (second by default): out, role revealed."""
-    game, events = rs.game, []
+def missed_votes_out(rs: RoundState, orders: RoundOrders, rng: PhaseRng):
+    """The limit of missed day votes (second by default): out at the day, role revealed. A miss
+    below the limit is only noted here: it is warned at the round's end, so a player who dies
+    this round is neither warned nor charged with the miss."""
+    game, events, missed_now = rs.game, [], []
     for p in rs.game.living():
         if orders.of(p.nick).vote is not None:
             continue
@@ -68,15 +71,27 @@ def missed_votes(rs: RoundState, orders: RoundOrders, rng: PhaseRng):
             events.append(Event("missed_votes_out", {"nick": p.nick, "role": p.role, "missed": missed,
                                                      "cause": MISSED_VOTES}))
         else:
-            game = game.update(p.nick, missed_votes=missed)
-            events.append(Event("missed_vote_warning", {"nick": p.nick, "missed": missed,
-                                                        "limit": game.rules.missed_votes_out}))
+            missed_now.append(p.nick)
+    return replace(rs, game=game, missed=tuple(missed_now)), events
+
+
+def missed_vote_warnings(rs: RoundState, orders: RoundOrders, rng: PhaseRng):
+    """A warning for each miss noted at the day, to the players still alive after the night."""
+    game, events = rs.game, []
+    for nick in rs.missed:
+        player = game.player(nick)
+        if not player.alive:
+            continue
+        missed = player.missed_votes + 1
+        game = game.update(nick, missed_votes=missed)
+        events.append(Event("missed_vote_warning", {"nick": nick, "missed": missed,
+                                                    "limit": game.rules.missed_votes_out}))
     return rs.with_game(game), events
 
 
 DAY = (
     Step("jail", jail),
-    Step("missed_votes", missed_votes),
+    Step("missed_votes", missed_votes_out),
 )
 
 
@@ -177,6 +192,11 @@ NIGHT = (
     Step("check", commissar_check),
 )
 
+# After the night, for a game that goes on: the dead and a finished game warn nobody.
+CLOSE = (
+    Step("missed_vote_warnings", missed_vote_warnings),
+)
+
 
 # ---------------------------------------------------------------- the round
 
@@ -204,5 +224,8 @@ def resolve_round(state: MafiaState, phase: Phase, orders: RoundOrders, rng: Pha
         events += produced
         if rs.game.winner:
             break
+    else:
+        rs, produced = run_steps(CLOSE, rs, orders, rng)
+        events += produced
     game = replace(rs.game, round=phase.number)
     return game, events + [survivors(game)]

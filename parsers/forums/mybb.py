@@ -10,10 +10,26 @@ _PROFILE = r"[?&]uid=(\d+)"
 _TIMED_TITLE = r"^(.*\d:\d\d.*)$"   # "11-30-2026, 04:29 AM"; a bare date title goes with "Today, 04:29 AM" text
 _DATE_TEXT = r"^(.+?\d{1,2}:\d\d(?:\s*[AP]M)?|\d+ \w+ ago|Yesterday|Today)"
 
+# A PM as MyBB shows it; the sender's copy (the sent folder's) and a PM the account sent itself (the
+# host's notice to his own account, in its inbox) have empty ids (id="post_", id="pid_"), the others
+# id="post_0"
+_MESSAGE = MessageLayout(
+    container="html:has(div#post_0 div.post_body, div.post[id='post_'] div.post_body)",
+    id=Field("a.postbit_reply_pm, input[name='pmid'], a[href*='action=delete'][href*='pmid=']", "href",
+             r"pmid=(\d+)"),
+    subject=Field("title", pattern=r"Viewing PM:\s*(.+)$"),
+    sender=Field("div.post[id^='post_'] div.author_information .largetext"),
+    sender_id=Field("div.post[id^='post_'] div.author_information .largetext a", "href", _PROFILE),
+    sent_at=(Field("div.post[id^='post_'] span.post_date > span[title]", "title", _TIMED_TITLE),
+             Field("div.post[id^='post_'] span.post_date", pattern=_DATE_TEXT)),
+    body="div.post[id^='post_'] div.post_body",
+)
+
 LAYOUT = EngineLayout(
     name="mybb",
     thread=ThreadLayout(
-        post="div#posts div.post:not(#post_0)",
+        # (a soft-deleted post as MyBB shows it to a plain member is a stub: no body, no date)
+        post="div#posts div.post:not(#post_0):not(.deleted_post_hidden)",
         post_id=Field(attr="id", pattern=r"^post_(\d+)$"),
         author=Field("div.author_information .largetext"),
         author_id=Field("div.author_information .largetext a", "href", _PROFILE),
@@ -49,28 +65,7 @@ LAYOUT = EngineLayout(
         # label rounds it, and shows it only on one half of the bar)
         used=Field("span.pmspace_used", "style", r"width:\s*(\d+(?:\.\d+)?)px"),
     ),
-    message=MessageLayout(
-        container="html:has(div#post_0 div.post_body)",
-        id=Field("a.postbit_reply_pm, input[name='pmid']", "href", r"pmid=(\d+)"),
-        subject=Field("title", pattern=r"Viewing PM:\s*(.+)$"),
-        sender=Field("div#post_0 div.author_information .largetext"),
-        sender_id=Field("div#post_0 div.author_information .largetext a", "href", _PROFILE),
-        sent_at=(Field("div#post_0 span.post_date > span[title]", "title", _TIMED_TITLE),
-                 Field("div#post_0 span.post_date", pattern=_DATE_TEXT)),
-        body="div#post_0 div.post_body",
-    ),
-    # the sender's copy of a PM: the same page with empty ids (id="post_", id="pid_")
-    sent_message=MessageLayout(
-        container="html:has(div#post_0 div.post_body, div.post[id='post_'] div.post_body)",
-        id=Field("a.postbit_reply_pm, input[name='pmid'], a[href*='action=delete'][href*='pmid=']", "href",
-                 r"pmid=(\d+)"),
-        subject=Field("title", pattern=r"Viewing PM:\s*(.+)$"),
-        sender=Field("div.post[id^='post_'] div.author_information .largetext"),
-        sender_id=Field("div.post[id^='post_'] div.author_information .largetext a", "href", _PROFILE),
-        sent_at=(Field("div.post[id^='post_'] span.post_date > span[title]", "title", _TIMED_TITLE),
-                 Field("div.post[id^='post_'] span.post_date", pattern=_DATE_TEXT)),
-        body="div.post[id^='post_'] div.post_body",
-    ),
+    message=_MESSAGE,       # (and the sender's copy: the same layout)
     forms={"login": "form:has(input[name='action'][value='do_login']):has(input[name='username'])",
            "reply": "form[name='input'][action*='newreply.php']",
            "quickreply": "form#quick_reply_form",

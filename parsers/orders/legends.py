@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, Mapping, Sequence
 
 from forumgm.engines.base import Accepted, Rejected, Verdict, split_lines
 from forumgm.engines.texts import plural
@@ -487,11 +487,15 @@ def _theft_problem(order: Steal, thefts: list[Steal], ctx: Context) -> str | Non
 
 # ---------------------------------------------------------------- canonical form (receipts)
 
-def canonical(order: Order, roles: bool = True) -> str:
+def canonical(order: Order, roles: bool = True, genders: Mapping[str, str | None] | None = None) -> str:
     """How a receipt repeats the command; `roles=False` drops the roles the sender named
-    (for public reports, which never name a role of a living player)."""
+    (for public reports, which never name a role of a living player); a nick it declines follows
+    its player's gender (`genders`)."""
     def amount(value: int | None, everything: str) -> str:
         return f" {value}" if value is not None else everything
+
+    def declined(nick: str, case: str) -> str:
+        return decline(nick, case, (genders or {}).get(nick))
 
     match order:
         case JointAttack():
@@ -507,15 +511,15 @@ def canonical(order: Order, roles: bool = True) -> str:
         case Spy():
             return f"Шпионаж → {order.target}"
         case Steal():
-            return f"Кража: {SKILL_NAMES[order.skill]} у {decline(order.victim, 'родительный')} → {order.recipient}"
+            return f"Кража: {SKILL_NAMES[order.skill]} у {declined(order.victim, 'родительный')} → {order.recipient}"
         case Modify():
             return f"{'Усилить' if order.up else 'Ослабить'}: {SKILL_NAMES[order.skill]} → {order.target}"
         case Cast():
-            return f"Колдую {order.spell} на {decline(order.target, 'винительный')}" + (f" ({order.role})" if roles else "")
+            return f"Колдую {order.spell} на {declined(order.target, 'винительный')}" + (f" ({order.role})" if roles else "")
         case Transfer():
             return f"Передать {order.spell} → {order.to}"
         case Exchange():
-            return f"Обмен с {decline(order.partner, 'творительный')}: {order.give} на {order.take}"
+            return f"Обмен с {declined(order.partner, 'творительный')}: {order.give} на {order.take}"
     raise TypeError(order)
 
 
@@ -558,7 +562,7 @@ def _parse_command(line: str, command: str, ctx: Context, accepted: Sequence[Ord
                 problem = _limit_problem(order, accepted, ctx)
                 if problem:
                     return Rejected(line, problem)
-                return Accepted(line, order, canonical(order))
+                return Accepted(line, order, canonical(order, genders=ctx.roster.genders))
     except OrderError as error:
         return Rejected(line, str(error))
     return Rejected(line, _unknown_command(low))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Mapping
 
 from forumgm.engines.base import Accepted, Rejected, Verdict, split_lines
 from forumgm.parsers.names import Resolved, Roster, Unresolved, decline, resolve_name
@@ -80,12 +81,13 @@ def command_of(line: str) -> str | None:
     return next((command for command, pattern in _PATTERNS if pattern.match(text)), None)
 
 
-def canonical(order: Vote | NoTrial | NightOrder) -> str:
+def canonical(order: Vote | NoTrial | NightOrder, genders: Mapping[str, str | None] | None = None) -> str:
+    """The order as the receipt echoes it, the target declined by its player's gender (`genders`)."""
     if isinstance(order, NoTrial):
         return NO_TRIAL
     if isinstance(order, Vote):
         return f"{CANONICAL_VERB['vote']} {order.target}"
-    return f"{CANONICAL_VERB[order.action]} {decline(order.target, 'винительный')}"
+    return f"{CANONICAL_VERB[order.action]} {decline(order.target, 'винительный', (genders or {}).get(order.target))}"
 
 
 def _target(rest: str, sender: str, roster: Roster) -> Resolved | Unresolved:
@@ -111,7 +113,7 @@ def parse_line(line: str, sender: str, roster: Roster) -> Verdict:
             if not isinstance(target, Resolved):
                 return Rejected(line, _unknown(target))
             order = Vote(target.nick) if command == "vote" else NightOrder(command, target.nick)
-            return Accepted(line, order, canonical(order))
+            return Accepted(line, order, canonical(order, roster.genders))
     return Rejected(line, "команда не распознана (голос: <ник>, не судить, проверить, лечить, "
                           "блокировать или убить <ник>)")
 
