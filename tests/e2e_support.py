@@ -96,7 +96,8 @@ class LocalGame:
         assert not report.errors, report.errors
 
     def pm(self, moment: datetime, nick: str, subject: str, text: str) -> None:
-        self.at(moment)
+        """Sent at `moment`, which may be one the client's pauses after the last PM already passed."""
+        self.clock.moment = moment
         self.players[nick].send_pm(HOST, subject, text)
 
     def approve(self, but: tuple[str, ...] = ()) -> list[dict]:

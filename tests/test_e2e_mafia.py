@@ -82,6 +82,7 @@ class Table(LocalGame):
 
     def send(self, moves) -> None:
         for when, nick, text in moves:
+            self.at(when)
             self.pm(when, nick, "Ход", text)
 
     def approve(self) -> list[dict]:
