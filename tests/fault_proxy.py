@@ -10,7 +10,9 @@ queued per method and path and used up in order:
     cut      pass on, then answer close-delimited (no Content-Length: the end of the connection ends
              the body, as an HTTP/1.0 proxy does) and close after `cut(body)` bytes: the client sees
              no error at all, only a shorter page
-    delay    wait `seconds` before passing on (longer than the client's timeout: a timeout)
+    delay    wait `seconds` before passing on
+    stall    answer nothing until the client hangs up (its timeout ran out, however slow the
+             machine: no race against the clock); a POST is passed on to the board after that
     rewrite  pass on, and answer with `edit(html)` instead of the board's page (a changed layout)
 
 Every POST the board really received is counted by its body, so a test can assert that nothing
@@ -28,6 +30,8 @@ from typing import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
 
+# a client that never gives up on a stalled request must not hold its test forever
+STALL_LIMIT = 60.0
 HOP_BY_HOP = {"connection", "keep-alive", "transfer-encoding", "te", "trailer", "upgrade",
               "proxy-authorization", "proxy-authenticate"}
 
@@ -36,7 +40,7 @@ HOP_BY_HOP = {"connection", "keep-alive", "transfer-encoding", "te", "trailer", 
 class Fault:
     method: str         # GET or POST
     path: str           # a part of the path and query the fault applies to
-    kind: str           # status | reset | truncate | delay
+    kind: str           # status | reset | truncate | delay | stall | rewrite
     status: int = 502
     seconds: float = 0.0
     edit: Callable[[str], str] | None = None
@@ -111,6 +115,11 @@ class FaultProxy:
         fault = self._next_fault(request.command, request.path)
         if fault is not None and fault.kind == "delay":
             time.sleep(fault.seconds)
+        if fault is not None and fault.kind == "stall":
+            self._until_hung_up(request)
+            if request.command == "POST":
+                self._forward(request, body)
+            return
         passed_on = fault is None or fault.kind in ("truncate", "cut", "delay", "rewrite") or request.command == "POST"
         answer = self._forward(request, body) if passed_on else None
         if fault is None or fault.kind == "delay":
@@ -170,6 +179,16 @@ class FaultProxy:
         request.wfile.write(content)
         request.wfile.flush()
         FaultProxy._reset(request)
+
+    @staticmethod
+    def _until_hung_up(request: BaseHTTPRequestHandler) -> None:
+        """Block until the client closes the connection (it sends nothing more while it waits)."""
+        request.close_connection = True
+        request.connection.settimeout(STALL_LIMIT)
+        try:
+            request.connection.recv(1)
+        except OSError:
+            pass
 
     @staticmethod
     def _reset(request: BaseHTTPRequestHandler) -> None:

@@ -5,27 +5,21 @@ from __future__ import annotations
 import json
 from datetime import datetime
 from pathlib import Path
-from zoneinfo import ZoneInfo
 
+from e2e_support import (HOST_PASSWORD, PASSWORD_ENV,  # noqa: F401  (PASSWORD_ENV: for its users)
+                         write_installation as write_files)
 from forumgm.daemon.settings.installation import load_installation
 from forumgm.daemon.forum import open_forum
 from forumgm.daemon.offline.localforum import Board, LocalForum
 from forumgm.daemon.runtime.loop import Daemon
 from forumgm.daemon.store import Store
 from forumgm.daemon.tick.flow import Edges
-from localforum_support import HOST, FakeClock, host_forum, thread_url
+from localforum_support import HOST, MSK, FakeClock, host_forum, msk, thread_url  # noqa: F401  (MSK, msk: its users)
 
-MSK = ZoneInfo("Europe/Moscow")
 GAME = "legends-e2e"
-PASSWORD_ENV = "FORUMGM_E2E_PASSWORD"
-HOST_PASSWORD = "host-secret"
 ROLES = {"Аскон": "Бес", "gosha100": "Мантикора", "Robozik": "Дракон", "Кума": "Единорог"}
 ALIASES = {"gosha100": ["гоша"]}
 SEED = 7
-
-
-def msk(day: int, hour: int, minute: int = 0) -> datetime:
-    return datetime(2026, 3, day, hour, minute, tzinfo=MSK)
 
 
 def legends_board(clock: FakeClock, spectators: tuple[str, ...] = ()) -> Board:
@@ -62,7 +56,7 @@ def write_installation(folder: Path, server, extra_game: str = "", roles: dict =
                        thread: str | None = None, start: str = "2026-03-02T21:00:00", calendar: str = CALENDAR) -> Path:
     """The local forum's thread, or another board's (`server.url` + `thread`) of `engine`."""
     players = players_toml("players", roles)
-    (folder / "game.toml").write_text(f'''id = "{GAME}"
+    game = f'''id = "{GAME}"
 type = "legends"
 thread_url = "{thread_url(server) if thread is None else server.url + thread}"
 seed = {SEED}
@@ -71,23 +65,8 @@ start = {start}
 {extra_game}
 
 {players}
-{calendar}''', encoding="utf-8")
-    config = folder / "forumgm.toml"
-    config.write_text(f'''games = ["game.toml"]
-
-[forum]
-id = "local"
-engine = "{engine}"
-base_url = "{server.url}"
-account = "{HOST}"
-password_env = "{PASSWORD_ENV}"
-time_zone = "UTC"
-posts_per_page = 5
-
-[storage]
-path = "forumgm.sqlite"
-''', encoding="utf-8")
-    return config
+{calendar}'''
+    return write_files(folder, server.url, "game.toml", game, engine=engine, forum_extra="")
 
 
 def start_daemon(config: Path, server: LocalForum, clock: FakeClock, publish: bool = False) -> Daemon:

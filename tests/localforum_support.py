@@ -1,13 +1,20 @@
-"""Shared by the forum HTTP, sync and publish tests: a fake clock and a seeded local forum."""
+"""Shared by the forum HTTP, sync and publish tests: a fake clock, the games' month, a seeded local forum."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
+from zoneinfo import ZoneInfo
 
 from forumgm.daemon.forum import open_forum
 from forumgm.daemon.offline.localforum import Board, LocalForum
 
 PLAYERS = ("Аскон", "gosha100", "Robozik", "Кума")
 HOST = "Ведущий"
+MSK = ZoneInfo("Europe/Moscow")
+
+
+def msk(day: int, hour: int, minute: int = 0) -> datetime:
+    """A moment of March 2026, Moscow time: the month the games of the tests are played in."""
+    return datetime(2026, 3, day, hour, minute, tzinfo=MSK)
 
 
 class FakeClock:

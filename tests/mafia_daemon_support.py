@@ -1,21 +1,14 @@
 """Shared by the mafia daemon tests: the example mafia game as an installation on a fixed clock."""
 from __future__ import annotations
 
-from datetime import datetime
-from zoneinfo import ZoneInfo
-
 from forumgm.config import data_path
 from forumgm.daemon.settings.installation import load_installation
 from forumgm.daemon.runtime.loop import Daemon
 from forumgm.daemon.store import Store
 from forumgm.daemon.tick.flow import Edges
+from localforum_support import msk  # noqa: F401  (for its users)
 
-MSK = ZoneInfo("Europe/Moscow")
 GAME = "mafia-example"
-
-
-def msk(day: int, hour: int, minute: int = 0) -> datetime:
-    return datetime(2026, 3, day, hour, minute, tzinfo=MSK)
 
 
 def example_installation(tmp_path, monkeypatch, game_text=lambda text: text, public_url: str | None = None):

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from forumgm.config import load_texts
 from forumgm.daemon.offline.simulate import run_scenario
 from forumgm.engines.arena.commentary import MOST, told
 from forumgm.engines.phrases import guess_gender
@@ -15,11 +14,6 @@ from tests.test_arena_rules_examples import duel
 
 CASES = {"gent": "родительный", "datv": "дательный", "accs": "винительный", "ablt": "творительный",
          "loct": "предложный"}
-
-
-@pytest.fixture(scope="module")
-def texts():
-    return load_texts()
 
 
 def _move(nick, direction="forward"):

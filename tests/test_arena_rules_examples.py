@@ -5,13 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from forumgm.config import load_texts
 from forumgm.daemon.offline.simulate import run_scenario
-
-
-@pytest.fixture(scope="module")
-def texts():
-    return load_texts()
 
 
 def duel(texts, orders: dict, steps: int, dice=(), distance: int = 1, **cards) -> dict:

@@ -7,16 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from forumgm.config import load_texts
 from forumgm.daemon.settings.games import rules_for
 from forumgm.daemon.offline.simulate import ScenarioError, run_scenario
 
 SCENARIOS = Path(__file__).parent / "scenarios" / "arena"
-
-
-@pytest.fixture(scope="module")
-def texts():
-    return load_texts()
 
 
 @pytest.fixture

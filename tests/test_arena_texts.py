@@ -7,16 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from forumgm.config import load_texts
 from forumgm.daemon.offline.simulate import load_scenario, run_scenario
 from tests.test_arena_rules_examples import duel
 
 SCENARIOS = Path(__file__).parent / "scenarios" / "arena"
-
-
-@pytest.fixture(scope="module")
-def texts():
-    return load_texts()
 
 
 def reports(out: dict, kind: str) -> list[str]:

@@ -14,11 +14,6 @@ PLAYERS = [{"nick": "Аскон", "faction": "zapadnaya_rim"}, {"nick": "Хан"
 TURN = Phase("turn", 1)
 
 
-@pytest.fixture(scope="module")
-def texts():
-    return load_texts()
-
-
 def turn(texts, orders: dict[str, str], seed: int = 9):
     state = RULES.setup(setup_of({"scenario": str(SMALL_MAP), "players": PLAYERS}), seed)
     pms = tuple(OrderPm(nick, text) for nick, text in orders.items())

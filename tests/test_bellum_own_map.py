@@ -5,18 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from forumgm.config import load_texts
 from forumgm.engines.bellum import RULES
 from forumgm.engines.bellum.orders import book_of
 from forumgm.parsers.orders.bellum import Move, Stay, parse_line
 from tests.bellum_helpers import SCENARIOS, battle_in, events_of, play, setup_of
 
 MAP = SCENARIOS / "no_italy_map.toml"
-
-
-@pytest.fixture(scope="module")
-def texts():
-    return load_texts()
 
 
 @pytest.fixture(scope="module")

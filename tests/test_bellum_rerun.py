@@ -125,9 +125,9 @@ def test_a_corrected_order_rerun_changes_only_what_it_touches(posted, monkeypatc
     assert technical.text.startswith("Исправление.") and "Победа: Западная Римская Империя." in technical.text
     corrected = [post for post in table.host_posts("370–374 годы") if post.text.startswith("Исправление.")]
     assert len(corrected) == 1 and "Норик" in corrected[0].text
-    assert len(table.inbox("Хан", "Bellum: итоги хода 1")) == 2
-    assert len(table.inbox("Зорро", "Bellum: итоги хода 1")) == 1
-    assert len(table.inbox("Хан", "Ведущий исправил ваши приказы")) == 1
+    assert len(table.received("Хан", "Bellum: итоги хода 1")) == 2
+    assert len(table.received("Зорро", "Bellum: итоги хода 1")) == 1
+    assert len(table.received("Хан", "Ведущий исправил ваши приказы")) == 1
     assert len([p for p in table.server.board.visible_posts(2) if "[img]" in p.bbcode]) == 2
 
 

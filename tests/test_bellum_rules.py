@@ -4,14 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from forumgm.config import load_texts
 from forumgm.daemon.offline.simulate import run_scenario
 from tests.bellum_helpers import battle_in, events_of, play, scenario, total_people
-
-
-@pytest.fixture(scope="module")
-def texts():
-    return load_texts()
 
 
 def only(result: dict) -> dict:

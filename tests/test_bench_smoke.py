@@ -59,7 +59,7 @@ RUNS = {
 }
 
 
-pytestmark = pytest.mark.xdist_group("bench")     # the scripts are started once, on one worker
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("bench")]     # the scripts are started once, on one worker
 
 
 @pytest.fixture(scope="module")

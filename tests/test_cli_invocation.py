@@ -14,7 +14,7 @@ import pytest
 from forumgm.daemon.cli import build_parser, main
 from forumgm.daemon.store import Store
 from test_spine_commands import played  # noqa: F401  (the fixture is reused)
-from test_spine_tick import GAME, installation  # noqa: F401
+from test_spine_tick import GAME
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 SIGPIPE_STATUS = 141            # 128 + SIGPIPE: what a shell shows for a tool killed by a closed pipe

@@ -8,7 +8,7 @@ import pytest
 from forumgm.daemon.cli import main
 from forumgm.daemon.store import Store
 from test_spine_commands import played  # noqa: F401  (the fixture is reused)
-from test_spine_tick import GAME, installation  # noqa: F401
+from test_spine_tick import GAME
 
 
 @pytest.fixture

@@ -10,30 +10,16 @@ number is the engine's own.
 from __future__ import annotations
 
 from datetime import datetime
-from zoneinfo import ZoneInfo
+from pathlib import Path
 
 import pytest
 
-from forumgm.daemon.settings.installation import load_installation
-from forumgm.daemon.settings.records import Installation
-from forumgm.daemon.forum import open_forum
-from forumgm.daemon.offline.localforum import Board, LocalForum
-from forumgm.daemon.drafts.publish import publish_approved
-from forumgm.daemon.runtime.loop import Daemon
-from forumgm.daemon.store import Store
-from forumgm.daemon.tick.sync import sync_game, sync_inbox
-from forumgm.daemon.tick.flow import Edges
-from localforum_support import FakeClock
+from e2e_support import LocalGame, write_installation
+from localforum_support import msk
 from seats_support import rerun_after_replacement
 
-MSK = ZoneInfo("Europe/Moscow")
-HOST, HOST_PASSWORD = "Ведущий", "host-secret"
 GAME = "arena-e2e"
 PLAYERS = ("Аскон", "Хан")
-
-
-def msk(day: int, hour: int, minute: int = 0) -> datetime:
-    return datetime(2026, 3, day, hour, minute, tzinfo=MSK)
 
 
 DUEL = '''[setup]
@@ -57,9 +43,9 @@ fighters = [{ nick = "Аскон", weapon = "гладий" }, { nick = "Хан",
 '''
 
 
-def write_installation(folder, forum_url: str, players=PLAYERS, setup: str = DUEL) -> Installation:
+def arena_installation(folder, forum_url: str, players=PLAYERS, setup: str = DUEL) -> Path:
     roster = "".join(f'[[players]]\nnick = "{nick}"\n\n' for nick in players)
-    (folder / "arena.toml").write_text(f'''id = "{GAME}"
+    return write_installation(folder, forum_url, "arena.toml", f'''id = "{GAME}"
 type = "arena"
 thread_url = "{forum_url}viewtopic.php?t=2"
 seed = 3
@@ -72,77 +58,18 @@ duration = "1d"
 [approval]
 receipt = false
 
-{setup}''', encoding="utf-8")
-    (folder / "forumgm.toml").write_text(f'''games = ["arena.toml"]
-
-[forum]
-id = "local"
-engine = "phpbb"
-base_url = "{forum_url}"
-account = "{HOST}"
-time_zone = "UTC"
-password_env = "FORUMGM_E2E_PASSWORD"
-min_interval = 0
-posts_per_page = 5
-
-[storage]
-path = "forumgm.sqlite"
-''', encoding="utf-8")
-    return load_installation(folder / "forumgm.toml")
+{setup}''')
 
 
-class Arena:
-    """The board, the daemon and one HTTP session per player, on one clock."""
-
+class Arena(LocalGame):
     def __init__(self, folder, monkeypatch, players=PLAYERS, setup: str = DUEL):
-        self.clock = FakeClock(msk(2, 11))
-        board = Board(clock=self.clock.now, attachments=True)     # the record post attaches the archive
-        board.add_user(HOST, HOST_PASSWORD, admin=True)
-        for nick in players:
-            board.add_user(nick, f"{nick}-pw")
-        board.add_topic(HOST, "Арена: Аскон против Хана", "Бой начинается. Стопки действий — в личку.")
-        self.server = LocalForum(board).start()
-        monkeypatch.setenv("FORUMGM_E2E_PASSWORD", HOST_PASSWORD)
-        installation = write_installation(folder, self.server.url, players, setup)
-        self.store = Store(installation.storage, now=self.clock.now)
-        self.host = self.session(HOST, HOST_PASSWORD)
-        self.daemon = Daemon(installation, self.store, self.host, self.clock,
-                             Edges(sync_game=sync_game, sync_inbox=sync_inbox, publish=publish_approved))
-        self.players = {nick: self.session(nick, f"{nick}-pw") for nick in players}
-
-    def session(self, nick: str, password: str):
-        config = {"engine": "phpbb", "base_url": self.server.url, "username": nick, "min_interval": 0,
-                  "posts_per_page": 5, "time_zone": "UTC"}
-        return open_forum(config, password, clock=self.clock.monotonic, sleep=self.clock.sleep, now=self.clock.now)
-
-    def tick(self, moment: datetime) -> None:
-        assert moment >= self.clock.now()
-        self.clock.moment = moment
-        report = self.daemon.tick()
-        assert not report.errors, report.errors
+        super().__init__(folder, monkeypatch, players, ("Арена: Аскон против Хана",
+                                                        "Бой начинается. Стопки действий — в личку."),
+                         msk(2, 11), lambda url: arena_installation(folder, url, players, setup),
+                         attachments=True)     # the record post attaches the archive
 
     def send(self, moment: datetime, nick: str, text: str) -> None:
-        self.clock.moment = moment
-        self.players[nick].send_pm(HOST, "Стопки", text)
-
-    def approve(self) -> list[str]:
-        drafts = self.store.drafts(status="pending")
-        for draft in drafts:
-            self.store.approve(draft["id"], by="host")
-        return [d["kind"] for d in drafts]
-
-    def inbox(self, nick: str) -> list:
-        forum = self.players[nick]
-        return [forum.message(header.id) for headers, _ in forum.inbox_pages() for header in headers]
-
-    def received(self, nick: str, subject_part: str) -> list[str]:
-        return [m.text for m in self.inbox(nick) if subject_part in m.subject and m.sender == HOST]
-
-    def host_posts(self, marker: str) -> list:
-        url = f"{self.server.url}viewtopic.php?t=2"
-        pages = self.host.thread_page_count(url)
-        posts = [post for page in range(1, pages + 1) for post in self.host.thread_page(url, page)[1]]
-        return [p for p in posts if p.author == HOST and marker in p.text]
+        self.pm(moment, nick, "Стопки", text)
 
 
 @pytest.fixture
@@ -150,15 +77,14 @@ def arena(request, tmp_path, monkeypatch):
     """A duel; a test may add lines to Хан's fighter card (indirect parametrisation)."""
     arena = Arena(tmp_path, monkeypatch, setup=DUEL + getattr(request, "param", ""))
     yield arena
-    arena.store.close()
-    arena.server.stop()
+    arena.close()
 
 
 def resolve_step(arena: Arena, number: int, opened_with_step_0: bool = False) -> list[str]:
     """The step's deadline passes (12:00 the next day), the host approves, the reports go out once."""
     day = 2 + number + opened_with_step_0
     arena.tick(msk(day, 12, 1))
-    kinds = arena.approve()
+    kinds = [draft["kind"] for draft in arena.approve()]
     arena.tick(msk(day, 12, 10))
     arena.tick(msk(day, 12, 20))
     assert len(arena.host_posts(f"Арена. Шаг {number}")) == 1
@@ -223,7 +149,7 @@ def test_a_lower_attack_rating_reveals_step_1_before_it_is_played(arena):
     assert "Ноги: Шаг(назад) → стопка: W(назад) X X X X X" in receipt
 
     arena.tick(msk(3, 12, 1))                      # step 0 ends: the stacks are down, no card played
-    kinds = arena.approve()                        # with the commitment posted at the deal
+    kinds = [draft["kind"] for draft in arena.approve()]      # with the commitment posted at the deal
     assert sorted(kinds) == ["commitment", "reveal", "summary_report", "technical_report"]
     arena.tick(msk(3, 12, 10))
     [reveal] = arena.received("Хан", "карты соперника перед шагом 1")
@@ -242,8 +168,7 @@ def test_a_lower_attack_rating_reveals_step_1_before_it_is_played(arena):
 def three(tmp_path, monkeypatch):
     arena = Arena(tmp_path, monkeypatch, PLAYERS + ("Кума",), THREE)
     yield arena
-    arena.store.close()
-    arena.server.stop()
+    arena.close()
 
 
 def test_a_fight_of_three_goes_on_after_a_knock_out(three):
@@ -297,5 +222,4 @@ def test_a_rerun_after_a_replacement_gives_the_same_rolls_and_outcome(tmp_path, 
         rerun_after_replacement(arena.daemon.installation.source, arena.store, GAME, "Хан", "Новичок",
                                 arena.store.phases(GAME, "resolved")[0]["key"], capsys)
     finally:
-        arena.store.close()
-        arena.server.stop()
+        arena.close()

@@ -15,8 +15,7 @@ from bellum_forum_support import GAME, PUBLIC_URL, Table, msk
 def table(tmp_path, monkeypatch):
     table = Table(tmp_path, monkeypatch)
     yield table
-    table.store.close()
-    table.server.stop()
+    table.close()
 
 
 def test_a_turn_played_through_the_forum(table):
@@ -28,10 +27,10 @@ def test_a_turn_played_through_the_forum(table):
     table.send(msk(2, 14), "Аскон", "Норик: встретить боем всех\n1 из Италии в Германию\nход готов")
     table.send(msk(2, 15), "Зорро", "4 аланов из Сарматии в Дакию, атакуя остготов\nход готов")
     table.tick(msk(2, 16))                                   # receipts go out at once
-    [khan] = table.inbox("Хан", "Re: Приказ")
+    [khan] = table.received("Хан", "Re: Приказ")
     assert "• 3 из Паннонии в Норик, атакуя Западную Римскую Империю" in khan
     assert "«2 из Паннонии в Италию» — Италия не граничит с Паннонией" in khan
-    [askon] = table.inbox("Аскон", "Re: Приказ")
+    [askon] = table.received("Аскон", "Re: Приказ")
     assert "«1 из Италии в Германию» — Германия не граничит с Италией" in askon
     assert table.store.phase(GAME, "turn-1")["status"] == "pending"      # Хан is not ready yet
 
@@ -40,7 +39,7 @@ def test_a_turn_played_through_the_forum(table):
     table.send(msk(2, 17), "Хан", "5 из Паннонии в Норик, атакуя ЗРИ\nход готов")
     table.tick(msk(2, 18))
     assert any("5 из Паннонии в Норик, атакуя Западную Римскую Империю (заменяет прежний приказ)" in receipt
-               for receipt in table.inbox("Хан", "Re: Приказ"))
+               for receipt in table.received("Хан", "Re: Приказ"))
     assert table.store.phase(GAME, "turn-1")["status"] == "resolved"
     assert table.store.phase(GAME, "turn-2")["status"] == "pending"
 
@@ -77,9 +76,9 @@ def test_a_turn_played_through_the_forum(table):
     # a war between players is told with both sides declined: «…победу Вестготам: войско Западной Римской Империи…»
     assert any("Норик" in line and "Вестгот" in line and "Западной Римской Империи" in line
                for line in literary.text.splitlines())
-    [own] = table.inbox("Аскон", "Bellum: итоги хода 1")
+    [own] = table.received("Аскон", "Bellum: итоги хода 1")
     assert "Венетия — 5" in own and "Норик (бой)" in own
-    [zorro] = table.inbox("Зорро", "Bellum: итоги хода 1")
+    [zorro] = table.received("Зорро", "Bellum: итоги хода 1")
     assert "[b]" not in zorro and "Аланы" in zorro and "Дакия (бой)" in zorro
     state = table.store.latest_snapshot(GAME)["state"]
     assert state["people"]["noricum"] == {"vestgoty": 5}

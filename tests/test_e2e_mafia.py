@@ -7,32 +7,17 @@ it, read back through the phpBB parser.
 """
 from __future__ import annotations
 
-from datetime import datetime
-from zoneinfo import ZoneInfo
+from pathlib import Path
 
 import pytest
 
-from forumgm.daemon.settings.installation import load_installation
-from forumgm.daemon.settings.records import Installation
-from forumgm.daemon.forum import open_forum
-from forumgm.daemon.offline.localforum import Board, LocalForum
-from forumgm.daemon.drafts.publish import publish_approved
-from forumgm.daemon.runtime.loop import Daemon
-from forumgm.daemon.store import Store
-from forumgm.daemon.tick.sync import sync_game, sync_inbox
-from forumgm.daemon.tick.flow import Edges
-from localforum_support import FakeClock
+from e2e_support import HOST, LocalGame, write_installation
+from localforum_support import msk
 
-MSK = ZoneInfo("Europe/Moscow")
 ORDINAL = {1: "первого", 2: "второго", 3: "третьего", 4: "четвёртого", 5: "пятого"}
-HOST, HOST_PASSWORD = "Ведущий", "host-secret"
 GAME = "mafia-e2e"
 ROLES = {"Аскон": "Комиссар", "Хан": "Доктор", "Лиса": "Босс мафии", "Бук": "Мафиози",
          "Тора": "Мирный житель", "Эф": "Мирный житель", "Гор": "Мирный житель", "Ива": "Мирный житель"}
-
-
-def msk(day: int, hour: int, minute: int = 0) -> datetime:
-    return datetime(2026, 3, day, hour, minute, tzinfo=MSK)
 
 
 # (when, player, PM text) per round; thread posts are ("post", player, text)
@@ -64,9 +49,10 @@ ROUND_3 = [
 ]
 
 
-def write_installation(folder, forum_url: str, forum_extra: str = "", seed: int = 5) -> Installation:
+def mafia_installation(folder, forum_url: str, forum_extra: str = "", more: str = "", seed: int = 5) -> Path:
+    """The game's file and the installation's, `forum_extra` added to [forum] and `more` at its end."""
     players = "".join(f'[[players]]\nnick = "{nick}"\nrole = "{role}"\n\n' for nick, role in ROLES.items())
-    (folder / "mafia.toml").write_text(f'''id = "{GAME}"
+    game = f'''id = "{GAME}"
 type = "mafia"
 thread_url = "{forum_url}viewtopic.php?t=2"
 seed = {seed}
@@ -80,97 +66,34 @@ closes = "22:45"
 
 [approval]
 receipt = false
-''', encoding="utf-8")
-    (folder / "forumgm.toml").write_text(f'''games = ["mafia.toml"]
-
-[forum]
-id = "local"
-engine = "phpbb"
-base_url = "{forum_url}"
-account = "{HOST}"
-time_zone = "UTC"
-password_env = "FORUMGM_E2E_PASSWORD"
-min_interval = 0
-posts_per_page = 5
-{forum_extra}
-[storage]
-path = "forumgm.sqlite"
-''', encoding="utf-8")
-    return load_installation(folder / "forumgm.toml")
+'''
+    return write_installation(folder, forum_url, "mafia.toml", game, forum_extra="min_interval = 0\n" + forum_extra,
+                              more=more)
 
 
-class Table:
-    """The board, the daemon and one HTTP session per player, on one clock."""
+class Table(LocalGame):
+    """The eight players' game; the host approves all but his own discipline digests."""
 
-    def __init__(self, folder, monkeypatch, forum_extra: str = "", seed: int = 5):
-        self.clock = FakeClock(msk(2, 22))
-        board = Board(clock=self.clock.now, attachments=True)     # the record post attaches the archive
-        board.add_user(HOST, HOST_PASSWORD, admin=True)
-        for nick in ROLES:
-            board.add_user(nick, f"{nick}-pw")
-        board.add_topic(HOST, "Мафия: партия на восьмерых", "Игра начинается в 23:00. Голоса и ходы — в личку.")
-        self.server = LocalForum(board).start()
-        monkeypatch.setenv("FORUMGM_E2E_PASSWORD", HOST_PASSWORD)
-        installation = write_installation(folder, self.server.url, forum_extra, seed=seed)
-        self.config = folder / "forumgm.toml"
-        self.store = Store(installation.storage, now=self.clock.now)
-        self.host = open_forum(installation.forum, HOST_PASSWORD, clock=self.clock.monotonic, sleep=self.clock.sleep,
-                               now=self.clock.now)      # as `forumgm run` opens it, from [forum]
-        self.daemon = Daemon(installation, self.store, self.host, self.clock,
-                             Edges(sync_game=sync_game, sync_inbox=sync_inbox, publish=publish_approved))
-        self.players = {nick: self.session(nick, f"{nick}-pw") for nick in ROLES}
-
-    def session(self, nick: str, password: str):
-        config = {"engine": "phpbb", "base_url": self.server.url, "username": nick, "min_interval": 0,
-                  "posts_per_page": 5, "time_zone": "UTC"}
-        return open_forum(config, password, clock=self.clock.monotonic, sleep=self.clock.sleep, now=self.clock.now)
-
-    def at(self, moment: datetime) -> None:
-        assert moment >= self.clock.now(), "the script only moves forward"
-        self.clock.moment = moment
-
-    def tick(self, moment: datetime) -> None:
-        self.at(moment)
-        report = self.daemon.tick()
-        assert not report.errors, report.errors
+    def __init__(self, folder, monkeypatch, forum_extra: str = "", more: str = "", seed: int = 5):
+        super().__init__(folder, monkeypatch, ROLES, ("Мафия: партия на восьмерых",
+                                                      "Игра начинается в 23:00. Голоса и ходы — в личку."),
+                         msk(2, 22), lambda url: mafia_installation(folder, url, forum_extra, more, seed),
+                         attachments=True)     # the record post attaches the archive
 
     def send(self, moves) -> None:
         for when, nick, text in moves:
             self.at(when)
-            self.players[nick].send_pm(HOST, "Ход", text)
+            self.pm(when, nick, "Ход", text)
 
     def approve(self) -> list[dict]:
-        """The host approves every pending draft but his own discipline digests."""
-        approved = [d for d in self.store.drafts(status="pending") if d["kind"] != "discipline"]
-        for draft in approved:
-            self.store.approve(draft["id"], by="host")
-        return approved
-
-    # -- what the forum shows ---------------------------------------------------------------
-    def inbox(self, nick: str) -> list:
-        forum = self.players[nick]
-        return [forum.message(header.id) for headers, _ in forum.inbox_pages() for header in headers]
-
-    def thread(self) -> list:
-        url = f"{self.server.url}viewtopic.php?t=2"
-        pages = self.host.thread_page_count(url)
-        return [post for page in range(1, pages + 1) for post in self.host.thread_page(url, page)[1]]
+        return super().approve(but=("discipline",))
 
 
 @pytest.fixture
 def table(tmp_path, monkeypatch):
     table = Table(tmp_path, monkeypatch)
     yield table
-    table.store.close()
-    table.server.stop()
-
-
-def host_posts(table: Table, marker: str) -> list:
-    return [p for p in table.thread() if p.author == HOST and marker in p.text]
-
-
-def received(table: Table, nick: str, subject_part: str) -> list[str]:
-    return [m.text for m in table.inbox(nick) if subject_part in m.subject and m.sender == HOST]
+    table.close()
 
 
 def play_round(table: Table, number: int, moves, day: int) -> None:
@@ -182,7 +105,7 @@ def play_round(table: Table, number: int, moves, day: int) -> None:
     assert [d["kind"] for d in table.approve()].count("round_report") == 1
     table.tick(msk(day, 23))                         # published at 23:00
     table.tick(msk(day, 23, 5))                      # a later tick posts nothing twice
-    assert len(host_posts(table, f"Итоги {ORDINAL[number]} игрового дня")) == 1
+    assert len(table.host_posts(f"Итоги {ORDINAL[number]} игрового дня")) == 1
 
 
 def test_an_eight_player_game_played_through_the_forum(table):
@@ -191,9 +114,9 @@ def test_an_eight_player_game_played_through_the_forum(table):
     assert sorted(d["target"] for d in table.approve() if d["kind"] == "role") == sorted(ROLES)
     table.tick(msk(2, 22, 10))
     for nick, role in ROLES.items():
-        [role_pm] = received(table, nick, "Ваша роль")
+        [role_pm] = table.received(nick, "Ваша роль")
         assert f"ваша роль в игре — {role}" in role_pm
-    assert "Бук — Мафиози" in received(table, "Лиса", "Ваша роль")[0]
+    assert "Бук — Мафиози" in table.received("Лиса", "Ваша роль")[0]
 
     # round 1 with a thread post, the reminder an hour before, and a PM after 22:45
     table.at(msk(3, 9))
@@ -204,9 +127,9 @@ def test_an_eight_player_game_played_through_the_forum(table):
     assert sorted(d["target"] for d in reminders) == ["thread", "Ива"]
     table.tick(msk(3, 22))
     table.tick(msk(3, 22, 20))
-    [reminder_post] = host_posts(table, "До конца игрового дня 1 осталось 55 минут.")   # drafted at 21:50
+    [reminder_post] = table.host_posts("До конца игрового дня 1 осталось 55 минут.")   # drafted at 21:50
     assert "Дневной голос ещё не прислали: Ива" in reminder_post.text
-    assert "ваш дневной голос ещё не получен" in received(table, "Ива", "Напоминание")[0]
+    assert "ваш дневной голос ещё не получен" in table.received("Ива", "Напоминание")[0]
     table.send([(msk(3, 22, 50), "Ива", "голос: Лиса")])
     play_round(table, 1, [], 3)
 
@@ -217,7 +140,7 @@ def test_an_eight_player_game_played_through_the_forum(table):
     play_round(table, 3, ROUND_3, 5)
 
     # -------------------------------------------------------- what the forum shows
-    reports = {n: host_posts(table, f"Итоги {ORDINAL[n]} игрового дня")[0].text for n in (1, 2, 3)}
+    reports = {n: table.host_posts(f"Итоги {ORDINAL[n]} игрового дня")[0].text for n in (1, 2, 3)}
     assert "за решётку отправляется Лиса — Босс мафии" in reports[1]
     assert "Тора — Мирный житель: жертва мафии" in reports[1]
     assert "Ива — предупреждение" in reports[1]
@@ -229,20 +152,20 @@ def test_an_eight_player_game_played_through_the_forum(table):
     for text in reports.values():                      # blocked/healed attempts are never shown
         assert "блок" not in text.lower() and "лечен" not in text.lower()
 
-    checks = received(table, "Аскон", "Проверка")
+    checks = table.received("Аскон", "Проверка")
     assert any("статус игрока Бук отрицательный" in c for c in checks)
     assert any("статус игрока Гор положительный" in c for c in checks)
-    assert any("Это предупреждение" in t for t in received(table, "Ива", "Предупреждение"))
+    assert any("Это предупреждение" in t for t in table.received("Ива", "Предупреждение"))
 
-    receipts_ef = received(table, "Эф", "Re: Ход")
+    receipts_ef = table.received("Эф", "Re: Ход")
     assert any("голос: Лиса" in r and "«завтра напишу подробнее» — команда не распознана" in r
                for r in receipts_ef)
     assert any("«голос: Бук» — голос уже учтён (голос: Лиса)" in r for r in receipts_ef)
-    assert any("Принято" in r and "не судить" in r for r in received(table, "Тора", "Re: Ход"))
-    receipts_iva = received(table, "Ива", "Re: Ход")
+    assert any("Принято" in r and "не судить" in r for r in table.received("Тора", "Re: Ход"))
+    receipts_iva = table.received("Ива", "Re: Ход")
     assert any("«голос: Лиса» — получено после окончания игрового дня" in r for r in receipts_iva)
     assert any("«не судить» — «не судить» уже использовано" in r for r in receipts_iva)
-    assert any("лечить одного и того же игрока две ночи подряд" in r for r in received(table, "Хан", "Re: Ход"))
+    assert any("лечить одного и того же игрока две ночи подряд" in r for r in table.received("Хан", "Re: Ход"))
     pm_count = sum(len(table.inbox(nick)) for nick in ROLES)
     sent = [d for d in table.store.drafts(game_id=GAME) if d["status"] == "sent" and d["target"] != "thread"]
     assert pm_count == len(sent)                         # every PM delivered once
@@ -286,7 +209,7 @@ def test_with_inbox_cleanup_the_hosts_inbox_is_emptied_once_receipts_are_out(tmp
         stored = {pm["pm_id"] for pm in table.store.pms("local")}
         assert {row["pm_id"] for row in table.store.pm_removals("local") if row["done_at"]} == stored
         assert len(stored) == len(ROUND_1)
-        assert "за решётку отправляется Лиса — Босс мафии" in host_posts(table, "Итоги первого игрового дня")[0].text
+        assert "за решётку отправляется Лиса — Босс мафии" in table.host_posts("Итоги первого игрового дня")[0].text
     finally:
         table.store.close()
         table.server.stop()

@@ -25,16 +25,11 @@ from forumgm.daemon.runtime.loop import Daemon
 from forumgm.daemon.tick.flow import Edges
 from forumgm.daemon.store import Store
 from forumgm.daemon.runtime.wakeups import Polling, next_wake
-from localforum_support import HOST, FakeClock
+from localforum_support import HOST
 from mafia_daemon_support import example_installation, msk
 
 PLAYERS = ("Аскон", "gosha100", "Robozik", "Ильмаринен", "Кума", "Гладиатор")
 THREADS = {"smf": "index.php?topic=2.0", "mybb": "showthread.php?tid=1", "phpbb": "viewtopic.php?t=2"}
-
-
-@pytest.fixture
-def clock():
-    return FakeClock()
 
 
 def serve(site, clock):

@@ -16,7 +16,7 @@ from forumgm.daemon.forum.errors import ForumError
 from forumgm.daemon.drafts.pictures import NO_PUBLIC_URL, with_mark
 from forumgm.daemon.drafts.publish import publish_approved
 from forumgm.daemon.store import Store
-from localforum_support import HOST, FakeClock
+from localforum_support import HOST
 
 SITES = {"phpbb": PHPBB, "mybb": MYBB, "smf": SMF}
 THREADS = {"phpbb": "viewtopic.php?t=2", "mybb": "showthread.php?tid=1", "smf": "index.php?topic=2.0",
@@ -38,11 +38,6 @@ def png(side: int, noise: bool = False) -> bytes:
 
 MAP = png(64)
 TOO_LARGE = png(600, noise=True)      # over a megabyte: more than any of the stock limits
-
-
-@pytest.fixture
-def clock():
-    return FakeClock()
 
 
 class Table:

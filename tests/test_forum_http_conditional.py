@@ -13,15 +13,10 @@ from forumgm.daemon.forum.conditional import KeptPages, validators
 from forumgm.daemon.forum.http import HttpClient, HttpPolicy, Page
 from forumgm.daemon.offline.localforum import LocalForum
 from forumgm.daemon.tick.sync import sync_game
-from localforum_support import PLAYERS, FakeClock, game_store, host_forum, seeded_board
+from localforum_support import PLAYERS, game_store, host_forum, seeded_board
 
 NO_WINDOW = timedelta(0)
 ANSWERED = "Tue, 01 Dec 2026 10:00:00 GMT"
-
-
-@pytest.fixture
-def clock():
-    return FakeClock()
 
 
 def record_exchanges(forum) -> list[tuple[int, str | None]]:

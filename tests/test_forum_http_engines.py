@@ -10,7 +10,7 @@ from forum_http_board import BoardServer, FixtureBoard, Site
 from forum_http_sites import FLUXBB, IPB3, IPB4, MYBB, SMF, VBULLETIN3, VBULLETIN4, XENFORO
 from forumgm.daemon.forum import ForumError, ForumRefused, NoPrivateMessages, open_forum
 from forumgm.daemon.forum.errors import Accepted
-from localforum_support import HOST, FakeClock
+from localforum_support import HOST
 
 
 
@@ -40,11 +40,6 @@ PM_CASES = [case for case in CASES if case.site.pm is not None]
 
 def each(cases):
     return pytest.mark.parametrize("case", cases, ids=[c.id for c in cases])
-
-
-@pytest.fixture
-def clock():
-    return FakeClock()
 
 
 @pytest.fixture

@@ -8,14 +8,9 @@ import pytest
 import forumgm.config
 from forumgm.daemon.forum import ForumError, ForumRefused, open_forum
 from forumgm.daemon.offline.localforum import LocalForum
-from localforum_support import HOST, FakeClock, seeded_board, thread_url
+from localforum_support import HOST, seeded_board, thread_url
 
 EXAMPLE = Path(forumgm.config.__file__).parent / "forums" / "generic.example.toml"
-
-
-@pytest.fixture
-def clock():
-    return FakeClock()
 
 
 @pytest.fixture

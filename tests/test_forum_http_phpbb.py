@@ -3,12 +3,7 @@ import pytest
 
 from forumgm.daemon.forum import ForumError, open_forum
 from forumgm.daemon.offline.localforum import LocalForum
-from localforum_support import HOST, FakeClock, host_forum, seeded_board, thread_url
-
-
-@pytest.fixture
-def clock():
-    return FakeClock()
+from localforum_support import HOST, host_forum, seeded_board, thread_url
 
 
 @pytest.fixture

@@ -15,14 +15,9 @@ from forumgm.daemon.forum.errors import Accepted, BoardSaid
 from forumgm.daemon.drafts.publish import publish_approved
 from forumgm.daemon.store import Store
 from forumgm.daemon.tick.sync import sync_inbox
-from localforum_support import HOST, FakeClock
+from localforum_support import HOST
 
 THREADS = {"smf": "index.php?topic=2.0", "mybb": "showthread.php?tid=1", "fluxbb": "viewtopic.php?id=2"}
-
-
-@pytest.fixture
-def clock():
-    return FakeClock()
 
 
 def serve(site, clock):

@@ -15,15 +15,10 @@ from forumgm.daemon.forum.http import Page
 from forumgm.daemon.notify.events import current_events
 from forumgm.daemon.drafts.publish import publish_approved
 from forumgm.daemon.store import Store
-from localforum_support import HOST, FakeClock
+from localforum_support import HOST
 
 ADVICE = ("set Admin → Security and Moderation → Anti-Spam (index.php?action=admin;area=antispam) \"Post count "
           "under which users must pass verification when sending personal messages\" to 0")
-
-
-@pytest.fixture
-def clock():
-    return FakeClock()
 
 
 def smf_page(name: str) -> Page:

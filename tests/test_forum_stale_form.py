@@ -18,11 +18,6 @@ BASE = "http://board.test/"
 
 
 @pytest.fixture
-def clock():
-    return FakeClock()
-
-
-@pytest.fixture
 def server(clock):
     with LocalForum(seeded_board(clock, replies=2)) as running:
         yield running

@@ -10,7 +10,7 @@ from legends_forum_support import GAME, Player, msk, tick_at
 from test_e2e_legends import game  # noqa: F401  (the fixture is reused: the local forum and the installation)
 from test_host_actions_votes import (  # noqa: F401  (fixtures reused: day_two, day_two_resolved)
     PASSWORD, cli, counted, day_two, day_two_resolved, draft_body, hosts_page, not_counted)
-from test_web_browser import log_in, page  # noqa: F401  (the browser fixture is reused)
+from browser_support import log_in
 
 
 def running(store) -> list[dict]:

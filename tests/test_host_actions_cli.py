@@ -14,7 +14,7 @@ from forumgm.daemon.store import Store, to_text
 from forumgm.parsers.names import account_player
 from seats_support import rerun_after_replacement
 from spine_fakes import MemoryForum, ScriptedPm
-from test_spine_tick import GAME, PMS, installation, msk, start, walk  # noqa: F401  (the fixture is reused)
+from test_spine_tick import GAME, PMS, msk, start, walk
 
 
 @pytest.fixture

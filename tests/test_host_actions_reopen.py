@@ -16,7 +16,7 @@ from legends_forum_support import (GAME, MSK, PASSWORD_ENV, FakeClock, Player, l
 from test_e2e_legends import GAME_KEYS
 from test_e2e_legends import game  # noqa: F401  (the fixture is reused: the local forum and the installation)
 from test_host_actions_votes import PASSWORD, cli, day_two, hosts_page  # noqa: F401  (day_two is a fixture)
-from test_web_browser import log_in, page, submit_correction  # noqa: F401  (the browser fixture is reused)
+from browser_support import log_in, submit_correction
 
 
 @pytest.fixture
@@ -94,7 +94,7 @@ def test_a_game_the_host_finished_takes_no_correction(day_two, monkeypatch, caps
     assert f"{GAME} was finished by ведущий; its orders and votes can no longer change" in capsys.readouterr().err
 
 
-def test_the_host_reopens_a_game_its_rules_ended_on_his_page(ended, page):  # noqa: F811
+def test_the_host_reopens_a_game_its_rules_ended_on_his_page(ended, page):
     server, clock, config, daemon, posts = ended
     with hosts_page(daemon) as (store, base):
         log_in(page, base, PASSWORD)
@@ -158,7 +158,7 @@ def test_a_re_run_that_ends_the_game_with_another_winner_names_him(duel, monkeyp
     assert "the game's rules ended it after day-2; winner: Клан Природы" in capsys.readouterr().out
 
 
-def test_the_page_shows_the_new_winner_before_the_host_confirms(duel, page):  # noqa: F811
+def test_the_page_shows_the_new_winner_before_the_host_confirms(duel, page):
     clock, config, daemon = duel
     assert tick_at(daemon, clock, msk(4, 21, 5)).resolved == [f"{GAME}/day-2"]
     with hosts_page(daemon) as (store, base):

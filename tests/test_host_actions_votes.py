@@ -17,7 +17,7 @@ from forumgm.daemon.store import Store
 from forumgm.daemon.web.server import web_server
 from legends_forum_support import GAME, msk, start_daemon, tick_at
 from test_e2e_legends import game  # noqa: F401  (the fixture is reused: the local forum and the installation)
-from test_web_browser import log_in, page, submit_correction  # noqa: F401  (the browser fixture is reused)
+from browser_support import log_in, submit_correction
 
 PASSWORD = "длинный пароль ведущего"
 
@@ -164,7 +164,7 @@ def hosts_page(daemon):
         store.close()
 
 
-def test_the_host_corrects_a_thread_vote_on_his_page(day_two, page):  # noqa: F811
+def test_the_host_corrects_a_thread_vote_on_his_page(day_two, page):
     server, clock, config, daemon, posts = day_two
     with hosts_page(daemon) as (store, base):
         clock.moment = msk(4, 14)

@@ -15,14 +15,9 @@ from forumgm.daemon.forum import open_forum
 from forumgm.daemon.offline.localforum import Board, LocalForum
 from forumgm.daemon.store import Store
 from forumgm.daemon.tick.sync import sync_inbox
-from localforum_support import HOST, PLAYERS, FakeClock, game_store, seeded_board
+from localforum_support import HOST, PLAYERS, game_store, seeded_board
 
 DAY = timedelta(days=1)
-
-
-@pytest.fixture
-def clock():
-    return FakeClock()
 
 
 @pytest.fixture

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-import pytest
-
 from forum_http_board import FIXTURES, BoardServer, FixtureBoard
 from forum_http_sites import MYBB_CLEANUP, SMF_CLEANUP, VBULLETIN4_CLEANUP
 from forumgm.daemon.forum import open_forum
@@ -21,11 +19,6 @@ from localforum_support import HOST, FakeClock, host_forum, seeded_board
 
 FORUMS = FIXTURES / "forums"
 DAY = timedelta(days=1)
-
-
-@pytest.fixture
-def clock():
-    return FakeClock()
 
 
 def cleaning(server, site, clock, **cleanup):

@@ -5,12 +5,7 @@ import pytest
 from forumgm.daemon.offline.demo import PLAYERS, SCRIPT, demo_board, demo_clock, play
 from forumgm.daemon.offline.localforum import LocalForum
 from forumgm.parsers.forums import phpbb
-from localforum_support import HOST, FakeClock, seeded_board
-
-
-@pytest.fixture
-def clock():
-    return FakeClock()
+from localforum_support import HOST, seeded_board
 
 
 @pytest.fixture

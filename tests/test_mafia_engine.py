@@ -6,7 +6,6 @@ from datetime import timedelta
 
 import pytest
 
-from forumgm.config import load_texts
 from forumgm.engines.base import OrderPm, Phase, PhaseInputs, SetupError
 from forumgm.engines.mafia import RULES, make_rules
 from forumgm.engines.mafia.roles import default_counts
@@ -14,11 +13,6 @@ from forumgm.engines.mafia.roles import default_counts
 NICKS = ["Аскон", "Хан", "Лиса", "Бук", "Зорро", "Тора", "Марк", "Кума"]
 ROLES = ["Комиссар", "Доктор", "Босс мафии", "Мафиози", "Маньяк", "Мирный житель", "Мирный житель", "Мирный житель"]
 HOUR = timedelta(hours=1)
-
-
-@pytest.fixture(scope="module")
-def texts():
-    return load_texts()
 
 
 def dealt(nicks, seed=5, rules=RULES):

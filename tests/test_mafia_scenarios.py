@@ -6,15 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from forumgm.config import load_texts
 from forumgm.daemon.offline.simulate import run_scenario
 
 SCENARIOS = Path(__file__).parent / "scenarios" / "mafia"
-
-
-@pytest.fixture(scope="module")
-def texts():
-    return load_texts()
 
 
 @pytest.fixture

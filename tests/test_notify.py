@@ -13,12 +13,12 @@ import pytest
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
 
-import test_e2e_mafia
 from forumgm.daemon.cli import main
 from forumgm.daemon.settings.installation import load_installation
 from forumgm.daemon.settings.records import ConfigError
 from forumgm.daemon.notify.notifier import notifier_for
-from test_e2e_mafia import GAME, ROUND_1, Table, msk
+from localforum_support import msk
+from test_e2e_mafia import GAME, ROUND_1, Table, mafia_installation
 
 TLS = Path(__file__).parent / "fixtures" / "tls"
 PERSONAL, PERSONAL_PASSWORD = "Ведущий-личный", "личный пароль"
@@ -71,21 +71,11 @@ def table(tmp_path, monkeypatch, smtp):
     """The e2e Mafia table with a [notify] table in its installation and the host's personal account."""
     _mailbox, port = smtp
     monkeypatch.setenv("FORUMGM_SMTP_PASSWORD", SMTP_PASSWORD)
-    write = test_e2e_mafia.write_installation
-
-    def with_notify(folder, forum_url, forum_extra="", **more):
-        write(folder, forum_url, forum_extra, **more)
-        with open(folder / "forumgm.toml", "a", encoding="utf-8") as handle:
-            handle.write(notify_section(port))
-        return load_installation(folder / "forumgm.toml")
-
-    monkeypatch.setattr(test_e2e_mafia, "write_installation", with_notify)
-    table = Table(tmp_path, monkeypatch)
+    table = Table(tmp_path, monkeypatch, more=notify_section(port))
     table.server.board.add_user(PERSONAL, PERSONAL_PASSWORD)
     table.players[PERSONAL] = table.session(PERSONAL, PERSONAL_PASSWORD)
     yield table
-    table.store.close()
-    table.server.stop()
+    table.close()
 
 
 def told(table: Table) -> list[str]:
@@ -165,9 +155,7 @@ def test_when_every_channel_fails_the_next_tick_tries_again(table, smtp, monkeyp
 ])
 def test_check_config_names_each_notify_problem(tmp_path, monkeypatch, capsys, extra, problem):
     monkeypatch.setenv("FORUMGM_E2E_PASSWORD", "x")
-    test_e2e_mafia.write_installation(tmp_path, "http://127.0.0.1:1/")
-    with open(tmp_path / "forumgm.toml", "a", encoding="utf-8") as handle:
-        handle.write(notify_section(25, **extra))
+    mafia_installation(tmp_path, "http://127.0.0.1:1/", more=notify_section(25, **extra))
     assert main(["check-config", str(tmp_path / "forumgm.toml")]) != 0
     assert problem in capsys.readouterr().err
     with pytest.raises(ConfigError):
@@ -195,7 +183,7 @@ def test_the_example_notify_table_passes_check_config(tmp_path, monkeypatch, cap
 
 def test_no_notify_table_no_notifier(tmp_path, monkeypatch):
     monkeypatch.setenv("FORUMGM_E2E_PASSWORD", "x")
-    assert notifier_for(test_e2e_mafia.write_installation(tmp_path, "http://127.0.0.1:1/")) is None
+    assert notifier_for(load_installation(mafia_installation(tmp_path, "http://127.0.0.1:1/"))) is None
 
 
 def test_a_notice_pm_the_board_takes_without_naming_it_is_told_once_and_its_copy_deleted_in_time(tmp_path):

@@ -6,12 +6,7 @@ from forumgm.daemon.forum.errors import Unreachable
 from forumgm.parsers.forums.base import PageLayoutError
 from forumgm.daemon.offline.localforum import LocalForum
 from forumgm.daemon.drafts.publish import publish_approved
-from localforum_support import FakeClock, game_store, host_forum, seeded_board
-
-
-@pytest.fixture
-def clock():
-    return FakeClock()
+from localforum_support import game_store, host_forum, seeded_board
 
 
 @pytest.fixture

@@ -81,7 +81,7 @@ def host_page(table) -> str:
 
 def posted_archive(table, tmp_path, name: str = "archive.json"):
     """The archive attached to the record post, downloaded from the board as a player would."""
-    [record] = mafia.host_posts(table, "Архив игры")
+    [record] = table.host_posts("Архив игры")
     [attached] = [f for f in table.server.board.files.values() if f.post_id is not None]
     answer = requests.get(f"{table.server.url}download/file.php?id={attached.id}", timeout=10)
     assert answer.status_code == 200 and attached.name == f"{mafia.GAME}.json"
@@ -91,7 +91,7 @@ def posted_archive(table, tmp_path, name: str = "archive.json"):
 
 
 def commitment_posted(table) -> str:
-    [post] = mafia.host_posts(table, "Жребий игры запечатан")
+    [post] = table.host_posts("Жребий игры запечатан")
     return HEX.search(post.text).group(0)
 
 

@@ -6,9 +6,6 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-import pytest
-
-from forumgm.config import load_texts
 from forumgm.daemon.settings.games import rules_for
 from forumgm.daemon.store.seats import seats_of
 from forumgm.engines.base import OrderPm, Phase, PhaseInputs
@@ -20,11 +17,6 @@ TAKEN_OVER = datetime(2026, 3, 4, 14, tzinfo=timezone.utc)
 
 def held(seat: str) -> tuple[tuple[str, str], ...]:
     return ((NEW, seat),)
-
-
-@pytest.fixture(scope="module")
-def texts():
-    return load_texts()
 
 
 # ---------------------------------------------------------------- Legends: night orders

@@ -24,17 +24,12 @@ from forumgm.daemon.store import Store
 from forumgm.daemon.web import create_app
 from forumgm.parsers.forums import mybb, phpbb
 from forumgm.parsers.forums.reader import read_form
-from localforum_support import HOST, FakeClock, seeded_board
+from localforum_support import HOST, seeded_board
 from mafia_daemon_support import example_installation
 from test_game_stops import TOKEN, WEB_PASSWORD
 
 FORUMS = FIXTURES / "forums"
 PLAYERS = ("Аскон", "Кума")
-
-
-@pytest.fixture
-def clock():
-    return FakeClock()
 
 
 def page(engine: str, name: str) -> str:

@@ -5,7 +5,7 @@ import pytest
 
 from forumgm.daemon.cli import main
 from forumgm.daemon.store import Store
-from test_spine_tick import GAME, installation, walk  # noqa: F401  (the fixture is reused)
+from test_spine_tick import GAME, walk
 
 
 @pytest.fixture

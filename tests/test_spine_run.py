@@ -17,6 +17,8 @@ from forumgm.config import data_path
 from forumgm.daemon.runtime.loop import StopFlag, run_loop
 from forumgm.daemon.store import Store
 
+pytestmark = pytest.mark.slow        # the daemon as a process of its own
+
 GAME = "mafia-example"
 MOMENT = datetime(2026, 3, 3, 20, 0, tzinfo=timezone.utc)
 

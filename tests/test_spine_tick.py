@@ -1,28 +1,19 @@
 """tick: two mafia game days, each phase resolved once, even across crashes and restarts."""
 from __future__ import annotations
 
-import shutil
 from collections import Counter
 from dataclasses import dataclass, replace
-from datetime import datetime
-from zoneinfo import ZoneInfo
 
 import pytest
 
-from forumgm.config import data_path
 from forumgm.daemon.tick.clock import FixedClock
-from forumgm.daemon.settings.installation import load_installation
 from forumgm.daemon.runtime.loop import Daemon
 from forumgm.daemon.store import Store
 from forumgm.daemon.tick.flow import Edges, resolve_once
+from localforum_support import msk
 from spine_fakes import MemoryForum, ScriptedPm
 
-MSK = ZoneInfo("Europe/Moscow")
 GAME = "mafia-example"
-
-
-def msk(day: int, hour: int, minute: int = 0) -> datetime:
-    return datetime(2026, 3, day, hour, minute, tzinfo=MSK)
 
 
 # Two game days of the example mafia game (round 1: 2 March 23:00 -> 3 March 22:45, round 2 -> 4 March).
@@ -39,21 +30,6 @@ PMS = [
     ScriptedPm("Бук", "голос: Аскон", msk(4, 11)),
 ]
 STEPS = [msk(3, 0), msk(3, 12, 15), msk(3, 22, 46), msk(3, 23, 5), msk(4, 9), msk(4, 22, 50), msk(5, 1)]
-
-
-@pytest.fixture
-def installation(tmp_path, monkeypatch):
-    monkeypatch.setenv("FORUMGM_PASSWORD", "secret")
-    games = tmp_path / "games"
-    games.mkdir()
-    shutil.copy(data_path("games", "mafia.example.toml"), games / "mafia.example.toml")
-    text = data_path("forumgm.example.toml").read_text(encoding="utf-8")
-    text = text.replace('"games/mafia.example.toml", "games/legends.example.toml"', '"games/mafia.example.toml"')
-    (tmp_path / "forumgm.toml").write_text(text, encoding="utf-8")
-    config = load_installation(tmp_path / "forumgm.toml")
-    # the host approves nothing in this walk; let every draft go out so publishing is exercised
-    game = replace(config.games[0], approval={})
-    return replace(config, games=(game,))
 
 
 class Killed(BaseException):

@@ -9,15 +9,10 @@ from forumgm.daemon.offline.localforum import LocalForum
 from forumgm.daemon.tick.sync import sync_game, sync_inbox
 from forumgm.parsers.forums.base import PageLayoutError
 from localforum_support import (
-    HOST, CountingForum, FakeClock, game_store, host_forum, seeded_board,
+    HOST, CountingForum, game_store, host_forum, seeded_board,
 )
 
 NO_WINDOW = timedelta(0)
-
-
-@pytest.fixture
-def clock():
-    return FakeClock()
 
 
 @pytest.fixture

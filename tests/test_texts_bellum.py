@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from forumgm.config import load_texts
 from forumgm.engines.base import PhaseRng
 from forumgm.engines.bellum.report import People, Place
 from forumgm.engines.phrases import Agreement, Picker
@@ -13,11 +12,6 @@ from proofreader import repeated_lines
 
 F = {"vandals": "Вандалы", "gepids": "Гепиды", "eri": "Восточная Римская Империя", "gaul": "Галльская империя"}
 P = {"moesia": "Мезия", "dacia": "Дакия", "iazyges": "Языгия", "pannonia": "Паннония"}
-
-
-@pytest.fixture(scope="module")
-def texts():
-    return load_texts()
 
 
 def line(texts, **event) -> str:

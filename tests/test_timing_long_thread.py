@@ -6,12 +6,10 @@ import io
 import weakref
 from datetime import timedelta
 
-import pytest
-
 from forumgm.daemon.forum.errors import ForumError
 from forumgm.daemon.offline.localforum import LocalForum
 from forumgm.daemon.tick.sync import sync_game
-from localforum_support import CountingForum, FakeClock, game_store, host_forum, seeded_board
+from localforum_support import CountingForum, game_store, host_forum, seeded_board
 
 NO_WINDOW = timedelta(0)
 
@@ -33,11 +31,6 @@ def thread_of(tmp_path, clock, replies: int):
     server = LocalForum(seeded_board(clock, replies=replies)).start()
     store = game_store(tmp_path, server, clock)
     return server, store
-
-
-@pytest.fixture
-def clock():
-    return FakeClock()
 
 
 def test_a_sync_stopped_halfway_resumes_at_the_page_where_it_stopped(tmp_path, clock):

@@ -12,14 +12,9 @@ from forumgm.daemon.tick.sync import accept_thread, sync_game
 from forumgm.daemon.tick.votes import vote_versions
 from forumgm.engines.tally import VoteRules, count_votes
 from forumgm.parsers.names import Roster
-from localforum_support import HOST, PLAYERS, FakeClock, game_store, host_forum, seeded_board
+from localforum_support import HOST, PLAYERS, game_store, host_forum, seeded_board
 
 RULES = VoteRules(colors=frozenset({"#0000ff"}), voters=frozenset(PLAYERS), candidates=frozenset(PLAYERS))
-
-
-@pytest.fixture
-def clock():
-    return FakeClock()
 
 
 @pytest.fixture

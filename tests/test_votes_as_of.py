@@ -7,8 +7,9 @@ import threading
 from datetime import datetime
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
+from browser_support import log_in
 from forum_http_board import BoardServer, FixtureBoard
 from forum_http_sites import PHPBB
 from forumgm.daemon.cli import main
@@ -22,7 +23,6 @@ from forumgm.daemon.tick.sync import sync_game
 from forumgm.daemon.web.server import web_server
 from legends_forum_support import GAME, HOST_PASSWORD, MSK, PASSWORD_ENV, ROLES, tick_at, write_installation
 from localforum_support import HOST, FakeClock
-from test_web_browser import CHROMIUM_ARGS, log_in
 
 # The saved thread was written on 30 November between 07:42 and 07:44 Moscow time: a day phase
 # around it, with a lynch. Гладиатор posts there but plays no part in this game.
@@ -112,7 +112,7 @@ def test_a_post_forumgm_never_read_is_refused_with_a_reason(synced, capsys):
     assert "--as-of: expected a post's id on the board or its link" in capsys.readouterr().err
 
 
-def test_the_hosts_page_shows_the_tally_as_of_a_post(synced, tmp_path):
+def test_the_hosts_page_shows_the_tally_as_of_a_post(synced, tmp_path, page):
     """The game page's «как на момент сообщения» form, in Chromium: the same tally, linked."""
     _config, base, daemon = synced
     server = web_server(daemon.store, WEB_PASSWORD, "127.0.0.1", 0, games=lambda: {GAME: daemon.games[0]})
@@ -120,24 +120,20 @@ def test_the_hosts_page_shows_the_tally_as_of_a_post(synced, tmp_path):
     thread.start()
     site = f"http://127.0.0.1:{server.server_port}"
     try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-            page = browser.new_page()
-            log_in(page, site, WEB_PASSWORD)
-            page.goto(f"{site}/games/{GAME}")
-            form = page.locator("form.as-of")
-            form.locator("input[name=post]").fill(f"{base}viewtopic.php?p=9#p9")
-            form.get_by_role("button", name="Показать").click()
-            expect(page.locator("#as-of-moment")).to_contain_text("Сразу после сообщения 9 (Ильмаринен, 30.11.2026 07:43:16)")
-            rows = page.locator("#as-of-tally tr")
-            expect(rows.nth(1).locator("td")).to_have_text(["Robozik", "2", "Аскон, gosha100"])
-            expect(rows.nth(1).locator("a").first).to_have_attribute("href", f"{base}viewtopic.php?p=3#p3")
-            expect(page.locator("#as-of-discarded")).to_contain_text("выделено не цветом голосования (#ff0000)")
-            page.locator("form.as-of input[name=post]").fill("999")
-            page.locator("form.as-of").get_by_role("button", name="Показать").click()
-            expect(page.locator("#as-of-problem")).to_have_text(
-                "Сообщения 999 нет в теме игры, как её прочёл forumgm.")
-            browser.close()
+        log_in(page, site, WEB_PASSWORD)
+        page.goto(f"{site}/games/{GAME}")
+        form = page.locator("form.as-of")
+        form.locator("input[name=post]").fill(f"{base}viewtopic.php?p=9#p9")
+        form.get_by_role("button", name="Показать").click()
+        expect(page.locator("#as-of-moment")).to_contain_text("Сразу после сообщения 9 (Ильмаринен, 30.11.2026 07:43:16)")
+        rows = page.locator("#as-of-tally tr")
+        expect(rows.nth(1).locator("td")).to_have_text(["Robozik", "2", "Аскон, gosha100"])
+        expect(rows.nth(1).locator("a").first).to_have_attribute("href", f"{base}viewtopic.php?p=3#p3")
+        expect(page.locator("#as-of-discarded")).to_contain_text("выделено не цветом голосования (#ff0000)")
+        page.locator("form.as-of input[name=post]").fill("999")
+        page.locator("form.as-of").get_by_role("button", name="Показать").click()
+        expect(page.locator("#as-of-problem")).to_have_text(
+            "Сообщения 999 нет в теме игры, как её прочёл forumgm.")
     finally:
         server.shutdown()
         thread.join()

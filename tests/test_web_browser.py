@@ -4,15 +4,13 @@ from __future__ import annotations
 import threading
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from forumgm.daemon.offline.localforum.server import STOP_POLL
 from forumgm.daemon.store.role_links import role_link_path
 from forumgm.daemon.web.server import web_server
+from browser_support import log_in
 from web_seed import GAME, MAP_GAME, PASSWORD, audit_actions, seeded_store
-
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 @pytest.fixture
 def site(tmp_path):
@@ -25,29 +23,6 @@ def site(tmp_path):
     thread.join()
     server.server_close()
     seeded.store.close()
-
-
-@pytest.fixture
-def page():
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        yield browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
-        browser.close()
-
-
-def log_in(page, base, password):
-    page.goto(f"{base}/login")
-    page.fill("input[name=password]", password)
-    page.click("button[type=submit]")
-
-
-def submit_correction(page, phase: str, nick: str, text: str) -> None:
-    """The game page's correction form, filled and sent."""
-    form = page.locator("form#correct")
-    form.locator("select[name=phase]").select_option(phase)
-    form.locator("select[name=nick]").select_option(nick)
-    form.locator("textarea[name=text]").fill(text)
-    form.get_by_role("button", name="Исправить").click()
 
 
 def decide(page, draft_id, button):

@@ -14,10 +14,11 @@ from forumgm.daemon.offline.localforum.server import STOP_POLL
 from forumgm.daemon.runtime.loop import game_runs
 from forumgm.daemon.store import Store
 from forumgm.daemon.web.server import web_server
-from test_e2e_mafia import GAME, HOST, ROUND_1, Table, host_posts, msk, play_round
+from localforum_support import HOST, msk
+from test_e2e_mafia import GAME, ROUND_1, Table, play_round
 from test_host_actions_cli import played  # noqa: F401  (two rounds of the example game, on the command line's store)
-from test_spine_tick import GAME as SPINE_GAME, installation  # noqa: F401
-from test_web_browser import log_in, page, submit_correction  # noqa: F401  (the browser fixture is reused)
+from test_spine_tick import GAME as SPINE_GAME
+from browser_support import log_in, submit_correction
 
 PASSWORD = "длинный пароль ведущего"
 
@@ -42,15 +43,14 @@ def hosted(tmp_path, monkeypatch):
     thread.join()
     server.server_close()
     store.close()
-    table.store.close()
-    table.server.stop()
+    table.close()
 
 
 def corrections(table: Table) -> list:
-    return host_posts(table, "Исправление.")
+    return table.host_posts("Исправление.")
 
 
-def test_a_corrected_vote_rerun_from_the_page_reaches_the_forum_once(hosted, page):  # noqa: F811
+def test_a_corrected_vote_rerun_from_the_page_reaches_the_forum_once(hosted, page):
     table, store, base = hosted
     log_in(page, base, PASSWORD)
     page.goto(f"{base}/games/{GAME}")
@@ -78,12 +78,12 @@ def test_a_corrected_vote_rerun_from_the_page_reaches_the_forum_once(hosted, pag
     table.tick(msk(4, 9, 10))
     [posted] = corrections(table)
     assert posted.author == HOST and "Итоги первого игрового дня" in posted.text
-    assert len(host_posts(table, "Итоги первого игрового дня")) == 2      # the report, then its correction
+    assert len(table.host_posts("Итоги первого игрового дня")) == 2      # the report, then its correction
     actions = [row["action"] for row in store.audit_log()[::-1] if row["actor"] == "host"]
     assert actions[-4:] == ["web.login", "order.correct", "phase.rerun", "draft.approved"]
 
 
-def test_deadline_pause_replace_and_finish_from_the_page(hosted, page):  # noqa: F811
+def test_deadline_pause_replace_and_finish_from_the_page(hosted, page):
     table, store, base = hosted
     log_in(page, base, PASSWORD)
     page.goto(f"{base}/games/{GAME}")
@@ -128,7 +128,7 @@ def test_deadline_pause_replace_and_finish_from_the_page(hosted, page):  # noqa:
         "deadline.move", "deadline.move", "game.pause", "game.resume", "player.replace", "game.finish"]
 
 
-def test_host_actions_need_the_session_and_its_csrf_token(hosted, page):  # noqa: F811
+def test_host_actions_need_the_session_and_its_csrf_token(hosted, page):
     table, store, base = hosted
     target = f"{base}/games/{GAME}/pause"
     anonymous = page.request.post(target, form={"csrf_token": "x"}, max_redirects=0)
@@ -148,7 +148,7 @@ def test_host_actions_need_the_session_and_its_csrf_token(hosted, page):  # noqa
     assert accepted.status == 302 and store.game(GAME)["paused_at"] is not None
 
 
-def test_the_draft_queue_previews_bbcode_and_shows_the_last_edit(hosted, page):  # noqa: F811
+def test_the_draft_queue_previews_bbcode_and_shows_the_last_edit(hosted, page):
     table, store, base = hosted
     draft = store.insert_draft(GAME, "host_notice", "thread", "[b]Жирный[/b] и <script>alert(1)</script>", "round-1", True)
     log_in(page, base, PASSWORD)
@@ -166,7 +166,7 @@ def test_the_draft_queue_previews_bbcode_and_shows_the_last_edit(hosted, page): 
     expect(card.locator(".last-change .add")).to_have_text("+[b]Жирный[/b] и [color=red]красный[/color]")
 
 
-def test_the_tally_links_each_vote_to_its_post(tmp_path, page):  # noqa: F811
+def test_the_tally_links_each_vote_to_its_post(tmp_path, page):
     """The seeded store of the page tests (thread votes in posts p1-p3), served with a phpBB game's links."""
     from functools import partial
     from types import SimpleNamespace
@@ -199,20 +199,12 @@ def test_the_tally_links_each_vote_to_its_post(tmp_path, page):  # noqa: F811
 
 
 @pytest.mark.parametrize("path", ["/", f"/games/{GAME}", "/drafts", f"/games/{GAME}/phases/round-1/rerun"])
-def test_the_pages_fit_a_phone_screen(hosted, path):
-    from playwright.sync_api import sync_playwright
-
-    from test_web_browser import CHROMIUM_ARGS
-
+def test_the_pages_fit_a_phone_screen(hosted, phone, path):
     _table, _store, base = hosted
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True).new_page()
-        log_in(phone, base, PASSWORD)
-        phone.goto(base + path)
-        expect(phone.locator("main")).to_be_visible()
-        overflow = phone.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
-        browser.close()
+    log_in(phone, base, PASSWORD)
+    phone.goto(base + path)
+    expect(phone.locator("main")).to_be_visible()
+    overflow = phone.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
     assert overflow <= 0
 
 
