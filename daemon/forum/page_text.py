@@ -21,7 +21,7 @@ def first_text(html: str, selectors: str) -> str | None:
 
 def all_texts(html: str, selectors: str) -> list[str]:
     """The text of every element the selectors match, spaces collapsed, empty ones left out."""
-    texts = (" ".join(node.text(deep=True, separator=" ").split()) for node in LexborHTMLParser(html).css(selectors))
+    texts = (" ".join(node.text(deep=True, separator=" ").split()) for node in parse_html(html).css(selectors))
     return [text for text in texts if text]
 
 
