@@ -372,12 +372,14 @@ def _head_forms(words: list[str], grammeme: str) -> list[str] | None:
 
 # Titles a name follows in a nickname («Мастер Йода», «Капитан Америка», «Король Лир»): what comes
 # after one is a name and declines as a name, even where the dictionary reads it as another word's
-# genitive («Йода» of «йод»), as it would a complement («Слуга Народа»).
+# genitive («Йода» of «йод»), as it would a complement («Слуга Народа»). Such a word after a title
+# cannot be told from a complement («Мастер Меча» would read «Мастера Мечи»): the host's declension
+# table says those. «Брат», «Сестра» are left out: «Брат Ветра», «Сестра Милосердия» are complements.
 _TITLES = frozenset((
     "мастер", "магистр", "капитан", "доктор", "профессор", "король", "королева", "принц", "принцесса",
     "царь", "царица", "князь", "княгиня", "граф", "графиня", "барон", "баронесса", "лорд", "сэр", "мистер",
     "агент", "кот", "дядя", "тётя", "баба", "дед", "дедушка", "бабушка", "сержант", "лейтенант", "майор",
-    "генерал", "полковник", "адмирал", "брат", "сестра",
+    "генерал", "полковник", "адмирал",
 ))
 
 

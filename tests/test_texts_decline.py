@@ -67,6 +67,8 @@ from forumgm.parsers.names import decline
     # a noun and its complement: the noun alone
     ("Слуга Народа", "творительный", "Слугой Народа"),
     ("Дочь Ветра", "родительный", "Дочери Ветра"),
+    ("Брат Ветра", "родительный", "Брата Ветра"),
+    ("Сестра Милосердия", "дательный", "Сестре Милосердия"),
 ])
 def test_a_known_noun_or_a_regular_ending_takes_the_case(nick, case, form):
     assert decline(nick, case) == form
