@@ -36,6 +36,8 @@ COMMANDS = (
     "replace",
     "accept_thread",
     "map",
+    "export",
+    "verify",
 )
 
 

@@ -25,6 +25,7 @@ from typing import Any, Callable, Sequence
 
 from forumgm.daemon.drafts.compose import draft
 from forumgm.daemon.drafts.pictures import drawn_maps, save_pictures, with_mark
+from forumgm.daemon.record.sealing import seal_deal
 from forumgm.daemon.forum.housekeeping.inbox_check import DEFAULT_FULL_READ, inbox_reason
 from forumgm.daemon.settings.records import GameConfig
 from forumgm.daemon.settings.setup_files import game_setup
@@ -48,7 +49,7 @@ from forumgm.daemon.tick.thread_pages import arrival_clock
 from forumgm.daemon.tick.votes import (
     draft_running_count, note_thread_votes, pm_vote_tally, post_urls, record_votes,
 )
-from forumgm.engines.base import OrderPm, Phase, PhaseInputs, Rejected, Rules, split_lines
+from forumgm.engines.base import OrderPm, Phase, PhaseInputs, Rejected, Rules, TracedSeed, split_lines
 from forumgm.engines.receipts import receipt_text
 from forumgm.parsers.names import Roster, account_player
 
@@ -280,9 +281,12 @@ def start_game(game: GameRun, store: Store, now: datetime | None = None) -> None
         if store.latest_snapshot(game.id) is not None:
             return
         config = game.config
-        state = game.rules.setup(game_setup(game.rules, config), config.seed)
+        seed = TracedSeed(config.seed)
+        state = game.rules.setup(game_setup(game.rules, config), seed)
         store.add_snapshot(game.id, SETUP, game.rules.dump(state), at=now)   # when it began: dealt_at
+        store.add_rolls(game.id, SETUP, None, seed.draws)
         keep_dealt(game, store)         # the rules freeze: the table the game is dealt under
+        seal_deal(game, store)          # ... and the public commitment to it, the seed and a salt
         for pm in role_drafts(game, store, state):
             draft(store, game.id, pm.kind, pm.to, pm.text, SETUP, approval=config.approval,
                   ref=f"{pm.kind}:{pm.to}", subject=pm.subject)
@@ -446,9 +450,11 @@ def resolve_once(game: GameRun, store: Store, phase_key: str, cutoff: datetime, 
             post_urls=post_urls(game, tally),
             next_deadlines=next_deadlines(game, cutoff),
         )
-        play = play_phase(played_game(game), state, phase, inputs)
+        played = played_game(game)
+        play = play_phase(played, state, phase, inputs)
         outcome = play.outcome
         resolution = store.begin_resolution(game.id, phase_key, now, rerun=rerun)
+        store.add_rolls(game.id, phase_key, resolution, played.seed.draws)
         store.add_snapshot(game.id, phase_key, game.rules.dump(outcome.state), resolution)
         store.add_events(game.id, phase_key, resolution, [e.as_json() for e in outcome.events])
         for out in outcome.eliminated:
@@ -473,7 +479,8 @@ def resolve_once(game: GameRun, store: Store, phase_key: str, cutoff: datetime, 
 
 
 def played_game(game: GameRun) -> PlayedGame:
-    return PlayedGame(game.rules, game.texts, game.config.type, game.id, game.config.seed, game.post_url)
+    """The game as its phase plays, with a seed that keeps the phase's rolls for its record."""
+    return PlayedGame(game.rules, game.texts, game.config.type, game.id, TracedSeed(game.config.seed), game.post_url)
 
 
 def _pictures(game: GameRun, store: Store, phase_key: str, state: Any) -> list[Path]:
