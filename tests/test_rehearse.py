@@ -59,14 +59,15 @@ def test_a_shipped_example_rehearsed_by_stand_ins_ends_and_every_draft_reads_on_
     store = Store(folder / "forumgm.sqlite")
     assert store.game(game.id)["finished_at"] is not None
     drafts = store.drafts()
-    assert drafts and all(draft["status"] == "sent" for draft in drafts)
+    # everything the game drafted was posted; the game's record, drafted by the last tick, may still wait
+    assert drafts and all(draft["status"] == "sent" for draft in drafts if draft["kind"] != "game_record")
     kinds = {draft["kind"] for draft in drafts}
     assert {"receipt", {"mafia": "round_report", "legends": "technical_report"}[game.type]} <= kinds
     server, session, base = host_page(store, (folder / "web-password").read_text().strip())
     try:
         page = session.get(f"{base}/drafts").text
         for draft in drafts:
-            assert f'id="sent-{draft["id"]}"' in page
+            assert f'id="{"sent" if draft["status"] == "sent" else "draft"}-{draft["id"]}"' in page
             first = next(line for line in draft["body"].splitlines() if line.strip())
             assert str(escape(first)) in page
     finally:

@@ -27,6 +27,7 @@ from forumgm.daemon.tick.clock import FastClock
 
 HOST = "Ведущий"
 PASSWORD_ENV = "FORUMGM_DEMO_PASSWORD"
+FINAL_TICKS = 4
 
 
 class Script(Protocol):
@@ -143,7 +144,11 @@ def run_hosted(hosted: Hosted, script: Script, auto_approve: bool, out: TextIO, 
                          f"the {who} reads the forum every {poll:g} s")
         time.sleep(poll)
         why = script.over(store)
-    if auto_approve:      # what the last resolution drafted goes out too
+    # what the last resolution drafted goes out too, and what its posting drafts in turn (the
+    # game's record once its end is posted): a few ticks at most
+    for _ in range(FINAL_TICKS if auto_approve else 0):
+        if not (store.drafts(status="pending") or store.drafts(status="approved")):
+            break
         approve_all(store, who)
         last_tick = clock.now()
         daemon.tick()

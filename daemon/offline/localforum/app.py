@@ -122,18 +122,19 @@ def create_app(board: Board) -> Flask:
             return reply_form(topic, last_id, error=str(error), text=text, uploads=uploads)
         return redirect(f"{request.host_url}viewtopic.php?p={post.id}#p{post.id}", code=302)
 
-<<<<<<< HEAD
-    def reply_form(topic, last_id: int, error: str = "", text: str = "") -> Response:
+    def reply_form(topic, last_id: int, error: str = "", text: str = "", uploads=()) -> Response:
         return posting_form(topic, f"./posting.php?mode=reply&t={topic.id}", "Post a reply", error,
-                            f"Re: {topic.title}", text, topic_cur_post_id=last_id)
+                            f"Re: {topic.title}", text, topic_cur_post_id=last_id, uploads=uploads)
 
     def posting_form(topic, action: str, title: str, error: str, subject: str, text: str,
-                     topic_cur_post_id: int | None = None) -> Response:
+                     topic_cur_post_id: int | None = None, uploads=()) -> Response:
+        """The reply form, or the edit form of a post (no attachments offered: no topic_cur_post_id)."""
         sid, _ = _session(board)
         created, token = board.form_key("posting", sid)
         return page("posting.html", page_title=title, section="posting", topic=topic, action=action,
                     form_title=title, error=error, subject=subject, message=text,
-                    topic_cur_post_id=topic_cur_post_id, creation_time=created, form_token=token)
+                    topic_cur_post_id=topic_cur_post_id, creation_time=created, form_token=token,
+                    uploads=uploads, attachments=board.attachments and topic_cur_post_id is not None)
 
     def edit(post: BoardPost) -> Response:
         """phpBB's edit form: the post's own text, sent back replaced (the edit notice is the board's)."""
@@ -173,13 +174,6 @@ def create_app(board: Board) -> Flask:
         return page("confirm.html", page_title="Delete post", section="posting", heading="Delete post",
                     question="Are you sure you want to delete this post?",
                     action=f"./posting.php?mode=delete&p={post.id}&confirm_key={created}.{token}", fields={})
-=======
-    def reply_form(topic, last_id: int, error: str = "", text: str = "", uploads=()) -> Response:
-        sid, _ = _session(board)
-        created, token = board.form_key("posting", sid)
-        return page("posting.html", page_title="Post a reply", section="posting", topic=topic,
-                    error=error, subject=f"Re: {topic.title}", message=text, topic_cur_post_id=last_id,
-                    creation_time=created, form_token=token, uploads=uploads, attachments=board.attachments)
 
     @app.get("/download/file.php")
     def download():
@@ -188,7 +182,6 @@ def create_app(board: Board) -> Flask:
             return message("Information", "The requested attachment does not exist.", 404)
         return Response(upload.data, mimetype="application/octet-stream",
                         headers={"Content-Disposition": f'attachment; filename="{upload.name}"'})
->>>>>>> main
 
     @app.route("/ucp.php", methods=["GET", "POST"])
     def ucp():
