@@ -167,8 +167,34 @@ Verdict = Accepted | Rejected
 
 
 def split_lines(text: str) -> list[str]:
-    """Order lines of a PM: one command a line, blank lines and surrounding spaces dropped."""
-    return [line.strip() for line in text.replace("\r\n", "\n").split("\n") if line.strip()]
+    """Order lines of a PM: one command a line, blank lines dropped, every run of spaces one space
+    (the grammars' patterns allow spaces in several places in a row: on a run of thousands they
+    would try every way to share it out)."""
+    return [" ".join(line.split()) for line in text.replace("\r\n", "\n").split("\n") if line.strip()]
+
+
+# What one PM may ask of a grammar: no order needs more, and a name matched against every form of
+# a map's names costs milliseconds a line, so that a pasted page or a line of 20,000 digits took
+# seconds at every tick that read the phase's PMs. Lines past these are answered, never read.
+MAX_LINE_LENGTH = 500
+MAX_LINES = 200
+LINE_TOO_LONG = f"строка длиннее {MAX_LINE_LENGTH} знаков не читается: один приказ — одна короткая строка"
+TOO_MANY_LINES = (f"не прочитано: в одном сообщении читаются первые {MAX_LINES} строк; "
+                  "пришлите остальные приказы отдельным сообщением")
+
+
+def read_lines(text: str, read: Callable[[str], Verdict]) -> list[Verdict]:
+    """Each order line's verdict by `read`, in order; a line too long, or past the first
+    MAX_LINES, is refused unread with the limit, so that a PM costs at most MAX_LINES short lines."""
+    verdicts: list[Verdict] = []
+    for number, line in enumerate(split_lines(text)):
+        if number >= MAX_LINES:
+            verdicts.append(Rejected(line, TOO_MANY_LINES))
+        elif len(line) > MAX_LINE_LENGTH:
+            verdicts.append(Rejected(line, LINE_TOO_LONG))
+        else:
+            verdicts.append(read(line))
+    return verdicts
 
 
 # ---------------------------------------------------------------- inputs

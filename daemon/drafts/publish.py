@@ -215,8 +215,10 @@ def _find(forum, store, draft: dict) -> str | None:
 def _text(store, draft: dict, shown: str | None = None) -> str | None:
     """What the forum gets: the body, with the pictures it carries where its mark is: the shown one
     as `shown` (the board's inline attachment) or linked at the page's public address, the others
-    linked (None: the shown one has no address to link)."""
-    return forum_text(draft, (store.game(draft["game_id"])["settings"] or {}).get("web_url"), shown)
+    linked (None: the shown one has no address to link); a role link's token where its mark is (made
+    here, never stored: daemon/store/role_links.py)."""
+    text = forum_text(draft, (store.game(draft["game_id"])["settings"] or {}).get("web_url"), shown)
+    return None if text is None else store.with_role_links(text)
 
 
 class _Baselines:

@@ -433,6 +433,11 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX rolls_phase ON rolls(game_id, phase_key);
     """,
+    # the account first seen under a name, looked up by the name (daemon/store/accounts.py)
+    """
+    CREATE INDEX IF NOT EXISTS posts_author ON posts(author, first_seen_at);
+    CREATE INDEX IF NOT EXISTS pms_sender ON pms(sender, seen_at);
+    """,
 )
 
 

@@ -43,6 +43,7 @@ from forumgm.daemon.tick.rules_freeze import keep_dealt
 from forumgm.daemon.tick.reminders import draft_before_deadline
 from forumgm.daemon.tick.role_delivery import role_drafts
 from forumgm.daemon.tick.stops import is_held, is_paused
+from forumgm.daemon.tick.look_alikes import Bindings, draft_look_alike_notices, the_players
 from forumgm.daemon.tick.stray_pms import draft_stray_pms
 from forumgm.daemon.tick.sync_problems import note_sync
 from forumgm.daemon.tick.thread_pages import arrival_clock
@@ -168,7 +169,10 @@ def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edge
             _game_failed(game, error, report)
     for forum_id in inbox_errors:   # every game of the forum has read its orders: what none took
         try:
-            draft_stray_pms([game for game in games if game.forum_id == forum_id], store)
+            of_forum = [game for game in games if game.forum_id == forum_id]
+            bound = Bindings(store, forum_id)
+            draft_stray_pms(of_forum, store, bound)
+            draft_look_alike_notices([game for game in live if game.forum_id == forum_id], store, bound, now)
         except sqlite3.Error:   # the store itself fails: run_loop says so once, not per game
             raise
         except Exception as error:
@@ -364,14 +368,15 @@ def record_orders(game: GameRun, store: Store, state: Any, phase: Phase, deadlin
     roster = seats.roster()
     done = store.order_pm_ids(game.id)
     began = _began(store, game.id)
+    bound = Bindings(store, game.forum_id)
     for pm in store.pms(game.forum_id, since=_inputs_since(store, game.id)):
         at = pm["sent_at"] or pm["seen_at"]
         if pm["pm_id"] in done or at >= deadline or (began is not None and at < began):
             continue      # read already, after this phase, or old mail from before the game (another game's)
         # an account spelt like a player with look-alike letters is someone else: only case is forgiven
         nick = account_player(pm["sender"], roster, at)
-        if nick is None:
-            continue      # not this game's player then: another game's, or nobody's (stray_pms tells the host)
+        if nick is None or the_players(bound, pm["sender"], pm["sender_id"]):
+            continue      # not this game's player then: another game's, nobody's or a look-alike (stray_pms tells the host)
         own_words = pm["text"] if pm["text_unquoted"] is None else pm["text_unquoted"]
         order = OrderPm(nick, own_words, pm["pm_id"], at, seats.names(at))
         opens = before_start(store, game.id, phase, at)

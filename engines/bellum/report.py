@@ -24,7 +24,7 @@ LINES = "bellum/lines.j2"
 LITERARY = "bellum/literary.j2"
 TECHNICAL = "bellum/technical.j2"
 PLAYER = "bellum/pm_turn.j2"
-SEP = "\x1e"
+SEP = "\x1e"       # ours, between the rendered lines: Markup, or the escape of player text removes it
 
 SECTIONS = (
     ("События", ("host_event",)),
@@ -71,7 +71,7 @@ class TurnTexts:
             "R": {r.id: r.name for r in state.world.regions.values()},
             "F": {f.id: f.name for f in state.factions.values()},
         }
-        rendered = texts.render(LINES, events=self.events, sep=SEP, **self.names).split(SEP)
+        rendered = texts.render(LINES, events=self.events, sep=Markup(SEP), **self.names).split(SEP)
         # the lines are escaped already: marked safe so that the reports do not escape them twice
         self.lines = [Markup(line.strip()) for line in rendered[:len(self.events)]]
         self.authority = authority_table(state)
