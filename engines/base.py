@@ -416,6 +416,25 @@ THREAD_VOTE = "thread_vote"    # his coloured-nickname votes in the thread: the 
 
 # ---------------------------------------------------------------- the game interface
 
+@dataclass(frozen=True)
+class StandIn:
+    """A stand-in player's move in a rehearsal (`forumgm rehearse --autoplay`): what a living player
+    might plausibly send in a phase, written as a player writes it."""
+    nick: str
+    pm: str = ""                # orders by PM to the host, a line each ("" : none)
+    vote: str | None = None     # the nick he votes for in the thread (the edge writes it in a vote colour)
+
+
+def bandwagon(alive: Sequence[str], rng: random.Random) -> dict[str, str]:
+    """{voter: target}: everyone votes for one player the die picks, who votes for another, so a
+    phase of stand-ins always has a unique leader and a game of them comes to an end; of two left,
+    both vote for the one (one against one would tie for ever)."""
+    if len(alive) < 2:
+        return {}
+    target, other = rng.sample(list(alive), 2)
+    return {nick: other if nick == target and len(alive) > 2 else target for nick in alive}
+
+
 # The reports several games post, named alike (Rules.draft_labels).
 REPORT_LABELS = {"technical_report": "технический отчёт", "literary_report": "литературный отчёт"}
 
@@ -560,6 +579,12 @@ class Rules(ABC):
         state at the deal plays on under the accepted ones. Default: the state as it is (a game
         that reads its rules from the engine)."""
         return state
+
+    def stand_ins(self, state: Any, phase: Phase, seed: int) -> list[StandIn]:
+        """What each living player might send in `phase` when nobody plays him (a rehearsal's
+        stand-ins), seeded by the game's `seed` like the phase's own dice. Default: nobody acts,
+        and the rehearsal's phase cap ends a game that cannot end so."""
+        return []
 
     def roles(self, state: Any) -> Mapping[str, str]:
         """Each player's role in Russian as the game's record tells it at the end («Босс мафии»).

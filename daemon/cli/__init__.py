@@ -25,6 +25,7 @@ COMMANDS = (
     "check_orders",
     "parse_page",
     "demo",
+    "rehearse",
     "localforum",
     "web",
     "votes",

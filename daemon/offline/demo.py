@@ -10,11 +10,8 @@ The demo ends by itself once the scripted game is over (day 2's lynch decides it
 from __future__ import annotations
 
 import math
-import os
 import secrets
-import socket
 import tempfile
-import threading
 import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -22,15 +19,15 @@ from pathlib import Path
 from typing import TextIO
 from zoneinfo import ZoneInfo
 
-from forumgm.daemon.offline.localforum import Board, LocalForum
-from forumgm.daemon.offline.localforum.server import STOP_POLL
+from forumgm.daemon.offline.hosting import (
+    HOST, PASSWORD_ENV, Refused, fast_clock, forum_config, host, print_page, run_hosted,
+)
+from forumgm.daemon.offline.localforum import Board
 from forumgm.daemon.tick.clock import Clock, FastClock
 
-HOST = "Ведущий"
 ZONE = ZoneInfo("Europe/Moscow")
 START = datetime(2026, 3, 2, 21, 0, tzinfo=ZONE)          # night 1 opens
 PLAYERS = {"Зорро": "Вампир", "Хан": "Мантикора", "Тор": "Дракон", "Лиса": "Единорог"}
-PASSWORD_ENV = "FORUMGM_DEMO_PASSWORD"
 GAME_ID = "legends-demo"
 
 
@@ -90,13 +87,7 @@ def speed_problem(speed: float, duration: float, poll: float, grace: timedelta) 
 def demo_clock(speed: float) -> FastClock:
     """Game time `speed` times faster than real time, starting a little before night 1; it stands
     there until the demo's first tick holds it at the next stop."""
-    clock = FastClock(CLOCK_STARTS, speed)
-    clock.hold(CLOCK_STARTS)
-    return clock
-
-
-def hours_since_start(clock: Clock) -> float:
-    return (clock.now() - START) / timedelta(hours=1)
+    return fast_clock(CLOCK_STARTS, speed)
 
 
 def next_stop(store, pending: tuple[Act, ...], grace: timedelta) -> datetime | None:
@@ -146,47 +137,9 @@ closes = "21:00"
 receipt = false
 ''', encoding="utf-8")
     config = folder / "forumgm.toml"
-    config.write_text(f'''games = ["games/{GAME_ID}.toml"]
-
-[forum]
-id = "demo"
-engine = "phpbb"
-base_url = "{forum_url}"
-account = "{HOST}"
-time_zone = "UTC"
-password_env = "{PASSWORD_ENV}"
-min_interval = 0.2
-posts_per_page = 5
-
-[storage]
-path = "forumgm.sqlite"
-
-[daemon]
-poll_interval = 2
-log_level = "WARNING"
-
-[web]
-host = "127.0.0.1"
-port = {web_port}
-password_file = "{web_password_file}"
-''', encoding="utf-8")
+    config.write_text(forum_config(forum_url, web_port, web_password_file, [f"games/{GAME_ID}.toml"], "demo"),
+                      encoding="utf-8")
     return config
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def write_web_password(folder: Path) -> tuple[str, Path]:
-    """A password for this demo's page, in an owner-only file the demo's config names."""
-    password = secrets.token_urlsafe(12)
-    path = folder / "web-password"
-    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-        handle.write(password + "\n")
-    return password, path
 
 
 def play(board: Board, acts: tuple[Act, ...], hours: float) -> list[Act]:
@@ -206,90 +159,50 @@ def play(board: Board, acts: tuple[Act, ...], hours: float) -> list[Act]:
     return done
 
 
+@dataclass
+class DemoScript:
+    """The demo's players: the scripted acts, each at its game time; the game is over once day 2's
+    lynch is resolved."""
+    pending: tuple[Act, ...] = SCRIPT
+
+    def act(self, board: Board, store, now: datetime) -> list[str]:
+        done = play(board, self.pending, (now - START) / timedelta(hours=1))
+        self.pending = self.pending[len(done):]
+        return [f"{act.player}: {act.kind} {act.text.splitlines()[-1][:60]}" for act in done]
+
+    def next_stop(self, store, grace: timedelta) -> datetime | None:
+        return next_stop(store, self.pending, grace)
+
+    def over(self, store) -> str | None:
+        return "the scripted game is over" if _over(store) else None
+
+
 def run_demo(duration: float, speed: float, auto_approve: bool, folder: Path | None, port: int,
              out: TextIO, poll: float = 2.0, web_port: int = 0) -> int:
-    from forumgm.daemon.settings.installation import load_installation
-    from forumgm.daemon.forum import open_forum
-    from forumgm.daemon.runtime.loop import Daemon
-    from forumgm.daemon.settings.secrets import load_secrets
-    from forumgm.daemon.store import Store
-    from forumgm.daemon.web.server import web_server
-
     folder = folder or Path(tempfile.mkdtemp(prefix="forumgm-demo-"))
-    folder.mkdir(parents=True, exist_ok=True)
-    web_password, web_password_file = write_web_password(folder)
     clock = demo_clock(speed)
     password = secrets.token_urlsafe(12)
-    os.environ[PASSWORD_ENV] = password
-    server = LocalForum(demo_board(clock, password), port=port).start()
+
+    def config(folder: Path, forum_url: str, web_port: int, web_password_file: Path) -> Path:
+        return write_config(folder, forum_url, forum_url + "viewtopic.php?t=2", web_port, web_password_file)
+
+    def refuse(installation) -> str | None:
+        return speed_problem(speed, duration, poll, timedelta(seconds=installation.deadline_grace))
+
     try:
-        config = write_config(folder, server.url, server.url + "viewtopic.php?t=2", web_port or free_port(),
-                              web_password_file)
-        installation = load_installation(config)
-        problem = speed_problem(speed, duration, poll, timedelta(seconds=installation.deadline_grace))
-        if problem:
-            print(f"forumgm demo: {problem}", file=out)
-            return 2
-        store = Store(installation.storage, now=clock.now)
-        forum = open_forum(installation.forum, load_secrets(installation.forum))
-        daemon = Daemon(installation, store, forum, clock)
-        # the page has its own connection to the store: it answers in its own thread
-        page_store = Store(installation.storage, now=clock.now)
-        page = web_server(page_store, web_password, installation.web_host, installation.web_port,
-                          games=lambda: {game.id: game for game in daemon.games}, quiet=True)
-        threading.Thread(target=page.serve_forever, kwargs={"poll_interval": STOP_POLL}, daemon=True).start()
-        print(f"local forum: {server.url}viewtopic.php?t=2  (game clock x{speed:g})", file=out)
-        print(f"host's page: http://{installation.web_host}:{page.server_port}/  password: {web_password}  "
-              "(this demo's own; approve drafts there while it runs)", file=out)
+        hosted = host(demo_board(clock, password), clock, folder, config, port, web_port, password, refuse)
+    except Refused as problem:
+        print(f"forumgm demo: {problem}", file=out)
+        return 2
+    try:
+        print(f"local forum: {hosted.server.url}viewtopic.php?t=2  (game clock x{speed:g})", file=out)
+        print_page(hosted, out, "demo")
         print(f"config and database: {folder}", file=out)
-        pending = SCRIPT
-        ends = time.monotonic() + duration
-        last_tick = None
-        while time.monotonic() < ends and not _over(store):
-            done = play(server.board, pending, hours_since_start(clock))
-            pending = pending[len(done):]
-            for act in done:
-                print(f"{_at(clock)} {act.player}: {act.kind} {act.text.splitlines()[-1][:60]}",
-                      file=out)
-            last_tick = clock.now()
-            report = daemon.tick()
-            for line in report.resolved:
-                print(f"{_at(clock)} resolved {line}", file=out)
-            for line in report.errors:
-                print(f"{_at(clock)} problem: {line}", file=out)
-            if auto_approve:
-                _approve_all(store)
-            stop = next_stop(store, pending, daemon.polling.grace)
-            clock.hold(stop or clock.now())     # nothing left to wait for (the game is over): it stays
-            # the demo ticks every `poll` real seconds, whatever the schedule would say: `status` tells so
-            ahead = clock.now() + timedelta(seconds=poll * speed)
-            daemon.keep_plan(last_tick, ahead if stop is None else min(ahead, stop),
-                             f"the demo reads the forum every {poll:g} s")
-            time.sleep(poll)
-        if auto_approve:      # what the last resolution drafted goes out too
-            _approve_all(store)
-            last_tick = clock.now()
-            daemon.tick()
-        if last_tick is not None:     # `forumgm status` on its config says the demo's daemon stopped
-            daemon.stopped(last_tick, "the demo is over")
-        page.shutdown()
-        page.server_close()
-        page_store.close()
-        _summary(store, server, config, auto_approve, out, web_password_file)
-        store.close()
+        run_hosted(hosted, DemoScript(), auto_approve, out, ZONE, poll, duration)
+        _summary(hosted.store, hosted.server, hosted.config, auto_approve, out, hosted.web_password_file)
     finally:
-        server.stop()
+        hosted.close()
     return 0
-
-
-def _at(clock: Clock) -> str:
-    """The game time as the demo's lines show it: in the game's zone, like its calendar."""
-    return f"[{clock.now().astimezone(ZONE):%d.%m %H:%M}]"
-
-
-def _approve_all(store) -> None:
-    for draft in store.drafts(status="pending"):
-        store.approve(draft["id"], by="demo --auto-approve")
 
 
 def _over(store) -> bool:

@@ -5,7 +5,7 @@ from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
 from forumgm.engines.base import (ORDERS, REPORT_LABELS, THREAD_VOTE, OrderPm, Outcome, Phase, PhaseInputs, Rules,
-                                  SetupError, Verdict, phase_rng)
+                                  SetupError, StandIn, Verdict, bandwagon, phase_rng)
 from forumgm.engines.legends.day import lynch_open, resolve_day
 from forumgm.engines.legends.night import resolve_night
 from forumgm.engines.legends.orders import night_orders, read_pm
@@ -75,6 +75,18 @@ class LegendsRules(Rules):
             return finish(state, game, phase, events + produced, rng, texts)
         game, events = resolve_day(state, phase.number, inputs.tally)
         return finish(state, game, phase, events, rng, texts, inputs.tally, inputs.post_urls)
+
+    def stand_ins(self, state: LegendsState, phase: Phase, seed: int) -> list[StandIn]:
+        """A day with a lynch: all on one player (he on another); a night: each spies (night 1
+        forbids attacks) or attacks that player with all he has. A command his role cannot do is
+        "not executed", as it would be for a player."""
+        targets = bandwagon(self.alive(state), phase_rng(seed, phase).stream("stand-ins"))
+        if phase.kind == "day":
+            if self.vote_rules(state, phase) is None:
+                return []
+            return [StandIn(nick, vote=target) for nick, target in targets.items()]
+        command = "Шпионаж" if phase.number == 1 else "Атака"
+        return [StandIn(nick, pm=f"{command} {target}") for nick, target in targets.items()]
 
     def alive(self, state: LegendsState) -> list[str]:
         return [p.nick for p in state.living()]

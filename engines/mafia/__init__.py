@@ -13,13 +13,14 @@ from datetime import datetime, timedelta
 from typing import Any, ClassVar, Mapping, Sequence
 
 from forumgm.engines.base import (REPORT_LABELS, CountedVote, DiscardedVote, Elimination, Game, OrderPm, Outcome,
-                                  OutgoingPm, Phase, PhaseInputs, Rules, Tally, Verdict, phase_rng)
+                                  OutgoingPm, Phase, PhaseInputs, Rules, StandIn, Tally, Verdict, bandwagon, phase_rng)
 from forumgm.engines.mafia import orders as _orders
 from forumgm.engines.mafia.briefing import role_pms
 from forumgm.engines.mafia.discipline import host_digest
 from forumgm.engines.mafia.freeze import change_rules
 from forumgm.engines.mafia.reminder import Reminder, reminder
 from forumgm.engines.mafia.report import literary_report, round_pms, round_report
+from forumgm.engines.mafia.roles import ACTIONS, is_mafia
 from forumgm.engines.phrases import Agreement
 from forumgm.engines.mafia.round import OUT_EVENTS, resolve_round
 from forumgm.engines.mafia.setup import start_state
@@ -27,6 +28,7 @@ from forumgm.engines.mafia.state import MafiaState, RuleConfig, dump_state, load
 from forumgm.engines.mafia.win import WINNER_NAMES
 from forumgm.engines.texts import Texts
 from forumgm.parsers.forums.base import Post
+from forumgm.parsers.orders.mafia import CANONICAL_VERB
 
 ROUND = "round"
 
@@ -70,6 +72,22 @@ class MafiaRules(Rules):
         counted = tuple(CountedVote(nick, _orders.vote_target(mine.vote)) for nick, mine in collected.by_sender.items()
                         if mine.vote is not None)
         return Tally(counted, tuple(DiscardedVote(d["voter"], d["text"], d["reason"]) for d in collected.discarded))
+
+    def stand_ins(self, state: MafiaState, phase: Phase, seed: int) -> list[StandIn]:
+        """Each living player's PM: a day vote with the others on one player (he on another), and his
+        role's night action (the boss shoots rather than blocks) on someone the die picks, a mafia
+        member never on his own team."""
+        rng = phase_rng(seed, phase).stream("stand-ins")
+        alive = self.alive(state)
+        moves = []
+        for nick, target in bandwagon(alive, rng).items():
+            lines = [f"голосую за {target}"]
+            role = state.role(nick)
+            others = [n for n in alive if n != nick and not (is_mafia(role) and is_mafia(state.role(n)))]
+            if ACTIONS[role] and others:
+                lines.append(f"{CANONICAL_VERB[ACTIONS[role][-1]]} {rng.choice(others)}")
+            moves.append(StandIn(nick, pm="\n".join(lines)))
+        return moves
 
     # the day vote is a PM like the night's orders (correction_kind ORDERS), and night orders may be
     # replaced until the deadline (never complete early): Rules' defaults

@@ -89,8 +89,16 @@ def create_app(board: Board) -> Flask:
         _, me = _session(board)
         if me is None:
             return login_form()
+        mode = request.args.get("mode")
+        if mode in ("edit", "delete"):
+            post = board.posts.get(_int(request.args.get("p")))
+            if post is None or post.deleted:
+                return message("Information", "The requested post does not exist.", 404)
+            if post.author_id != me.id and not me.admin:
+                return message("Information", "You are not authorised to edit or delete this post.", 403)
+            return edit(post) if mode == "edit" else delete(post)
         topic = board.topics.get(_int(request.args.get("t")))
-        if request.args.get("mode") != "reply" or topic is None:
+        if mode != "reply" or topic is None:
             return message("Information", "The requested topic does not exist.", 404)
         last_id = board.visible_posts(topic.id)[-1].id
         if request.method == "GET":
@@ -115,11 +123,57 @@ def create_app(board: Board) -> Flask:
         return redirect(f"{request.host_url}viewtopic.php?p={post.id}#p{post.id}", code=302)
 
     def reply_form(topic, last_id: int, error: str = "", text: str = "", uploads=()) -> Response:
+        return posting_form(topic, f"./posting.php?mode=reply&t={topic.id}", "Post a reply", error,
+                            f"Re: {topic.title}", text, topic_cur_post_id=last_id, uploads=uploads)
+
+    def posting_form(topic, action: str, title: str, error: str, subject: str, text: str,
+                     topic_cur_post_id: int | None = None, uploads=()) -> Response:
+        """The reply form, or the edit form of a post (no attachments offered: no topic_cur_post_id)."""
         sid, _ = _session(board)
         created, token = board.form_key("posting", sid)
-        return page("posting.html", page_title="Post a reply", section="posting", topic=topic,
-                    error=error, subject=f"Re: {topic.title}", message=text, topic_cur_post_id=last_id,
-                    creation_time=created, form_token=token, uploads=uploads, attachments=board.attachments)
+        return page("posting.html", page_title=title, section="posting", topic=topic, action=action,
+                    form_title=title, error=error, subject=subject, message=text,
+                    topic_cur_post_id=topic_cur_post_id, creation_time=created, form_token=token,
+                    uploads=uploads, attachments=board.attachments and topic_cur_post_id is not None)
+
+    def edit(post: BoardPost) -> Response:
+        """phpBB's edit form: the post's own text, sent back replaced (the edit notice is the board's)."""
+        topic = board.topics[post.topic_id]
+        action = f"./posting.php?mode=edit&p={post.id}"
+        if request.method == "GET":
+            return posting_form(topic, action, "Edit post", "", post.subject, post.bbcode)
+        sid, me = _session(board)
+        text = request.form.get("message", "")
+        try:
+            board.check_form_key("posting", sid, request.form.get("creation_time", ""),
+                                 request.form.get("form_token", ""))
+            if not text.strip():
+                raise BoardError("Your message contains too few characters.")
+            board.edit_post(post.id, text, by=me.name)
+        except BoardError as error:
+            return posting_form(topic, action, "Edit post", str(error), post.subject, text)
+        return redirect(f"{request.host_url}viewtopic.php?p={post.id}#p{post.id}", code=302)
+
+    def delete(post: BoardPost) -> Response:
+        """phpBB asks first (a confirm key of its own); the topic's first post is the topic itself."""
+        sid, _ = _session(board)
+        if board.topics[post.topic_id].post_ids[0] == post.id:
+            return message("Information", "You cannot delete the first post of a topic.", 400)
+        back = f"./viewtopic.php?t={post.topic_id}"
+        if request.method == "POST":
+            if "cancel" in request.form:
+                return redirect(back)
+            created, _, token = request.args.get("confirm_key", "").partition(".")
+            try:
+                board.check_form_key("confirm", sid, created, token)
+            except BoardError as problem:
+                return message("Information", str(problem), 400)
+            board.delete_post(post.id)
+            return message("Information", "This post has been deleted successfully.", refresh=back)
+        created, token = board.form_key("confirm", sid)
+        return page("confirm.html", page_title="Delete post", section="posting", heading="Delete post",
+                    question="Are you sure you want to delete this post?",
+                    action=f"./posting.php?mode=delete&p={post.id}&confirm_key={created}.{token}", fields={})
 
     @app.get("/download/file.php")
     def download():
@@ -212,8 +266,14 @@ def create_app(board: Board) -> Flask:
             board.check_form_key("ucp_pm_view", sid, form.get("creation_time", ""), form.get("form_token", ""))
             if option == "delete_marked":
                 created, token = board.form_key("confirm", sid)
+                action = (f"./ucp.php?action=view_folder&f={folder_id}&i=pm&mode=view"
+                          f"&confirm_key={created}.{token}")
+                fields = {"cur_folder_id": folder_id, "mark_option": "delete_marked", "submit_mark": 1,
+                          **{f"marked_msg_id[{n}]": pm_id for n, pm_id in enumerate(marked)}}
                 return page("confirm.html", page_title="Delete marked messages", section="ucp",
-                            folder_id=folder_id, marked=marked, confirm_key=f"{created}.{token}")
+                            heading="Delete marked messages",
+                            question="Are you sure you want to delete all marked messages?",
+                            action=action, fields=fields)
             if option.isdigit():
                 board.remove_pms(me.id, marked, int(option))
         except BoardError as problem:
