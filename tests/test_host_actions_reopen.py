@@ -53,7 +53,7 @@ def test_a_re_run_that_no_longer_ends_the_game_reopens_it_paused(ended, monkeypa
     assert cli(config, "resolve", GAME, "day-2", "--rerun", "--yes", monkeypatch=monkeypatch) == 0
     out = capsys.readouterr().out
     assert (f"{GAME} goes on with night-3, paused: set its deadline (forumgm deadline --config {config} {GAME} "
-            f"--set \"YYYY-MM-DD HH:MM\"), then forumgm resume --config {config} {GAME}") in out
+            f"--set \"ДД.ММ.ГГГГ ЧЧ:ММ\"), then forumgm resume --config {config} {GAME}") in out
     row = store.game(GAME)
     assert (row["finished_at"], row["winner"], row["finished_by"], row["paused_by"]) == (None, None, None, "ведущий")
     [night] = store.phases(GAME, status="pending")
