@@ -167,8 +167,34 @@ Verdict = Accepted | Rejected
 
 
 def split_lines(text: str) -> list[str]:
-    """Order lines of a PM: one command a line, blank lines and surrounding spaces dropped."""
-    return [line.strip() for line in text.replace("\r\n", "\n").split("\n") if line.strip()]
+    """Order lines of a PM: one command a line, blank lines dropped, every run of spaces one space
+    (the grammars' patterns allow spaces in several places in a row: on a run of thousands they
+    would try every way to share it out)."""
+    return [" ".join(line.split()) for line in text.replace("\r\n", "\n").split("\n") if line.strip()]
+
+
+# What one PM may ask of a grammar: no order needs more, and a name matched against every form of
+# a map's names costs milliseconds a line, so that a pasted page or a line of 20,000 digits took
+# seconds at every tick that read the phase's PMs. Lines past these are answered, never read.
+MAX_LINE_LENGTH = 500
+MAX_LINES = 200
+LINE_TOO_LONG = f"строка длиннее {MAX_LINE_LENGTH} знаков не читается: один приказ — одна короткая строка"
+TOO_MANY_LINES = (f"не прочитано: в одном сообщении читаются первые {MAX_LINES} строк; "
+                  "пришлите остальные приказы отдельным сообщением")
+
+
+def read_lines(text: str, read: Callable[[str], Verdict]) -> list[Verdict]:
+    """Each order line's verdict by `read`, in order; a line too long, or past the first
+    MAX_LINES, is refused unread with the limit, so that a PM costs at most MAX_LINES short lines."""
+    verdicts: list[Verdict] = []
+    for number, line in enumerate(split_lines(text)):
+        if number >= MAX_LINES:
+            verdicts.append(Rejected(line, TOO_MANY_LINES))
+        elif len(line) > MAX_LINE_LENGTH:
+            verdicts.append(Rejected(line, LINE_TOO_LONG))
+        else:
+            verdicts.append(read(line))
+    return verdicts
 
 
 # ---------------------------------------------------------------- inputs
@@ -289,6 +315,35 @@ class Outcome:
 
 # ---------------------------------------------------------------- seeded randomness
 
+class TracedSeed(str):
+    """A game seed that keeps a log of every draw made from it (`draws`): the daemon resolves with
+    one, so that the rolls of a phase are kept with it and `forumgm verify` compares a replay's
+    rolls with them. Each draw is [stream, n, value]: a value in 0..n-1 drawn from the stream named
+    by its (phase, purpose) path; a die of n sides shows value + 1. The log is the caller's, handed
+    in: an engine stays a function of its arguments."""
+
+    draws: list
+
+    def __new__(cls, seed: int | str) -> "TracedSeed":
+        traced = super().__new__(cls, str(seed))
+        traced.draws = []
+        return traced
+
+
+class _TracedRandom(random.Random):
+    """A stream that notes each draw in the seed's log: every integer draw of `random.Random`
+    (randint, choice, shuffle, sample) goes through `_randbelow`."""
+
+    def __init__(self, number: int, name: str, draws: list) -> None:
+        self._name, self._draws = name, draws
+        super().__init__(number)
+
+    def _randbelow(self, n: int) -> int:
+        value = super()._randbelow(n)
+        self._draws.append([self._name, n, value])
+        return value
+
+
 class PhaseRng:
     """Random numbers derived from a hash of (game seed, phase, purpose).
 
@@ -297,20 +352,28 @@ class PhaseRng:
     """
 
     def __init__(self, seed: int | str, *path: str) -> None:
+        self._origin = seed         # a TracedSeed keeps its log through every derived PhaseRng
         self._seed = str(seed)
         self._path = tuple(str(p) for p in path)
 
     def game(self) -> "PhaseRng":
         """The game's own streams, the same in every phase (the order a report's openings take)."""
-        return PhaseRng(self._seed)
+        return PhaseRng(self._origin)
 
     def for_step(self, *purpose: Any) -> "PhaseRng":
-        return PhaseRng(self._seed, *self._path, *(str(p) for p in purpose))
+        return PhaseRng(self._origin, *self._path, *(str(p) for p in purpose))
+
+    def untraced(self) -> "PhaseRng":
+        """The same streams, their draws kept in no log: for the wording of a report (which phrase
+        a template's bank gives), which depends on the host's templates, not on the game."""
+        return PhaseRng(self._seed, *self._path)
 
     def stream(self, *purpose: Any) -> random.Random:
-        material = "\x1f".join((self._seed, *self._path, *(str(p) for p in purpose)))
-        digest = hashlib.sha256(material.encode("utf-8")).digest()
-        return random.Random(int.from_bytes(digest[:16], "big"))
+        parts = (*self._path, *(str(p) for p in purpose))
+        digest = hashlib.sha256("\x1f".join((self._seed, *parts)).encode("utf-8")).digest()
+        number = int.from_bytes(digest[:16], "big")
+        draws = getattr(self._origin, "draws", None)
+        return random.Random(number) if draws is None else _TracedRandom(number, "/".join(parts), draws)
 
     def die(self, sides: int, *purpose: Any) -> int:
         return self.stream(*purpose).randint(1, sides)
@@ -497,6 +560,11 @@ class Rules(ABC):
         state at the deal plays on under the accepted ones. Default: the state as it is (a game
         that reads its rules from the engine)."""
         return state
+
+    def roles(self, state: Any) -> Mapping[str, str]:
+        """Each player's role in Russian as the game's record tells it at the end («Босс мафии»).
+        Default: none (a game without hidden roles)."""
+        return {}
 
     def summary(self, state: Any) -> Mapping[str, Any]:
         """`forumgm simulate`'s top-level keys beyond the common ones (Bellum's position). Default: none."""

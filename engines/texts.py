@@ -21,8 +21,11 @@ from forumgm.engines.phrases import Agreement, Picker, ordinal, russian_sorted
 from forumgm.parsers.names import decline
 
 # Invisible characters never reach a post: boards drop them (FluxBB everywhere, MyBB at the end)
-# or show them as U+FFFD (SMF 2.1), and a player could hide text in them.
-INVISIBLE = re.compile("[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffd]")
+# or show them as U+FFFD (SMF 2.1), and a player could hide text in them. So do the control
+# characters but tab and newline (NUL, ESC, a terminal's OSC sequences): the host reads drafts in
+# his terminal (`forumgm drafts show`), where ESC would act instead of being shown.
+INVISIBLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f"
+                       "\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffd]")
 # A player's "[" becomes the fullwidth bracket: it reads the same and opens no tag on any board.
 # (An invisible character after "[" does not survive FluxBB, which strips it before parsing.)
 _BRACKET = "\uff3b"

@@ -37,6 +37,7 @@ def to_phpbb_html(bbcode: str) -> str:
 def _parse(text: str) -> _Node:
     root = _Node("", None, "")
     stack = [root]
+    opened: dict[str, int] = {}    # how many of each tag are open: a close tag is looked up, not searched for
     pos = 0
     for match in _TAG.finditer(text):
         if match.start() < pos:
@@ -51,10 +52,13 @@ def _parse(text: str) -> _Node:
             node = _Node(name, arg, match.group(0))
             top.children.append(node)
             stack.append(node)
-        elif any(open_.name == name for open_ in stack[1:]):
+            opened[name] = opened.get(name, 0) + 1
+        elif opened.get(name):
             while stack[-1].name != name:
+                opened[stack[-1].name] -= 1
                 _unwrap(stack)
             stack.pop()
+            opened[name] -= 1
         else:
             top.children.append(match.group(0))
     stack[-1].children.append(text[pos:])

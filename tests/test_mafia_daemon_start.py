@@ -8,7 +8,8 @@ import pytest
 from forumgm.daemon.cli import main
 from forumgm.daemon.settings.records import ConfigError
 from forumgm.daemon.tick.clock import FixedClock
-from forumgm.daemon.store.role_links import LinkUsed, RoleShown
+from forumgm.daemon.drafts.publish import publish_approved
+from forumgm.daemon.store.role_links import LinkUsed, RoleShown, key_path
 from mafia_daemon_support import GAME, daemon, drafts_of, example_installation, msk, top_level
 from forumgm.parsers.forums.base import Post
 from spine_fakes import MemoryForum, ScriptedPm
@@ -66,11 +67,37 @@ def test_role_links_instead_of_roles_in_the_pms(tmp_path, monkeypatch):
     assert len(roles) == 8
     for draft in roles:
         assert "Мирный житель" not in draft["body"] and "Комиссар" not in draft["body"]
-        token = re.search(r"https://gm\.example\.org/role/(\S+)", draft["body"]).group(1)
+        # the draft (the store, the drafts page, `drafts show`) holds the link's mark, never its token
+        assert re.search(r"https://gm\.example\.org/role/\{role-link:[\w-]+\}\n", draft["body"])
+        run.store.approve(draft["id"], by="host")
+    publish_approved(run.forum, run.store, clock.now())
+    sent = {pm["to"]: pm["body"] for pm in run.forum.sent}
+    tokens = set()
+    for draft in roles:
+        token = re.search(r"https://gm\.example\.org/role/([\w-]{43})\n", sent[draft["target"]]).group(1)
+        tokens.add(token)
         shown = run.store.open_role_link(token)
         assert isinstance(shown, RoleShown) and shown.nick == draft["target"]
         assert draft["target"] in shown.text and "ваша роль" in shown.text
         assert isinstance(run.store.open_role_link(token), LinkUsed)
+    assert len(tokens) == 8
+    stored = "\n".join(run.store.db.conn.iterdump())
+    assert not any(token in stored for token in tokens)          # the PMs were sent, the tokens kept nowhere
+
+
+def test_a_role_link_whose_key_is_lost_is_not_sent(tmp_path, monkeypatch):
+    """Made again with another key, the token would open nothing: the PM waits, saying why."""
+    installation = example_installation(tmp_path, monkeypatch, top_level('role_delivery = "link"'),
+                                        public_url="https://gm.example.org/")
+    clock = FixedClock(msk(2, 20))
+    run = daemon(installation, clock, MemoryForum(clock))
+    run.tick()
+    draft = drafts_of(run.store, "role")[0]
+    run.store.approve(draft["id"], by="host")
+    key_path(run.store.path).unlink()
+    report = publish_approved(run.forum, run.store, clock.now())
+    assert run.forum.sent == [] and "does not open with the key in" in report.failed[draft["id"]]
+    assert run.store.draft(draft["id"])["status"] == "approved"      # tried again at every tick, never sent blind
 
 
 def test_role_links_need_the_pages_public_address(tmp_path, monkeypatch):

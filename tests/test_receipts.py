@@ -46,9 +46,17 @@ def test_invisible_characters_from_a_player_never_reach_the_draft():
     assert "«Атака 5 gosha\uff3bb]x\uff3b/b]»" in text and text.startswith("Зорро, ")
 
 
+def test_control_characters_from_a_player_never_reach_the_draft():
+    """NUL, ESC and a terminal's OSC sequence: no board shows them, and the host reads drafts in
+    his terminal, where they would act (retitle it, clear the screen)."""
+    text = receipt_text("legends", "Зорро\x1b[2J", [Rejected("Атака\x00 5\x1b]0;pwned\x07\x7f\x9b", "?")], TEXTS)
+    assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f]", text)
+    assert "«Атака 5]0;pwned»" in text and text.startswith("Зорро\uff3b2J, ")
+
+
 def test_the_host_notice_shows_an_invisible_character_in_an_account_name():
     body = TEXTS.render("common/notice_stray_pm.j2", sender="gosha100\u200b", subject="", time="", text="x",
-                        games=["g"], finished=[], replaced=[])
+                        games=["g"], finished=[], replaced=[], look_alike=None)
     assert "gosha100<U+200B>" in body and "gosha100\u200b" not in body
 
 
@@ -78,8 +86,9 @@ def test_the_receipt_of_a_huge_pm_fits_a_pm_and_counts_every_line():
 
 def test_a_huge_line_and_a_reason_quoting_it_are_cut_short_in_the_receipt():
     from forumgm.parsers.names import Roster
-    from forumgm.parsers.orders.mafia import parse_orders
-    [verdict] = parse_orders("голос: " + "Лиса" * 4000, "Хан", Roster(("Аскон", "Хан", "Лиса")))
+    from forumgm.parsers.orders.mafia import parse_line
+    # the grammar's own verdict: a PM's line so long is refused unread (test_parser_limits.py)
+    verdict = parse_line("голос: " + "Лиса" * 4000, "Хан", Roster(("Аскон", "Хан", "Лиса")))
     text = receipt_text("mafia", "Хан", [verdict], TEXTS)
     assert len(verdict.line) + len(verdict.reason) > 30000 and len(text) < 1000
     assert "• «голос: ЛисаЛиса" in text and "» — неизвестный игрок «ЛисаЛиса" in text and text.count("…") == 2

@@ -93,3 +93,23 @@ def test_drafts_list_and_show_give_the_forums_refusal(played, capsys):
     assert len([line for line in listed if "the forum refused it" in line]) == 1
     assert main(["drafts", "--config", str(config), "show", str(refused)]) == 0
     assert "the forum refused it: The user Незнакомец does not exist." in capsys.readouterr().out
+
+
+def test_drafts_show_and_list_write_a_players_control_characters_escaped(played, capsys, tmp_path):
+    """A draft holding ESC, NUL or an OSC sequence (a text edited in, a forum's message, a draft
+    stored before player text lost them) must not act on the host's terminal when shown."""
+    config, storage = played
+    osc = "\x1b]0;pwned\x07\x00\x1b[2J"
+    store = Store(storage)
+    draft = store.insert_draft(GAME, "receipt", f"Эф{osc}", f"Принято{osc}\nголос", "round-3", True,
+                               subject=f"Тема{osc}")
+    store.note_send_problem(draft, f"the forum: «{osc}»", store.now())
+    store.close()
+    capsys.readouterr()
+    assert main(["drafts", "--config", str(config), "show", str(draft)]) == 0
+    assert main(["drafts", "--config", str(config), "list"]) == 0
+    out = capsys.readouterr().out
+    assert not any(ch in out for ch in "\x1b\x07\x00")
+    escaped = "<U+001B>]0;pwned<U+0007><U+0000><U+001B>[2J"
+    assert f"Принято{escaped}\nголос" in out and f"subject: Тема{escaped}" in out and f"Эф{escaped}" in out
+    assert f"«{escaped}»" in out

@@ -70,7 +70,7 @@ def test_wrong_type_missing_key_unknown_key_zone_and_time_all_at_once(tmp_path):
     path = write(tmp_path, "game.toml", broken)
     problems = problems_of(load_game, path)
     assert f"{path}: seed: expected an integer (got 'one')" in problems
-    assert f"{path}: thread_url: expected an http:// or https:// URL (required)" in problems
+    assert f"{path}: thread_url: expected an http:// or https:// URL (its port, if any, 1-65535) (required)" in problems
     assert any(p.startswith(f"{path}: calendar.round.closes: expected a time of day") and "'25:00'" in p
                for p in problems)
     assert any(p.startswith(f"{path}: time_zone: expected an IANA time zone") and "Mars/Olympus" in p
@@ -115,7 +115,7 @@ def test_problems_of_the_installation_and_its_game_files_come_together(tmp_path)
     game_file = tmp_path / "game.toml"
     assert f"{path}: forum.engine: expected one of phpbb, mybb, smf, fluxbb, xenforo, ipb3, ipb4, " \
            f"vbulletin3, vbulletin4, generic (got 'phpbb3')" in problems
-    assert f"{path}: forum.base_url: expected an http:// or https:// URL (got 'forum.example')" in problems
+    assert f"{path}: forum.base_url: expected an http:// or https:// URL (its port, if any, 1-65535) (got 'forum.example')" in problems
     assert any(p.startswith(f"{path}: forum.password_env: expected") for p in problems)
     assert f"{path}: daemon.poll_interval: expected a positive integer (got 0)" in problems
     assert any(p.startswith(f"{game_file}: type: expected one of arena, bellum, legends, mafia") for p in problems)
@@ -203,3 +203,19 @@ def test_a_config_names_the_forum_engines_the_parsers_read_and_each_has_an_http_
             games="[]"))
         assert load_installation(path).forum.engine == engine
     assert set(ADAPTERS) == set(ENGINES)
+
+
+@pytest.mark.parametrize("port", ["99999", "abc", "0"])
+def test_an_address_with_a_port_out_of_range_is_a_problem_not_a_traceback(tmp_path, capsys, monkeypatch, port):
+    """check-config compared the thread's board with the forum's by port: urlsplit's ValueError
+    on the port ended the command in a traceback."""
+    monkeypatch.setenv("PW", "x")
+    write(tmp_path, "game.toml", GAME.replace("https://forum.example/t/1", f"https://forum.example:{port}/t/1"))
+    path = write(tmp_path, "forumgm.toml", installation(
+        tmp_path, f'engine = "phpbb"\nbase_url = "https://forum.example:{port}"\naccount = "host"\npassword_env = "PW"'))
+    assert main(["check-config", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    expected = "an http:// or https:// URL (its port, if any, 1-65535)"
+    assert f"{path}: forum.base_url: expected {expected} (got 'https://forum.example:{port}')" in err
+    assert f"{tmp_path / 'game.toml'}: thread_url: expected {expected} (got 'https://forum.example:{port}/t/1')" in err

@@ -146,6 +146,73 @@ def test_a_second_daemon_on_the_same_store_is_refused_while_the_cli_keeps_writin
     assert again.returncode == 0
 
 
+@pytest.mark.parametrize("link", ["symlink", "hard link"])
+def test_a_second_daemon_on_the_same_store_under_another_name_is_refused(config, tmp_path, link):
+    """The lock was `<configured path>.daemon.lock`: through a symlink or a hard link (another name,
+    another folder) a second daemon took a lock of its own and both published every draft."""
+    other = tmp_path / "elsewhere"
+    other.mkdir()
+    named = other / "same-store.sqlite"
+    text = config.read_text(encoding="utf-8")
+    assert 'path = "forumgm.sqlite"' in text
+    second_config = tmp_path / "second.toml"
+    second_config.write_text(text.replace('path = "forumgm.sqlite"', f'path = "{named}"'), encoding="utf-8")
+    first = start(config)
+    try:
+        wait_for_log(first, "forumgm running", [])
+        if link == "symlink":
+            named.symlink_to(tmp_path / "forumgm.sqlite")
+        else:
+            os.link(tmp_path / "forumgm.sqlite", named)
+        second = start(second_config)
+        out, err = second.communicate(timeout=60)
+        assert second.returncode == 2, err
+        assert f"another forumgm run already uses the store {named} (process {first.pid})" in err
+        assert "forumgm running" not in err
+    finally:
+        first.send_signal(signal.SIGTERM)
+        first.communicate(timeout=60)
+    assert first.returncode == 0
+    again = start(second_config)                # by the other name too, once the first has ended
+    wait_for_log(again, "forumgm running", [])
+    again.send_signal(signal.SIGTERM)
+    again.communicate(timeout=60)
+    assert again.returncode == 0
+
+
+def test_sigterm_while_the_daemon_starts_exits_zero(config, tmp_path):
+    """A SIGTERM before the loop began killed the daemon by the signal (exit -15): a service
+    manager counts that as a failure. Held in its start-up by the store (the host's command writing),
+    the daemon is stopped there and exits 0 without a tick."""
+    store = Store(tmp_path / "forumgm.sqlite")
+    store.db.execute("BEGIN IMMEDIATE")                  # the daemon's migration waits for this write
+    process = start(config)
+    try:
+        _wait_until_it_opened(process.pid, tmp_path / "forumgm.sqlite")
+        process.send_signal(signal.SIGTERM)
+    finally:
+        store.db.execute("COMMIT")
+        store.close()
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 0, err
+    assert "stopped after 0 tick(s)" in err and "did not answer" not in err
+
+
+def _wait_until_it_opened(pid: int, path) -> None:
+    """Until the process has the file open (it is past its imports, inside its start-up)."""
+    import time
+
+    target = os.path.realpath(path)
+    for _ in range(600):
+        try:
+            if any(os.path.realpath(entry.path) == target for entry in os.scandir(f"/proc/{pid}/fd")):
+                return
+        except OSError:
+            pass
+        time.sleep(0.05)
+    raise AssertionError(f"process {pid} never opened {path}")
+
+
 def test_a_store_that_cannot_be_written_is_logged_once_and_its_recovery_once(caplog):
     outcomes = [sqlite3.OperationalError("database or disk is full")] * 3 + [None, None]
 

@@ -145,3 +145,17 @@ def test_a_pm_from_an_account_named_like_an_alias_is_nobodys_order(tmp_path, cap
     assert "Зорро" not in night["receipts"] and "Зор" not in night["receipts"]
     assert night["stray_pms"] == [{"from": "Зор", "text": "Атака 8 Хана\nатака 5 Лисы"}]
     assert all(pm["to"] != "Зорро" or pm["kind"] != "receipt" for pm in night["pms"])
+
+
+@pytest.mark.parametrize("content, message", [
+    (None, "{orders}: cannot read it: No such file or directory"),
+    (b"\xd0\x97\xd0\xb0\xd1\x89\xff 3", "{orders}: expected UTF-8 text (byte 0xff at offset 6 is not)"),
+])
+def test_an_order_file_that_cannot_be_read_is_exit_2_naming_it(tmp_path, capsys, content, message):
+    """A missing file or one that is not UTF-8 ended in a traceback."""
+    orders = tmp_path / "orders.txt"
+    if content is not None:
+        orders.write_bytes(content)
+    path = scenario(tmp_path, doc_example())
+    assert main(["check-orders", "--game", "legends", "--scenario", str(path), "--from", "Зорро", str(orders)]) == 2
+    assert capsys.readouterr().err == f"forumgm check-orders: {message.format(orders=orders)}\n"

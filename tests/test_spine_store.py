@@ -143,3 +143,20 @@ def test_unclaimed_pms_leave_out_old_mail_orders_and_answered_ones(store):
     assert [p["pm_id"] for p in store.unclaimed_pms("f", ["g"], T0, "stray_pm:f:")] == ["5", "4"]
     assert [p["pm_id"] for p in store.unclaimed_pms("f", [], T0, "stray_pm:f:")] == ["5", "2", "4"]
     assert [p["pm_id"] for p in store.unclaimed_pms("f", ["g"], T0, "receipt:")] == ["5", "3", "4"]
+
+
+def test_sending_and_sent_are_committed_with_full_sync(store):
+    """synchronous=NORMAL in WAL mode may lose the last commits to a power cut: a lost `sending`
+    re-sends the draft blind, a lost `sent` leaves its id free for another draft to claim."""
+    draft = store.insert_draft("g", "receipt", "Хан", "Принято", "round-1", needs_approval=False)
+    statements: list[str] = []
+    store.db.conn.set_trace_callback(statements.append)
+    store.mark_sending(draft, T0)
+    store.mark_sent(draft, "pm-77", T0)
+    store.db.conn.set_trace_callback(None)
+    commits = [i for i, sql in enumerate(statements) if sql == "COMMIT"]
+    assert len(commits) == 2
+    for commit in commits:
+        pragma = [sql for sql in statements[:commit] if sql.startswith("PRAGMA synchronous")][-1]
+        assert pragma == "PRAGMA synchronous=FULL"
+    assert store.db.execute("PRAGMA synchronous").fetchone()[0] == 1       # NORMAL again after

@@ -6,7 +6,9 @@ once the store can be written again, having lost nothing.
 """
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
 import re
 import sqlite3
 import subprocess
@@ -108,3 +110,67 @@ def test_a_disk_full_when_the_tick_plan_is_kept_stops_nothing_and_the_daemon_goe
     assert [o["sender"] for o in daemon.store.orders(GAME, "night-1")] == ["Аскон"]
     assert daemon.store.phase(GAME, "night-1")["status"] == "resolved"
     assert daemon.store.tick_plan()["last_tick_at"] == msk(3, 10, 5)
+
+
+def cli(config, *argv: str) -> subprocess.CompletedProcess:
+    env = {PASSWORD_ENV: "host-secret", "PATH": "/usr/bin:/bin", "PYTHONPATH": os.environ.get("PYTHONPATH", "")}
+    return subprocess.run([sys.executable, "-m", "forumgm.daemon.cli", *argv], capture_output=True, text=True,
+                          timeout=120, env=env)
+
+
+@contextlib.contextmanager
+def read_only(path):
+    """The file as a read-only disk has it: root writes past a file's mode, not past the immutable flag."""
+    if os.geteuid() == 0:
+        subprocess.run(["chattr", "+i", str(path)], check=True)
+        try:
+            yield
+        finally:
+            subprocess.run(["chattr", "-i", str(path)], check=True)
+    else:
+        os.chmod(path, 0o444)
+        try:
+            yield
+        finally:
+            os.chmod(path, 0o644)
+
+
+def test_status_and_check_config_say_the_store_is_read_only(game):
+    """SQLite opens a file it cannot write read-only without a word: `status` printed the games as if
+    all were well while no daemon could record anything."""
+    _, _, config, daemon = game
+    daemon.tick()
+    daemon.store.close()
+    storage = config.parent / "forumgm.sqlite"
+    with read_only(storage):
+        status = cli(config, "status", "--config", str(config))
+        checked = cli(config, "check-config", str(config))
+    for done in (status, checked):
+        assert "Traceback" not in done.stderr
+        assert (f"the store {storage} cannot be used: the file cannot be written (a read-only file, folder or "
+                "disk): forumgm must be able to write there") in done.stderr, done.stderr
+    assert (status.returncode, checked.returncode) == (2, 1)
+
+
+def test_status_and_check_config_notice_a_damaged_store(game):
+    """A damaged page is met only by the query that reads it: `status` and `check-config` said all
+    was well on a store whose other pages were garbage."""
+    server, clock, config, daemon = game
+    clock.moment = msk(2, 21, 30)
+    for n in range(40):
+        Player(server, clock, "Кума").post(f"Пост {n} " + "слово " * 200)
+    daemon.tick()
+    daemon.store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    daemon.store.close()
+    storage = config.parent / "forumgm.sqlite"
+    size = storage.stat().st_size
+    with open(storage, "r+b") as handle:          # pages in the middle overwritten: a bad disk, a torn copy
+        handle.seek(size // 2 // 4096 * 4096)
+        handle.write(bytes(range(256)) * 64)
+    status = cli(config, "status", "--config", str(config))
+    checked = cli(config, "check-config", str(config))
+    for done in (status, checked):
+        assert "Traceback" not in done.stderr
+        assert f"the store {storage} cannot be used: " in done.stderr, done.stderr
+        assert "the file is damaged: stop the daemon and put back a copy from before the damage" in done.stderr
+    assert (status.returncode, checked.returncode) == (2, 1)

@@ -104,7 +104,7 @@ def test_a_post_without_the_csrf_token_is_refused(site, page):
 
 def test_a_role_link_shows_the_role_once(site, page):
     seeded, base = site
-    token = seeded.store.create_role_link(GAME, "Хана", "Доктор. Каждую ночь лечит одного игрока.")
+    token = seeded.store.role_link_token(seeded.store.create_role_link(GAME, "Хана", "Доктор. Каждую ночь лечит одного игрока."))
     page.goto(base + role_link_path(token))
     expect(page.locator("h1")).to_have_text("Хана, ваша роль")
     expect(page.locator("pre")).to_have_text("Доктор. Каждую ночь лечит одного игрока.")

@@ -223,18 +223,22 @@ def test_logout_ends_the_session(host):
 
 
 def test_role_link_shows_the_role_once(client, seeded):
-    token = seeded.store.create_role_link(GAME, "Аскон", "Комиссар <проверяет ночью>")
+    token = seeded.store.role_link_token(seeded.store.create_role_link(GAME, "Аскон", "Комиссар <проверяет ночью>"))
+    assert client.head(role_link_path(token)).status_code == 200     # a link previewer's look uses nothing up
+    assert client.head(role_link_path(token)).status_code == 200
     first = client.get(role_link_path(token))
     assert first.status_code == 200
     assert "Комиссар &lt;проверяет ночью&gt;" in first.get_data(as_text=True)
     second = client.get(role_link_path(token))
     assert second.status_code == 410 and "Ссылка уже использована" in second.get_data(as_text=True)
     assert "Комиссар" not in second.get_data(as_text=True)
+    assert client.head(role_link_path(token)).status_code == 404
     assert client.get(role_link_path(token[:-2])).status_code == 404
 
 
 def test_role_link_token_is_stored_hashed(seeded):
-    token = seeded.store.create_role_link(GAME, "Хана", "Доктор")
+    nonce = seeded.store.create_role_link(GAME, "Хана", "Доктор")
+    token = seeded.store.role_link_token(nonce)
     dump = "\n".join(seeded.store.db.conn.iterdump())
     assert len(token) >= 43 and token not in dump
     assert ("daemon", "role_link.create", {"game": GAME, "nick": "Хана"}) in audit_actions(seeded.store)

@@ -1,5 +1,6 @@
-"""Wrong passwords on the host's page: growing pauses per client address, then a lock-out that
-the log and `forumgm status` mention; the session cookie is Secure behind an https address."""
+"""Wrong passwords on the host's page: growing pauses per source (a machine: all of 127/8 is one)
+and, past an hourly budget, for the page as a whole, which the log and `forumgm status` mention;
+never a lock-out. The session cookie is Secure behind an https address."""
 from __future__ import annotations
 
 import logging
@@ -8,10 +9,11 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from forumgm.daemon.cli.status import web_lockout_lines
+from forumgm.daemon.cli.status import web_throttle_lines
 from forumgm.daemon.store import Store
 from forumgm.daemon.web import create_app
-from forumgm.daemon.web.throttle import FREE_FAILURES, LOCKOUT, LOCKOUT_AFTER, LoginThrottle
+from forumgm.daemon.web.throttle import (FREE_FAILURES, GLOBAL_BUDGET, GLOBAL_WINDOW, LOOPBACK, MAX_PAUSE, LoginThrottle,
+                                        source_of)
 
 PASSWORD = "a long host web password"
 TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
@@ -64,33 +66,54 @@ def test_pauses_grow_and_a_pause_refuses_even_the_right_password(store, clock):
     assert attempt(app, PASSWORD).status_code == 302             # the right password, after the pause
 
 
-def test_a_lock_out_is_logged_audited_and_shown_by_status(store, clock, caplog):
+def test_every_loopback_address_is_one_source(store, clock):
+    """Every 127.x.y.z is the same machine: 300 wrong passwords from 300 of them went unrefused."""
+    app = create_app(store, PASSWORD)
+    codes = [attempt(app, "wrong", address=f"127.0.{n // 250}.{n % 250 + 1}").status_code for n in range(12)]
+    assert codes[:FREE_FAILURES + 1] == [401] * (FREE_FAILURES + 1) and set(codes[FREE_FAILURES + 1:]) == {429}
+    assert attempt(app, PASSWORD, address="::1").status_code == 429           # the IPv6 loopback too
+    assert [source_of(a) for a in ("127.0.0.1", "127.9.9.9", "::1", "::ffff:127.0.0.2")] == [LOOPBACK] * 4
+    assert source_of("2001:db8::1") == source_of("2001:db8::ffff:1") == "2001:db8::/64"
+    assert source_of("203.0.113.7") != source_of("203.0.113.8")
+
+
+def test_many_sources_share_one_budget_and_no_one_is_locked_out(store, clock, caplog):
+    """A failure budget for the page as a whole, with pauses that grow but never shut the host out:
+    10 wrong tries used to lock 127.0.0.1 out for 30 minutes, renewable by anyone."""
     caplog.set_level(logging.WARNING, logger="forumgm.daemon.web")
     app = create_app(store, PASSWORD)
-    for _ in range(LOCKOUT_AFTER):
-        attempt(app, "wrong")
-        clock.advance(timedelta(minutes=6))                      # past every pause before the lock-out
-    clock.moment -= timedelta(minutes=6)
-    locked = attempt(app, PASSWORD)
-    assert locked.status_code == 429 and int(locked.headers["Retry-After"]) == LOCKOUT.total_seconds()
-    assert any("203.0.113.7 is locked out" in r.getMessage() for r in caplog.records)
-    assert [a["detail"]["address"] for a in store.audit_log() if a["action"] == "web.lockout"] == ["203.0.113.7"]
-    assert web_lockout_lines(store, clock()) == [
-        f"web page: 203.0.113.7 locked out until {START + timedelta(minutes=54) + LOCKOUT:%Y-%m-%d %H:%M} UTC "
-        f"after {LOCKOUT_AFTER} wrong passwords"]
-    clock.advance(LOCKOUT)
-    assert web_lockout_lines(store, clock()) == []
-    assert attempt(app, PASSWORD).status_code == 302
+    for n in range(GLOBAL_BUDGET):                  # one wrong try each from as many machines: free
+        assert attempt(app, "wrong", address=f"198.51.100.{n + 1}").status_code == 401
+    assert attempt(app, "wrong", address="203.0.113.1").status_code == 401     # the budget is spent
+    held = attempt(app, PASSWORD, address="203.0.113.99")       # everyone waits now, the host too
+    assert held.status_code == 429 and held.headers["Retry-After"] == "2"
+    assert any("every login waits" in r.getMessage() for r in caplog.records)
+    assert [a["detail"]["address"] for a in store.audit_log() if a["action"] == "web.password_budget"] == ["203.0.113.1"]
+    assert web_throttle_lines(store, clock()) == [
+        "web page: too many wrong passwords in the last hour (the last from 203.0.113.1): every login waits until "
+        f"{START + timedelta(seconds=2):%Y-%m-%d %H:%M:%S} UTC"]
+    waits = []
+    for n in range(12):                             # pauses double, and stop at MAX_PAUSE
+        clock.advance(timedelta(seconds=int(held.headers["Retry-After"])))
+        assert attempt(app, "wrong", address=f"192.0.2.{n + 1}").status_code == 401
+        held = attempt(app, PASSWORD, address="203.0.113.99")
+        assert held.status_code == 429
+        waits.append(int(held.headers["Retry-After"]))
+    assert waits[:4] == [4, 8, 16, 32] and waits[-3:] == [MAX_PAUSE.total_seconds()] * 3
+    clock.advance(MAX_PAUSE)
+    assert web_throttle_lines(store, clock()) == []
+    assert attempt(app, PASSWORD).status_code == 302                # the host is in after minutes at most
+    clock.advance(GLOBAL_WINDOW)
+    assert attempt(app, "wrong", address="192.0.2.200").status_code == 401     # an hour later: the budget is back
 
 
 def test_the_throttle_alone():
     clock = Clock()
     throttle = LoginThrottle(clock)
-    waits = [throttle.failed("a").wait.total_seconds() for _ in range(LOCKOUT_AFTER)]
+    waits = [throttle.failed("a").wait.total_seconds() for _ in range(12)]
     assert waits[:FREE_FAILURES] == [0] * FREE_FAILURES
-    assert waits[FREE_FAILURES:-1] == [2, 4, 8, 16, 32, 64]
-    assert waits[-1] == LOCKOUT.total_seconds()
-    assert throttle.wait("a") == LOCKOUT and throttle.wait("b") is None
+    assert waits[FREE_FAILURES:] == [2, 4, 8, 16, 32, 64, 128, 256, 300]
+    assert throttle.wait("a") == MAX_PAUSE and throttle.wait("b") is None
     throttle.succeeded("a")
     assert throttle.wait("a") is None
 

@@ -1,7 +1,6 @@
 """`forumgm check-config FILE`: load an installation (or one game file) and list every problem."""
 from __future__ import annotations
 
-import sqlite3
 import sys
 from pathlib import Path
 
@@ -71,18 +70,14 @@ def secret_problems(installation) -> list[str]:
 
 def store_problems(installation) -> list[str]:
     """What the installation's store says of the config: nicks changed since the roles were dealt."""
-    from forumgm.daemon.cli.common import played_nick_problems
-    from forumgm.daemon.store import Store, store_problem
-    from forumgm.daemon.store.lost import StoreGone, played_games
+    from forumgm.daemon.cli.common import played_nick_problems, store_check
+    from forumgm.daemon.store.lost import played_games
 
     if not installation.storage.exists() and not played_games(installation.storage):
         return []      # nothing dealt yet (and check-config creates no store)
-    try:
-        store = Store(installation.storage)
-    except sqlite3.Error as error:
-        return [store_problem(installation.storage, error)]
-    except StoreGone as gone:
-        return [str(gone)]
+    store = store_check(installation.storage, installation.raw_pages_kept, check=True)
+    if isinstance(store, str):
+        return [store]
     try:
         return played_nick_problems(installation, store)
     finally:

@@ -24,7 +24,9 @@ def run(args) -> int:
     from forumgm.config import load_texts
     from forumgm.daemon.offline.simulate import ScenarioError, check_orders, load_scenario
 
-    text = args.file.read_text(encoding="utf-8") if args.file else sys.stdin.read()
+    text = _order_text(args.file)
+    if text is None:
+        return 2
     try:
         # the scenario file's path is the caller's; paths inside it are the scenario file's
         scenario = load_scenario(args.scenario)
@@ -36,3 +38,17 @@ def run(args) -> int:
     json.dump(result, sys.stdout, ensure_ascii=False, indent=2)
     sys.stdout.write("\n")
     return 0
+
+
+def _order_text(file: Path | None) -> str | None:
+    """The order text, or None after saying in one line why it cannot be read (no traceback)."""
+    name = str(file) if file else "standard input"
+    try:
+        data = file.read_bytes() if file else sys.stdin.buffer.read()
+        return data.decode("utf-8")
+    except OSError as error:
+        print(f"forumgm check-orders: {name}: cannot read it: {error.strerror}", file=sys.stderr)
+    except UnicodeDecodeError as error:
+        print(f"forumgm check-orders: {name}: expected UTF-8 text (byte {data[error.start]:#04x} at offset "
+              f"{error.start} is not)", file=sys.stderr)
+    return None

@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 from forumgm.daemon.settings.game import player_key
 from forumgm.daemon.settings.installation import load_installation
 from forumgm.daemon.settings.records import ConfigError, Installation
-from forumgm.daemon.store import Store, store_problem
+from forumgm.daemon.store import DAMAGED, Store, store_problem, unwritable
 from forumgm.daemon.store.lost import StoreGone
 
 
@@ -31,11 +31,13 @@ def actor(args) -> str:
     return args.by or getpass.getuser()
 
 
-def open_installation(path: Path, check_engines: bool = False) -> tuple[Installation, Store] | None:
+def open_installation(path: Path, check_engines: bool = False,
+                      check_store: bool = False) -> tuple[Installation, Store] | None:
     """The loaded config and its store, or None after printing every config problem.
 
     With `check_engines` the engines check their own tables too ([setup], the players' roles,
-    [rules]): the daemon never starts on a game whose first tick would fail."""
+    [rules]): the daemon never starts on a game whose first tick would fail. With `check_store` the
+    whole file is checked for damage (status: seconds on a big store, so not every command)."""
     try:
         installation = load_installation(path)
     except ConfigError as error:
@@ -47,7 +49,7 @@ def open_installation(path: Path, check_engines: bool = False) -> tuple[Installa
     if problems:
         print("\n".join(problems), file=sys.stderr)
         return None
-    store = open_store(installation)
+    store = open_store(installation, check_store)
     if store is None:
         return None
     problems = played_nick_problems(installation, store) if check_engines else []
@@ -58,16 +60,34 @@ def open_installation(path: Path, check_engines: bool = False) -> tuple[Installa
     return installation, store
 
 
-def open_store(installation: Installation) -> Store | None:
-    """The installation's store, or None after one line saying why it cannot be used."""
+def open_store(installation: Installation, check: bool = False) -> Store | None:
+    """The installation's store, or None after one line saying why it cannot be used: SQLite's
+    error, a file or folder it could only read, or (`check`) damage found in the file."""
+    problem = store_check(installation.storage, installation.raw_pages_kept, check)
+    if isinstance(problem, Store):
+        return problem
+    print(problem, file=sys.stderr)
+    return None
+
+
+def store_check(path: Path, raw_pages_kept: int, check: bool) -> Store | str:
+    """The open store, or the line saying why it cannot be used."""
     try:
-        return Store(installation.storage, raw_pages_kept=installation.raw_pages_kept)
+        store = Store(path, raw_pages_kept=raw_pages_kept)
     except sqlite3.Error as error:
-        print(store_problem(installation.storage, error), file=sys.stderr)
-        return None
+        return store_problem(path, error)
     except StoreGone as gone:
-        print(gone, file=sys.stderr)
-        return None
+        return str(gone)
+    try:
+        problem = unwritable(path)
+        if problem is None and check and (found := store.damage()) is not None:
+            problem = f"{found} ({DAMAGED})"
+    except sqlite3.Error as error:
+        problem = store_problem(path, error).removeprefix(f"the store {path} cannot be used: ")
+    if problem is None:
+        return store
+    store.close()
+    return f"the store {path} cannot be used: {problem}"
 
 
 def played_nick_problems(installation: Installation, store: Store) -> list[str]:

@@ -11,6 +11,7 @@ from pathlib import Path
 from forumgm.daemon.cli.common import actor, add_by_argument, add_config_argument, known_game, open_installation
 from forumgm.daemon.drafts.pictures import MARK
 from forumgm.daemon.tick.signup_choices import KIND as ASSIGNMENT, AssignmentError, approve_assignment
+from forumgm.engines.texts import show_invisible
 
 ACTIONS = ("list", "show", "edit", "approve", "reject")
 STATUSES = ("pending", "approved", "sending", "sent", "rejected", "superseded")   # the store's DRAFT_STATUSES
@@ -45,7 +46,7 @@ def run(args) -> int:
             for draft in store.drafts(status=status, game_id=args.game):
                 print(_line(draft))
                 if draft["send_error"]:
-                    print(f"{'':7}{_refusal(draft)}")
+                    print(f"{'':7}{_seen(_refusal(draft))}")
         elif args.action == "show":
             _show(store, args.id)
         elif args.action == "edit":
@@ -86,22 +87,29 @@ def _approve_assignment(installation, store, draft_id: int, by: str) -> list:
 def _line(draft: dict) -> str:
     first = draft["body"].strip().splitlines()[0] if draft["body"].strip() else ""
     return (f"{draft['id']:>5}  {draft['status']:<10} {draft['game_id']:<16} {draft['phase_key'] or '':<10} "
-            f"{draft['kind']:<16} → {draft['target']:<16} {first[:60]}")
+            f"{draft['kind']:<16} → {_seen(draft['target']):<16} {_seen(first[:60])}")
+
+
+def _seen(text: str) -> str:
+    """What a player may have put in a draft (his nick, his words, a forum's message), with every
+    control or invisible character written as <U+XXXX>: ESC or an OSC sequence would otherwise
+    act on the host's terminal (retitle it, hide lines) instead of being shown."""
+    return show_invisible(text)
 
 
 def _show(store, draft_id: int) -> None:
     draft = store.draft(draft_id)
     print(_line(draft))
     if draft["subject"]:
-        print(f"subject: {draft['subject']}")
+        print(f"subject: {_seen(draft['subject'])}")
     if draft["forum_ref"]:
         print(f"sent as: {draft['forum_ref']} at {draft['sent_at'].isoformat()}")
     if draft["send_error"]:
-        print(_refusal(draft))
+        print(_seen(_refusal(draft)))
     for path in draft["pictures"] or []:
         print(f"picture: {path} (posted where the text says {MARK})")
     print()
-    print(draft["body"])
+    print(_seen(draft["body"]))
     for edit in store.draft_edits(draft_id):
         print(f"\n(edited by {edit['edited_by']} at {edit['edited_at'].isoformat()})")
 

@@ -28,6 +28,10 @@ def run(args) -> int:
     from forumgm.daemon.settings.secrets import SecretError, install_redaction, load_secrets
     from forumgm.daemon.runtime.wakeups import polling_text
 
+    # first of all: a SIGTERM while the daemon starts (the store migrating, the secrets read) ends
+    # it as one between ticks does, exit 0, not killed by the signal
+    stop = StopFlag()
+    stop.install()
     opened = open_installation(args.config, check_engines=True)
     if opened is None:
         return 2
@@ -48,8 +52,6 @@ def run(args) -> int:
         print("forumgm run: --start-at needs a time zone offset, e.g. 2026-03-02T23:00:00+03:00", file=sys.stderr)
         return 2
     clock = FastClock(args.start_at, args.speed) if args.start_at else SystemClock()
-    stop = StopFlag()
-    stop.install()
     # a SIGTERM wakes the client's backoff and ends its retries: with the forum down the
     # daemon would otherwise wait out every retry of every request left in the tick
     forum = open_forum(installation.forum, secrets, sleep=stop.wait, stopping=lambda: stop.stopped)

@@ -11,7 +11,7 @@ from forumgm.daemon.tick.stops import PAUSED, stops
 
 
 OVERDUE = timedelta(minutes=2)    # a tick this late means no daemon is running on this store
-LOCKOUT_LOOKBACK = 500             # audit entries searched for web lock-outs still in force
+THROTTLE_LOOKBACK = 500            # audit entries searched for the web page's password pause
 
 
 def register(subparsers) -> None:
@@ -20,12 +20,12 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    opened = open_installation(args.config)
+    opened = open_installation(args.config, check_store=True)
     if opened is None:
         return 2
     installation, store = opened
     print(tick_line(store.tick_plan(), ZoneInfo(installation.forum.time_zone or "UTC"), store.now()))
-    for line in web_lockout_lines(store, store.now()):
+    for line in web_throttle_lines(store, store.now()):
         print(line)
     for forum_id, note in store.sent_space_notes().items():
         print(f"forum {forum_id}: {note}")
@@ -55,18 +55,18 @@ def tick_line(plan: dict | None, zone: ZoneInfo, now: datetime) -> str:
             f"({zone.key}{clock}, {plan['next_reason']}{when}){late}")
 
 
-def web_lockout_lines(store, now: datetime) -> list[str]:
-    """Addresses the host's web page locks out now for wrong passwords (daemon/web/throttle.py)."""
-    lines = []
-    for entry in store.audit_log(limit=LOCKOUT_LOOKBACK):
-        if entry["action"] != "web.lockout":
-            continue
-        until = datetime.fromisoformat(entry["detail"]["until"])
-        if until > now:
-            lines.append(f"web page: {entry['detail']['address']} locked out until "
-                         f"{until.astimezone(timezone.utc):%Y-%m-%d %H:%M} UTC after "
-                         f"{entry['detail']['failures']} wrong passwords")
-    return lines
+def web_throttle_lines(store, now: datetime) -> list[str]:
+    """The host's web page holding every login back now: its hourly budget of wrong passwords is
+    spent (daemon/web/throttle.py)."""
+    for entry in store.audit_log(limit=THROTTLE_LOOKBACK):
+        if entry["action"] == "web.password_budget":
+            until = datetime.fromisoformat(entry["detail"]["until"])
+            if until <= now:
+                return []
+            return [f"web page: too many wrong passwords in the last hour (the last from "
+                    f"{entry['detail']['address']}): every login waits until "
+                    f"{until.astimezone(timezone.utc):%Y-%m-%d %H:%M:%S} UTC"]
+    return []
 
 
 def game_status(store, game) -> list[str]:

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Callable
 
-from forumgm.daemon.drafts.pictures import MARK, NO_PUBLIC_URL, forum_text, shown_picture
+from forumgm.daemon.drafts.pictures import forum_text, mark_of, no_public_url, shown_picture
 from forumgm.daemon.forum.adapter import Attachment
 from forumgm.daemon.forum.errors import (
     Accepted, FloodPause, ForumError, ForumRefused, NoAttachments, Unproven, Unreachable,
@@ -109,8 +109,9 @@ def _publish(forum, store, draft: dict, now: datetime, report: PublishReport, ba
             return
     else:
         if _text(store, draft) is None and not getattr(forum, "attaches", False):
-            store.mark_refused(draft["id"], NO_PUBLIC_URL, now)
-            report.refused[draft["id"]] = NO_PUBLIC_URL
+            why = no_public_url(draft["pictures"] or [])
+            store.mark_refused(draft["id"], why, now)
+            report.refused[draft["id"]] = why
             return
         store.mark_sending(draft["id"], now, after=baselines.of(draft))
         draft = store.draft(draft["id"])
@@ -182,18 +183,19 @@ def _reply(forum, store, draft: dict) -> str:
     """Post a thread draft; the picture it shows is attached inline where the board takes files from
     the account, else linked at the page's public address."""
     url = _thread_url(store, draft)
-    shown = shown_picture(draft["pictures"] or []) if MARK in draft["body"] else None
+    mark = mark_of(draft["pictures"] or [])
+    shown = shown_picture(draft["pictures"] or []) if mark in draft["body"] else None
     if shown is not None and getattr(forum, "attaches", False):
         path = shown[1]
         try:
-            return forum.reply(url, _text(store, draft, shown=MARK), attachments=[Attachment(path.name, path.read_bytes(), MARK)])
+            return forum.reply(url, _text(store, draft, shown=mark), attachments=[Attachment(path.name, path.read_bytes(), mark)])
         except NoAttachments as refused:
             if _text(store, draft) is None:
-                raise ForumRefused(f"{refused}; {NO_PUBLIC_URL}") from refused
+                raise ForumRefused(f"{refused}; {no_public_url(draft['pictures'])}") from refused
             log.info("draft %s: %s; its picture goes as a link to the page's public address", draft["id"], refused)
     text = _text(store, draft)
     if text is None:
-        raise ForumRefused(NO_PUBLIC_URL)
+        raise ForumRefused(no_public_url(draft["pictures"] or []))
     return forum.reply(url, text)
 
 
@@ -213,8 +215,10 @@ def _find(forum, store, draft: dict) -> str | None:
 def _text(store, draft: dict, shown: str | None = None) -> str | None:
     """What the forum gets: the body, with the pictures it carries where its mark is: the shown one
     as `shown` (the board's inline attachment) or linked at the page's public address, the others
-    linked (None: the shown one has no address to link)."""
-    return forum_text(draft, (store.game(draft["game_id"])["settings"] or {}).get("web_url"), shown)
+    linked (None: the shown one has no address to link); a role link's token where its mark is (made
+    here, never stored: daemon/store/role_links.py)."""
+    text = forum_text(draft, (store.game(draft["game_id"])["settings"] or {}).get("web_url"), shown)
+    return None if text is None else store.with_role_links(text)
 
 
 class _Baselines:

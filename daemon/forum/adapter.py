@@ -14,7 +14,6 @@ from datetime import datetime, timedelta, timezone
 from typing import Callable, Collection, Iterator, Sequence
 from urllib.parse import urljoin
 
-from selectolax.lexbor import LexborHTMLParser
 
 from forumgm.daemon.forum.errors import (
     Accepted, BoardSaid, FloodPause, ForumError, ForumRefused, NoAttachments, NoPrivateMessages, SessionLost,
@@ -26,6 +25,7 @@ from forumgm.daemon.forum.sent_text import same_name, same_text, skeleton
 from forumgm.daemon.forum.settings import ForumSettings
 from forumgm.daemon.forum.spec import EngineSpec, Paged, PmRemoval, PmSpec
 from forumgm.parsers.forums.base import Form, Listing, PageInfo, PmHeader, PmMessage, Post
+from forumgm.parsers.forums.html import parse_html
 from forumgm.parsers.forums.reader import read_form, read_options
 from forumgm.parsers.forums.unread import unread_pms
 
@@ -320,7 +320,7 @@ class ForumAdapter:
         """ForumRefused when the PM form asks for a verification (a picture, a question) that only a
         person can answer: sending it without would be refused every time."""
         pms = self.pms()
-        if pms.verification and LexborHTMLParser(page.text).css_first(pms.verification) is not None:
+        if pms.verification and parse_html(page.text).css_first(pms.verification) is not None:
             raise ForumRefused(f"{self.spec.name} asks the account {self.settings.username} to pass a verification "
                                f"(a picture to read or a question) before each PM, which forumgm cannot answer: "
                                f"{pms.verification_advice}; then approve the PM again (nothing was sent)")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from selectolax.lexbor import LexborHTMLParser
 
 from forumgm.daemon.forum.adapter import Attachment, ForumAdapter
 from forumgm.daemon.forum.errors import NoAttachments
@@ -14,6 +13,7 @@ from forumgm.daemon.forum.page_text import first_text
 from forumgm.daemon.forum.spec import EngineSpec, FormStep, Paged, PmRemoval, PmSpec
 from forumgm.parsers.forums import mybb as parser
 from forumgm.parsers.forums.base import Form
+from forumgm.parsers.forums.html import parse_html
 from forumgm.parsers.forums.layout import Field
 from forumgm.parsers.forums.unread import UnreadCount
 
@@ -81,6 +81,6 @@ class MybbForum(ForumAdapter):
 
 def _listed(html: str) -> dict[str, str]:
     """The uploads the reply page lists: attachment id -> file name."""
-    rows = LexborHTMLParser(html).css('tr[id^="attachment_"]')
+    rows = parse_html(html).css('tr[id^="attachment_"]')
     return {row.attributes["id"].removeprefix("attachment_"): name.text(strip=True)
             for row in rows for name in row.css("span.attachment_filename")[:1]}

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import re
 
-from selectolax.lexbor import LexborHTMLParser
+from forumgm.parsers.forums.html import parse_html
+
 
 # the document's own end: its closing tag, then at most comments (MyBB's "<!-- end: showthread -->")
 _CLOSED = re.compile(r"</html\s*>(?:\s|<!--.*?-->)*\Z", re.IGNORECASE | re.DOTALL)
@@ -11,7 +12,7 @@ _REFRESH = re.compile(r"<meta[^>]+http-equiv=[\"']refresh[\"'][^>]+url=([^\"'>]+
 
 
 def first_text(html: str, selectors: str) -> str | None:
-    node = LexborHTMLParser(html).css_first(selectors)
+    node = parse_html(html).css_first(selectors)
     if node is None:
         return None
     text = " ".join(node.text(deep=True, separator=" ").split())

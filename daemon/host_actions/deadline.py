@@ -34,7 +34,10 @@ def parse_span(text: str) -> timedelta:
     parts = _SPAN.findall(body)
     if not parts or _SPAN.sub("", body).strip():
         raise ValueError(f"{text!r} is not a span of time (expected e.g. 2h, 90m, 1d 6h, -30m)")
-    span = sum((timedelta(**{_UNITS[unit]: int(number)}) for number, unit in parts), timedelta())
+    try:
+        span = sum((timedelta(**{_UNITS[unit]: int(number)}) for number, unit in parts), timedelta())
+    except (OverflowError, ValueError):     # past timedelta's days, or past int's digits
+        raise ValueError(f"{text!r} is longer than any calendar (expected e.g. 2h, 90m, 1d 6h, -30m)") from None
     return sign * span
 
 
@@ -59,7 +62,10 @@ def move_deadline(store: Store, game_id: str, by: str, now: datetime, *, extend:
         if not pending:
             raise StoreError(f"{game_id} has no open phase (not started yet, or every phase is resolved)")
         phase = pending[0]
-        new = to if to is not None else phase["deadline"] + extend
+        try:
+            new = to if to is not None else phase["deadline"] + extend
+        except OverflowError:
+            raise StoreError(f"the deadline {phase['deadline'].isoformat()} moved so far is past any calendar") from None
         if new <= now:
             raise StoreError(f"{game_id} {phase['key']}: the new deadline {new:%Y-%m-%d %H:%M} UTC has passed; "
                              "it would close the phase at once")

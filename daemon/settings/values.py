@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from pathlib import Path
 from typing import Any, Callable, Mapping
+from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from forumgm.daemon.settings.records import GameConfig
@@ -74,6 +75,11 @@ def _local_datetime(value: Any) -> datetime:
 def _url(value: Any) -> str:
     if not isinstance(value, str) or not re.match(r"https?://[^\s/]+", value):
         raise ValueError
+    parts = urlsplit(value)
+    # .port raises for a port out of range or not a number: every later reader of the address may
+    # ask for it (check-config compares boards by host and port), so it is refused here, once
+    if not parts.hostname or parts.port == 0:
+        raise ValueError
     return value
 
 
@@ -120,7 +126,7 @@ DURATION_KIND = Kind('a duration such as "3d", "12h" or "1d 6h 30m"', _duration)
 ZONE = Kind('an IANA time zone such as "Europe/Moscow"', _zone)
 LOCAL_DATETIME = Kind("a TOML local date-time such as 2026-03-02T23:00:00 (in the game's time zone)",
                       _local_datetime)
-URL = Kind("an http:// or https:// URL", _url)
+URL = Kind("an http:// or https:// URL (its port, if any, 1-65535)", _url)
 STRINGS = Kind("an array of non-empty strings", _string_list)
 PATH = typed(str, "a file path", lambda v: bool(v.strip()))
 COLORS = Kind('an array of colours such as "blue", "#00f", "#0000ff" or "rgb(0,0,255)"', _colors)

@@ -8,22 +8,25 @@ both decide that the same phase is still unresolved.
 """
 from __future__ import annotations
 
+from forumgm.daemon.store.accounts import Accounts
 from forumgm.daemon.store.audit import Audit
-from forumgm.daemon.store.base import RAW_PAGES_KEPT, StoreError, from_text, store_problem, to_text, utc_now
+from forumgm.daemon.store.base import (DAMAGED, RAW_PAGES_KEPT, StoreError, from_text, store_problem, to_text,
+                                      unwritable, utc_now)
 from forumgm.daemon.store.drafts import DRAFT_STATUSES, OPEN_DRAFT_STATUSES, Drafts
 from forumgm.daemon.store.games import Games
 from forumgm.daemon.store.inbox import Inbox
 from forumgm.daemon.store.inputs import Inputs
 from forumgm.daemon.store.pages import Thread
 from forumgm.daemon.store.phases import Phases
+from forumgm.daemon.store.record import Record
 from forumgm.daemon.store.role_links import RoleLinks
 from forumgm.daemon.store.schema import MIGRATIONS
 
 
-class Store(Games, Thread, Inbox, Inputs, Phases, Drafts, Audit, RoleLinks):
+class Store(Games, Thread, Inbox, Inputs, Phases, Drafts, Audit, RoleLinks, Record, Accounts):
     """The installation's store, one object: each concern's methods live in its module of this package
-    (games, pages, inbox, inputs, phases, drafts, audit, role_links), all on one connection."""
+    (games, pages, inbox, inputs, phases, drafts, audit, role_links, record, accounts), all on one connection."""
 
 
-__all__ = ["DRAFT_STATUSES", "MIGRATIONS", "OPEN_DRAFT_STATUSES", "RAW_PAGES_KEPT", "Store", "StoreError",
-           "from_text", "store_problem", "to_text", "utc_now"]
+__all__ = ["DAMAGED", "DRAFT_STATUSES", "MIGRATIONS", "OPEN_DRAFT_STATUSES", "RAW_PAGES_KEPT", "Store", "StoreError",
+           "from_text", "store_problem", "to_text", "unwritable", "utc_now"]

@@ -21,10 +21,27 @@ JSON_COLUMNS = frozenset({"pictures", "aliases", "colored", "flagged", "verdicts
 TIME_COLUMNS = frozenset({"deadline", "at", "problem_since", "since"})
 
 
-def store_problem(path: Path, error: Exception) -> str:
+DAMAGED = ("the file is damaged: stop the daemon and put back a copy from before the damage; "
+           "`sqlite3 FILE .recover` saves what it can")
+
+
+def store_problem(path: Path, error: Exception | str) -> str:
     """One line for the host when SQLite cannot use the file (no traceback)."""
+    if isinstance(error, sqlite3.DatabaseError) and any(
+            word in str(error) for word in ("malformed", "not a database", "corrupt")):
+        return f"the store {path} cannot be used: {error} ({DAMAGED})"
     return (f"the store {path} cannot be used: {error} (a read-only file or folder, or a full disk? "
             "forumgm must be able to write there)")
+
+
+def unwritable(path: Path) -> str | None:
+    """Why the daemon could not write the store, or None: SQLite opens a file it cannot write
+    read-only, without a word, and every command that only reads would seem to work."""
+    for place in (path, path.parent):
+        if not os.access(place, os.W_OK):
+            return (f"{'the file' if place == path else 'its folder'} cannot be written (a read-only file, folder "
+                    "or disk): forumgm must be able to write there")
+    return None
 
 
 class StoreError(Exception):
@@ -108,6 +125,12 @@ class StoreBase:
     def vanished(self) -> str | None:
         """What became of the store's file since it was opened ("was deleted", …), if anything did."""
         return vanished(self.path, self.identity)
+
+    def damage(self) -> str | None:
+        """What SQLite's own check finds wrong in the file (its first findings), or None: a damaged
+        page is met only by the query that reads it, and a command that reads others seems fine."""
+        findings = [row[0] for row in self.db.execute("PRAGMA quick_check(3)")]
+        return None if findings == ["ok"] else "; ".join(findings)
 
     @property
     def schema_version(self) -> int:

@@ -91,8 +91,10 @@ class Drafts(StoreBase):
 
     def mark_sending(self, draft_id: int, at: datetime, after: str | None = None) -> None:
         """Before the forum request: a crash after this is reconciled, never blindly re-sent.
-        `after`: the newest post or sent-PM id the board showed before (None: not known)."""
-        with self.transaction():
+        `after`: the newest post or sent-PM id the board showed before (None: not known). On the
+        disk before the request goes (durably): lost to a power cut, the draft would be sent again
+        as approved instead of looked for."""
+        with self.durably():
             row = self.draft(draft_id)
             if row["status"] != "approved":
                 raise StoreError(f"draft {draft_id} is {row['status']}, not approved")
@@ -100,7 +102,8 @@ class Drafts(StoreBase):
                             "WHERE id = ?", [to_text(at), after, to_text(at), draft_id])
 
     def mark_sent(self, draft_id: int, forum_ref: str, at: datetime) -> None:
-        with self.transaction():
+        """Durably, as mark_sending: the forum's id is what keeps the text from being claimed by another draft."""
+        with self.durably():
             self.db.execute("UPDATE drafts SET status = 'sent', forum_ref = ?, sent_at = ?, updated_at = ?, "
                             "send_error = NULL WHERE id = ?", [forum_ref, to_text(at), to_text(at), draft_id])
             self.audit("daemon", "draft.sent", {"draft": draft_id, "forum_ref": forum_ref})

@@ -406,7 +406,39 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE games ADD COLUMN rules TEXT;
     ALTER TABLE games ADD COLUMN rules_hash TEXT;
-    """,    # a draft's pictures are kept relative to the store's folder (daemon/store/base.py kept_path): they
+    """,
+    # the grammatical gender ("m", "f") the host gave the account taking a seat over (forumgm replace
+    # --gender): the texts about the seat agree with whoever holds it (NULL: guessed from the nick)
+    """
+    ALTER TABLE replacements ADD COLUMN gender TEXT;
+    """,
+    # the game's record (daemon/record): the secret salt drawn at the deal, the public commitments to
+    # (seed, salt, rule table), one at the deal and one per accepted rule change, and the rolls of the
+    # deal and of each resolution (every draw its streams made)
+    """
+    ALTER TABLE games ADD COLUMN salt TEXT;
+    CREATE TABLE commitments (
+        id INTEGER PRIMARY KEY,
+        game_id TEXT NOT NULL REFERENCES games(id),
+        digest TEXT NOT NULL,
+        rules TEXT NOT NULL,
+        after_phase TEXT NOT NULL,          -- 'setup' at the deal, else the last phase resolved under the old rules
+        made_at TEXT NOT NULL
+    );
+    CREATE TABLE rolls (
+        game_id TEXT NOT NULL REFERENCES games(id),
+        phase_key TEXT NOT NULL,
+        resolution_id INTEGER REFERENCES resolutions(id),   -- NULL for the deal's
+        draws TEXT NOT NULL
+    );
+    CREATE INDEX rolls_phase ON rolls(game_id, phase_key);
+    """,
+    # the account first seen under a name, looked up by the name (daemon/store/accounts.py)
+    """
+    CREATE INDEX IF NOT EXISTS posts_author ON posts(author, first_seen_at);
+    CREATE INDEX IF NOT EXISTS pms_sender ON pms(sender, seen_at);
+    """,
+    # a draft's pictures are kept relative to the store's folder (daemon/store/base.py kept_path): they
     # were kept as the daemon named them, relative to the folder it was started in (or absolute).
     # Every picture file is saved under <store folder>/pictures/<game>/ (daemon/drafts/pictures.py):
     # what follows that in a kept name is its place
@@ -417,11 +449,6 @@ MIGRATIONS: tuple[str, ...] = (
                                      ELSE value END)
         FROM json_each(drafts.pictures))
     WHERE pictures IS NOT NULL;
-    """,
-    # the grammatical gender ("m", "f") the host gave the account taking a seat over (forumgm replace
-    # --gender): the texts about the seat agree with whoever holds it (NULL: guessed from the nick)
-    """
-    ALTER TABLE replacements ADD COLUMN gender TEXT;
     """,
 )
 

@@ -25,6 +25,7 @@ from typing import Any, Callable, Sequence
 
 from forumgm.daemon.drafts.compose import draft
 from forumgm.daemon.drafts.pictures import drawn_maps, save_pictures, with_mark
+from forumgm.daemon.record.sealing import seal_deal
 from forumgm.daemon.forum.housekeeping.inbox_check import DEFAULT_FULL_READ, inbox_reason
 from forumgm.daemon.settings.records import GameConfig
 from forumgm.daemon.settings.setup_files import game_setup
@@ -42,13 +43,14 @@ from forumgm.daemon.tick.rules_freeze import keep_dealt
 from forumgm.daemon.tick.reminders import draft_before_deadline
 from forumgm.daemon.tick.role_delivery import role_drafts
 from forumgm.daemon.tick.stops import is_held, is_paused
+from forumgm.daemon.tick.look_alikes import Bindings, draft_look_alike_notices, the_players
 from forumgm.daemon.tick.stray_pms import draft_stray_pms
 from forumgm.daemon.tick.sync_problems import note_sync
 from forumgm.daemon.tick.thread_pages import arrival_clock
 from forumgm.daemon.tick.votes import (
     draft_running_count, note_thread_votes, pm_vote_tally, post_urls, record_votes,
 )
-from forumgm.engines.base import OrderPm, Phase, PhaseInputs, Rejected, Rules, split_lines
+from forumgm.engines.base import OrderPm, Phase, PhaseInputs, Rejected, Rules, TracedSeed, split_lines
 from forumgm.engines.receipts import receipt_text
 from forumgm.parsers.names import Roster, account_player
 
@@ -167,7 +169,10 @@ def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edge
             _game_failed(game, error, report)
     for forum_id in inbox_errors:   # every game of the forum has read its orders: what none took
         try:
-            draft_stray_pms([game for game in games if game.forum_id == forum_id], store)
+            of_forum = [game for game in games if game.forum_id == forum_id]
+            bound = Bindings(store, forum_id)
+            draft_stray_pms(of_forum, store, bound)
+            draft_look_alike_notices([game for game in live if game.forum_id == forum_id], store, bound, now)
         except sqlite3.Error:   # the store itself fails: run_loop says so once, not per game
             raise
         except Exception as error:
@@ -280,9 +285,12 @@ def start_game(game: GameRun, store: Store, now: datetime | None = None) -> None
         if store.latest_snapshot(game.id) is not None:
             return
         config = game.config
-        state = game.rules.setup(game_setup(game.rules, config), config.seed)
+        seed = TracedSeed(config.seed)
+        state = game.rules.setup(game_setup(game.rules, config), seed)
         store.add_snapshot(game.id, SETUP, game.rules.dump(state), at=now)   # when it began: dealt_at
+        store.add_rolls(game.id, SETUP, None, seed.draws)
         keep_dealt(game, store)         # the rules freeze: the table the game is dealt under
+        seal_deal(game, store)          # ... and the public commitment to it, the seed and a salt
         for pm in role_drafts(game, store, state):
             draft(store, game.id, pm.kind, pm.to, pm.text, SETUP, approval=config.approval,
                   ref=f"{pm.kind}:{pm.to}", subject=pm.subject)
@@ -360,14 +368,15 @@ def record_orders(game: GameRun, store: Store, state: Any, phase: Phase, deadlin
     roster = seats.roster()
     done = store.order_pm_ids(game.id)
     began = _began(store, game.id)
+    bound = Bindings(store, game.forum_id)
     for pm in store.pms(game.forum_id, since=_inputs_since(store, game.id)):
         at = pm["sent_at"] or pm["seen_at"]
         if pm["pm_id"] in done or at >= deadline or (began is not None and at < began):
             continue      # read already, after this phase, or old mail from before the game (another game's)
         # an account spelt like a player with look-alike letters is someone else: only case is forgiven
         nick = account_player(pm["sender"], roster, at)
-        if nick is None:
-            continue      # not this game's player then: another game's, or nobody's (stray_pms tells the host)
+        if nick is None or the_players(bound, pm["sender"], pm["sender_id"]):
+            continue      # not this game's player then: another game's, nobody's or a look-alike (stray_pms tells the host)
         own_words = pm["text"] if pm["text_unquoted"] is None else pm["text_unquoted"]
         order = OrderPm(nick, own_words, pm["pm_id"], at, seats.names(at))
         opens = before_start(store, game.id, phase, at)
@@ -446,9 +455,11 @@ def resolve_once(game: GameRun, store: Store, phase_key: str, cutoff: datetime, 
             post_urls=post_urls(game, tally),
             next_deadlines=next_deadlines(game, cutoff),
         )
-        play = play_phase(played_game(game), state, phase, inputs)
+        played = played_game(game)
+        play = play_phase(played, state, phase, inputs)
         outcome = play.outcome
         resolution = store.begin_resolution(game.id, phase_key, now, rerun=rerun)
+        store.add_rolls(game.id, phase_key, resolution, played.seed.draws)
         store.add_snapshot(game.id, phase_key, game.rules.dump(outcome.state), resolution)
         store.add_events(game.id, phase_key, resolution, [e.as_json() for e in outcome.events])
         for out in outcome.eliminated:
@@ -473,7 +484,8 @@ def resolve_once(game: GameRun, store: Store, phase_key: str, cutoff: datetime, 
 
 
 def played_game(game: GameRun) -> PlayedGame:
-    return PlayedGame(game.rules, game.texts, game.config.type, game.id, game.config.seed, game.post_url)
+    """The game as its phase plays, with a seed that keeps the phase's rolls for its record."""
+    return PlayedGame(game.rules, game.texts, game.config.type, game.id, TracedSeed(game.config.seed), game.post_url)
 
 
 def _pictures(game: GameRun, store: Store, phase_key: str, state: Any) -> list[Path]:

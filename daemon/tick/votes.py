@@ -7,12 +7,13 @@ both give the same tally from the same posts.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Mapping
 
 from forumgm.daemon.drafts.compose import draft
 from forumgm.daemon.store import Store
 from forumgm.daemon.store.orders import order_pms
 from forumgm.daemon.store.posts import CLOCK_SKEW
+from forumgm.daemon.tick.look_alikes import Bindings, shown_as, the_players
 from forumgm.daemon.tick.notices import KIND as NOTICE_KIND
 from forumgm.daemon.tick.phase_play import vote_rules_for
 from forumgm.engines.base import CountedVote, DiscardedVote, Phase, Tally
@@ -110,6 +111,8 @@ def vote_versions(store: Store, game_id: str, since: datetime | None, cutoff: da
     expects; versions timed before `since` belong to an earlier phase. The host's own posts (the
     daemon's account) are no votes."""
     deleted = store.deleted_post_ids(game_id, cutoff)
+    game = store.game(game_id)
+    bound = Bindings(store, game["forum_id"]) if game else {}
     # a version is seen after it was cast: posts last seen well before `since` cannot hold this
     # phase's votes, and a tick need not read the whole thread
     rows = store.post_versions(game_id) if since is None else store.recent_post_versions(game_id, since - CLOCK_SKEW)
@@ -117,18 +120,25 @@ def vote_versions(store: Store, game_id: str, since: datetime | None, cutoff: da
     for row in rows:
         if row["post_id"] not in deleted and row["author"].casefold() != own_account.casefold():
             by_post.setdefault(row["post_id"], []).append(row)
+    accounts = store.post_account_ids(game_id, by_post)
     versions = []
     for rows in by_post.values():
         for row, at in zip(rows, version_times(rows)):
             if since is None or at > since:
                 versions.append(VotePostVersion(
-                    post_id=row["post_id"], author=row["author"], posted_at=row["posted_at"], version_at=at,
+                    post_id=row["post_id"], author=_author(bound, row["author"], accounts.get(row["post_id"])),
+                    posted_at=row["posted_at"], version_at=at,
                     colored=tuple(ColoredFragment(**f) for f in row["colored"]),
                     flagged=tuple(ColoredFragment(**f) for f in row["flagged"]),
                     # soft-deleted or unapproved, shown to the host only: from the sighting that showed it so
                     hidden=bool(row["hidden"]),
                 ))
     return versions
+
+
+def _author(bound: Mapping[str, str], name: str, account_id: str | None) -> str:
+    """The post's author as the tally compares him with the players: a look-alike account never as the player."""
+    return shown_as(name, account_id) if the_players(bound, name, account_id) else name
 
 
 def version_times(rows: list[dict]) -> list[datetime]:

@@ -7,17 +7,21 @@ session's CSRF token. Templates are autoescaped: nothing a player wrote is rende
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import logging
 import math
 import secrets
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterable, Mapping
+from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
 from flask import Blueprint, Flask, abort, current_app, flash, redirect, render_template, request, send_file, url_for
 from jinja2 import ChoiceLoader, FileSystemLoader, PrefixLoader
 from markupsafe import Markup
+from werkzeug.exceptions import SecurityError
+from werkzeug.routing import IntegerConverter
 
 from forumgm.config import data_path
 from forumgm.daemon.drafts.phase_names import draft_label, phase_label
@@ -33,12 +37,15 @@ from forumgm.daemon.web import game_queries, queries
 from forumgm.daemon.web.host_routes import host
 from forumgm.daemon.web.security import (HOST_ACTOR, check_csrf, csrf_token, log_in, log_out, login_required,
                                          same_secret)
-from forumgm.daemon.web.throttle import LoginThrottle
+from forumgm.daemon.web.throttle import GLOBAL_BUDGET, LoginThrottle
 from forumgm.engines.base import Rules
 from forumgm.parsers.bbcode import to_phpbb_html
 from forumgm.parsers.names import decline
 
 DISPLAY_ZONE = ZoneInfo("Europe/Moscow")
+# (werkzeug reads no IPv6 literal in a Host against its trusted names: the page is opened by these)
+LOOPBACK_NAMES = ("localhost", "127.0.0.1")
+STORE_INTEGER_MAX = 2 ** 63 - 1          # SQLite's largest integer
 # Content the page never needs: scripts, frames, other origins.
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; "
@@ -81,9 +88,10 @@ web = Blueprint("web", __name__)
 
 
 def create_app(store: Store, password: str, games: Callable[[], Mapping[str, Any]] | None = None,
-               public_url: str | None = None) -> Flask:
+               public_url: str | None = None, host_names: Iterable[str] = LOOPBACK_NAMES) -> Flask:
     """`games`: the installation's games by id (tick.GameRun), for the host's actions (host_routes);
-    `public_url`: the page's address as its users reach it (an https one makes the cookie Secure)."""
+    `public_url`: the page's address as its users reach it (an https one makes the cookie Secure);
+    `host_names`: the names the page answers to in a request's Host (page_host_names)."""
     problem = web_password_problem(password)
     if problem:
         raise ValueError(f"the web page needs {problem}")
@@ -102,7 +110,13 @@ def create_app(store: Store, password: str, games: Callable[[], Mapping[str, Any
         # behind an https address the cookie must never travel in clear (a proxy may speak http to us)
         SESSION_COOKIE_SECURE=bool(public_url and public_url.lower().startswith("https://")),
         MAX_CONTENT_LENGTH=1024 * 1024,
+        # Another name is refused (400) before any view runs: a web page the host visits could
+        # otherwise point a name of its own at 127.0.0.1 (DNS rebinding) and talk to the page
+        # as a site of that name, the browser's same-origin rule seeing no other site.
+        TRUSTED_HOSTS=sorted(set(host_names)) or list(LOOPBACK_NAMES),    # (an empty list would trust all)
     )
+    # a number in an address past SQLite's integers is no draft or map: 404, not a 500 from the store
+    app.url_map.converters["int"] = StoreInteger
     app.extensions["forumgm"] = {"store": store, "password": password, "games": games or dict,
                                  "throttle": LoginThrottle(store.now)}
     app.jinja_env.globals["csrf_token"] = csrf_token
@@ -115,13 +129,47 @@ def create_app(store: Store, password: str, games: Callable[[], Mapping[str, Any
     app.jinja_env.filters["decline"] = decline        # the shared texts' templates (votes/reasons.j2) decline nicks
     # the draft as the forum will show it: the renderer escapes all text and allows only safe tags
     app.jinja_env.filters["bbcode"] = lambda body: Markup(to_phpbb_html(body))
+    app.before_request(refuse_other_names)     # first: nothing else runs for another site's name
     app.before_request(check_csrf)
     app.after_request(add_security_headers)
     app.register_blueprint(web)
     app.register_blueprint(host)
     for code in ERRORS:
         app.register_error_handler(code, show_error)
+    app.register_error_handler(SecurityError, wrong_host)
     return app
+
+
+class StoreInteger(IntegerConverter):
+    def __init__(self, url_map, *args, **kwargs) -> None:
+        super().__init__(url_map, *args, **{"max": STORE_INTEGER_MAX, **kwargs})
+
+
+def page_host_names(bound: str, public_url: str | None) -> set[str]:
+    """The names a request may give in its Host: the address the page is bound to, the host of its
+    public address, and the loopback's own names where the page is reached on the loopback (bound
+    to it, or to every address)."""
+    everywhere = bound in ("0.0.0.0", "::", "")
+    names = set() if everywhere else {bound}
+    if public_url and urlsplit(public_url).hostname:
+        names.add(urlsplit(public_url).hostname)
+    try:
+        loopback = everywhere or ipaddress.ip_address(bound).is_loopback
+    except ValueError:
+        loopback = bound == "localhost"
+    return names | set(LOOPBACK_NAMES) if loopback else names
+
+
+def refuse_other_names() -> None:
+    """A Host the page does not answer to is found while routing; answered before the CSRF check."""
+    if isinstance(request.routing_exception, SecurityError):
+        raise request.routing_exception
+
+
+def wrong_host(error):
+    log.warning("web page: a request for %r refused (not a name the page answers to)", request.environ.get("HTTP_HOST"))
+    return ("This page answers only at its own address (forumgm.toml: [web] host, public_url).\n", 400,
+            {"Content-Type": "text/plain; charset=utf-8"})
 
 
 def store() -> Store:
@@ -167,7 +215,7 @@ def login():
         wait = throttle.wait(address)
         if wait is not None:      # refused unread: a pause makes guessing slow, whatever is tried
             seconds = math.ceil(wait.total_seconds())
-            flash(f"Слишком много неверных паролей с этого адреса: попробуйте через {seconds} с.", "error")
+            flash(f"Слишком много неверных паролей: попробуйте через {seconds} с.", "error")
             return render_template("login.html"), 429, {"Retry-After": str(seconds)}
         if same_secret(request.form.get("password", ""), current_app.extensions["forumgm"]["password"]):
             throttle.succeeded(address)
@@ -176,12 +224,11 @@ def login():
             return redirect(url_for("web.games"))
         failure = throttle.failed(address)
         store().audit("web", "web.login_failed", {"address": request.remote_addr})
-        if failure.locked_out:
+        if failure.over_budget:
             until = store().now() + failure.wait
-            log.warning("web page: %s is locked out until %s after %d wrong passwords", address,
-                        until.isoformat(timespec="minutes"), failure.failures)
-            store().audit("web", "web.lockout", {"address": address, "until": until.isoformat(),
-                                                  "failures": failure.failures})
+            log.warning("web page: more than %d wrong passwords in the last hour (the last from %s): every "
+                        "login waits until %s", GLOBAL_BUDGET, address, until.isoformat(timespec="seconds"))
+            store().audit("web", "web.password_budget", {"address": address, "until": until.isoformat()})
         flash("Неверный пароль.", "error")
         return render_template("login.html"), 401
     return render_template("login.html")
@@ -271,7 +318,7 @@ def approve_group():
         ids = [int(part) for part in request.form.get("ids", "").split(",") if part]
     except ValueError:
         abort(400)
-    if not ids:
+    if not ids or not all(0 < draft_id <= STORE_INTEGER_MAX for draft_id in ids):
         abort(400)
     approved = 0
     with store().transaction():
@@ -361,6 +408,8 @@ def changed_since(draft_id: int, seen: str | None) -> bool:
 
 @web.get("/role/<token>")
 def role(token: str):
+    if request.method == "HEAD":        # a link previewer's look: the player's own GET claims the link
+        return "", 200 if store().peek_role_link(token) else 404
     result = store().open_role_link(token)
     if isinstance(result, RoleShown):
         return render_template("role.html", role=result)

@@ -2,6 +2,10 @@
 
 One password, no user table: the web page has exactly one user, the host. The password is
 compared in constant time and never stored in the session, logged or rendered.
+
+The session cookie is signed, so it cannot be forged, but a signed cookie alone would stay good
+after logout (a copy of it, from a shared computer or a browser's profile, logged in again): each
+login gets an id of its own that the page keeps while the session lives, and logout forgets it.
 """
 from __future__ import annotations
 
@@ -9,7 +13,7 @@ import hmac
 import secrets
 from functools import wraps
 
-from flask import abort, redirect, request, session, url_for
+from flask import abort, current_app, redirect, request, session, url_for
 
 CSRF_FIELD = "csrf_token"
 HOST_ACTOR = "host"
@@ -20,19 +24,26 @@ def same_secret(given: str, expected: str) -> bool:
     return hmac.compare_digest(given.encode("utf-8"), expected.encode("utf-8"))
 
 
+def _live() -> set[str]:
+    """The ids of the sessions logged in and not logged out, for as long as the page runs."""
+    return current_app.extensions["forumgm"].setdefault("sessions", set())
+
+
 def log_in() -> None:
     # A fresh session on login: nothing chosen before authentication (a planted token) survives.
     session.clear()
-    session["host"] = True
+    session["host"] = secrets.token_urlsafe(32)
     session[CSRF_FIELD] = secrets.token_urlsafe(32)
+    _live().add(session["host"])
 
 
 def log_out() -> None:
+    _live().discard(session.get("host"))
     session.clear()
 
 
 def logged_in() -> bool:
-    return session.get("host") is True
+    return session.get("host") in _live()
 
 
 def login_required(view):

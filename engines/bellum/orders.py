@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Iterable, Sequence
 
-from forumgm.engines.base import Accepted, OrderPm, Phase, Rejected, Verdict, split_lines
+from forumgm.engines.base import Accepted, OrderPm, Phase, Rejected, Verdict, read_lines, split_lines
 from forumgm.engines.bellum.state import BellumState
 from forumgm.engines.bellum.world import PURPLE
 from forumgm.parsers.orders.bellum import (
@@ -192,16 +192,17 @@ class _Review:
 def review_pm(state: BellumState, phase: Phase, pm: OrderPm) -> list[Verdict]:
     book = book_of(state, phase.number)
     review = _Review(state, pm.sender, book)
-    out: list[Verdict] = []
-    for line in split_lines(pm.text):
+
+    def read(line: str) -> Verdict:
         verdict = parse_line(line, book)
         if verdict.ok:
             try:
                 review.check(verdict.order)
             except Refusal as refusal:
-                verdict = Rejected(line, str(refusal))
-        out.append(verdict)
-    return out
+                return Rejected(line, str(refusal))
+        return verdict
+
+    return read_lines(pm.text, read)
 
 
 def read_orders(state: BellumState, phase: Phase, pm: OrderPm, earlier: Sequence[OrderPm]) -> list[Verdict]:

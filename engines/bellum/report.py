@@ -24,7 +24,7 @@ LINES = "bellum/lines.j2"
 LITERARY = "bellum/literary.j2"
 TECHNICAL = "bellum/technical.j2"
 PLAYER = "bellum/pm_turn.j2"
-SEP = "\x1e"
+SEP = "\x1e"       # ours, between the rendered lines: Markup, or the escape of player text removes it
 
 SECTIONS = (
     ("События", ("host_event",)),
@@ -71,7 +71,7 @@ class TurnTexts:
             "R": {r.id: r.name for r in state.world.regions.values()},
             "F": {f.id: f.name for f in state.factions.values()},
         }
-        rendered = texts.render(LINES, events=self.events, sep=SEP, **self.names).split(SEP)
+        rendered = texts.render(LINES, events=self.events, sep=Markup(SEP), **self.names).split(SEP)
         # the lines are escaped already: marked safe so that the reports do not escape them twice
         self.lines = [Markup(line.strip()) for line in rendered[:len(self.events)]]
         self.authority = authority_table(state)
@@ -133,7 +133,7 @@ def _about(event: dict[str, Any]) -> set[str]:
 
 def turn_reports(turn: TurnTexts) -> dict[str, str]:
     context = turn.context()
-    picker = Picker(turn.rng.stream("literary"), context["agreement"], turn.rng.game())
+    picker = Picker.seeded(turn.rng, context["agreement"])
     literary = turn.texts.render(LITERARY, told=turn.told(), picker=picker, **context)
     return {"literary": literary, "technical": turn.texts.render(TECHNICAL, sections=turn.sections(), **context)}
 

@@ -82,6 +82,9 @@ class LegendsRules(Rules):
     def winner(self, state: LegendsState) -> str | None:
         return winner(state)
 
+    def roles(self, state: LegendsState) -> Mapping[str, str]:
+        return {p.nick: f"{p.role} ({p.rank}, {p.clan})" for p in state.players}
+
     def with_rules(self, state: LegendsState) -> LegendsState:
         """The state under the engine's rule table (the skills dealt from the old one stay as dealt)."""
         return state if self.table is None else replace(state, table=self.table)

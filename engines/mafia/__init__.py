@@ -98,6 +98,9 @@ class MafiaRules(Rules):
     def winner_name(self, state: MafiaState) -> str | None:
         return WINNER_NAMES.get(state.winner)
 
+    def roles(self, state: MafiaState) -> Mapping[str, str]:
+        return {p.nick: p.role for p in state.players}
+
     def dump(self, state: MafiaState) -> dict:
         return dump_state(state)
 

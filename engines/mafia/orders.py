@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Iterable, Sequence
 
-from forumgm.engines.base import Accepted, OrderPm, Phase, Rejected, Verdict, split_lines
+from forumgm.engines.base import Accepted, OrderPm, Phase, Rejected, Verdict, read_lines, split_lines
 from forumgm.engines.mafia.roles import ACTIONS
 from forumgm.engines.mafia.state import LastTarget, MafiaState, Player
 from forumgm.parsers.names import Roster
@@ -130,7 +130,7 @@ def review_pm(state: MafiaState, phase: Phase, pm: OrderPm, mine: SenderOrders) 
         code = "not_a_player" if player is None else "dead_sender"
         return [_refuse(line, code, command_of(line) in ("vote", "no_trial")) for line in lines], mine
     names = roster(state).also_named(pm.seat_names)      # a replaced seat by its account too
-    parsed = [parse_line(line, player.nick, names) for line in lines]
+    parsed = read_lines(pm.text, lambda line: parse_line(line, player.nick, names))
     reviews: list[Review | None] = [None] * len(parsed)
     for votes_pass in (True, False):
         for index, verdict in enumerate(parsed):

@@ -1,10 +1,10 @@
 """phpBB 3.3, prosilver style (markup described in tests/fixtures/forums/phpbb/README.md)."""
 from __future__ import annotations
 
-from selectolax.lexbor import LexborHTMLParser
 
 from forumgm.parsers.forums.base import ColoredFragment
 from forumgm.parsers.forums.body import read_body
+from forumgm.parsers.forums.html import parse_html
 from forumgm.parsers.forums.layout import (
     BodyMarkup, EditMarker, EngineLayout, Field, InboxLayout, MessageLayout, Pagination, ThreadLayout,
 )
@@ -75,5 +75,5 @@ posts, page_info, inbox, message, form, sent, sent_message, listing = bind(LAYOU
 
 def post_body(body_html: str) -> tuple[str, str, tuple[ColoredFragment, ...], tuple[ColoredFragment, ...]]:
     """(text, text_unquoted, colored, flagged) of one rendered phpBB post body (`div.content` inner HTML)."""
-    reading = read_body(LexborHTMLParser(body_html).body, LAYOUT.body)
+    reading = read_body(parse_html(body_html).body, LAYOUT.body)
     return reading.text, reading.text_unquoted, reading.colored, reading.flagged

@@ -17,6 +17,7 @@ from forumgm.parsers.forums.base import (
     Form, Listing, PageInfo, PageLayoutError, PastLastPage, PmHeader, PmMessage, Post,
 )
 from forumgm.parsers.forums.body import Marks, read_body
+from forumgm.parsers.forums.html import parse_html
 from forumgm.parsers.forums.layout import EngineLayout, Field, Fields, InboxLayout, MessageLayout, Pagination
 from forumgm.parsers.forums.queries import ALONE, Alone, Posts, every, first
 
@@ -84,7 +85,7 @@ def rendered_on_its_day(read: Callable[[datetime | None], T], dates: Callable[[T
 
 
 def read_posts(html: str, layout: EngineLayout, tz: Zone, now: datetime | None = None) -> list[Post]:
-    tree = LexborHTMLParser(html)
+    tree = parse_html(html)
     containers = every(tree.root, layout.thread.post)
     if not containers:
         raise PageLayoutError(f"{layout.name}: no posts found ({layout.thread.post!r}); not a thread page?")
@@ -99,7 +100,7 @@ def read_posts(html: str, layout: EngineLayout, tz: Zone, now: datetime | None =
 
 
 def read_page_info(html: str, layout: EngineLayout) -> PageInfo:
-    tree = LexborHTMLParser(html)
+    tree = parse_html(html)
     if first(tree.root, layout.thread.post) is None:
         pagination = layout.thread.pagination
         listed = first(tree.root, pagination.container) if pagination.container else None
@@ -123,7 +124,7 @@ def read_listing(html: str, layout: EngineLayout) -> Listing:
     inbox = layout.inbox
     if inbox is None:
         raise PageLayoutError(f"{layout.name} has no private messages")
-    tree = LexborHTMLParser(html)
+    tree = parse_html(html)
     info = _page_info(tree, inbox.pagination) if inbox.pagination else PageInfo(1, 1)
     links: dict[int, str] = {}
     container = first(tree.root, inbox.pagination.container) if inbox.pagination and inbox.pagination.container else None
@@ -142,7 +143,7 @@ def _read_folder(html: str, layout: EngineLayout, inbox: InboxLayout | None, tz:
                  now: datetime | None) -> list[PmHeader]:
     if inbox is None:
         raise PageLayoutError(f"{layout.name} has no private messages")
-    tree = LexborHTMLParser(html)
+    tree = parse_html(html)
     if first(tree.root, inbox.page) is None:
         raise PageLayoutError(f"{layout.name}: not an inbox page ({inbox.page!r} missing)")
     unread = {node.mem_id for node in every(tree.root, inbox.unread)}
@@ -176,7 +177,7 @@ def _read_message(html: str, layout: EngineLayout, spec: MessageLayout | None, t
                   now: datetime | None) -> PmMessage:
     if spec is None:
         raise PageLayoutError(f"{layout.name} has no private messages")
-    container = first(LexborHTMLParser(html).root, spec.container)
+    container = first(parse_html(html).root, spec.container)
     if container is None:
         raise PageLayoutError(f"{layout.name}: not a private message page ({spec.container!r} missing)")
     pm_id = _required(container, spec.id, layout, "PM id")
@@ -201,7 +202,7 @@ def read_form(html: str, layout: EngineLayout, name: str) -> Form:
     Submit buttons are left out: the caller adds the one it "clicks".
     """
     selector = layout.forms.get(name) or f'form#{name}, form[name="{name}"]'
-    form = first(LexborHTMLParser(html).root, selector)
+    form = first(parse_html(html).root, selector)
     if form is None:
         raise PageLayoutError(f"{layout.name}: form {name!r} not found ({selector!r})")
     attributes = form.attributes
@@ -217,7 +218,7 @@ def read_form(html: str, layout: EngineLayout, name: str) -> Form:
 def read_options(html: str, selector: str) -> list[tuple[str, str]]:
     """(value, text) of every <option> the selector finds, in page order."""
     return [(option.attributes.get("value") or option.text(strip=True), option.text(strip=True))
-            for option in every(LexborHTMLParser(html).root, selector)]
+            for option in every(parse_html(html).root, selector)]
 
 
 class EngineFunctions(NamedTuple):

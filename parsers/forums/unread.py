@@ -11,8 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from selectolax.lexbor import LexborHTMLParser
-
+from forumgm.parsers.forums.html import parse_html
 from forumgm.parsers.forums.layout import Field
 from forumgm.parsers.forums.reader import read_field
 
@@ -29,7 +28,7 @@ class UnreadCount:
 def unread_pms(html: str, shown: Sequence[UnreadCount]) -> int | None:
     """The count at the first of the places `shown` the page has (a board prints one or another:
     vBulletin 3 a line "Unread 0, Total 3" when nothing is new, a notifications menu when something is)."""
-    tree = LexborHTMLParser(html)
+    tree = parse_html(html)
     for place in shown:
         link = tree.css_first(place.link)
         if link is not None:

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import Mapping
 
-from forumgm.engines.base import Accepted, Rejected, Verdict, split_lines
+from forumgm.engines.base import Accepted, Rejected, Verdict, read_lines
 from forumgm.parsers.names import Roster, resolve_name
 
 HAND_WORDS = {
@@ -101,7 +101,7 @@ def parse_line(line: str, vocab: Vocabulary, roster: Roster | None = None) -> Ve
 
 
 def parse_orders(text: str, vocab: Vocabulary, roster: Roster | None = None) -> list[Verdict]:
-    return [parse_line(line, vocab, roster) for line in split_lines(text)]
+    return read_lines(text, lambda line: parse_line(line, vocab, roster))
 
 
 def canonical_line(order: StackLine, vocab: Vocabulary) -> str:

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from forumgm.engines.base import Accepted, Rejected, Verdict, split_lines
+from forumgm.engines.base import Accepted, Rejected, Verdict, read_lines
 from forumgm.engines.texts import plural
 from forumgm.parsers.names import Resolved, Roster, decline, resolve_name, split_name
 
@@ -321,6 +321,16 @@ def _attack(line: str, low: str, ctx: Context) -> Order | None:
     return Attack("magic_attack" if head.group(1) else "attack", target, amount)
 
 
+def _trailing_number(text: str) -> tuple[str, str | None]:
+    """The words of `text` and the number it ends with (None: it ends with none), in one pass from
+    the end: the pattern it replaces, `^(.*?)\\s*(\\d+)?$`, tried every split of a run of digits
+    (18 s on 19,000 of them)."""
+    end = len(text)
+    while end and text[end - 1].isdecimal():      # what \d matches
+        end -= 1
+    return text[:end].rstrip(), text[end:] or None
+
+
 def _defend(line: str, low: str, ctx: Context) -> Order | None:
     head = re.match(r"^(?:защита|защиту|защитить|защищаю)(?:\s+от\s+(маги(?:и|ю|я)|шпионажа))?" + _END, low)
     if not head:
@@ -330,9 +340,9 @@ def _defend(line: str, low: str, ctx: Context) -> Order | None:
     amount_only = re.match(r"^(\d+)?$", rest)
     if amount_only:
         return Defend(kind, ctx.sender, _amount(rest) if rest else None)
-    own = re.match(r"^(.*?)\s*(\d+)?$", rest)
-    if own and _is_self(own.group(1)):
-        return Defend(kind, ctx.sender, _amount(own.group(2)) if own.group(2) else None)
+    who, digits = _trailing_number(rest)
+    if _is_self(who):
+        return Defend(kind, ctx.sender, _amount(digits) if digits else None)
     numbered = _NUMBER.match(rest)
     if numbered and _is_self(numbered.group(2)):
         return Defend(kind, ctx.sender, _amount(numbered.group(1)))
@@ -568,15 +578,13 @@ def parse_orders(text: str, ctx: Context, earlier: Sequence[str] = ()) -> list[V
     """Verdicts on the lines of one PM; `earlier` are the sender's previous PMs this night,
     whose accepted commands count against the night's limits."""
     accepted: list[Order] = []
-    for old in earlier:
-        for line in split_lines(old):
-            verdict = parse_line(line, ctx, accepted)
-            if verdict.ok:
-                accepted.append(verdict.order)
-    verdicts = []
-    for line in split_lines(text):
+
+    def read(line: str) -> Verdict:
         verdict = parse_line(line, ctx, accepted)
         if verdict.ok:
             accepted.append(verdict.order)
-        verdicts.append(verdict)
-    return verdicts
+        return verdict
+
+    for old in earlier:
+        read_lines(old, read)
+    return read_lines(text, read)

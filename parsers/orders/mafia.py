@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from forumgm.engines.base import Accepted, Rejected, Verdict, split_lines
+from forumgm.engines.base import Accepted, Rejected, Verdict, read_lines
 from forumgm.parsers.names import Resolved, Roster, Unresolved, decline, resolve_name
 
 NO_TRIAL = "не судить"
@@ -117,4 +117,4 @@ def parse_line(line: str, sender: str, roster: Roster) -> Verdict:
 
 
 def parse_orders(text: str, sender: str, roster: Roster) -> list[Verdict]:
-    return [parse_line(line, sender, roster) for line in split_lines(text)]
+    return read_lines(text, lambda line: parse_line(line, sender, roster))
