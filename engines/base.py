@@ -353,6 +353,17 @@ THREAD_VOTE = "thread_vote"    # his coloured-nickname votes in the thread: the 
 REPORT_LABELS = {"technical_report": "технический отчёт", "literary_report": "литературный отчёт"}
 
 
+@dataclass(frozen=True)
+class RoleRow:
+    """One player's secret as the host reads it (Rules.roles), every field in Russian."""
+
+    nick: str
+    role: str
+    side: str                 # his clan, side or faction
+    alive: bool
+    knows: str = ""           # what the player himself knows of his role, where the game keeps it from him
+
+
 class Rules(ABC):
     """Every hook the daemon and `forumgm simulate` call on a game: one subclass per game package.
 
@@ -381,6 +392,9 @@ class Rules(ABC):
     setup_files: Mapping[str, str | None] = MappingProxyType({})
     # The maps the game draws of its positions (a `Maps`); None for a game drawn on no map.
     maps: Maps | None = None
+    # The causes its Eliminations name, in Russian as the host's page shows them after «выбыл:»
+    # («убийство мафией»); a cause not listed is shown as the engine wrote it (Arena's are words).
+    cause_labels: Mapping[str, str] = MappingProxyType({})
 
     @property
     def phase_kinds(self) -> tuple[str, ...]:
@@ -493,6 +507,11 @@ class Rules(ABC):
         state at the deal plays on under the accepted ones. Default: the state as it is (a game
         that reads its rules from the engine)."""
         return state
+
+    def roles(self, state: Any) -> list["RoleRow"]:
+        """Who holds which role, for the host's eyes only (his page behind the login, `forumgm status
+        --roles`): never in a post, a log or a public page. Default: none (a game without secret roles)."""
+        return []
 
     def summary(self, state: Any) -> Mapping[str, Any]:
         """`forumgm simulate`'s top-level keys beyond the common ones (Bellum's position). Default: none."""

@@ -9,7 +9,7 @@ from forumgm.daemon.settings.games import game_types
 from forumgm.daemon.store.role_links import role_link_path
 from forumgm.daemon.web import create_app
 from forumgm.daemon.web.queries import running_tally
-from web_seed import GAME, MAP_GAME, PASSWORD, PNG, audit_actions, seeded_store
+from web_seed import GAME, MAP_GAME, PASSWORD, PNG, audit_actions, seeded_store, without_labels
 
 TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
 
@@ -38,9 +38,10 @@ def host(client):
 
 
 def page(client, path) -> str:
+    """The page's HTML, its cells without the column names they carry for the phone's cards."""
     response = client.get(path)
     assert response.status_code == 200
-    return response.get_data(as_text=True)
+    return without_labels(response.get_data(as_text=True))
 
 
 def test_pages_need_login(client):
@@ -260,7 +261,8 @@ def test_a_draft_the_forum_refused_shows_the_forums_message_escaped(host, seeded
     store.mark_refused(seeded.role_pm, "The user <b>Аскон</b> does not accept messages.", store.now())
     html = page(host, "/drafts")
     refused = html.split(f'id="draft-{seeded.role_pm}"')[1].split("</form>")[0]
-    assert "Форум не принял этот текст: The user &lt;b&gt;Аскон&lt;/b&gt; does not accept messages." in refused
+    assert ("Форум не принял этот текст: <code>The user &lt;b&gt;Аскон&lt;/b&gt; does not accept messages.</code>"
+            in refused)
     assert html.count('class="send-error"') == 1
 
 

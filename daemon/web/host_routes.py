@@ -18,6 +18,7 @@ from forumgm.daemon.host_actions.replace import replace_player
 from forumgm.daemon.host_actions.rerun import confirm_rerun, preview_rerun
 from forumgm.daemon.store import Store, StoreError
 from forumgm.daemon.tick.finish import finish_game
+from forumgm.daemon.tick.rules_freeze import accept_change
 from forumgm.daemon.web.security import HOST_ACTOR, login_required
 
 host = Blueprint("host", __name__)
@@ -159,6 +160,19 @@ def replace(game_id: str):
     old, new = field("old"), field("new")
     return _done(game_id, lambda: replace_player(game, store(), old, new, HOST_ACTOR, store().now()),
                  f"{new.strip()} играет вместо {old}.")
+
+
+@host.post("/games/<game_id>/rules/accept")
+@login_required
+def accept_rules(game_id: str):
+    """The game goes on under the [rules] its file has now (`forumgm rules accept`)."""
+    game = game_run(game_id)
+
+    def accept():
+        if accept_change(game, store(), by=HOST_ACTOR) is None:
+            raise ValueError("правила игры не менялись или игра ещё не началась: принимать нечего")
+
+    return _done(game_id, accept, "Новые правила приняты: игра продолжается по ним.", anchor="attention")
 
 
 @host.post("/games/<game_id>/finish")

@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from typing import Any, ClassVar, Mapping, Sequence
 
 from forumgm.engines.base import (CountedVote, DiscardedVote, Elimination, Game, OrderPm, Outcome, OutgoingPm,
-                                  Phase, PhaseInputs, Rules, Tally, Verdict, phase_rng)
+                                  Phase, PhaseInputs, RoleRow, Rules, Tally, Verdict, phase_rng)
 from forumgm.engines.mafia import orders as _orders
 from forumgm.engines.mafia.briefing import role_pms
 from forumgm.engines.mafia.discipline import host_digest
@@ -21,10 +21,11 @@ from forumgm.engines.mafia.freeze import change_rules
 from forumgm.engines.mafia.reminder import Reminder, reminder
 from forumgm.engines.mafia.report import round_pms, round_report
 from forumgm.engines.phrases import Agreement
-from forumgm.engines.mafia.round import OUT_EVENTS, resolve_round
+from forumgm.engines.mafia.roles import TEAM
+from forumgm.engines.mafia.round import JAIL, KILL_MAFIA, KILL_MANIAC, MISSED_VOTES, OUT_EVENTS, resolve_round
 from forumgm.engines.mafia.setup import start_state
 from forumgm.engines.mafia.state import MafiaState, RuleConfig, dump_state, load_state, rule_config
-from forumgm.engines.mafia.win import WINNER_NAMES
+from forumgm.engines.mafia.win import SIDE_NAMES, WINNER_NAMES
 from forumgm.engines.texts import Texts
 from forumgm.parsers.forums.base import Post
 
@@ -46,6 +47,9 @@ class MafiaRules(Rules):
     draft_labels: ClassVar[Mapping[str, str]] = {
         "role": "роль", "round_report": "итоги дня", "check_result": "итог проверки", "warning": "предупреждение",
         "reminder": "напоминание", "discipline": "дисциплина в теме"}
+    cause_labels: ClassVar[Mapping[str, str]] = {
+        KILL_MAFIA: "убийство мафией", KILL_MANIAC: "убийство маньяком", JAIL: "тюрьма по итогам голосования",
+        MISSED_VOTES: "пропуски дневного голосования"}
 
     def setup(self, setup: Mapping[str, Any], seed: int) -> MafiaState:
         return start_state(setup, seed, self.config)
@@ -97,6 +101,9 @@ class MafiaRules(Rules):
 
     def winner_name(self, state: MafiaState) -> str | None:
         return WINNER_NAMES.get(state.winner)
+
+    def roles(self, state: MafiaState) -> list[RoleRow]:
+        return [RoleRow(p.nick, p.role, SIDE_NAMES[TEAM[p.role]], p.alive) for p in state.players]
 
     def dump(self, state: MafiaState) -> dict:
         return dump_state(state)
