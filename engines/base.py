@@ -177,10 +177,14 @@ def split_lines(text: str) -> list[str]:
 class OrderPm:
     """One private message with orders, as it reached the host (provenance kept)."""
 
-    sender: str          # the player's canonical nickname
+    sender: str          # the player's seat: the nick he was dealt with
     text: str
     pm_id: str | None = None
     at: datetime | None = None
+    # (account, seat) of each seat held at the PM's moment by another account than its dealt nick
+    # (`forumgm replace`), as the edge knows them: the lines may name the seat by that account too.
+    # Dated by the PM, so a re-run after a later replacement reads the PM as it was read.
+    seat_names: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

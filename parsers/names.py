@@ -123,6 +123,16 @@ class Roster:
     def __hash__(self) -> int:
         return self._hash
 
+    def also_named(self, names: Iterable[tuple[str, str]]) -> "Roster":
+        """The roster with more (name, player) aliases, such as the accounts holding replaced seats
+        (OrderPm.seat_names); a name the roster has already, or names twice, keeps its first player."""
+        aliases = dict(self.aliases)
+        for name, player in names:
+            aliases.setdefault(name, player)
+        if len(aliases) == len(self.aliases):
+            return self
+        return Roster(self.players, aliases, self.forms, self.holdings)
+
     @property
     def _index(self) -> "_Index":
         return _index_of(self)

@@ -7,6 +7,9 @@ queued per method and path and used up in order:
     status   answer with that status (a GET is not passed on; a POST is, then the answer is lost)
     reset    close the connection without an answer (a POST is passed on first)
     truncate pass on, then send the board's headers and half its body, and close
+    cut      pass on, then answer close-delimited (no Content-Length: the end of the connection ends
+             the body, as an HTTP/1.0 proxy does) and close after `cut(body)` bytes: the client sees
+             no error at all, only a shorter page
     delay    wait `seconds` before passing on (longer than the client's timeout: a timeout)
     rewrite  pass on, and answer with `edit(html)` instead of the board's page (a changed layout)
 
@@ -37,6 +40,7 @@ class Fault:
     status: int = 502
     seconds: float = 0.0
     edit: Callable[[str], str] | None = None
+    cut: Callable[[bytes], int] | None = None
 
 
 class FaultProxy:
@@ -107,7 +111,7 @@ class FaultProxy:
         fault = self._next_fault(request.command, request.path)
         if fault is not None and fault.kind == "delay":
             time.sleep(fault.seconds)
-        passed_on = fault is None or fault.kind in ("truncate", "delay", "rewrite") or request.command == "POST"
+        passed_on = fault is None or fault.kind in ("truncate", "cut", "delay", "rewrite") or request.command == "POST"
         answer = self._forward(request, body) if passed_on else None
         if fault is None or fault.kind == "delay":
             self._reply(request, *answer)
@@ -123,6 +127,9 @@ class FaultProxy:
         elif fault.kind == "truncate":
             status, headers, content = answer
             self._reply(request, status, headers, content, truncate=True)
+        elif fault.kind == "cut":
+            status, headers, content = answer
+            self._reply_cut(request, status, headers, content[: fault.cut(content)])
         else:
             raise ValueError(f"unknown fault {fault.kind}")
 
@@ -151,6 +158,18 @@ class FaultProxy:
         request.wfile.flush()
         if truncate:
             FaultProxy._reset(request)
+
+    @staticmethod
+    def _reply_cut(request: BaseHTTPRequestHandler, status: int, headers: list, content: bytes) -> None:
+        request.send_response(status)
+        for name, value in headers:
+            if name.lower() not in HOP_BY_HOP and name.lower() not in ("content-length", "date", "server"):
+                request.send_header(name, value)
+        request.send_header("Connection", "close")
+        request.end_headers()
+        request.wfile.write(content)
+        request.wfile.flush()
+        FaultProxy._reset(request)
 
     @staticmethod
     def _reset(request: BaseHTTPRequestHandler) -> None:

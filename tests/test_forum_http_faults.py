@@ -264,3 +264,47 @@ def test_a_notice_pm_the_board_failed_before_taking_goes_again_at_the_next_tick(
     assert notifier.run(store, forum, [], clock.now()) == []
     assert notifier.run(store, forum, [], clock.now()) != []
     assert len(notices(board)) == 1
+
+
+# ---------------------------------------------------------------- pages cut short without an error
+
+def before_post(post_id: int):
+    """A cut point between two posts: just before post `post_id`'s container."""
+    return lambda body: body.index(f'<div id="p{post_id}"'.encode())
+
+
+def test_a_page_cut_between_posts_without_an_error_is_read_again_not_taken_as_whole(store, forum, proxy, board,
+                                                                                   clock):
+    """A close-delimited answer that ends between two posts parses as a page with fewer posts: at a
+    deadline the votes after the cut would be lost (a 2:2 tie counted 2:0)."""
+    assert sync_game(store.game("g1"), forum, store, clock.now()).ok
+    late = [board.reply(nick, 2, f"Голосую за [color=blue]Аскон[/color] {n}") for n, nick in enumerate(PLAYERS[1:3])]
+    proxy.inject("GET", "viewtopic.php", "cut", cut=before_post(late[0].id))
+    report = sync_game(store.game("g1"), forum, store, clock.now())
+    assert report.ok, report.error
+    assert proxy.injected and proxy.injected[0].kind == "cut"
+    assert {str(post.id) for post in late} <= set(live_posts(store))
+    assert len(live_posts(store)) == 14
+
+
+def test_a_page_cut_short_every_time_is_a_sync_problem_and_nothing_of_it_is_taken(store, forum, proxy, board, clock):
+    assert sync_game(store.game("g1"), forum, store, clock.now()).ok
+    before, cursor = live_posts(store), store.thread_cursor("g1")
+    new = board.reply("Кума", 2, "Голосую за [color=blue]Аскон[/color]")
+    proxy.inject("GET", "viewtopic.php", "cut", times=RETRIES + 1, cut=before_post(new.id))
+    report = sync_game(store.game("g1"), forum, store, clock.now())
+    assert not report.ok and "the forum did not answer for game g1" in report.error
+    assert "cut short" in report.error
+    assert live_posts(store) == before and store.thread_cursor("g1") == cursor
+
+
+def test_an_order_pm_cut_inside_its_text_is_read_again_and_stored_whole(store, forum, proxy, board, clock):
+    from forumgm.daemon.tick.sync import sync_inbox
+    text = "Атака 5 Кума\nЗащита 3\nШпионаж Robozik"
+    pm = board.send_pm("Аскон", HOST, "Ночь 1", text)
+    proxy.inject("GET", f"mode=view&p={pm.id}", "cut", cut=lambda body: body.index("Защита".encode()))
+    report = sync_inbox("local", forum, store, clock.now())
+    assert report.ok, report.error
+    assert proxy.injected and proxy.injected[0].kind == "cut"
+    [stored] = store.pms("local")
+    assert "Шпионаж Robozik" in stored["text"]

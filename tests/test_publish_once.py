@@ -252,3 +252,45 @@ def test_a_draft_that_failed_is_shown_by_status_drafts_and_the_web_page(store, s
     token = client.get("/login").get_data(as_text=True).split('name="csrf_token" value="')[1].split('"')[0]
     client.post("/login", data={"password": "host web password", "csrf_token": token})
     assert "no date found (повтор на каждом такте)" in client.get("/drafts").get_data(as_text=True)
+
+
+def _align_pm_ids_with_posts(server):
+    """Dummy PMs between players until the board's next PM id is its next post id: boards number
+    posts and PMs apart, so a post and a PM of the host may well share an id."""
+    board = server.board
+    while next(reversed(board.pms), 0) + 1 < next(reversed(board.posts), 1) + 1:
+        board.send_pm("Аскон", "Кума", "Привет", "просто так")
+
+
+@pytest.mark.parametrize("earlier, lost", [("Кума", "thread"), ("thread", "Кума")])
+def test_a_lost_text_whose_id_an_earlier_text_of_the_other_kind_has_is_found_not_sent_again(
+        store, server, clock, earlier, lost):
+    """A PM recorded sent as id N says nothing of post N (and the other way round): a post lost
+    mid-send that the board numbered as an earlier PM is found, never posted a second time."""
+    _align_pm_ids_with_posts(server)
+    forum = host_forum(server, clock)
+    first = store.insert_draft("g1", "receipt", earlier, "Принято", "n1", False, subject="Квитанция")
+    assert publish_approved(forum, store, clock.now()).ok
+    second = store.insert_draft("g1", "report", lost, "Итоги ночи 1", "n1", False, subject="Итоги")
+    assert not publish_approved(LostAnswer(forum), store, clock.now()).ok
+    assert store.draft(second)["status"] == "sending"
+    recovered = publish_approved(forum, store, clock.now())
+    assert recovered.sent == {} and second in recovered.reconciled
+    assert recovered.reconciled[second] == store.draft(first)["forum_ref"]     # the same number, another kind
+    on_forum = [p.bbcode for p in server.board.visible_posts(2)] + [m.bbcode for m in server.board.pms.values()]
+    assert on_forum.count("Итоги ночи 1") == 1
+
+
+def test_a_sent_pm_of_another_board_claims_nothing_here(store, server, clock):
+    """PM ids are numbered per board: another forum's PM recorded as N is no PM of this board."""
+    store.register_forum("other", "phpbb", "http://other.example/", "Ведущий")
+    store.register_game("g2", "mafia", "other", "http://other.example/viewtopic.php?t=2", "UTC", 1, {"Кума": []})
+    forum = host_forum(server, clock)
+    lost = store.insert_draft("g1", "report", "Кума", "Итоги ночи 1", "n1", False, subject="Итоги")
+    assert not publish_approved(LostAnswer(forum), store, clock.now(), forum_id="local").ok
+    other = store.insert_draft("g2", "receipt", "Кума", "Принято", "n1", False)
+    store.mark_sending(other, clock.now())
+    store.mark_sent(other, str(max(server.board.pms)), clock.now())   # the lost PM's number, on the other board
+    recovered = publish_approved(forum, store, clock.now(), forum_id="local")
+    assert recovered.sent == {} and lost in recovered.reconciled
+    assert [m.bbcode for m in server.board.pms.values()].count("Итоги ночи 1") == 1

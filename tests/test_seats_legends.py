@@ -97,3 +97,24 @@ def test_the_daemon_asks_the_board_about_the_new_account_at_its_next_tick(day2, 
     assert notice["body"].startswith(f"В игре {GAME} место Аскон отдано аккаунту Нетакого, но на форуме нет такого "
                                      "пользователя: личные сообщения этому месту не дойдут")
     assert all(row["account_checked_at"] is not None for row in daemon.store.replacements(GAME))
+
+
+def test_an_order_names_a_replaced_seat_by_its_account_from_the_replacement_on(day2, capsys):
+    daemon, clock, config, players = day2
+    tick_at(daemon, clock, msk(4, 21, 5))                          # day 2: nobody votes
+    clock.moment = msk(4, 22)
+    players["Robozik"].pm("Ночь 3", f"Атака 5 {NEW}")             # not a player yet: nobody
+    tick_at(daemon, clock, msk(4, 22, 10))
+    host = Store(load_installation(config).storage)
+    replace_player(game_runs(load_installation(config))[0], host, "gosha100", NEW, "host", msk(4, 22, 20))
+    clock.moment = msk(4, 22, 30)
+    players["Аскон"].pm("Ночь 3", f"Атака 5 {NEW}а")               # the seat, by the account holding it
+    assert tick_at(daemon, clock, msk(5, 10, 5)).resolved == [f"{GAME}/night-3"]
+
+    verdicts = {o["sender"]: o["verdicts"] for o in daemon.store.orders(GAME, "night-3")}
+    assert not verdicts["Robozik"][0]["ok"] and NEW in verdicts["Robozik"][0]["reason"]
+    assert verdicts["Аскон"][0]["ok"], verdicts["Аскон"]
+    attacks = [e["data"] for e in daemon.store.events(GAME, "night-3") if e["type"] == "attack"]
+    assert [(a["nick"], a["target"]) for a in attacks] == [("Аскон", "gosha100")]
+    # the seat changes hands again: a re-run reads each PM with the names of its own moment
+    rerun_after_replacement(config, daemon.store, GAME, NEW, "Третий", "night-3", capsys)

@@ -196,12 +196,12 @@ def _find(forum, store, draft: dict) -> str | None:
     """The draft among what the account posted or sent after the draft's baseline, not already
     recorded as another draft's. A picture is looked for by nothing (boards show it as a picture,
     whether attached or linked): the words around it say which post it is."""
-    claimed = store.sent_refs()
     if draft["target"] == "thread":
-        return forum.find_own_post(_thread_url(store, draft), _text(store, draft, shown=""), after=draft["sent_after"],
-                                   since=draft["sending_at"], claimed=claimed)
+        url = _thread_url(store, draft)
+        return forum.find_own_post(url, _text(store, draft, shown=""), after=draft["sent_after"],
+                                   since=draft["sending_at"], claimed=store.claimed_posts(url))
     return forum.find_sent_pm(_recipient(store, draft), _subject(draft), _text(store, draft), after=draft["sent_after"],
-                              claimed=claimed)
+                              claimed=store.claimed_pms(store.game(draft["game_id"])["forum_id"]))
 
 
 def _text(store, draft: dict, shown: str | None = None) -> str | None:

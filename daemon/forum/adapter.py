@@ -21,7 +21,7 @@ from forumgm.daemon.forum.errors import (
     StaleForm,
 )
 from forumgm.daemon.forum.http import HttpClient, HttpError, Page
-from forumgm.daemon.forum.page_text import first_text, flood_wait, hourly_limit, meta_refresh
+from forumgm.daemon.forum.page_text import first_text, flood_wait, hourly_limit, meta_refresh, whole_page
 from forumgm.daemon.forum.sent_text import same_name, same_text, skeleton
 from forumgm.daemon.forum.settings import ForumSettings
 from forumgm.daemon.forum.spec import EngineSpec, Paged, PmRemoval, PmSpec
@@ -438,8 +438,9 @@ class ForumAdapter:
         return page
 
     def get(self, url: str) -> Page:
+        """A board page, whole: one cut short is asked again (the client's retries), never read."""
         try:
-            return self.client.get(url)
+            return self.client.get(url, whole=whole_page)
         except HttpError as error:
             raise self.board_said(error) from error
 

@@ -73,10 +73,13 @@ class HttpClient:
         self.kept = KeptPages()     # pages that came with validators, for conditional GETs
         self._last_at: dict[str, float] = {}
 
-    def get(self, url: str, **params) -> Page:
+    def get(self, url: str, whole: Callable[[str], bool] | None = None, **params) -> Page:
+        """`whole`: whether a page's own markup says it came whole; a page that does not is a page cut
+        short (a close-delimited answer the connection ended early shows no HTTP error), retried as
+        a reset is."""
         if params:
-            return self._send("GET", url, params=params)
-        return self.kept.answer(url, self._send("GET", url, headers=self.kept.ask(url) or None))
+            return self._send("GET", url, whole=whole, params=params)
+        return self.kept.answer(url, self._send("GET", url, whole=whole, headers=self.kept.ask(url) or None))
 
     def post(self, url: str, data: dict[str, str], multipart: bool = False, follow: bool = True,
              headers: dict[str, str] | None = None, files: dict[str, tuple[str, bytes, str]] | None = None) -> Page:
@@ -91,7 +94,8 @@ class HttpClient:
         if remaining > 0:
             self.sleep(remaining)
 
-    def _send(self, method: str, url: str, follow: bool = True, **kwargs) -> Page:
+    def _send(self, method: str, url: str, follow: bool = True, whole: Callable[[str], bool] | None = None,
+              **kwargs) -> Page:
         delay = self.policy.backoff
         for attempt in range(self.policy.retries + 1):
             self._pace(url)
@@ -110,9 +114,13 @@ class HttpClient:
                                     "not repeated, it may have been carried out")
                 retry_on = POST_RETRY_STATUSES if method == "POST" else RETRY_STATUSES
                 if response.status_code not in retry_on:
-                    return self._page(response)
-                problem = f"HTTP {response.status_code}"
-                asked = _retry_after(response)
+                    page = self._page(response)
+                    if whole is None or response.status_code != 200 or whole(page.text):
+                        return page
+                    problem = "the page was cut short (its closing markup is missing)"
+                else:
+                    problem = f"HTTP {response.status_code}"
+                    asked = _retry_after(response)
             if attempt == self.policy.retries:
                 raise Unreachable(f"{method} {_without_query(url)} failed after {attempt + 1} attempts: {problem}")
             wait = delay if asked is None else asked

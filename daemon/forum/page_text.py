@@ -5,6 +5,8 @@ import re
 
 from selectolax.lexbor import LexborHTMLParser
 
+# the document's own end: its closing tag, then at most comments (MyBB's "<!-- end: showthread -->")
+_CLOSED = re.compile(r"</html\s*>(?:\s|<!--.*?-->)*\Z", re.IGNORECASE | re.DOTALL)
 _REFRESH = re.compile(r"<meta[^>]+http-equiv=[\"']refresh[\"'][^>]+url=([^\"'>]+)", re.IGNORECASE)
 
 
@@ -14,6 +16,14 @@ def first_text(html: str, selectors: str) -> str | None:
         return None
     text = " ".join(node.text(deep=True, separator=" ").split())
     return text or None
+
+
+def whole_page(html: str) -> bool:
+    """Whether the page ends as a whole page does: with its closing `</html>` (every board's layout
+    writes one after its footer). A page cut between two posts parses as a page with fewer posts,
+    a PM cut inside its text as a shorter PM: only the end of the document tells them apart."""
+    tail = html[-4096:]     # the closing tag and the comments after it, not the page: a linear read
+    return _CLOSED.search(tail) is not None
 
 
 def meta_refresh(html: str) -> str | None:

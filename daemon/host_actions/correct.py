@@ -102,7 +102,7 @@ def _target(game, store: Store, phase_key: str, nick: str, now: datetime) -> Tar
 
 def _correct_orders(game, store: Store, target: Target, text: str, by: str) -> Correction:
     player, phase_key = target.player, target.row["key"]
-    verdicts = tuple(game.rules.read_orders(target.state, target.phase, OrderPm(player, text, None, target.at), []))
+    verdicts = tuple(game.rules.read_orders(target.state, target.phase, OrderPm(player, text, None, target.at, game.seats(store).names(target.at)), []))
     order, replaced = store.record_correction(game.id, phase_key, player, target.at, text,
                                               [v.as_json() for v in verdicts], by)
     superseded = _supersede_open_receipts(store, game.id, replaced)

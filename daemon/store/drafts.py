@@ -129,10 +129,23 @@ class Drafts(StoreBase):
             if changed:    # once per problem, not once per tick
                 self.audit("daemon", "draft.send_failed", {"draft": draft_id, "error": error})
 
-    def sent_refs(self) -> set[str]:
-        """The forum ids of every sent draft: a text already recorded as one draft's is no other's."""
-        rows = self.db.execute("SELECT forum_ref FROM drafts WHERE status = 'sent' AND forum_ref IS NOT NULL "
-                               "AND forum_ref <> ''")
+    def claimed_posts(self, thread_url: str) -> set[str]:
+        """The post ids of the drafts recorded as sent in this thread: a post already one draft's is
+        no other's. Boards number posts and PMs apart, so a PM's id says nothing of a post."""
+        rows = self.db.execute(
+            "SELECT d.forum_ref FROM drafts d JOIN games g ON g.id = d.game_id WHERE g.thread_url = ? "
+            "AND d.target = 'thread' AND d.status = 'sent' AND d.forum_ref IS NOT NULL AND d.forum_ref <> ''",
+            [thread_url])
+        return {row[0] for row in rows}
+
+    def claimed_pms(self, forum_id: str) -> set[str]:
+        """The ids of the PMs the forum's account is recorded to have sent (drafts and the host's
+        notices): a PM already one text's is no other's. Another board's PMs, or this board's
+        posts, are numbered apart and say nothing of it."""
+        rows = self.db.execute(
+            "SELECT d.forum_ref FROM drafts d JOIN games g ON g.id = d.game_id WHERE g.forum_id = ? "
+            "AND d.target <> 'thread' AND d.status = 'sent' AND d.forum_ref IS NOT NULL AND d.forum_ref <> '' "
+            "UNION SELECT pm_id FROM notice_pms WHERE forum_id = ?", [forum_id, forum_id])
         return {row[0] for row in rows}
 
     def sending_drafts(self) -> list[dict]:

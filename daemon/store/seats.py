@@ -68,15 +68,19 @@ class Seats:
         """seat id -> the account holding it at `at`, for the seats whose account changed."""
         return {seat.id: seat.holder(at) for seat in self.seats if seat.holder(at) != seat.id}
 
+    def names(self, at: datetime | None = None) -> tuple[tuple[str, str], ...]:
+        """(account, seat) of every account other than the seat's own nick that held a seat by `at`
+        (None: by now): the names an order or a vote written then may call the seat by
+        (OrderPm.seat_names)."""
+        return tuple((account, seat.id) for seat in self.seats for account, since in seat.holders
+                     if account != seat.id and (at is None or since is None or since <= at))
+
     def roster(self, at: datetime | None = None) -> Roster:
         """The seats as names to read: a post or PM is its author's seat at its moment, and a seat
         is named by its aliases and by every account that held it by `at` (None: by now)."""
         aliases = {alias: seat.id for seat in self.seats for alias in seat.aliases}
-        for seat in self.seats:
-            for account, since in seat.holders:
-                if account != seat.id and (at is None or since is None or since <= at):
-                    aliases.setdefault(account, seat.id)
-        return Roster(self.ids, aliases, holdings=tuple(held for seat in self.seats for held in seat.holdings()))
+        return Roster(self.ids, aliases, holdings=tuple(held for seat in self.seats for held in seat.holdings())
+                      ).also_named(self.names(at))
 
 
 def seats_of(players: Iterable[tuple[str, Sequence[str]]], replacements: Sequence[dict]) -> Seats:

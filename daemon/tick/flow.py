@@ -326,7 +326,7 @@ def catch_up(game: GameRun, store: Store, now: datetime, report: TickReport) -> 
             return      # inputs are read and answered; nothing resolves until the host resumes
         if phase.key in {due["key"] for due in due_phases(game.config, now, store, game.grace)}:
             cutoff = phase_row["deadline"]
-        elif game.rules.complete_early(state, phase, order_pms(store.orders(game.id, phase.key))):
+        elif game.rules.complete_early(state, phase, order_pms(store.orders(game.id, phase.key), game.seats(store))):
             cutoff = now
         else:
             return
@@ -338,7 +338,8 @@ def catch_up(game: GameRun, store: Store, now: datetime, report: TickReport) -> 
 
 def record_orders(game: GameRun, store: Store, state: Any, phase: Phase, deadline: datetime) -> None:
     """Every new PM from a player timed before the deadline: its verdicts and a receipt draft."""
-    roster = game.roster(store)
+    seats = game.seats(store)
+    roster = seats.roster()
     done = store.order_pm_ids(game.id)
     began = _began(store, game.id)
     for pm in store.pms(game.forum_id, since=_inputs_since(store, game.id)):
@@ -350,7 +351,7 @@ def record_orders(game: GameRun, store: Store, state: Any, phase: Phase, deadlin
         if nick is None:
             continue      # not this game's player then: another game's, or nobody's (stray_pms tells the host)
         own_words = pm["text"] if pm["text_unquoted"] is None else pm["text_unquoted"]
-        order = OrderPm(nick, own_words, pm["pm_id"], at)
+        order = OrderPm(nick, own_words, pm["pm_id"], at, seats.names(at))
         opens = before_start(store, game.id, phase, at)
         late = None if opens is not None else late_answer(game, store, phase, order)
         template, context = None, {}
@@ -362,7 +363,7 @@ def record_orders(game: GameRun, store: Store, state: Any, phase: Phase, deadlin
         elif late:      # between a deadline and this phase's opening: answered, never carried over
             (phase_key, verdicts), filed_as = late, late_key(late[0])
         else:
-            earlier = order_pms(o for o in store.orders(game.id, phase.key) if o["sender"] == nick)
+            earlier = order_pms((o for o in store.orders(game.id, phase.key) if o["sender"] == nick), seats)
             phase_key = filed_as = phase.key
             verdicts = game.rules.read_orders(state, phase, order, earlier)
         with store.transaction():
@@ -414,7 +415,7 @@ def resolve_once(game: GameRun, store: Store, phase_key: str, cutoff: datetime, 
         phase = Phase(row["kind"], row["number"])
         tally = record_votes(game, store, state, phase, row, cutoff)
         inputs = PhaseInputs(
-            orders=tuple(order_pms(store.orders(game.id, phase_key))),
+            orders=tuple(order_pms(store.orders(game.id, phase_key), game.seats(store))),
             tally=tally,
             post_urls=post_urls(game, tally),
             next_deadlines=next_deadlines(game, cutoff),

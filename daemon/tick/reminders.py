@@ -33,7 +33,7 @@ def draft_before_deadline(game: Any, store, state: Any, phase: Phase, phase_row:
 
 
 def draft_reminder(game: Any, store, state: Any, phase: Phase, left: timedelta) -> None:
-    reminder = game.rules.reminder(state, phase, order_pms(store.orders(game.id, phase.key)), game.texts, left)
+    reminder = game.rules.reminder(state, phase, order_pms(store.orders(game.id, phase.key), game.seats(store)), game.texts, left)
     if reminder is None:
         return
     with store.transaction():

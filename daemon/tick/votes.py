@@ -53,7 +53,7 @@ def host_votes(store: Store, game_id: str, phase_key: str) -> list[HostVote]:
 def pm_vote_tally(game, store: Store, state: Any, phase: Phase) -> Tally | None:
     """The day votes of a game that takes them by PM (Mafia), from the phase's orders so far; None for
     a game whose votes are in the thread (Rules.pm_vote_tally's default)."""
-    return game.rules.pm_vote_tally(state, phase, order_pms(store.orders(game.id, phase.key)))
+    return game.rules.pm_vote_tally(state, phase, order_pms(store.orders(game.id, phase.key), game.seats(store)))
 
 
 def stored_tally(store: Store, game_id: str, phase_key: str) -> Tally:

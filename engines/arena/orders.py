@@ -38,7 +38,8 @@ def _lines(state: ArenaState, pms: Iterable[OrderPm], nick: str) -> tuple[Fighte
         if pm.sender != nick:
             continue
         verdicts = []
-        for verdict in parse_orders(pm.text, vocab, names):
+        # a replaced fighter by the account holding him then, too
+        for verdict in parse_orders(pm.text, vocab, names.also_named(pm.seat_names)):
             if verdict.ok:
                 refusal = _refusal(state, state.fighter(nick), verdict.order)
                 if refusal:

@@ -12,13 +12,14 @@ from forumgm.parsers.orders.legends import (
 )
 
 
-def order_context(state: LegendsState, phase: Phase, sender: str, everyone: bool = False) -> Context:
-    """`everyone` reads names of the fallen as if alive (resolution reports such commands)."""
+def order_context(state: LegendsState, phase: Phase, pm: OrderPm, everyone: bool = False) -> Context:
+    """The names and rules `pm` is read by: a seat by its nick, its aliases and the account holding
+    it then. `everyone` reads names of the fallen as if alive (resolution reports such commands)."""
     table = state.table
     roster = Roster(tuple(p.nick for p in state.players),
-                    {alias: p.nick for p in state.players for alias in p.aliases})
+                    {alias: p.nick for p in state.players for alias in p.aliases}).also_named(pm.seat_names)
     return Context(
-        sender=sender, roster=roster, living=frozenset(p.nick for p in state.players if everyone or p.alive), night=phase.number,
+        sender=pm.sender, roster=roster, living=frozenset(p.nick for p in state.players if everyone or p.alive), night=phase.number,
         spells=tuple(table.spells), roles=tuple(table.roles),
         banned=table.night1_banned if phase.number == 1 else frozenset(),
         theft_players=table.theft_players, spy_targets=table.spy_targets,
@@ -34,7 +35,7 @@ def read_pm(state: LegendsState, phase: Phase, pm: OrderPm, earlier: Sequence[Or
     refusal = _refusal(state, phase, pm.sender)
     if refusal:
         return [Rejected(line, REFUSALS[refusal]) for line in split_lines(pm.text)]
-    return parse_orders(pm.text, order_context(state, phase, pm.sender), [p.text for p in earlier])
+    return parse_orders(pm.text, order_context(state, phase, pm), [p.text for p in earlier])
 
 
 def _refusal(state: LegendsState, phase: Phase, sender: str) -> str | None:
@@ -57,7 +58,7 @@ def night_orders(state: LegendsState, phase: Phase, pms: Sequence[OrderPm]) -> t
             events.append(Event("orders_ignored", {"nick": pm.sender, "reason": _refusal(state, phase, pm.sender)}))
             continue
         earlier = [p.text for p in pms[:index] if p.sender == pm.sender]
-        for verdict in parse_orders(pm.text, order_context(state, phase, pm.sender, everyone=True), earlier):
+        for verdict in parse_orders(pm.text, order_context(state, phase, pm, everyone=True), earlier):
             if not verdict.ok:
                 continue
             if all(state.is_alive(nick) for nick in named_players(verdict.order)):

@@ -129,7 +129,8 @@ def review_pm(state: MafiaState, phase: Phase, pm: OrderPm, mine: SenderOrders) 
     if player is None or not player.alive:
         code = "not_a_player" if player is None else "dead_sender"
         return [_refuse(line, code, command_of(line) in ("vote", "no_trial")) for line in lines], mine
-    parsed = [parse_line(line, player.nick, roster(state)) for line in lines]
+    names = roster(state).also_named(pm.seat_names)      # a replaced seat by its account too
+    parsed = [parse_line(line, player.nick, names) for line in lines]
     reviews: list[Review | None] = [None] * len(parsed)
     for votes_pass in (True, False):
         for index, verdict in enumerate(parsed):
