@@ -399,6 +399,9 @@ class Rules(ABC):
     # The causes its Eliminations name, in Russian as the host's page shows them after «выбыл:»
     # («убийство мафией»); a cause not listed is shown as the engine wrote it (Arena's are words).
     cause_labels: Mapping[str, str] = MappingProxyType({})
+    # The kind of the report that shows where the game stands after a phase (Arena's fighters'
+    # state, "summary_report"): the host's page shows the latest one beside the game. None: no such report.
+    position_report: str | None = None
 
     @property
     def phase_kinds(self) -> tuple[str, ...]:

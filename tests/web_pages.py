@@ -2,23 +2,29 @@
 browser tests of the page): the games played through the local forum over HTTP, the page served
 on the daemon's installation, and the checks each page must pass at every width.
 
-`FORUMGM_SCREENSHOTS=<folder>` keeps a screenshot of each page at each width there (docs/host-page.md
-shows the ones of docs/host-page/, taken so).
+`FORUMGM_SCREENSHOTS=docs/host-page` keeps the screenshots docs/host-page.md shows (SHIPPED) there, at
+each width.
 """
 from __future__ import annotations
 
+import io
 import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from bs4 import BeautifulSoup
+from PIL import Image
 
 from forumgm.daemon.settings.games import game_title
 
 WIDTHS = (1280, 390)
 PHONE = 390
 TOUCH_TARGET = 44           # px: the least a finger hits reliably
+SCREENSHOT_COLOURS = 48
+# the screenshots docs/host-page.md shows: every page once (from the Mafia game), each game's own page
+SHIPPED = frozenset({f"mafia-{name}" for name in ("login", "home", "game", "drafts", "preview", "rerun", "missing", "role")}
+                    | {f"{kind}-game" for kind in ("legends", "bellum", "arena")})
 # where a Latin word may stand on a Russian page: code and raw records, the text a draft is edited
 # in, and names marked as not to be translated (the program's name, console accounts)
 VERBATIM = "code, pre, textarea, script, style, [translate=no]"
@@ -74,10 +80,15 @@ def show(page, name: str, width: int, screenshots: Path | None) -> Shown:
         small = tuple(page.evaluate("""(least) => [...document.querySelectorAll('button, a.button')]
             .filter(e => e.offsetParent !== null && e.getBoundingClientRect().height < least)
             .map(e => `${e.textContent.trim()} (${e.getBoundingClientRect().height}px)`)""", TOUCH_TARGET))
-    if screenshots is not None:
-        screenshots.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=screenshots / f"{name}-{width}.png")
+    if screenshots is not None and name in SHIPPED:
+        keep_screenshot(page.screenshot(), screenshots / f"{name}-{width}.png")
     return Shown(name, width, page.content(), scroll_width, small, rows)
+
+
+def keep_screenshot(png: bytes, path: Path) -> None:
+    """The screenshot in few colours: a page of text and flat boxes reads the same at a fraction of the size."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    Image.open(io.BytesIO(png)).convert("RGB").quantize(SCREENSHOT_COLOURS).save(path, optimize=True)
 
 
 def screenshot_folder() -> Path | None:

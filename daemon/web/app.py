@@ -27,6 +27,7 @@ from forumgm.daemon.settings.secrets import web_password_problem
 from forumgm.daemon.store import Store, StoreError
 from forumgm.daemon.store.role_links import LinkUsed, RoleShown
 from forumgm.daemon.tick.finish import may_change
+from forumgm.daemon.tick.roles import roles_now
 from forumgm.daemon.tick.signup_choices import KIND as ASSIGNMENT, AssignmentError, approve_assignment
 from forumgm.daemon.web import game_queries, queries
 from forumgm.daemon.web.host_routes import host
@@ -209,7 +210,7 @@ def game(game_id: str):
     run = current_app.extensions["forumgm"]["games"]().get(game_id)    # None: served without the installation
     phases = game_queries.phases(store(), game_id)
     view = queries.game_view(store(), row)
-    roles = game_queries.roles(store(), game_id, game_rules(game_id))
+    roles = roles_now(store(), game_id, run.rules if run is not None else game_rules(game_id))
     return render_template(
         "game.html",
         game=view,
@@ -223,6 +224,7 @@ def game(game_id: str):
         phases=phases,
         report_images={report["id"]: queries.draft_images(store(), report) for phase in phases for report in phase.reports},
         roles=roles,
+        position=game_queries.latest_report(store(), game_id, getattr(game_rules(game_id), "position_report", None)),
         winners=game_queries.winner_names(store(), game_id, roles),
         audit=game_queries.audit(store(), game_id),
         row=row,

@@ -12,7 +12,7 @@ from typing import Any
 from forumgm.daemon.host_actions.outcome_diff import text_diff
 from forumgm.daemon.store import Store
 from forumgm.daemon.web.queries import alive_players, current_phase
-from forumgm.engines.base import RoleRow, Rules
+from forumgm.engines.base import RoleRow
 
 REPORT_SUFFIX, LITERARY = "_report", "literary_report"
 
@@ -96,12 +96,11 @@ def telling(draft: dict) -> bool:
     return draft["kind"].endswith(REPORT_SUFFIX) and draft["kind"] != LITERARY and draft["status"] != "superseded"
 
 
-def roles(store: Store, game_id: str, rules: Rules | None) -> list[RoleRow]:
-    """Who holds which role now (Rules.roles): for the host's page behind the login only."""
-    snapshot = store.latest_snapshot(game_id)
-    if rules is None or snapshot is None:
-        return []
-    return rules.roles(rules.load(snapshot["state"]))
+def latest_report(store: Store, game_id: str, kind: str | None) -> dict | None:
+    """The newest live draft of a report kind (sent or waiting), None without one."""
+    found = [draft for draft in store.drafts(game_id=game_id) if kind and draft["kind"] == kind
+             and draft["status"] not in ("superseded", "rejected")]
+    return found[-1] if found else None
 
 
 def winner_names(store: Store, game_id: str, roles: list[RoleRow]) -> list[str]:
