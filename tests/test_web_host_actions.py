@@ -118,9 +118,13 @@ def test_deadline_pause_replace_and_finish_from_the_page(hosted, page):  # noqa:
     expect(page.locator(".flash.ok")).to_have_text("Игра окончена; объявление об итогах в черновиках.")
     expect(page.locator("p.state")).to_contain_text("победитель: Мирные жители")
     expect(page.locator("form#correct")).to_have_count(0)
+    expect(page.locator("p.state")).not_to_contain_text("дедлайн")      # the open phase's deadline is no more
     expect(page.locator("table.audit tr").nth(1).locator("td").nth(2)).to_contain_text("Закончил игру; победитель: Мирные жители.")
     assert [row["action"] for row in store.audit_log()[::-1] if row["actor"] == "host"][-6:] == ["web.login",
         "deadline.move", "game.pause", "game.resume", "player.replace", "game.finish"]
+    page.goto(base)
+    expect(page.locator("table.games td[data-label=Дедлайн]")).to_have_text("—")
+    expect(page.locator("#attention .fact.deadline")).to_have_count(0)
 
 
 def test_host_actions_need_the_session_and_its_csrf_token(hosted, page):  # noqa: F811
