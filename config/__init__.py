@@ -27,16 +27,43 @@ def read_templates(folder: Path) -> dict[str, str]:
     }
 
 
+# A templates folder's table of names the texts write as the host says («Мастер Йода» → «Мастера Йоды»).
+DECLENSION_FILE = "declension.toml"
+OBLIQUE_CASES = ("родительный", "дательный", "винительный", "творительный", "предложный")
+
+
 def load_texts(override: Path | None = None, games: tuple[Path, ...] = ()) -> Texts:
     """The shipped templates and those of `games` (folders of games not shipped here, whose templates
     are named like the shipped ones: <game>/<name>.j2), with the host's own folder (same relative
-    names) taking precedence."""
-    sources = read_templates(data_path("templates"))
-    for folder in games:
+    names) taking precedence; the same for each folder's declension table, name by name and case
+    by case."""
+    folders = (data_path("templates"), *games, *((override,) if override is not None else ()))
+    sources: dict[str, str] = {}
+    forms: dict[str, dict[str, str]] = {}
+    for folder in folders:
         sources.update(read_templates(folder))
-    if override is not None:
-        sources.update(read_templates(override))
-    return Texts(sources)
+        for nick, cases in read_declension(folder / DECLENSION_FILE).items():
+            forms.setdefault(nick, {}).update(cases)
+    return Texts(sources, forms)
+
+
+def read_declension(path: Path) -> dict[str, dict[str, str]]:
+    """A declension table: `"nick" = [five forms]`, родительный, дательный, винительный, творительный,
+    предложный in that order ("" keeps forumgm's own form); none when the file is not there.
+    ValueError naming the file and the nick for anything else."""
+    if not path.is_file():
+        return {}
+    try:
+        table = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise ValueError(f"{path}: not a valid TOML file: {error}") from None
+    out = {}
+    for nick, forms in table.items():
+        if not (isinstance(forms, list) and len(forms) == len(OBLIQUE_CASES) and all(isinstance(f, str) for f in forms)):
+            raise ValueError(f"{path}: {nick}: expected five forms, {', '.join(OBLIQUE_CASES)} "
+                             f"(\"\" keeps forumgm's own), got {forms!r}")
+        out[nick] = {case: form.strip() for case, form in zip(OBLIQUE_CASES, forms) if form.strip()}
+    return out
 
 
 # The keys read_rule_table adds beside a game's rules: what its maps are drawn with, no rule.

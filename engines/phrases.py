@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
@@ -53,38 +53,97 @@ def noun_agreement(name: str) -> str | None:
 
 class Name(str):
     """A name in a phrase of a bank: «{nick}» as it is, «{nick:gent}» (or «{nick:родительный}»)
-    declined by the `decline` filter's rule."""
+    declined by the `decline` filter's rule, agreeing with the player's gender and shown as the
+    account holding his seat (the `agreement` that filled the phrase in)."""
+
+    agreement: "Agreement | None" = None
 
     def __format__(self, spec: str) -> str:
+        agreement = self.agreement or Agreement()
         if not spec:
-            return str(self)
-        return decline(str(self), _SHORT_CASES.get(spec, spec))
+            return agreement.shown(self)
+        return agreement.decline(str(self), _SHORT_CASES.get(spec, spec))
 
 
 class Names(list):
     """Several names in a phrase, «{nicks}» → «Аскон, Кума и Хан», «{nicks:gent}» each declined."""
 
+    agreement: "Agreement | None" = None
+
     def __format__(self, spec: str) -> str:
-        words = [format(name if isinstance(name, Name) else Name(name), spec) for name in self]
+        words = [format(name if isinstance(name, Name) else _named(name, self.agreement), spec) for name in self]
         return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} и {words[-1]}"
+
+
+def _named(value: Any, agreement: "Agreement | None") -> Any:
+    """A phrase's value as a name declined by `agreement` (a list as several names); a Name made
+    elsewhere (a Bellum place or people) declines by its own rule."""
+    if isinstance(value, Name):
+        return value
+    if isinstance(value, str):
+        name = Name(value)
+    elif isinstance(value, (list, tuple)):
+        name = Names(value)
+    else:
+        return value
+    name.agreement = agreement
+    return name
 
 
 @dataclass
 class Agreement:
-    """The genders of a game's players (None: unknown); any other name agrees as a noun."""
+    """The genders of a game's players (None: unknown); any other name agrees as a noun.
+
+    A seat another account holds now (`shown`: seat -> that account's nick, Texts.showing) is
+    written as that account and agrees with its holder's gender (`holders`: seat -> the gender the
+    host gave the holder, else guessed from the account's nick). `forms` is the host's declension
+    table (nick -> case name -> form), which wins over every rule where it names the case."""
 
     genders: Mapping[str, str | None] = field(default_factory=dict)
+    shown_as: Mapping[str, str] = field(default_factory=dict)
+    holders: Mapping[str, str | None] = field(default_factory=dict)
+    forms: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     @classmethod
     def of_players(cls, players: Any) -> "Agreement":
         """Each player's (nick, gender): the host's, else the guess from the nick."""
-        return cls({p.nick: p.gender or guess_gender(p.nick) for p in players})
+        return cls.given({p.nick: p.gender for p in players})
+
+    @classmethod
+    def given(cls, genders: Mapping[str, str | None]) -> "Agreement":
+        """Players' genders as the host gave them (None: guessed from the nick)."""
+        return cls({nick: gender or guess_gender(nick) for nick, gender in genders.items()})
+
+    def seen(self, shown_as: Mapping[str, str], holders: Mapping[str, str | None],
+             forms: Mapping[str, Mapping[str, str]]) -> "Agreement":
+        """The same players, their seats shown as the accounts holding them, with a declension table."""
+        if not (shown_as or forms) or (shown_as, holders, forms) == (self.shown_as, self.holders, self.forms):
+            return self
+        return replace(self, shown_as=shown_as, holders=holders, forms=forms)
+
+    def shown(self, name: Any) -> str:
+        """The name as the players read it: a seat as the account holding it."""
+        return self.shown_as.get(str(name), str(name))
+
+    def player(self, name: Any) -> str | None:
+        """A player's gender (m, f; None: unknown or no player)."""
+        name = str(name)
+        if name in self.shown_as:
+            return self.holders.get(name) or guess_gender(self.shown_as[name])
+        return self.genders.get(name)
 
     def of(self, name: Any) -> str | None:
         name = str(name)
-        if name in self.genders:
-            return self.genders[name]
+        if name in self.genders or name in self.shown_as:
+            return self.player(name)
         return noun_agreement(name)
+
+    def decline(self, name: Any, case: str) -> str:
+        """The name as shown, in the case (a Russian case name): the host's table's form, else
+        the `decline` rule, by the player's gender."""
+        shown = self.shown(name)
+        given = self.forms.get(shown, {}).get(case)
+        return given if given else decline(shown, case, self.player(name))
 
     def agree(self, name: Any, m: str, f: str, n: str | None = None, pl: str | None = None,
               other: str | None = None) -> str:
@@ -106,6 +165,10 @@ class Picker:
     agreement: Agreement
     game: PhaseRng                           # game-wide (not per phase): the order of openings
     used: set[str] = field(default_factory=set)
+
+    def seen(self, agreement: Agreement) -> "Picker":
+        """The same draw (stream, phrases used) under another agreement (Texts.render)."""
+        return self if agreement is self.agreement else replace(self, agreement=agreement)
 
     def pool(self, bank: Mapping[str, Sequence[str]] | Sequence[str], subject: Any = None) -> list[str]:
         """The phrases fit for the subject: a bank is a list, or {"m": […], "f": […], "n": […],
@@ -134,14 +197,14 @@ class Picker:
         self.used.add(phrase)
         if lead and not phrase.startswith("{"):
             phrase = phrase[:1].lower() + phrase[1:]
-        return f"{lead} {_filled(phrase, names)}" if lead else _filled(phrase, names)
+        return f"{lead} {_filled(phrase, names, self.agreement)}" if lead else _filled(phrase, names, self.agreement)
 
     def cycle(self, bank: Sequence[str], number: int, **names: Any) -> str:
         """The `number`-th phrase of a game-wide seeded order of the bank: with four phrases or
         more, four reports in a row never share one."""
         phrase = self.game.shuffle(bank, "texts", *bank)[number % len(bank)]
         self.used.add(phrase)
-        return _filled(phrase, names)
+        return _filled(phrase, names, self.agreement)
 
 
 _UNITS = ("", "первый", "второй", "третий", "четвёртый", "пятый", "шестой", "седьмой", "восьмой", "девятый")
@@ -175,14 +238,15 @@ def ordinal(number: int, case: str = "именительный", gender: str = "
     return f"{head} {word}" if head else word
 
 
-def _filled(phrase: str, names: Mapping[str, Any]) -> str:
-    def wrapped(value: Any) -> Any:
-        if isinstance(value, Name):
-            return value
-        if isinstance(value, str):
-            return Name(value)
-        return Names(value) if isinstance(value, (list, tuple)) else value
-    return phrase.format(**{key: wrapped(value) for key, value in names.items()})
+def _filled(phrase: str, names: Mapping[str, Any], agreement: "Agreement") -> str:
+    return phrase.format(**{key: _named(value, agreement) for key, value in names.items()})
+
+
+def ranked(found: Sequence[Mapping[str, Any]], interest: Mapping[str, int], most: int) -> list:
+    """The `most` most interesting of the happenings (each a {kind, …}; `interest` by kind), kept in
+    the order they happened: what a literary report tells, the rest being the technical report's."""
+    kept = sorted(enumerate(found), key=lambda item: (-interest[item[1]["kind"]], item[0]))[:most]
+    return [h for _, h in sorted(kept, key=lambda item: item[0])]
 
 
 def russian_key(name: str) -> tuple:

@@ -17,7 +17,7 @@ import jinja2
 from jinja2.filters import make_attrgetter, sync_do_join
 from markupsafe import Markup
 
-from forumgm.engines.phrases import Agreement, ordinal, russian_sorted
+from forumgm.engines.phrases import Agreement, Picker, ordinal, russian_sorted
 from forumgm.parsers.names import decline
 
 # Invisible characters never reach a post: boards drop them (FluxBB everywhere, MyBB at the end)
@@ -64,9 +64,10 @@ def number(value: float, sign: bool = False) -> str:
     return format(value, "+.10g" if sign else ".10g").replace(".", ",").replace("-", "\u2212")
 
 
-# the templates' global naming the seats shown by another account's nick (Texts.showing): a global,
-# so that macros of imported templates see it too
-SHOWN = "_shown_as"
+# the templates' globals naming the seats shown by another account's nick and that account's gender
+# (Texts.showing), and the host's declension table: globals, so that macros of imported templates
+# see them too
+SHOWN, HOLDERS, FORMS = "_shown_as", "_holders", "_forms"
 
 
 def _shown(context: Any, value: Any) -> Any:
@@ -88,11 +89,23 @@ def _finalize(context: Any, value: Any) -> Any:
     return escape_bbcode(_shown(context, value))
 
 
+def _seen(agreement: Agreement | None, values: Mapping[str, Any]) -> Agreement:
+    """The engine's agreement with the seats shown as their holders and the host's declension table."""
+    return (agreement or Agreement()).seen(values.get(SHOWN) or {}, values.get(HOLDERS) or {}, values.get(FORMS) or {})
+
+
+def _agreement(context: Any) -> Agreement:
+    return _seen(context.get("agreement"), context)
+
+
 @jinja2.pass_context
 def _decline(context: Any, nick: Any, case: str = "именительный") -> str:
     """`{{ nick | decline("родительный") }}`: the seat's nick as shown now, declined
-    (forumgm.parsers.names.decline); `{{ nick | decline }}` the nick itself."""
-    return decline(_shown(context, nick), case)
+    (forumgm.parsers.names.decline) by the player's gender, or as the host's table has it;
+    `{{ nick | decline }}` the nick itself."""
+    if isinstance(nick, Account):
+        return decline(nick, case)
+    return _agreement(context).decline(nick, case)
 
 
 @jinja2.pass_context
@@ -103,15 +116,12 @@ def _join(context: Any, values: Any, separator: str = "", attribute: str | None 
     return sync_do_join(context.eval_ctx, [_shown(context, value) for value in values], separator)
 
 
-def _agreement(context: Any) -> Agreement:
-    return context.get("agreement") or Agreement()
-
-
 @jinja2.pass_context
 def _agree(context: Any, name: Any, m: str, f: str, n: str | None = None, pl: str | None = None,
            other: str | None = None) -> str:
     """`{{ nick | agree("пал", "пала", other="…") }}`: the form agreeing with the name, by the
-    genders the engine passed as `agreement` (players), else as a noun (factions, provinces)."""
+    genders the engine passed as `agreement` (players; a seat by its holder's), else as a noun
+    (factions, provinces)."""
     return _agreement(context).agree(name, m, f, n, pl, other)
 
 
@@ -122,9 +132,11 @@ def _gender(context: Any, name: Any) -> str:
 
 
 class Texts:
-    """A set of loaded templates: name -> source (e.g. "legends/technical.j2")."""
+    """A set of loaded templates: name -> source (e.g. "legends/technical.j2"), and the host's
+    declension table: nick -> case name («родительный») -> the form to write where forumgm's own
+    declension guesses wrong."""
 
-    def __init__(self, sources: Mapping[str, str]) -> None:
+    def __init__(self, sources: Mapping[str, str], forms: Mapping[str, Mapping[str, str]] | None = None) -> None:
         self._env = jinja2.Environment(
             loader=jinja2.DictLoader(dict(sources)),
             finalize=_finalize,
@@ -145,6 +157,7 @@ class Texts:
         self._env.filters["gender"] = _gender
         self._env.filters["russian_sort"] = russian_sorted
         self._env.filters["ordinal"] = ordinal
+        self._env.globals[FORMS] = {nick: dict(cases) for nick, cases in (forms or {}).items()}
 
     def names(self) -> list[str]:
         return self._env.list_templates()
@@ -153,18 +166,25 @@ class Texts:
         return name in self._env.list_templates()
 
     def render(self, name: str, **context: Any) -> str:
+        picker = context.get("picker")
+        if isinstance(picker, Picker):
+            # the phrases a picker fills in name the seats as shown, decline by the host's table
+            context["picker"] = picker.seen(_seen(picker.agreement, self._env.globals))
         return self._env.get_template(name).render(**context).strip()
 
-    def showing(self, shown_as: Mapping[str, str]) -> "Texts":
+    def showing(self, shown_as: Mapping[str, str], holders: Mapping[str, str | None] | None = None) -> "Texts":
         """The same templates showing each seat named in `shown_as` (seat id -> nick) by that nick:
         the engines name players by their seats, the players read the accounts holding them. A value
-        shown whole, declined or joined that equals a seat's id is that seat; an `Account` never is."""
-        if dict(shown_as) == self._env.globals.get(SHOWN, {}):
+        shown whole, declined or joined that equals a seat's id is that seat; an `Account` never is.
+        Words agree with the holder's gender: `holders` (seat id -> "m", "f"), the host's word, else
+        the guess from the holder's nick."""
+        holders = {seat: gender for seat, gender in (holders or {}).items() if seat in shown_as}
+        if (dict(shown_as), holders) == (self._env.globals.get(SHOWN, {}), self._env.globals.get(HOLDERS, {})):
             return self
         texts = copy.copy(self)
         # an overlay compiles the templates again for its own globals; made only for a replaced seat
         texts._env = self._env.overlay(cache_size=50)
-        texts._env.globals = {**self._env.globals, SHOWN: dict(shown_as)}
+        texts._env.globals = {**self._env.globals, SHOWN: dict(shown_as), HOLDERS: holders}
         return texts
 
     def add_filter(self, name: str, function: Any) -> None:

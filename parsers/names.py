@@ -220,6 +220,8 @@ def declensions(nick: str) -> frozenset[str]:
     if not words:
         return frozenset()
     forms = _declined(words, " ")
+    # what the texts write of the nickname is read back too («у Мастера Йоды», «Тарвелю»)
+    forms |= {decline(nick, case, gender).casefold() for case in CASE_NAMES for gender in (None, "m", "f")}
     if len(words) == 1 and "-" in words[0].strip("-"):
         # A hyphenated nickname declines part by part ("Серый-Волк" -> "Серого-Волка").
         forms |= _declined([part for part in words[0].split("-") if part], "-")
@@ -235,20 +237,24 @@ CASE_NAMES = MappingProxyType({
 
 # Final letters after which a nickname the dictionary does not know still declines regularly
 # («Аскон» → «Аскона», «Эномай» → «Эномая», «Кумбала» → «Кумбалы»). After «ь» the gender, and so
-# the declension, cannot be told («Игорь» → «Игоря», «Ассоль» → «Ассоли»); other vowels do not decline.
+# the declension, cannot be told from the word («Игорь» → «Игоря», «Ассоль» → «Ассоли»): it
+# declines only for a player whose gender is known; other vowels do not decline.
 _PREDICTED_ENDINGS = _CONSONANTS | {"й", "а", "я"}
 
 
-def _person_parse(word: str):
+def _person_parse(word: str, gender: str | None = None):
     """The dictionary's reading of a one-word nickname as a singular noun, a living being
-    first; for a word it does not know, its guess from the ending, where that ending declines
-    regularly. None for a word it calls indeclinable or cannot read as a noun."""
+    first (of the player's gender, "m" or "f", when known); for a word it does not know, its guess
+    from the ending, where that ending declines regularly. None for a word it calls indeclinable
+    or cannot read as a noun."""
     known = _morph().word_is_known(word)
     if not known and word[-1:] not in _PREDICTED_ENDINGS:
         return None
     parses = [p for p in _morph().parse(word)
               if p.is_known == known and p.tag.POS == "NOUN" and {"sing", "nomn"} <= p.tag.grammemes
               and "Fixd" not in p.tag]
+    if gender in _GRAMMEME_OF_GENDER:
+        parses.sort(key=lambda p: _GRAMMEME_OF_GENDER[gender] not in p.tag)
     animate = [p for p in parses if "anim" in p.tag]
     return (animate or parses or [None])[0]
 
@@ -259,31 +265,36 @@ def _keeps_stem(word: str, form: str) -> bool:
     return form.startswith(word if word[-1] in _CONSONANTS else word[:-1])
 
 
+_GRAMMEME_OF_GENDER = {"m": "masc", "f": "femn"}
 # Endings of a name the dictionary knows only as another word's form («Крикс» is the plural
-# genitive of «крикса», «Мира» the genitive of «мир»), as «Феликс», «Эномай», «Вера», «Мария»
-# decline; a people's plural the dictionary does not know («Гепиды») declines as «вандалы» do.
-# gent, datv, accs, ablt, loct.
+# genitive of «крикса», «Мира» the genitive of «мир»), or does not know at all («Ильмаринен»),
+# as «Феликс», «Эномай», «Вера», «Мария» decline; a people's plural the dictionary does not know
+# («Гепиды») declines as «вандалы» do. gent, datv, accs, ablt, loct.
 _REGULAR_ENDINGS = {
     "consonant": ("а", "у", "а", "ом", "е"), "й": ("я", "ю", "я", "ем", "е"),
     "а": ("ы", "е", "у", "ой", "е"), "я": ("и", "е", "ю", "ей", "е"), "ия": ("ии", "ии", "ию", "ией", "ии"),
     "ы": ("ов", "ам", "ов", "ами", "ах"),
+    "ь m": ("я", "ю", "я", "ем", "е"), "ь f": ("и", "и", "ь", "ью", "и"),
 }
 _HUSHING = frozenset("жшчщц")
 _VELAR_OR_HUSHING = frozenset("гкхжшчщ")
 
 
-def _ending_kind(word: str) -> str | None:
+def _ending_kind(word: str, gender: str | None = None) -> str | None:
     if word.endswith("ия"):
         return "ия"
     if word[-1] in _CONSONANTS:
         return "consonant"
+    if word[-1] == "ь":
+        return f"ь {gender}" if gender in _GRAMMEME_OF_GENDER else None
     return word[-1] if word[-1] in _REGULAR_ENDINGS else None
 
 
-def _regular_form(word: str, grammeme: str, plural: bool = False) -> str | None:
+def _regular_form(word: str, grammeme: str, plural: bool = False, gender: str | None = None) -> str | None:
     """A word declined by its final letter alone (a name the dictionary reads only as another
-    word's form, a people's plural it does not know); None where no regular ending fits."""
-    kind = _ending_kind(word)
+    word's form or does not know, a people's plural it does not know); None where no regular
+    ending fits."""
+    kind = _ending_kind(word, gender)
     if kind is None or (kind == "ы") != plural:
         return None
     if grammeme == "nomn":
@@ -291,9 +302,11 @@ def _regular_form(word: str, grammeme: str, plural: bool = False) -> str | None:
     ending = _REGULAR_ENDINGS[kind][_CASES.index(grammeme)]
     if kind == "consonant":
         return word + ("ем" if ending == "ом" and word[-1] in _HUSHING else ending)
-    stem = word[:-len(kind)]
+    stem = word[:-len(kind.split()[0])]
     if kind == "а" and ending == "ы" and stem[-1:] in _VELAR_OR_HUSHING:
         ending = "и"
+    if kind == "а" and ending == "ой" and stem[-1:] in _HUSHING:
+        ending = "ей"           # «Маша» → «Машей», the ending unstressed as in most names
     return stem + ending
 
 
@@ -344,7 +357,7 @@ def _phrase_forms(words: list[str], grammeme: str) -> list[str] | None:
 
 def _head_forms(words: list[str], grammeme: str) -> list[str] | None:
     """A noun with a complement no word of which reads as a singular nominative («Атака магией»,
-    «Защита от магии», «Кража Атаки»; not «Кума Лиса»): the noun alone takes the case."""
+    «Защита от магии», «Кража Атаки», «Слуга Народа»; not «Кума Лиса»): the noun alone takes the case."""
     if any(_has_singular(word) or not _morph().word_is_known(word) for word in words[1:]):
         return None
     heads = [p for p in _morph().parse(words[0]) if p.is_known and p.tag.POS == "NOUN"
@@ -353,50 +366,100 @@ def _head_forms(words: list[str], grammeme: str) -> list[str] | None:
     return None if form is None else [form.word, *words[1:]]
 
 
+# Titles a name follows in a nickname («Мастер Йода», «Капитан Америка», «Король Лир»): what comes
+# after one is a name and declines as a name, even where the dictionary reads it as another word's
+# genitive («Йода» of «йод»), as it would a complement («Слуга Народа»).
+_TITLES = frozenset((
+    "мастер", "магистр", "капитан", "доктор", "профессор", "король", "королева", "принц", "принцесса",
+    "царь", "царица", "князь", "княгиня", "граф", "графиня", "барон", "баронесса", "лорд", "сэр", "мистер",
+    "агент", "кот", "дядя", "тётя", "баба", "дед", "дедушка", "бабушка", "сержант", "лейтенант", "майор",
+    "генерал", "полковник", "адмирал", "брат", "сестра",
+))
+
+
+def _reads_as_name(word: str) -> bool:
+    """A word that may be a name in the nominative: the dictionary reads it so, or does not know it."""
+    return not _morph().word_is_known(word) or _has_singular(word)
+
+
+def _name_words(words: list[str], grammeme: str, gender: str | None) -> list[str] | None:
+    """A nickname of several words that are each a name or a title («Кума Лиса», «Робин Гуд»,
+    «Мастер Йода»): each word declines as a one-word nickname would; None for any other."""
+    low = [w.casefold() for w in words]
+    if low[0] in _TITLES or all(_reads_as_name(w) for w in low):
+        # a neuter noun after the first word is a name that stays («Доктора Зло»)
+        return [w if i and _neuter(low[i]) else _word(w, grammeme, gender) for i, w in enumerate(words)]
+    return None
+
+
+def _neuter(word: str) -> bool:
+    genders = {p.tag.gender for p in _morph().parse(word) if p.is_known and p.tag.POS == "NOUN"
+               and {"sing", "nomn"} <= p.tag.grammemes}
+    return genders == {"neut"}
+
+
 def _capitalised(form: str, like: str) -> str:
     return form[:1].upper() + form[1:] if like[:1].isupper() else form
 
 
-@lru_cache(maxsize=4096)
-def decline(nick: str, case: str) -> str:
-    """`nick` in the case a sentence needs («замахивается на Куму», «стопка Аскона», «под власть
-    Восточной Римской Империи»), where the dictionary knows it as a declinable noun (or a phrase
-    of adjectives and a noun), or its ending declines regularly («Крикс» → «Крикса»); any other
-    name (Latin, with digits, hyphenated, indeclinable) stays as written, since a wrong guess
-    would misname a player."""
-    if case not in CASE_NAMES:
-        raise ValueError(f"decline: the case must be one of {', '.join(f'«{c}»' for c in CASE_NAMES)}, "
-                         f"not «{case}»")
-    grammeme = CASE_NAMES[case]
-    words = nick.split()
-    if len(words) > 1:
-        forms = None
-        if all(_CYRILLIC_WORD.fullmatch(w.casefold()) and "-" not in w for w in words):
-            low = [w.casefold() for w in words]
-            forms = _phrase_forms(low, grammeme) or _head_forms(low, grammeme)
-        return nick if forms is None else " ".join(_capitalised(f, w) for f, w in zip(forms, words))
-    if not _CYRILLIC_WORD.fullmatch(nick.casefold()) or "-" in nick:
-        return nick
+def _word(nick: str, grammeme: str, gender: str | None) -> str:
+    """One Cyrillic word of a nickname in the case (see decline)."""
     word = nick.casefold()
+    if grammeme == "nomn" or not _CYRILLIC_WORD.fullmatch(word) or "-" in word:
+        return nick
     people = _plural_people(word)
     if people is not None:
         known = people.inflect({"plur", "gent" if grammeme == "accs" else grammeme}) if people.is_known else None
         form = known.word if known is not None else _regular_form(word, grammeme, plural=True)
         return nick if form is None else _capitalised(form, nick)
-    if _morph().word_is_known(word) and not _has_singular(word):
-        form = _regular_form(word, grammeme)
+    if gender == "f" and word[-1] in _CONSONANTS:
+        return nick             # a woman's name ending in a consonant does not decline («у Кармен»)
+    known = _morph().word_is_known(word)
+    if known and not _has_singular(word):
+        form = _regular_form(word, grammeme, gender=gender)
         return nick if form is None else _capitalised(form, nick)
-    parse = _person_parse(word)
+    parse = _person_parse(word, gender)
     if parse is None:
-        return nick
+        # a word the dictionary does not read as a noun at all («Ильмаринен» is a short adjective
+        # to it) declines by its ending, as a name would
+        form = None if known else _regular_form(word, grammeme, gender=gender)
+        return nick if form is None else _capitalised(form, nick)
     # A nickname names a person: a masculine noun takes the animate accusative (= genitive)
     # even where the dictionary's only reading is a thing («на Тора», not «на Тор»).
-    if grammeme == "accs" and "masc" in parse.tag and "anim" not in parse.tag:
-        grammeme = "gent"
-    form = parse.inflect({"sing", grammeme})
-    if form is None or not (parse.is_known or _keeps_stem(parse.word, form.word)):
+    wanted = "gent" if grammeme == "accs" and "masc" in parse.tag and "anim" not in parse.tag else grammeme
+    form = parse.inflect({"sing", wanted})
+    if form is not None and (parse.is_known or _keeps_stem(parse.word, form.word)):
+        return _capitalised(form.word, nick)
+    form = None if parse.is_known else _regular_form(word, grammeme, gender=gender)
+    return nick if form is None else _capitalised(form, nick)
+
+
+@lru_cache(maxsize=4096)
+def decline(nick: str, case: str, gender: str | None = None) -> str:
+    """`nick` in the case a sentence needs («замахивается на Куму», «стопка Аскона», «под власть
+    Восточной Римской Империи»), where the dictionary knows it as a declinable noun (or a phrase
+    of adjectives and a noun, or of names: «Мастера Йоды»), or its ending declines regularly
+    («Крикс» → «Крикса», «Ильмаринен» → «Ильмаринена»); any other name (Latin, with digits,
+    hyphenated, indeclinable) stays as written, since a wrong guess would misname a player.
+    `gender` ("m", "f") is the player's, where known: a woman's nick ending in a consonant stays
+    as written («у Кармен»), one in «ь» declines as «Ассоль» («у Ассоли»), a man's as «Игорь»."""
+    if case not in CASE_NAMES:
+        raise ValueError(f"decline: the case must be one of {', '.join(f'«{c}»' for c in CASE_NAMES)}, "
+                         f"not «{case}»")
+    grammeme = CASE_NAMES[case]
+    words = nick.split()
+    if len(words) <= 1:
+        return _word(nick, grammeme, gender)
+    if not all(_CYRILLIC_WORD.fullmatch(w.casefold()) and "-" not in w for w in words):
         return nick
-    return _capitalised(form.word, nick)
+    low = [w.casefold() for w in words]
+    forms = _phrase_forms(low, grammeme)
+    if forms is None and low[0] not in _TITLES:
+        forms = _head_forms(low, grammeme)
+    if forms is not None:
+        return " ".join(_capitalised(f, w) for f, w in zip(forms, words))
+    named = _name_words(words, grammeme, gender)
+    return nick if named is None else " ".join(named)
 
 
 # ---------------------------------------------------------------- the index of a roster

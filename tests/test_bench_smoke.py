@@ -53,6 +53,9 @@ RUNS = {
 }
 
 
+pytestmark = pytest.mark.xdist_group("bench")     # the scripts are started once, on one worker
+
+
 @pytest.fixture(scope="module")
 def started():
     running = {name: subprocess.Popen([sys.executable, *command], cwd=BENCH, text=True,

@@ -269,3 +269,24 @@ def test_a_bellum_map_without_italy_and_with_an_island_is_valid_with_a_warning_f
                    "nobody can make a tribe a state\n")
     code, _, err = check(tmp_path, capsys, bellum)            # the shipped 370 map has neither
     assert code == 0 and "warning" not in err
+
+
+def test_a_bellum_game_takes_a_players_gender_as_every_game_does(tmp_path, capsys):
+    """Bellum's setup refused `gender` on [[players]] («unknown key»); it is the player's, for the
+    texts that name him."""
+    bellum = data_path("games", "bellum.example.toml").read_text(encoding="utf-8")
+    given = bellum.replace('role = "Западная Римская империя"', 'role = "Западная Римская империя"\ngender = "f"', 1)
+    code, out, err = check(tmp_path, capsys, given)
+    assert code == 0, err
+    assert "gender unknown, the texts use no gendered word for: Хан" in out
+    code, _, err = check(tmp_path, capsys, given.replace('gender = "f"', 'gender = "ж"'))
+    assert code == 1 and "players #1 (Аскон).gender: expected one of f, m (got 'ж')" in err
+
+
+def test_a_games_declension_table_is_checked_naming_the_file_and_the_case(tmp_path, capsys):
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "declension.toml").write_text('"Таргелец" = ["Таргельца", "Таргельцу"]\n', encoding="utf-8")
+    code, _, err = check(tmp_path, capsys, f'templates = "{folder}"\n' + EXAMPLE)
+    assert code == 1
+    assert "templates: " in err and "declension.toml: Таргелец: expected five forms, родительный, дательный" in err

@@ -265,6 +265,28 @@ def test_a_replacement_gives_the_seat_to_the_new_account_and_rewrites_nothing(pl
         "seat Аскон: Новичок after Аскон", "seat Аскон: Другой after Новичок"]
 
 
+@pytest.mark.parametrize("gender, jailed", [(["--gender", "m"], "посажен Ковбой"), ([], "за решётку отправляется Ковбой"),
+                                            (["--gender", "f"], "посажена Ковбой")])
+def test_the_texts_about_a_replaced_seat_agree_with_its_holder_not_with_the_first(played, capsys, gender, jailed):
+    """Бук's seat (gender = "m" in the game file) held by Ковбой: «посажен Ковбой» was the first
+    holder's gender whatever the new one's. The host gives the new player's with --gender, else it is guessed from the nick
+    (Ковбой: none, a gender-free sentence)."""
+    from forumgm.daemon.runtime.loop import game_runs
+    from forumgm.engines.base import Event
+    from forumgm.engines.mafia.report import round_report
+    from forumgm.engines.phrases import Agreement
+
+    installation, config = played
+    assert cli(config, "replace", GAME, "Бук", "Ковбой", *gender) == 0
+    store = Store(installation.storage)
+    assert [r.get("gender") for r in store.replacements(GAME)] == [gender[1] if gender else None]
+    game = game_runs(installation)[0]
+    events = [Event("votes", {"table": []}), Event("jailed", {"nick": "Бук", "role": "Мафиози", "votes": 5}),
+              Event("survivors", {"alive": ["Хан"], "roles": {"Доктор": 1}})]
+    report = round_report(events, 3, game.seated(store, store.now()).texts, Agreement.of_players(game.config.players))
+    assert f"{jailed} — Мафиози" in report and "Бук" not in report
+
+
 def test_a_rerun_after_a_replacement_gives_the_same_rolls_and_outcome(played, capsys):
     installation, config = played
     store = Store(installation.storage)

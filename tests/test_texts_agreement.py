@@ -192,8 +192,8 @@ def test_every_kind_of_nick_of_either_gender_reads_right_in_the_night_reports(vi
     for text in reports.values():
         if text:
             proofread(text, genders)
-    assert f"у {decline(victim, 'родительный')} (осталось" in reports["technical"]
-    assert f"переходит от {decline(victim, 'родительный')} к gosha100" in reports["technical"]
+    assert f"у {decline(victim, 'родительный', gender)} (осталось" in reports["technical"]
+    assert f"переходит от {decline(victim, 'родительный', gender)} к gosha100" in reports["technical"]
 
 
 @pytest.mark.parametrize("gender, jailed, killed", [("m", "посажен", "убит мафией"), ("f", "посажена", "убита мафией"),

@@ -30,6 +30,8 @@ PACE = Pace(legends_night="1d", legends_day="1d", mafia_round="1d", poll_interva
 # what the harness itself keeps (the in-process board's posts and PMs, a record of every tick)
 HARNESS = frozenset({"BoardPost", "PrivateMessage", "TickRecord"})
 
+pytestmark = pytest.mark.xdist_group("soak")      # the week is played once, on one worker
+
 
 def process_holds(ticks: int) -> dict:
     # caches bounded by design fill up over a game (a roster's name forms, compiled patterns): emptied

@@ -12,6 +12,9 @@ def register(subparsers) -> None:
     parser.add_argument("game", help="game id")
     parser.add_argument("old", metavar="OLD_NICK", help="the player who leaves")
     parser.add_argument("new", metavar="NEW_NICK", help="the forum account that takes over")
+    parser.add_argument("--gender", choices=("f", "m"), default=None,
+                        help="the new player's grammatical gender, which the texts agree with (default: guessed "
+                             "from the nick, else sentences needing none)")
     add_by_argument(parser)
 
 
@@ -24,7 +27,7 @@ def run(args) -> int:
         return 2
     _installation, store, game = opened
     try:
-        done = replace_player(game, store, args.old, args.new, actor(args), store.now())
+        done = replace_player(game, store, args.old, args.new, actor(args), store.now(), args.gender)
     except StoreError as error:
         print(f"forumgm replace: {error}", file=sys.stderr)
         return 1

@@ -5,7 +5,9 @@ stored input by the seat, so a replacement renames nothing. It records which acc
 seat from now; a running daemon reads it at its next tick. A post or a PM counts as the seat of the
 account that held it when it was written, so what the old account posted before stays his, and
 what he sends after reaches the host as a notice (forumgm.daemon.tick.stray_pms). PMs drafted to the
-seat go to whoever holds it when they are sent; texts show the seat by that account's nick.
+seat go to whoever holds it when they are sent; texts show the seat by that account's nick and agree
+with its player's gender (given with the replacement, else guessed from the nick, never the first
+holder's).
 """
 from __future__ import annotations
 
@@ -15,11 +17,16 @@ from forumgm.daemon.store import Store, StoreError
 from forumgm.daemon.store.seats import seats_listed
 from forumgm.daemon.tick.finish import is_finished
 
+GENDERS = (None, "m", "f")
 
-def replace_player(game, store: Store, old: str, new: str, by: str, now: datetime) -> dict:
-    """Give `old`'s seat (its id or the account holding it now) to the account `new`, from `now`;
-    what was recorded, as audited."""
+
+def replace_player(game, store: Store, old: str, new: str, by: str, now: datetime, gender: str | None = None) -> dict:
+    """Give `old`'s seat (its id or the account holding it now) to the account `new`, from `now`,
+    its player's grammatical gender `gender` ("m", "f"; None: guessed from the nick); what was
+    recorded, as audited."""
     new = new.strip()
+    if gender not in GENDERS:
+        raise StoreError(f"the gender is \"f\" or \"m\" (or none: guessed from the nick), not {gender!r}")
     seats = game.seats(store)
     seat = seats.named(old)
     if seat is None:
@@ -33,9 +40,9 @@ def replace_player(game, store: Store, old: str, new: str, by: str, now: datetim
     if out:
         raise StoreError(f"{holder} is out of {game.id} ({out}): nobody can take a dead player's seat over")
     with store.transaction():
-        store.add_replacement(game.id, seat, holder, new, by, now)
+        store.add_replacement(game.id, seat, holder, new, by, now, gender)
         detail = {"game": game.id, "seat": seat, "old": holder, "new": new,
-                  "at": f"{now.astimezone(timezone.utc):%Y-%m-%d %H:%M:%S} UTC"}
+                  "at": f"{now.astimezone(timezone.utc):%Y-%m-%d %H:%M:%S} UTC", **({"gender": gender} if gender else {})}
         store.audit(by, "player.replace", detail)
     return detail
 

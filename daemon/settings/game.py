@@ -14,6 +14,7 @@ from forumgm.daemon.settings.toml_file import TomlFileError, read_toml
 from forumgm.daemon.settings.values import (BOOLEAN, COLORS, DURATION_KIND, INTEGER, LOCAL_DATETIME, MISSING, PATH,
                                             STRINGS, TEXT, TIME_OF_DAY, URL, ZONE, Checker, join_key, one_of,
                                             read_table)
+from forumgm.config import DECLENSION_FILE, read_declension
 from forumgm.engines.base import SetupError
 
 DEFAULT_ZONE = "Europe/Moscow"
@@ -77,6 +78,11 @@ def read_game(check: Checker, table: Mapping, prefix: str) -> GameConfig | None:
     values["players"] = _with_roles(check, values["players"], table, prefix)
     if values["templates"] is not None and not values["templates"].is_dir():
         check.problem(join_key(prefix, "templates"), "a folder of *.j2 templates", str(values["templates"]))
+    elif values["templates"] is not None:
+        try:
+            read_declension(values["templates"] / DECLENSION_FILE)
+        except ValueError as error:
+            check.problems.append(f"{check.file}: {join_key(prefix, 'templates')}: {error}")
     if len(check.problems) == before:
         return GameConfig(**values)
     # the cast is what [setup] is checked against: none while the players or their roles are wrong

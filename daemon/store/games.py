@@ -127,10 +127,12 @@ class Games(StoreBase):
                                  [to_text(at), by, game_id])
         return cursor.rowcount == 1
 
-    def add_replacement(self, game_id: str, seat: str, old_nick: str, new_nick: str, by: str, at: datetime) -> None:
-        """`new_nick`'s account holds the seat from `at` on (forumgm.daemon.store.seats)."""
+    def add_replacement(self, game_id: str, seat: str, old_nick: str, new_nick: str, by: str, at: datetime,
+                        gender: str | None = None) -> None:
+        """`new_nick`'s account holds the seat from `at` on (forumgm.daemon.store.seats); `gender`:
+        its player's, as the host gave it."""
         self._insert("replacements", {"game_id": game_id, "seat": seat, "old_nick": old_nick, "new_nick": new_nick,
-                                      "replaced_by": by, "at": to_text(at)})
+                                      "replaced_by": by, "at": to_text(at), "gender": gender})
 
     def account_checked(self, replacement_id: int, at: datetime) -> None:
         """The daemon asked the board about the replacement's new account (daemon/tick/seat_accounts.py)."""

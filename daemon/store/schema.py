@@ -407,6 +407,11 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE games ADD COLUMN rules TEXT;
     ALTER TABLE games ADD COLUMN rules_hash TEXT;
     """,
+    # the grammatical gender ("m", "f") the host gave the account taking a seat over (forumgm replace
+    # --gender): the texts about the seat agree with whoever holds it (NULL: guessed from the nick)
+    """
+    ALTER TABLE replacements ADD COLUMN gender TEXT;
+    """,
 )
 
 

@@ -26,11 +26,22 @@ class Seat:
     aliases: tuple[str, ...] = ()
     # (account, since): who held the seat from when, oldest first; the dealt account since the deal (None)
     holders: tuple[tuple[str, datetime | None], ...] = ()
+    # the gender the host gave each later holder (forumgm replace --gender), in the order of holders[1:]
+    genders: tuple[str | None, ...] = ()
+
+    def _held(self, at: datetime | None) -> int:
+        return sum(1 for _account, since in self.holders if at is None or since is None or since <= at) - 1
 
     def holder(self, at: datetime | None = None) -> str:
         """The account holding the seat at `at` (None: now)."""
-        held = [account for account, since in self.holders if at is None or since is None or since <= at]
-        return held[-1] if held else self.id
+        held = self._held(at)
+        return self.holders[held][0] if held >= 0 else self.id
+
+    def holder_gender(self, at: datetime | None = None) -> str | None:
+        """The gender the host gave the account holding the seat at `at` when it took the seat over
+        (None: not given, or the dealt account, whose gender is the game file's)."""
+        held = self._held(at)
+        return self.genders[held - 1] if 0 < held <= len(self.genders) else None
 
     def holdings(self) -> tuple[Holding, ...]:
         ends = [since for _account, since in self.holders[1:]] + [None]
@@ -68,6 +79,10 @@ class Seats:
         """seat id -> the account holding it at `at`, for the seats whose account changed."""
         return {seat.id: seat.holder(at) for seat in self.seats if seat.holder(at) != seat.id}
 
+    def holder_genders(self, at: datetime | None = None) -> dict[str, str | None]:
+        """seat id -> the gender the host gave its holder at `at`, for the seats whose account changed."""
+        return {seat.id: seat.holder_gender(at) for seat in self.seats if seat.holder(at) != seat.id}
+
     def names(self, at: datetime | None = None) -> tuple[tuple[str, str], ...]:
         """(account, seat) of every account other than the seat's own nick that held a seat by `at`
         (None: by now): the names an order or a vote written then may call the seat by
@@ -95,7 +110,7 @@ def seats_of(players: Iterable[tuple[str, Sequence[str]]], replacements: Sequenc
     for nick, aliases in players:
         seat_id = dealt_to.get(nick, nick)
         holders = ((nick, None),) + tuple((row["new_nick"], row["at"]) for row in rows.get(seat_id, ()))
-        seats.append(Seat(seat_id, tuple(aliases), holders))
+        seats.append(Seat(seat_id, tuple(aliases), holders, tuple(row.get("gender") for row in rows.get(seat_id, ()))))
     return Seats(tuple(seats))
 
 

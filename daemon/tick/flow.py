@@ -85,9 +85,11 @@ class GameRun:
         return seats_of(((p.nick, p.aliases) for p in self.config.players), store.replacements(self.id))
 
     def seated(self, store: Store, at: datetime) -> "GameRun":
-        """The game whose texts show each seat by the account holding it at `at`: a phase's texts
-        by who played it at its deadline, so a re-run writes them again word for word."""
-        return dataclasses.replace(self, texts=self.texts.showing(self.seats(store).holders(at)))
+        """The game whose texts show each seat by the account holding it at `at`, agreeing with that
+        account's gender: a phase's texts by who played it at its deadline, so a re-run writes them
+        again word for word."""
+        seats = self.seats(store)
+        return dataclasses.replace(self, texts=self.texts.showing(seats.holders(at), seats.holder_genders(at)))
 
     def roster(self, store: Store, at: datetime | None = None) -> Roster:
         """The seats as names to read at `at` (forumgm.daemon.store.seats.Seats.roster)."""

@@ -158,7 +158,8 @@ def resume(game_id: str):
 def replace(game_id: str):
     game = game_run(game_id)
     old, new = field("old"), field("new")
-    return _done(game_id, lambda: replace_player(game, store(), old, new, HOST_ACTOR, store().now()),
+    gender = request.form.get("gender") or None          # «по нику»: guessed from the nick
+    return _done(game_id, lambda: replace_player(game, store(), old, new, HOST_ACTOR, store().now(), gender),
                  f"{new.strip()} играет вместо {old}.")
 
 

@@ -89,6 +89,9 @@ class TurnTexts:
             "at": lambda name: inflect(name, "loct"),
             "of": lambda name, case: inflect(name, case, place=False),
             "verb": lambda ids, one, many: many if len(ids) > 1 or is_plural(state.factions[ids[0]].name) else one,
+            # the texts' subjects are states and peoples, which agree as their names do; a template
+            # naming a player agrees with the gender given on his [[players]] entry
+            "agreement": Agreement.given({f.player: f.player_gender for f in state.factions.values() if f.player}),
         }
 
     def of(self, *kinds: str) -> list[dict[str, Any]]:
@@ -130,9 +133,8 @@ def _about(event: dict[str, Any]) -> set[str]:
 
 def turn_reports(turn: TurnTexts) -> dict[str, str]:
     context = turn.context()
-    agreement = Agreement()
-    picker = Picker(turn.rng.stream("literary"), agreement, turn.rng.game())
-    literary = turn.texts.render(LITERARY, told=turn.told(), picker=picker, agreement=agreement, **context)
+    picker = Picker(turn.rng.stream("literary"), context["agreement"], turn.rng.game())
+    literary = turn.texts.render(LITERARY, told=turn.told(), picker=picker, **context)
     return {"literary": literary, "technical": turn.texts.render(TECHNICAL, sections=turn.sections(), **context)}
 
 

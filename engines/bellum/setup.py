@@ -16,7 +16,7 @@ SETUP_KEYS = {"scenario", "players", "rolls", "people", "owners", "events", "rul
 # The setup keys whose text names a TOML file, read by the edge (Rules.setup_files): a bare
 # scenario name is a shipped one (config/bellum/scenarios/370.toml); events is always a path.
 SETUP_FILES = {"scenario": "scenarios", "events": None}
-PLAYER_KEYS = {"nick", "faction", "role", "aliases"}
+PLAYER_KEYS = {"nick", "faction", "role", "aliases", "gender"}
 
 
 def game_scenario(file: Any) -> Any:
@@ -62,7 +62,8 @@ def _players(entries: Any, factions: dict[str, Faction]) -> dict[str, Faction]:
             problems.found.append((f"{key}.{field}", f"{factions[faction].name} is already played by {taken[faction]}"))
             continue
         taken[faction] = entry["nick"]
-        factions[faction] = Faction(**{**factions[faction].__dict__, "player": entry["nick"]})
+        factions[faction] = Faction(**{**factions[faction].__dict__, "player": entry["nick"],
+                                       "player_gender": entry.get("gender")})
     problems.done()
     return factions
 

@@ -27,6 +27,7 @@ class Faction:
     captured: bool = False             # a state without provinces (rules: «захваченное»)
     ever_state: bool = False           # ×2 in battle for as long as the game lasts
     player: str | None = None          # None: host-controlled
+    player_gender: str | None = None   # the player's grammatical gender ("m", "f") as the host gave it
     master: str | None = None          # the tribe that subjugated this one
     losing_turns: int = 0              # consecutive turns with at least one lost battle
     cut_turns: int = 0                 # consecutive turns a tribe's groups were cut off

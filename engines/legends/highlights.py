@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from forumgm.engines.base import Event
-from forumgm.engines.phrases import russian_sorted
+from forumgm.engines.phrases import ranked, russian_sorted
 
 MOST, FEWEST = 6, 3
 # Interest of each kind of highlight: the report keeps the MOST highest, never fewer than
@@ -37,9 +37,7 @@ INTEREST |= {f"{kind}_crowd": INTEREST[kind] for kind in UNLISTED}
 def highlights(events: list[Event]) -> list[dict[str, Any]]:
     """The night's most interesting highlights, {kind, …names}, in processing order; the kind
     names the template's phrase bank, a group's `nicks` lists its players."""
-    found = [(INTEREST[h["kind"]], index, h) for index, h in enumerate(_grouped(_all(events)))]
-    kept = sorted(found, key=lambda item: (-item[0], item[1]))[:MOST]
-    return [h for _, _, h in sorted(kept, key=lambda item: item[1])]
+    return ranked(_grouped(_all(events)), INTEREST, MOST)
 
 
 def closings(events: list[Event]) -> list[dict[str, Any]]:
