@@ -72,8 +72,9 @@ class VirtualClock:
 
 
 def soak_board(clock: Callable[[], datetime], players: list[str]) -> Board:
-    # a month of orders outgrows phpBB's default inbox of 50 (the host would empty it by hand)
-    board = Board(clock=clock, posts_per_page=20, pm_folder_limit=100_000)
+    # a month of orders outgrows phpBB's default inbox of 50 (the host would empty it by hand); the
+    # record post at a game's end attaches its archive
+    board = Board(clock=clock, posts_per_page=20, pm_folder_limit=100_000, attachments=True)
     board.add_user(HOST, HOST_PASSWORD, admin=True)
     for nick in players:
         board.add_user(nick, "pw")

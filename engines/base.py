@@ -289,6 +289,35 @@ class Outcome:
 
 # ---------------------------------------------------------------- seeded randomness
 
+class TracedSeed(str):
+    """A game seed that keeps a log of every draw made from it (`draws`): the daemon resolves with
+    one, so that the rolls of a phase are kept with it and `forumgm verify` compares a replay's
+    rolls with them. Each draw is [stream, n, value]: a value in 0..n-1 drawn from the stream named
+    by its (phase, purpose) path; a die of n sides shows value + 1. The log is the caller's, handed
+    in: an engine stays a function of its arguments."""
+
+    draws: list
+
+    def __new__(cls, seed: int | str) -> "TracedSeed":
+        traced = super().__new__(cls, str(seed))
+        traced.draws = []
+        return traced
+
+
+class _TracedRandom(random.Random):
+    """A stream that notes each draw in the seed's log: every integer draw of `random.Random`
+    (randint, choice, shuffle, sample) goes through `_randbelow`."""
+
+    def __init__(self, number: int, name: str, draws: list) -> None:
+        self._name, self._draws = name, draws
+        super().__init__(number)
+
+    def _randbelow(self, n: int) -> int:
+        value = super()._randbelow(n)
+        self._draws.append([self._name, n, value])
+        return value
+
+
 class PhaseRng:
     """Random numbers derived from a hash of (game seed, phase, purpose).
 
@@ -297,20 +326,28 @@ class PhaseRng:
     """
 
     def __init__(self, seed: int | str, *path: str) -> None:
+        self._origin = seed         # a TracedSeed keeps its log through every derived PhaseRng
         self._seed = str(seed)
         self._path = tuple(str(p) for p in path)
 
     def game(self) -> "PhaseRng":
         """The game's own streams, the same in every phase (the order a report's openings take)."""
-        return PhaseRng(self._seed)
+        return PhaseRng(self._origin)
 
     def for_step(self, *purpose: Any) -> "PhaseRng":
-        return PhaseRng(self._seed, *self._path, *(str(p) for p in purpose))
+        return PhaseRng(self._origin, *self._path, *(str(p) for p in purpose))
+
+    def untraced(self) -> "PhaseRng":
+        """The same streams, their draws kept in no log: for the wording of a report (which phrase
+        a template's bank gives), which depends on the host's templates, not on the game."""
+        return PhaseRng(self._seed, *self._path)
 
     def stream(self, *purpose: Any) -> random.Random:
-        material = "\x1f".join((self._seed, *self._path, *(str(p) for p in purpose)))
-        digest = hashlib.sha256(material.encode("utf-8")).digest()
-        return random.Random(int.from_bytes(digest[:16], "big"))
+        parts = (*self._path, *(str(p) for p in purpose))
+        digest = hashlib.sha256("\x1f".join((self._seed, *parts)).encode("utf-8")).digest()
+        number = int.from_bytes(digest[:16], "big")
+        draws = getattr(self._origin, "draws", None)
+        return random.Random(number) if draws is None else _TracedRandom(number, "/".join(parts), draws)
 
     def die(self, sides: int, *purpose: Any) -> int:
         return self.stream(*purpose).randint(1, sides)
@@ -359,7 +396,7 @@ REPORT_LABELS = {"technical_report": "технический отчёт", "liter
 
 @dataclass(frozen=True)
 class RoleRow:
-    """One player's secret as the host reads it (Rules.roles), every field in Russian."""
+    """One player's secret as the host reads it (Rules.role_table), every field in Russian."""
 
     nick: str
     role: str
@@ -515,9 +552,15 @@ class Rules(ABC):
         that reads its rules from the engine)."""
         return state
 
-    def roles(self, state: Any) -> list["RoleRow"]:
-        """Who holds which role, for the host's eyes only (his page behind the login, `forumgm status
-        --roles`): never in a post, a log or a public page. Default: none (a game without secret roles)."""
+    def roles(self, state: Any) -> Mapping[str, str]:
+        """Each player's role in Russian as the game's record tells it at the end («Босс мафии»).
+        Default: none (a game without hidden roles)."""
+        return {}
+
+    def role_table(self, state: Any) -> list["RoleRow"]:
+        """Who holds which role now, with his side and what he knows of it, for the host's eyes only
+        (his page behind the login, `forumgm status --roles`): never in a post, a log or a public
+        page (`roles` is the record's, at the end). Default: none (a game without secret roles)."""
         return []
 
     def summary(self, state: Any) -> Mapping[str, Any]:

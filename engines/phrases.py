@@ -166,6 +166,13 @@ class Picker:
     game: PhaseRng                           # game-wide (not per phase): the order of openings
     used: set[str] = field(default_factory=set)
 
+    @classmethod
+    def seeded(cls, rng: PhaseRng, agreement: Agreement) -> "Picker":
+        """The picker of a phase's report: its phrases are no rolls of the game (they follow the
+        host's templates), so their draws are kept in no log of the game's rolls."""
+        quiet = rng.untraced()
+        return cls(quiet.stream("literary"), agreement, quiet.game())
+
     def seen(self, agreement: Agreement) -> "Picker":
         """The same draw (stream, phrases used) under another agreement (Texts.render)."""
         return self if agreement is self.agreement else replace(self, agreement=agreement)

@@ -29,7 +29,7 @@ def msk(day: int, hour: int, minute: int = 0) -> datetime:
 
 
 def legends_board(clock: FakeClock, spectators: tuple[str, ...] = ()) -> Board:
-    board = Board(clock=clock.now)
+    board = Board(clock=clock.now, attachments=True)      # the record post attaches the game's archive
     board.add_user(HOST, HOST_PASSWORD, admin=True)
     for nick in (*ROLES, *spectators):
         board.add_user(nick, f"{nick}-pw")

@@ -59,7 +59,7 @@ class MemoryForum:
     def newest_sent_pm(self) -> str:
         return str(len(self.sent))
 
-    def find_own_post(self, thread_url: str, bbcode: str, after=None, since=None, claimed=()) -> str | None:
+    def find_own_post(self, thread_url: str, bbcode: str, after=None, since=None, claimed=(), pages_known=0) -> str | None:
         return self._find("thread", bbcode, claimed)
 
     def find_sent_pm(self, to_nick: str, subject: str, bbcode: str, after=None, claimed=()) -> str | None:

@@ -96,7 +96,7 @@ class Arena:
 
     def __init__(self, folder, monkeypatch, players=PLAYERS, setup: str = DUEL):
         self.clock = FakeClock(msk(2, 11))
-        board = Board(clock=self.clock.now)
+        board = Board(clock=self.clock.now, attachments=True)     # the record post attaches the archive
         board.add_user(HOST, HOST_PASSWORD, admin=True)
         for nick in players:
             board.add_user(nick, f"{nick}-pw")
@@ -177,8 +177,8 @@ def test_a_duel_played_through_the_forum(arena):
     [receipt_askon] = arena.received("Аскон", "Re: Стопки")
     assert "«Правая рука, карта 1 (X)» — оружие «меч» не позволяет последовательность «Выпад»" in receipt_askon
 
-    kinds = resolve_step(arena, 1)
-    assert sorted(kinds) == ["literary_report", "summary_report", "technical_report"]
+    kinds = resolve_step(arena, 1)        # with the commitment posted at the deal
+    assert sorted(kinds) == ["commitment", "literary_report", "summary_report", "technical_report"]
     assert "Хан: W вперёд — не выполнено (сектор занят)" in arena.host_posts("технический отчёт")[0].text
     for number in (2, 3):
         resolve_step(arena, number)
@@ -223,8 +223,8 @@ def test_a_lower_attack_rating_reveals_step_1_before_it_is_played(arena):
     assert "Ноги: Шаг(назад) → стопка: W(назад) X X X X X" in receipt
 
     arena.tick(msk(3, 12, 1))                      # step 0 ends: the stacks are down, no card played
-    kinds = arena.approve()
-    assert sorted(kinds) == ["reveal", "summary_report", "technical_report"]
+    kinds = arena.approve()                        # with the commitment posted at the deal
+    assert sorted(kinds) == ["commitment", "reveal", "summary_report", "technical_report"]
     arena.tick(msk(3, 12, 10))
     [reveal] = arena.received("Хан", "карты соперника перед шагом 1")
     assert "открывает вам 2 следующие карты (перед шагом 1)" in reveal

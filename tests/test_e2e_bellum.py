@@ -151,7 +151,9 @@ def test_a_turn_played_through_the_forum(table):
     assert table.store.phase(GAME, "turn-2")["status"] == "pending"
 
     pending = table.store.drafts(status="pending")
-    assert sorted(d["kind"] for d in pending) == ["literary_report", "technical_report", "turn_pm", "turn_pm", "turn_pm"]
+    # the commitment posted at the deal waits for the host too
+    assert sorted(d["kind"] for d in pending) == ["commitment", "literary_report", "technical_report", "turn_pm",
+                                                  "turn_pm", "turn_pm"]
     # the turn report carries the map: its files, and the mark in its text where the post shows it
     [report] = [d for d in pending if d["kind"] == "literary_report"]
     pictures = [Path(name) for name in report["pictures"]]

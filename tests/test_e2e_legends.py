@@ -8,6 +8,7 @@ from collections import Counter
 import pytest
 
 from forumgm.daemon.cli import main
+from forumgm.daemon.drafts.pictures import mark_of
 from forumgm.daemon.settings.installation import load_installation
 from forumgm.daemon.settings.records import ConfigError
 from forumgm.daemon.offline.localforum import LocalForum
@@ -51,7 +52,8 @@ def on_forum_once(server: LocalForum, store: Store) -> None:
     host_pms = [(board.users[m.recipient_id].name, m.bbcode) for m in board.pms.values()
                 if board.users[m.sender_id].admin]
     for draft in store.drafts(game_id=GAME):
-        body = draft["body"].rstrip()
+        # a draft's file goes where its mark is (the record post's archive): its text up to there
+        body = draft["body"].split(mark_of(draft["pictures"]))[0].rstrip() if draft["pictures"] else draft["body"].rstrip()
         found = (sum(body in text for text in host_posts) if draft["target"] == "thread"
                  else sum(to == draft["target"] and body in text for to, text in host_pms))
         assert found == (1 if draft["status"] == "sent" else 0), (draft["id"], draft["kind"], draft["status"])

@@ -64,12 +64,12 @@ ROUND_3 = [
 ]
 
 
-def write_installation(folder, forum_url: str, forum_extra: str = "") -> Installation:
+def write_installation(folder, forum_url: str, forum_extra: str = "", seed: int = 5) -> Installation:
     players = "".join(f'[[players]]\nnick = "{nick}"\nrole = "{role}"\n\n' for nick, role in ROLES.items())
     (folder / "mafia.toml").write_text(f'''id = "{GAME}"
 type = "mafia"
 thread_url = "{forum_url}viewtopic.php?t=2"
-seed = 5
+seed = {seed}
 time_zone = "Europe/Moscow"
 start = 2026-03-02T23:00:00
 reminder_before = "1h"
@@ -102,16 +102,17 @@ path = "forumgm.sqlite"
 class Table:
     """The board, the daemon and one HTTP session per player, on one clock."""
 
-    def __init__(self, folder, monkeypatch, forum_extra: str = ""):
+    def __init__(self, folder, monkeypatch, forum_extra: str = "", seed: int = 5):
         self.clock = FakeClock(msk(2, 22))
-        board = Board(clock=self.clock.now)
+        board = Board(clock=self.clock.now, attachments=True)     # the record post attaches the archive
         board.add_user(HOST, HOST_PASSWORD, admin=True)
         for nick in ROLES:
             board.add_user(nick, f"{nick}-pw")
         board.add_topic(HOST, "Мафия: партия на восьмерых", "Игра начинается в 23:00. Голоса и ходы — в личку.")
         self.server = LocalForum(board).start()
         monkeypatch.setenv("FORUMGM_E2E_PASSWORD", HOST_PASSWORD)
-        installation = write_installation(folder, self.server.url, forum_extra)
+        installation = write_installation(folder, self.server.url, forum_extra, seed=seed)
+        self.config = folder / "forumgm.toml"
         self.store = Store(installation.storage, now=self.clock.now)
         self.host = open_forum(installation.forum, HOST_PASSWORD, clock=self.clock.monotonic, sleep=self.clock.sleep,
                                now=self.clock.now)      # as `forumgm run` opens it, from [forum]

@@ -308,3 +308,39 @@ def test_an_order_pm_cut_inside_its_text_is_read_again_and_stored_whole(store, f
     assert proxy.injected and proxy.injected[0].kind == "cut"
     [stored] = store.pms("local")
     assert "Шпионаж Robozik" in stored["text"]
+
+
+# ---------------------------------------------------------------- a lost reply looked for on a disturbed read
+
+def host_copies(board, text):
+    return sum(post.bbcode == text for post in board.posts.values() if not post.deleted)
+
+
+@pytest.mark.parametrize("disturbance", ["page list gone", "last page cut before the post"])
+def test_a_lost_reply_looked_for_on_a_disturbed_read_is_not_taken_for_unsent(store, forum, proxy, board, clock,
+                                                                           disturbance):
+    """The reply went, its answer was lost; the read that looks for it shows page 1 without its page
+    list (read as the only page), or the last page cut just before the reply: "not there" would
+    post it again. The draft waits, visibly, and the next publishing finds it."""
+    from forumgm.daemon.drafts.publish import publish_approved
+    assert sync_game(store.game("g1"), forum, store, clock.now()).ok        # 3 pages known
+    text = "Итоги ночи 1: никто не погиб"
+    draft = store.insert_draft("g1", "report", "thread", text, "n1", False)
+    proxy.inject("POST", "posting.php", "reset")
+    assert not publish_approved(forum, store, clock.now()).ok
+    proxy.settle()
+    assert store.draft(draft)["status"] == "sending" and host_copies(board, text) == 1
+    [reply] = [post for post in board.posts.values() if post.bbcode == text]
+    if disturbance == "page list gone":
+        proxy.inject("GET", "viewtopic.php", "rewrite", times=10, edit=without_pagination)
+    else:
+        proxy.inject("GET", "viewtopic.php?t=2&start=10", "cut", times=10, cut=before_post(reply.id))
+    disturbed = publish_approved(forum, store, clock.now())
+    proxy.settle()
+    assert host_copies(board, text) == 1 and draft not in disturbed.sent
+    assert store.draft(draft)["status"] == "sending" and store.draft(draft)["send_error"]
+    proxy.faults.clear()
+    clock.sleep(60)
+    calm = publish_approved(forum, store, clock.now())
+    assert calm.reconciled == {draft: str(reply.id)} and host_copies(board, text) == 1
+    assert store.draft(draft)["status"] == "sent"

@@ -348,7 +348,9 @@ def as_the_previous_version_replaced(path, old: str, new: str, at) -> None:
 
     seats_step = next(n for n, script in enumerate(MIGRATIONS) if "ADD COLUMN seat " in script)
     db = sqlite3.connect(path)
-    for script in MIGRATIONS[seats_step:]:      # the columns of the seats step and of every step after it
+    for script in MIGRATIONS[seats_step:]:      # the tables and columns of the seats step and of every step after it
+        for table in re.findall(r"CREATE TABLE (\w+)", script):
+            db.execute(f"DROP TABLE {table}")
         for table, column in re.findall(r"ALTER TABLE (\w+) ADD COLUMN (\w+)", script):
             db.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
     db.execute("UPDATE schema_version SET version = ?", [seats_step])

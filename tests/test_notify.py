@@ -73,8 +73,8 @@ def table(tmp_path, monkeypatch, smtp):
     monkeypatch.setenv("FORUMGM_SMTP_PASSWORD", SMTP_PASSWORD)
     write = test_e2e_mafia.write_installation
 
-    def with_notify(folder, forum_url, forum_extra=""):
-        write(folder, forum_url, forum_extra)
+    def with_notify(folder, forum_url, forum_extra="", **more):
+        write(folder, forum_url, forum_extra, **more)
         with open(folder / "forumgm.toml", "a", encoding="utf-8") as handle:
             handle.write(notify_section(port))
         return load_installation(folder / "forumgm.toml")
@@ -95,12 +95,12 @@ def told(table: Table) -> list[str]:
 
 def test_the_host_is_told_each_event_once_by_pm_and_email(table, smtp):
     mailbox, _port = smtp
-    table.tick(msk(2, 22))                  # the deal: eight role PMs wait for the host
+    table.tick(msk(2, 22))                  # the deal: eight role PMs and the commitment post wait for the host
     [pm] = told(table)
     [mail] = mailbox.messages
-    assert "Черновики ждут решения (8):" in pm and pm.count("ЛС") >= 8
-    assert mail["Subject"] == "forumgm: нужен ведущий (8)" and mail["To"] == "host@example.org"
-    assert "Черновики ждут решения (8):" in mail.get_content()
+    assert "Черновики ждут решения (9):" in pm and pm.count("ЛС") >= 8
+    assert mail["Subject"] == "forumgm: нужен ведущий (9)" and mail["To"] == "host@example.org"
+    assert "Черновики ждут решения (9):" in mail.get_content()
 
     table.tick(msk(2, 22, 5))               # the same drafts: not told again
     table.approve()

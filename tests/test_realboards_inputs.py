@@ -68,6 +68,26 @@ def test_a_pm_sent_before_the_game_was_dealt_is_no_order_of_it(legends):
     daemon.store.close()
 
 
+def test_orders_sent_after_the_opening_count_though_the_daemon_dealt_the_game_later(legends):
+    """The first night opened at 21:00 with the daemon down: it came back and dealt the game at
+    21:30. A PM of 21:05 is an order of night 1 with its receipt (it was dropped as old mail, being
+    older than the deal); one of 20:40, before the opening and the deal, is no order of this game."""
+    server, clock, config = legends
+    clock.moment = msk(2, 20, 40)
+    Player(server, clock, "gosha100").pm("Прошлая игра", "Шпионаж Кума")
+    clock.moment = msk(2, 21, 5)
+    Player(server, clock, "Аскон").pm("Ночь 1", "Шпионаж Кума")
+    clock.moment = msk(2, 21, 30)
+    daemon = start_daemon(config, server, clock)
+    assert daemon.tick().errors == []                      # dealt now, half an hour after the opening
+    [phase] = daemon.store.phases(GAME)
+    assert [(o["sender"], o["phase_key"]) for o in daemon.store.orders(GAME)] == [("Аскон", phase["key"])]
+    [receipt] = [d for d in daemon.store.drafts(game_id=GAME) if d["kind"] == "receipt"]
+    assert receipt["target"] == "Аскон" and "Шпионаж" in receipt["body"]
+    assert "не началась" not in receipt["body"]
+    daemon.store.close()
+
+
 def test_a_pm_sent_after_the_deal_but_before_the_game_opened_is_answered_and_is_no_order(legends):
     """The roles went out at 20:00, the first night opens at 21:00: a PM of 20:03 is no order of
     night 1 (it got a receipt as one on phpBB, MyBB and SMF); its answer says the game has not

@@ -95,6 +95,29 @@ def test_an_edit_on_an_earlier_page_is_read_once_just_before_the_deadline_and_bo
     assert forum.pages == [3]
 
 
+def test_a_vote_edited_hours_after_it_was_posted_off_the_last_page_is_read_before_the_deadline(
+        store, forum, server, clock):
+    """A vote changed 4 h after it was posted, on a page no idle poll reads: the deadline's one
+    re-read starts at the first page holding a post of the phase (written since it opened), not only
+    at those written inside the edit window, and the edit, dated by the board's mark, counts."""
+    opened = clock.now() - timedelta(minutes=15)          # the seeded posts are the phase's, a minute apart
+    window = timedelta(minutes=2)
+    sync_game(game(store), forum, store, clock.now(), edit_window=window)
+    early = server.board.visible_posts(2)[2]              # page 1
+    clock.sleep(4 * 3600)
+    server.board.edit_post(early.id, "Голосую за [color=blue]Robozik[/color]")
+    store.ensure_phase("g1", "day-1", "day", 1, opened, clock.now() + timedelta(seconds=40))
+    forum.pages.clear()
+    report = sync_game(game(store), forum, store, clock.now(), edit_window=window)
+    assert forum.pages == [1, 2, 3]
+    assert report.edited_posts == [str(early.id)]
+    assert "Robozik" in store.post_versions("g1", str(early.id))[-1]["text"]
+    forum.pages.clear()
+    clock.sleep(10)
+    sync_game(game(store), forum, store, clock.now(), edit_window=window)
+    assert forum.pages == [3]                              # once per deadline: the idle poll's one request
+
+
 def test_a_reread_that_failed_is_made_at_the_next_poll(store, forum, server, clock):
     sync_game(game(store), forum, store, clock.now(), edit_window=timedelta(minutes=30))
     store.ensure_phase("g1", "day-1", "day", 1, None, clock.now())

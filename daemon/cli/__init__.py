@@ -35,6 +35,8 @@ COMMANDS = (
     "replace",
     "accept_thread",
     "map",
+    "export",
+    "verify",
 )
 
 

@@ -13,6 +13,8 @@ COMMON_DRAFT_LABELS = {
     "vote_count": "подсчёт голосов",
     "vote_count_final": "итог голосования",
     "final_announcement": "объявление об итогах игры",
+    "commitment": "отпечаток жребия",
+    "game_record": "архив игры",
     "host_notice": "сообщение ведущему",
     "signup": "список записавшихся",
     "signup_assignment": "распределение фракций",

@@ -11,6 +11,9 @@ In the thread the mark becomes the pictures the way forums show them: the PNG as
 of the post placed inline where the board takes attachments (publish.py), else as `[img]` of
 the page's public address ([web] public_url), which serves a picture once its draft is approved;
 with that address an SVG is linked too (forums do not show SVG).
+
+The game's record post carries its archive (a JSON file) the same way, at its own mark ARCHIVE_MARK:
+attached where the board takes files, else linked at the public address.
 """
 from __future__ import annotations
 
@@ -21,11 +24,17 @@ from typing import Any, Mapping, Sequence
 from forumgm.engines.base import Maps
 
 MARK = "[карта]"
+ARCHIVE_MARK = "[архив]"
 SHOWN = (".png", ".jpg", ".jpeg")
+ARCHIVE = ".json"       # the game's archive (daemon/record/final.py)
 RELEASED = ("approved", "sending", "sent")
 NO_PUBLIC_URL = ("no [web] public_url in the config and the forum takes no attachment from this account: the forum "
                  "can show the map only from the page's public address (set it, or delete the mark "
                  f"{MARK} to post the report without the map)")
+NO_ARCHIVE_URL = ("no [web] public_url in the config and the forum takes no attachment from this account: the "
+                  "game's archive can reach the players only from the page's public address (set it, or delete "
+                  f"the mark {ARCHIVE_MARK} to post the record without its file and give the players the file "
+                  "`forumgm export` writes)")
 
 
 def drawn_maps(maps: Maps, state: Any) -> dict[str, bytes]:
@@ -68,9 +77,25 @@ def with_mark(body: str) -> str:
 
 
 def shown_picture(pictures: Sequence[str]) -> tuple[int, Path] | None:
-    """The picture a forum shows (the first PNG or JPEG) and its index among the draft's."""
-    return next(((index, Path(path)) for index, path in enumerate(pictures) if Path(path).suffix.lower() in SHOWN),
-                None)
+    """The file a forum takes with the post (the first PNG or JPEG, else the archive) and its index
+    among the draft's."""
+    for kinds in (SHOWN, (ARCHIVE,)):
+        found = next(((index, Path(path)) for index, path in enumerate(pictures) if Path(path).suffix.lower() in kinds),
+                     None)
+        if found is not None:
+            return found
+    return None
+
+
+def mark_of(pictures: Sequence[str]) -> str:
+    """Where in its text a draft's files go: the archive's mark for the record post, else the map's."""
+    found = shown_picture(pictures)
+    return ARCHIVE_MARK if found is not None and found[1].suffix.lower() == ARCHIVE else MARK
+
+
+def no_public_url(pictures: Sequence[str]) -> str:
+    """Why a draft's files cannot reach the thread without an attachment or the public address."""
+    return NO_ARCHIVE_URL if mark_of(pictures) == ARCHIVE_MARK else NO_PUBLIC_URL
 
 
 def public_picture_url(web_url: str, game_id: str, draft_id: int, index: int) -> str:
@@ -88,18 +113,24 @@ def picture_links(draft: dict, web_url: str | None, shown: str | None = None) ->
         if found is not None and index == found[0]:
             if shown is None and web_url is None:
                 return None
-            parts.append(shown if shown is not None
-                         else f"[img]{public_picture_url(web_url, draft['game_id'], draft['id'], index)}[/img]")
+            url = None if shown is not None else public_picture_url(web_url, draft["game_id"], draft["id"], index)
+            parts.append(shown if url is None else f"[img]{url}[/img]" if path_shown(path)
+                         else f"[url={url}]{Path(path).name}[/url]")
         elif web_url is not None:
             url = public_picture_url(web_url, draft["game_id"], draft["id"], index)
             parts.append(f"[url={url}]{Path(path).suffix.lstrip('.').upper()}[/url]")
     return "\n".join(parts)
 
 
+def path_shown(path: str | Path) -> bool:
+    return Path(path).suffix.lower() in SHOWN
+
+
 def forum_text(draft: dict, web_url: str | None, shown: str | None = None) -> str | None:
     """The thread text of a draft: its body with the mark replaced by its pictures (None: they
     cannot be shown). A body without the mark goes as it is."""
-    if not draft["pictures"] or MARK not in draft["body"]:
+    mark = mark_of(draft["pictures"] or [])
+    if not draft["pictures"] or mark not in draft["body"]:
         return draft["body"]
     links = picture_links(draft, web_url, shown)
-    return None if links is None else draft["body"].replace(MARK, links)
+    return None if links is None else draft["body"].replace(mark, links)

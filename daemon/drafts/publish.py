@@ -30,9 +30,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Callable
 
-from forumgm.daemon.drafts.pictures import MARK, NO_PUBLIC_URL, forum_text, shown_picture
+from forumgm.daemon.drafts.pictures import forum_text, mark_of, no_public_url, shown_picture
 from forumgm.daemon.forum.adapter import Attachment
-from forumgm.daemon.forum.errors import Accepted, FloodPause, ForumError, ForumRefused, NoAttachments, Unreachable
+from forumgm.daemon.forum.errors import (
+    Accepted, FloodPause, ForumError, ForumRefused, NoAttachments, Unproven, Unreachable,
+)
 from forumgm.daemon.forum.housekeeping.sent_copies import holds_pms, tidy_sent
 from forumgm.daemon.store.seats import holder_now
 
@@ -107,8 +109,9 @@ def _publish(forum, store, draft: dict, now: datetime, report: PublishReport, ba
             return
     else:
         if _text(store, draft) is None and not getattr(forum, "attaches", False):
-            store.mark_refused(draft["id"], NO_PUBLIC_URL, now)
-            report.refused[draft["id"]] = NO_PUBLIC_URL
+            why = no_public_url(draft["pictures"] or [])
+            store.mark_refused(draft["id"], why, now)
+            report.refused[draft["id"]] = why
             return
         store.mark_sending(draft["id"], now, after=baselines.of(draft))
         draft = store.draft(draft["id"])
@@ -128,7 +131,10 @@ def _publish(forum, store, draft: dict, now: datetime, report: PublishReport, ba
         log.info("draft %s waits for the forum's flood pause until %s: %s", draft["id"], pause.until.isoformat(), pause)
         return
     except Accepted as accepted:
-        ref = _find(forum, store, draft)
+        try:
+            ref = _find(forum, store, draft)
+        except Unproven:
+            ref = None
         if ref is None:   # the board said it took it: never sent again, even when it cannot be found
             log.warning("draft %s: %s, but it is not found among the account's texts; recorded as sent "
                         "without the forum's id", draft["id"], accepted)
@@ -177,18 +183,19 @@ def _reply(forum, store, draft: dict) -> str:
     """Post a thread draft; the picture it shows is attached inline where the board takes files from
     the account, else linked at the page's public address."""
     url = _thread_url(store, draft)
-    shown = shown_picture(draft["pictures"] or []) if MARK in draft["body"] else None
+    mark = mark_of(draft["pictures"] or [])
+    shown = shown_picture(draft["pictures"] or []) if mark in draft["body"] else None
     if shown is not None and getattr(forum, "attaches", False):
         path = shown[1]
         try:
-            return forum.reply(url, _text(store, draft, shown=MARK), attachments=[Attachment(path.name, path.read_bytes(), MARK)])
+            return forum.reply(url, _text(store, draft, shown=mark), attachments=[Attachment(path.name, path.read_bytes(), mark)])
         except NoAttachments as refused:
             if _text(store, draft) is None:
-                raise ForumRefused(f"{refused}; {NO_PUBLIC_URL}") from refused
+                raise ForumRefused(f"{refused}; {no_public_url(draft['pictures'])}") from refused
             log.info("draft %s: %s; its picture goes as a link to the page's public address", draft["id"], refused)
     text = _text(store, draft)
     if text is None:
-        raise ForumRefused(NO_PUBLIC_URL)
+        raise ForumRefused(no_public_url(draft["pictures"] or []))
     return forum.reply(url, text)
 
 
@@ -199,7 +206,8 @@ def _find(forum, store, draft: dict) -> str | None:
     if draft["target"] == "thread":
         url = _thread_url(store, draft)
         return forum.find_own_post(url, _text(store, draft, shown=""), after=draft["sent_after"],
-                                   since=draft["sending_at"], claimed=store.claimed_posts(url))
+                                   since=draft["sending_at"], claimed=store.claimed_posts(url),
+                                   pages_known=store.thread_cursor(draft["game_id"])["pages"] or 0)
     return forum.find_sent_pm(_recipient(store, draft), _subject(draft), _text(store, draft), after=draft["sent_after"],
                               claimed=store.claimed_pms(store.game(draft["game_id"])["forum_id"]))
 

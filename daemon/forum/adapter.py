@@ -18,7 +18,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 from forumgm.daemon.forum.errors import (
     Accepted, BoardSaid, FloodPause, ForumError, ForumRefused, NoAttachments, NoPrivateMessages, SessionLost,
-    StaleForm,
+    StaleForm, Unproven,
 )
 from forumgm.daemon.forum.http import HttpClient, HttpError, Page
 from forumgm.daemon.forum.page_text import first_text, flood_wait, hourly_limit, meta_refresh, whole_page
@@ -82,6 +82,10 @@ class ForumAdapter:
     @property
     def pm_supported(self) -> bool:
         return self.spec.pm is not None
+
+    def board_now(self) -> datetime | None:
+        """The board's clock now, as its latest answer dated it (None: not told)."""
+        return self.client.board_now()
 
     def unread_pms(self, html: str) -> int | None:
         """The unread PMs a page of this board counts in its header; None when its pages do not tell."""
@@ -171,15 +175,18 @@ class ForumAdapter:
         return self.posting("PM", once)
 
     def find_own_post(self, thread_url: str, bbcode: str, after: str | None = None, since: datetime | None = None,
-                      claimed: Collection[str] = ()) -> str | None:
+                      claimed: Collection[str] = (), pages_known: int = 0) -> str | None:
         """The account's first post after the post `after` whose text is `bbcode` as the board shows
         it, and that is no other draft's (`claimed`). Read from the last page back to the page
         holding `after`; without it, OWN_POST_PAGES pages and further while a page holds posts
-        from `since` (when the post was sent) on."""
+        from `since` (when the post was sent) on. None only when the pages read prove the thread
+        whole (`pages_known`: how many pages the thread had when it was last read); else Unproven."""
         last = self.thread_page_count(thread_url)
         found: list[str] = []
         for page in range(last, 0, -1):
-            _, posts, _ = self.thread_page(thread_url, page)
+            info, posts, _ = self.thread_page(thread_url, page)
+            if page == last:
+                _proves_last(info, last, pages_known)
             found += [post.id for post in posts
                       if post.author == self.current_user() and _newer(post.id, after) and post.id not in claimed
                       and same_text(bbcode, post.text)]
@@ -551,6 +558,17 @@ class ForumAdapter:
 
 def _with_folder(values, folder: str) -> dict[str, str]:
     return {name: value.format(folder=folder) for name, value in values.items()}
+
+
+def _proves_last(info: PageInfo, last: int, pages_known: int) -> None:
+    """Unproven unless the page read as the thread's last counts as many pages as page 1 did (a
+    last page read without its page list passes for page 1 of 1), and the thread has no fewer
+    pages than when it was read before (page 1 without its page list passes for the only page):
+    a post looked for and not found on such a read may well be there."""
+    if info.pages != last:
+        raise Unproven(f"the thread's page {last}, read as its last, counts {info.pages} page(s)")
+    if last < pages_known:
+        raise Unproven(f"the thread showed {last} page(s) where {pages_known} were read before (a page list gone?)")
 
 
 def _any_since(posts: list[Post], since: datetime | None) -> bool:

@@ -38,6 +38,12 @@ class MaybeSent(ForumError):
     board shows is looked at first (publish.py reconciles)."""
 
 
+class Unproven(ForumError):
+    """Whether a text went cannot be told from what the board showed: a page that does not prove it
+    is whole (another page than asked for, fewer pages than the thread had, a page list gone). A
+    draft left `sending` is looked for again later, never sent again on such a read."""
+
+
 class Accepted(ForumError):
     """The board took the post or PM but its answer does not name it (SMF sends to `topic=N.new`
     or to the board): it is found among the account's own texts, never sent again."""

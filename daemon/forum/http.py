@@ -8,6 +8,8 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from email.utils import parsedate_to_datetime
 from typing import Callable, Mapping
 from urllib.parse import urlsplit
 
@@ -72,6 +74,14 @@ class HttpClient:
         self.requests_made = 0
         self.kept = KeptPages()     # pages that came with validators, for conditional GETs
         self._last_at: dict[str, float] = {}
+        self._dated: tuple[datetime, float] | None = None    # the latest answer's Date, when it came
+
+    def board_now(self) -> datetime | None:
+        """The board's own clock now, by the `Date:` of its latest answer (None: none told it)."""
+        if self._dated is None:
+            return None
+        date, at = self._dated
+        return date + timedelta(seconds=self.clock() - at)
 
     def get(self, url: str, whole: Callable[[str], bool] | None = None, **params) -> Page:
         """`whole`: whether a page's own markup says it came whole; a page that does not is a page cut
@@ -140,6 +150,7 @@ class HttpClient:
         self.requests_made += 1
 
     def _page(self, response: requests.Response) -> Page:
+        self._keep_date(response.headers.get("Date"))
         text = decode_page(response.headers.get("Content-Type"), response.content)
         location = response.headers.get("Location") if response.is_redirect else None
         page = Page(url=response.url, status=response.status_code, text=text, location=location,
@@ -149,6 +160,15 @@ class HttpClient:
             raise HttpError(f"{response.request.method} {_without_query(response.url)}: HTTP {response.status_code}",
                             page)
         return page
+
+
+    def _keep_date(self, date: str | None) -> None:
+        try:
+            told = parsedate_to_datetime(date) if date else None
+        except (TypeError, ValueError):
+            return
+        if told is not None:
+            self._dated = (told if told.tzinfo else told.replace(tzinfo=timezone.utc), self.clock())
 
 
 class HttpError(ForumError):

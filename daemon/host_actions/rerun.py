@@ -27,6 +27,7 @@ from datetime import datetime
 
 from forumgm.daemon.drafts.phase_names import phase_label
 from forumgm.daemon.host_actions.outcome_diff import DraftText, OutcomeDiff, PhaseOutcome, outcome_diff, paired
+from forumgm.daemon.record.final import draft_record
 from forumgm.daemon.store import Store, StoreError
 from forumgm.daemon.tick.finish import engine_result
 from forumgm.daemon.tick.flow import resolve_once
@@ -156,8 +157,8 @@ def _game_end(game, store: Store, last: dict, now: datetime, by: str) -> tuple[s
         return _following(game, store, last).key, None
     if winner != row["winner"]:
         store.finish_game(game.id, winner, ENGINE, now, replacing=ENGINE)
-        return None, (row["winner"], winner)
-    return None, None
+    draft_record(game, store)       # the re-run changed the archive: a record post of the new one
+    return None, (row["winner"], winner) if winner != row["winner"] else None
 
 
 def phase_outcome(store: Store, resolution_id: int) -> PhaseOutcome:

@@ -21,7 +21,7 @@ DEFAULT_ZONE = "Europe/Moscow"
 # The draft kinds every game's [approval] table may name, beside its engine's (Rules.draft_kinds). A
 # kind left out needs the host's approval; the host's own notices and the sign-up proposal always do,
 # so they are not listed.
-COMMON_DRAFT_KINDS = ("receipt", "vote_count", "vote_count_final", "final_announcement")
+COMMON_DRAFT_KINDS = ("receipt", "vote_count", "vote_count_final", "final_announcement", "commitment", "game_record")
 ROLE_DELIVERY = ("pm", "link")
 VOTE_POLICIES = ("last", "first")
 GAME_KEYS = {"id", "type", "thread_url", "seed", "time_zone", "start", "players", "roles_file", "calendar",

@@ -16,13 +16,14 @@ from forumgm.daemon.store.inbox import Inbox
 from forumgm.daemon.store.inputs import Inputs
 from forumgm.daemon.store.pages import Thread
 from forumgm.daemon.store.phases import Phases
+from forumgm.daemon.store.record import Record
 from forumgm.daemon.store.role_links import RoleLinks
 from forumgm.daemon.store.schema import MIGRATIONS
 
 
-class Store(Games, Thread, Inbox, Inputs, Phases, Drafts, Audit, RoleLinks):
+class Store(Games, Thread, Inbox, Inputs, Phases, Drafts, Audit, RoleLinks, Record):
     """The installation's store, one object: each concern's methods live in its module of this package
-    (games, pages, inbox, inputs, phases, drafts, audit, role_links), all on one connection."""
+    (games, pages, inbox, inputs, phases, drafts, audit, role_links, record), all on one connection."""
 
 
 __all__ = ["DRAFT_STATUSES", "MIGRATIONS", "OPEN_DRAFT_STATUSES", "RAW_PAGES_KEPT", "Store", "StoreError",

@@ -27,7 +27,8 @@ class Games(StoreBase):
                 "INSERT INTO games (id, type, forum_id, thread_url, time_zone, seed, settings, registered_at) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET type=excluded.type, "
                 "forum_id=excluded.forum_id, thread_url=excluded.thread_url, time_zone=excluded.time_zone, "
-                "seed=excluded.seed, settings=excluded.settings",
+                # a dealt game's seed is committed to (daemon/record): the file's is no longer taken
+                "seed=CASE WHEN games.salt IS NULL THEN excluded.seed ELSE games.seed END, settings=excluded.settings",
                 [game_id, type, forum_id, thread_url, time_zone, str(seed),
                  json.dumps(dict(settings or {}), ensure_ascii=False), to_text(self.now())],
             )

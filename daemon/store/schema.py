@@ -412,6 +412,27 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE replacements ADD COLUMN gender TEXT;
     """,
+    # the game's record (daemon/record): the secret salt drawn at the deal, the public commitments to
+    # (seed, salt, rule table), one at the deal and one per accepted rule change, and the rolls of the
+    # deal and of each resolution (every draw its streams made)
+    """
+    ALTER TABLE games ADD COLUMN salt TEXT;
+    CREATE TABLE commitments (
+        id INTEGER PRIMARY KEY,
+        game_id TEXT NOT NULL REFERENCES games(id),
+        digest TEXT NOT NULL,
+        rules TEXT NOT NULL,
+        after_phase TEXT NOT NULL,          -- 'setup' at the deal, else the last phase resolved under the old rules
+        made_at TEXT NOT NULL
+    );
+    CREATE TABLE rolls (
+        game_id TEXT NOT NULL REFERENCES games(id),
+        phase_key TEXT NOT NULL,
+        resolution_id INTEGER REFERENCES resolutions(id),   -- NULL for the deal's
+        draws TEXT NOT NULL
+    );
+    CREATE INDEX rolls_phase ON rolls(game_id, phase_key);
+    """,
 )
 
 

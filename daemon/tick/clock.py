@@ -20,6 +20,8 @@ class Clock(Protocol):
 
 
 class SystemClock:
+    wall = True     # the machine's own clock: the board's clock may check it (tick/board_clock.py)
+
     def now(self) -> datetime:
         return datetime.now(timezone.utc)
 

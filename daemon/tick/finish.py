@@ -1,11 +1,13 @@
 """The end of a game: the engine's own end (its rules allow no further phase) finishes the game by
 itself; the host ends it with `forumgm finish`, naming the winner, which drafts a final announcement.
-Either way no later phase resolves."""
+Either way no later phase resolves, and the game's record post is drafted: its seed and salt revealed,
+its archive attached (daemon/record/final.py)."""
 from __future__ import annotations
 
 from datetime import datetime
 
 from forumgm.daemon.drafts.compose import draft
+from forumgm.daemon.record.final import draft_record
 from forumgm.daemon.store import Store, StoreError
 from forumgm.daemon.tick.stops import ENGINE, ended_after
 from forumgm.engines.base import Phase
@@ -35,7 +37,9 @@ def finish_game(game, store: Store, winner: str, by: str, now: datetime, force: 
         snapshot = store.latest_snapshot(game.id)
         alive = game.rules.alive(game.rules.load(snapshot["state"])) if snapshot else []
         body = game.texts.render(TEMPLATE, winner=winner, alive=alive)
-        return draft(store, game.id, KIND, "thread", body, approval=game.config.approval, ref=KIND)
+        announced = draft(store, game.id, KIND, "thread", body, approval=game.config.approval, ref=KIND)
+        draft_record(game, store)       # the seed and salt revealed, with the game's archive
+        return announced
 
 
 def engine_result(game, store: Store) -> str | None:
@@ -56,7 +60,13 @@ def engine_result(game, store: Store) -> str | None:
 def finish_by_engine(game, store: Store, now: datetime) -> bool:
     """Finish the game by itself when its rules ended it; True when that happened now."""
     winner = engine_result(game, store)
-    return winner is not None and store.finish_game(game.id, winner, ENGINE, now)
+    if winner is None:
+        return False
+    with store.transaction():
+        if not store.finish_game(game.id, winner, ENGINE, now):
+            return False
+        draft_record(game, store)       # the seed and salt revealed, with the game's archive
+    return True
 
 
 def may_change(store: Store, game_id: str) -> bool:

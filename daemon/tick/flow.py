@@ -3,6 +3,7 @@
     sync each game's thread, then the inbox    (forumgm.daemon.tick.sync; a game that fails stops, visibly) —
                                                the inbox only when the thread pages count a PM unread, a
                                                phase is due, or a periodic whole read is (daemon/forum/housekeeping/inbox_check.py)
+    a post read after the phase it is dated in resolved -> a notice for the host (forumgm.daemon.tick.late_inputs)
     record inputs: order PMs -> orders + a receipt draft each; thread votes -> the running tally
     resolve every due phase once, oldest first (catch-up after downtime, deadline by deadline)
     a PM no game of its forum takes            -> a notice for the host (forumgm.daemon.tick.stray_pms)
@@ -24,6 +25,7 @@ from typing import Any, Callable, Sequence
 
 from forumgm.daemon.drafts.compose import draft
 from forumgm.daemon.drafts.pictures import drawn_maps, save_pictures, with_mark
+from forumgm.daemon.record.sealing import seal_deal
 from forumgm.daemon.forum.housekeeping.inbox_check import DEFAULT_FULL_READ, inbox_reason
 from forumgm.daemon.settings.records import GameConfig
 from forumgm.daemon.settings.setup_files import game_setup
@@ -31,9 +33,11 @@ from forumgm.daemon.store import Store, StoreError
 from forumgm.daemon.store.orders import order_pms
 from forumgm.daemon.store.posts import CLOCK_SKEW
 from forumgm.daemon.store.seats import Seats, seats_of
+from forumgm.daemon.tick.board_clock import ClockAhead, check_board_clock
 from forumgm.daemon.tick.clock import due_phases, schedule
 from forumgm.daemon.tick.finish import finish_by_engine, is_finished
 from forumgm.daemon.tick.late import NOT_STARTED, NOT_STARTED_TEMPLATE, before_start, early_key, late_answer, late_key
+from forumgm.daemon.tick.late_inputs import draft_late_posts
 from forumgm.daemon.tick.phase_play import PlayedGame, play_phase
 from forumgm.daemon.tick.rules_freeze import keep_dealt
 from forumgm.daemon.tick.reminders import draft_before_deadline
@@ -45,7 +49,7 @@ from forumgm.daemon.tick.thread_pages import arrival_clock
 from forumgm.daemon.tick.votes import (
     draft_running_count, note_thread_votes, pm_vote_tally, post_urls, record_votes,
 )
-from forumgm.engines.base import OrderPm, Phase, PhaseInputs, Rejected, Rules, split_lines
+from forumgm.engines.base import OrderPm, Phase, PhaseInputs, Rejected, Rules, TracedSeed, split_lines
 from forumgm.engines.receipts import receipt_text
 from forumgm.parsers.names import Roster, account_player
 
@@ -124,7 +128,10 @@ class TickReport:
     drafts_held: datetime | None = None      # the board's flood pause holds approved drafts until then
 
 
-def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edges: Edges | None = None) -> TickReport:
+def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edges: Edges | None = None,
+         board_clock: Callable[[], datetime | None] | None = None) -> TickReport:
+    """`board_clock`: the board's clock now, to check `now` against before a deadline resolves
+    (tick/board_clock.py); None when `now` is no wall clock (a test's, the demo's)."""
     edges = edges if edges is not None else default_edges()
     report = TickReport()
     games = [game.seated(store, now) for game in games]     # a replacement reaches a running daemon here
@@ -149,8 +156,11 @@ def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edge
         if game.id not in threads:
             continue        # it failed to start: logged above
         try:
+            # a post a resolved phase never saw, dated inside it: the host is told
+            draft_late_posts(game, store, getattr(threads[game.id][0], "new_posts", None) or ())
             # inputs may be missing after a failed sync: never resolve on a partial view of the forum
-            error = inbox_errors[game.forum_id] or threads[game.id][1] or _resolution_error(game, store, now, report)
+            error = (inbox_errors[game.forum_id] or threads[game.id][1]
+                     or _resolution_error(game, store, now, report, board_clock))
             note_sync(store, game.id, error, now)     # the host sees why a game waits
         except sqlite3.Error:   # the store itself fails: run_loop says so once, not per game
             raise
@@ -203,12 +213,17 @@ def _seat_accounts_step(step: Callable, report: TickReport, forum: Any, store: S
         report.errors.append(f"replacement accounts: {error}")
 
 
-def _resolution_error(game: GameRun, store: Store, now: datetime, report: TickReport) -> str | None:
-    """Resolve what is due; an engine that fails stops this game where the host looks, not only in the log."""
+def _resolution_error(game: GameRun, store: Store, now: datetime, report: TickReport,
+                      board_clock: Callable[[], datetime | None] | None = None) -> str | None:
+    """Resolve what is due; an engine that fails stops this game where the host looks, not only in the
+    log, and so does a deadline the board's clock says has not come."""
     try:
-        catch_up(game, store, now, report)
+        catch_up(game, store, now, report, board_clock)
     except sqlite3.Error:   # the store itself fails: run_loop says so once, not per game
         raise
+    except ClockAhead as ahead:
+        report.errors.append(f"{game.id}: {ahead}")
+        return str(ahead)
     except Exception as error:
         log.exception("game %s: resolving failed", game.id)
         report.errors.append(f"{game.id}: {error}")
@@ -266,9 +281,12 @@ def start_game(game: GameRun, store: Store, now: datetime | None = None) -> None
         if store.latest_snapshot(game.id) is not None:
             return
         config = game.config
-        state = game.rules.setup(game_setup(game.rules, config), config.seed)
+        seed = TracedSeed(config.seed)
+        state = game.rules.setup(game_setup(game.rules, config), seed)
         store.add_snapshot(game.id, SETUP, game.rules.dump(state), at=now)   # when it began: dealt_at
+        store.add_rolls(game.id, SETUP, None, seed.draws)
         keep_dealt(game, store)         # the rules freeze: the table the game is dealt under
+        seal_deal(game, store)          # ... and the public commitment to it, the seed and a salt
         for pm in role_drafts(game, store, state):
             draft(store, game.id, pm.kind, pm.to, pm.text, SETUP, approval=config.approval,
                   ref=f"{pm.kind}:{pm.to}", subject=pm.subject)
@@ -299,7 +317,8 @@ def _state(game: GameRun, snapshot: dict) -> Any:
 
 # ---------------------------------------------------------------- catch-up loop
 
-def catch_up(game: GameRun, store: Store, now: datetime, report: TickReport) -> None:
+def catch_up(game: GameRun, store: Store, now: datetime, report: TickReport,
+             board_clock: Callable[[], datetime | None] | None = None) -> None:
     """Record inputs of the open phase and resolve it when due; repeat while phases are due.
 
     Only the oldest unresolved phase is open at a time: the next one is scheduled by the
@@ -327,6 +346,7 @@ def catch_up(game: GameRun, store: Store, now: datetime, report: TickReport) -> 
         if is_paused(store, game.id):
             return      # inputs are read and answered; nothing resolves until the host resumes
         if phase.key in {due["key"] for due in due_phases(game.config, now, store, game.grace)}:
+            check_board_clock(board_clock, phase_row["deadline"] + game.grace, now, phase.key)
             cutoff = phase_row["deadline"]
         elif game.rules.complete_early(state, phase, order_pms(store.orders(game.id, phase.key), game.seats(store))):
             cutoff = now
@@ -346,7 +366,7 @@ def record_orders(game: GameRun, store: Store, state: Any, phase: Phase, deadlin
     began = _began(store, game.id)
     for pm in store.pms(game.forum_id, since=_inputs_since(store, game.id)):
         at = pm["sent_at"] or pm["seen_at"]
-        if pm["pm_id"] in done or at >= deadline or (began is not None and at < began - DEALT_MARGIN):
+        if pm["pm_id"] in done or at >= deadline or (began is not None and at < began):
             continue      # read already, after this phase, or old mail from before the game (another game's)
         # an account spelt like a player with look-alike letters is someone else: only case is forgiven
         nick = account_player(pm["sender"], roster, at)
@@ -379,9 +399,17 @@ def record_orders(game: GameRun, store: Store, state: Any, phase: Phase, deadlin
 
 
 def _began(store: Store, game_id: str) -> datetime | None:
-    """When forumgm dealt the game (its sign-up closed, its roles went out): a PM sent before it
-    was written for something else (another game on the same account) and is no order of this one."""
-    return store.dealt_at(game_id)
+    """Since when a PM may be this game's: its first phase's opening (the configured start), or the
+    deal when that came first (a PM after the roles went out is answered that the game has not
+    started). A PM sent before both was written for something else (another game on the same
+    account, the sign-up) and is no order of this one; a PM after the opening is, however late the
+    daemon dealt the game (it was down at the start)."""
+    dealt = store.dealt_at(game_id)
+    if dealt is None:
+        return None
+    phases = store.phases(game_id)
+    opens = phases[0]["opens_at"] if phases else None
+    return min(dealt - DEALT_MARGIN, opens) if opens is not None else dealt - DEALT_MARGIN
 
 
 def _inputs_since(store: Store, game_id: str) -> datetime | None:
@@ -422,9 +450,11 @@ def resolve_once(game: GameRun, store: Store, phase_key: str, cutoff: datetime, 
             post_urls=post_urls(game, tally),
             next_deadlines=next_deadlines(game, cutoff),
         )
-        play = play_phase(played_game(game), state, phase, inputs)
+        played = played_game(game)
+        play = play_phase(played, state, phase, inputs)
         outcome = play.outcome
         resolution = store.begin_resolution(game.id, phase_key, now, rerun=rerun)
+        store.add_rolls(game.id, phase_key, resolution, played.seed.draws)
         store.add_snapshot(game.id, phase_key, game.rules.dump(outcome.state), resolution)
         store.add_events(game.id, phase_key, resolution, [e.as_json() for e in outcome.events])
         for out in outcome.eliminated:
@@ -449,7 +479,8 @@ def resolve_once(game: GameRun, store: Store, phase_key: str, cutoff: datetime, 
 
 
 def played_game(game: GameRun) -> PlayedGame:
-    return PlayedGame(game.rules, game.texts, game.config.type, game.id, game.config.seed, game.post_url)
+    """The game as its phase plays, with a seed that keeps the phase's rolls for its record."""
+    return PlayedGame(game.rules, game.texts, game.config.type, game.id, TracedSeed(game.config.seed), game.post_url)
 
 
 def _pictures(game: GameRun, store: Store, phase_key: str, state: Any) -> list[Path]:

@@ -63,7 +63,7 @@ class PlayedGame:
     texts: Texts
     type: str
     id: str
-    seed: int
+    seed: int | str           # a TracedSeed in the daemon: the phase's rolls are kept with it
     post_url: Callable[[str], str | None]     # a thread post's link for the vote counts (None: none)
 
 

@@ -9,8 +9,8 @@ from forumgm.engines.base import RoleRow
 
 
 def roles_now(store: Store, game_id: str, rules: Any) -> list[RoleRow]:
-    """The game's roles after its latest phase (Rules.roles); none before the deal or without an engine."""
+    """The game's roles after its latest phase (Rules.role_table); none before the deal or without an engine."""
     snapshot = store.latest_snapshot(game_id)
     if rules is None or snapshot is None:
         return []
-    return rules.roles(rules.load(snapshot["state"]))
+    return rules.role_table(rules.load(snapshot["state"]))

@@ -24,12 +24,15 @@ from forumgm.daemon.settings.game import rules_on_file
 from forumgm.daemon.settings.games import rule_table, rules_for
 from forumgm.daemon.tick.finish import is_finished
 from forumgm.daemon.tick.notices import KIND as NOTICE_KIND
-from forumgm.daemon.tick.stops import RULES_CHANGED
+from forumgm.daemon.tick.stops import RULES_CHANGED, SEED_CHANGED
+from forumgm.daemon.record.commitment import commitment
+from forumgm.daemon.record.sealing import seal_again
 
 log = logging.getLogger(__name__)
 
 ACCEPTED = "rules"      # the phase key of the snapshot an accepted change is kept in
 TEMPLATE = "common/rules_changed.j2"
+SEED_TEMPLATE = "common/seed_changed.j2"
 ABSENT = object()       # a key one of the two tables does not have
 
 
@@ -81,6 +84,8 @@ def checked(games: list[Any], store, now) -> list[Any]:
 
 
 def check(game: Any, store, now) -> Any:
+    if _seed_changed(game, store, now):
+        return game
     kept = store.game_rules(game.id)
     if kept is None and store.latest_snapshot(game.id) is not None and not is_finished(store, game.id):
         keep_dealt(game, store)     # dealt by a forumgm that kept no table: frozen from now on
@@ -101,6 +106,29 @@ def check(game: Any, store, now) -> Any:
         return game
     config = dataclasses.replace(game.config, rules=overrides)
     return dataclasses.replace(game, config=config, rules=rules_for(config.type, overrides))
+
+
+def _seed_changed(game: Any, store, now) -> bool:
+    """A dealt game whose file names another seed than the one it is committed to is held until the
+    file's seed is the dealt one again: no command accepts a new seed (the phases already played
+    follow the old one). Neither seed is named: they are secret until the game's end."""
+    dealt = store.secrets_of(game.id)
+    if dealt is None or is_finished(store, game.id):
+        return False
+    if str(game.config.seed) == dealt[0]:
+        if store.release_game(game.id, SEED_CHANGED):
+            log.info("game %s: its seed is the dealt one again; it runs", game.id)
+        return False
+    problem = (f"game {game.id}: the seed in {game.config.source} changed after the deal; the game is committed "
+               f"to the seed it was dealt with and is stopped until the file names that seed again")
+    with store.transaction():
+        if store.hold_game(game.id, SEED_CHANGED, problem, now):
+            log.error("%s", problem)
+        body = game.texts.render(SEED_TEMPLATE, game=game.id, file=str(game.config.source))
+        # one notice per seed written, named by a hash the salt keeps from telling the seed
+        mark = commitment(game.config.seed, dealt[1], {})[:16]
+        draft(store, game.id, NOTICE_KIND, game.account, body, ref=f"seed_changed:{mark}")
+    return True
 
 
 def _stop(game: Any, store, changed: list[Change], digest: str, now) -> None:
@@ -140,4 +168,5 @@ def accept_change(game: Any, store, by: str = "host") -> list[Change] | None:
         store.release_game(game.id, RULES_CHANGED, by=by)
         store.audit(by, "rules.accept_change", {"game": game.id, "changes": [
             {"key": c.key, "old": toml_value(c.old), "new": toml_value(c.new)} for c in changed]})
+        seal_again(game, store, [(c.key, toml_value(c.old), toml_value(c.new)) for c in changed])
     return changed

@@ -6,7 +6,7 @@ forum pages or its engine fail (`Store.set_problem`, cleared by the daemon itsel
 while the host has paused it (`forumgm pause`: its inputs are still read, nothing resolves), or
 while it is held for a cause kept in the store's `game_stops` table (`Store.hold_game`, the daemon
 does not touch it): its [rules] changed after the start (`rules_changed`, until restored or
-accepted). A new cause needs no new column: hold the game under a new cause name and give it a
+accepted), its seed changed after the deal (`seed_changed`, until restored). A new cause needs no new column: hold the game under a new cause name and give it a
 title here.
 """
 from __future__ import annotations
@@ -17,6 +17,7 @@ from datetime import datetime
 from forumgm.daemon.store import Store
 
 FINISHED, PROBLEM, RULES_CHANGED, PAUSED = "finished", "problem", "rules_changed", "paused"
+SEED_CHANGED = "seed_changed"
 ENGINE = "engine"     # `finished_by` of a game whose engine declared the winner
 
 # What the host reads first, in Russian on the page and in notifications; a cause not listed shows
@@ -26,6 +27,7 @@ TITLES = {
     PROBLEM: "Игра остановлена: форум или движок игры дали сбой",
     RULES_CHANGED: "Игра остановлена: правила ([rules]) изменены после начала игры",
     PAUSED: "Игра на паузе",
+    SEED_CHANGED: "Игра остановлена: зерно (seed) изменено после раздачи",
 }
 GENERIC_TITLE = "Игра остановлена"
 

@@ -2,8 +2,9 @@
 
 A poll with nothing new costs one request per thread (the last known page): edits and deletions
 on that page are seen at every poll, an edit dated by the board's own mark. Once per deadline, by
-the first poll in its last minute, the pages holding posts written inside the edit window before
-it are read again, so that an edit or a deletion made on an earlier page before then counts (a
+the first poll in its last minute, the pages holding posts written since the phase opened (or
+inside the edit window before it, when that is longer) are read again, so that an edit or a
+deletion made on an earlier page before then counts, however long after its post (a
 forum admin who sees an account reload every recent page each minute bans it); the store keeps
 every version. Posts gone from a page are marked deleted, never erased. A page the parser
 does not understand ends the sync with a message for the host — it is never taken for "no posts"
@@ -218,18 +219,20 @@ def accept_thread(store, game_id: str, by: str) -> None:
 
 def _first_page_to_read(store, game_id: str, last_page: int, now: datetime, window: timedelta) -> tuple[int, bool]:
     """The last known page; and whether this read is a deadline's one re-read of the recent pages,
-    which starts at the first page holding a post written inside the edit window before it: the
-    first poll in the last REREAD_BEFORE before the deadline makes it (or, none having come, the
-    first after it)."""
-    near = [phase["deadline"] for phase in store.phases(game_id, status="pending")
-            if phase["deadline"] - REREAD_BEFORE <= now]
+    which starts at the first page holding a post written since the phase opened (a vote of it may
+    be edited however long after it was written, and off the last page no idle poll sees that), or
+    inside the edit window before the deadline when that reaches further back: the first poll in
+    the last REREAD_BEFORE before the deadline makes it (or, none having come, the first after it)."""
+    near = [phase for phase in store.phases(game_id, status="pending") if phase["deadline"] - REREAD_BEFORE <= now]
     if not near:
         return last_page, False
-    deadline = min(near)
+    phase = min(near, key=lambda row: row["deadline"])
+    deadline = phase["deadline"]
     reread = store.thread_reread_at(game_id)
     if reread is not None and reread >= deadline - REREAD_BEFORE:
         return last_page, False
-    earliest = store.first_page_posted_since(game_id, deadline - window)
+    since = min(deadline - window, phase["opens_at"] or deadline - window)
+    earliest = store.first_page_posted_since(game_id, since)
     return max(1, min(last_page, earliest or last_page)), True
 
 

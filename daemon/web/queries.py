@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from forumgm.daemon.drafts.pictures import in_game_folder
 from forumgm.daemon.settings.games import game_maps, game_title
@@ -21,6 +21,8 @@ from forumgm.engines.base import Phase, Tally
 # The daemon drafts one receipt per order PM under this reference (see drafts/compose.py draft).
 RECEIPT_REF = "receipt:{pm_id}"
 IMAGE_TYPES = {".png": "image/png", ".svg": "image/svg+xml", ".jpg": "image/jpeg", ".jpeg": "image/jpeg"}
+# served at a draft's file address, shown on no page: the game's archive its record post links to
+SERVED_TYPES = {**IMAGE_TYPES, ".json": "application/json"}
 
 
 @dataclass(frozen=True)
@@ -85,7 +87,7 @@ class MapImage:
 
     @property
     def media_type(self) -> str:
-        return IMAGE_TYPES[self.path.suffix.lower()]
+        return SERVED_TYPES[self.path.suffix.lower()]
 
 
 def current_phase(store: Store, game_id: str) -> dict | None:
@@ -159,12 +161,12 @@ def orders_with_receipts(store: Store, game_id: str) -> list[OrderView]:
     return views[::-1]
 
 
-def draft_images(store: Store, draft: dict) -> list[MapImage]:
+def draft_images(store: Store, draft: dict, types: Mapping[str, str] = IMAGE_TYPES) -> list[MapImage]:
     """The picture files a draft carries (a turn report's map) that exist in its game's pictures folder."""
     images = []
     for index, name in enumerate(draft["pictures"] or []):
         path = Path(name)
-        if path.suffix.lower() in IMAGE_TYPES and in_game_folder(store.path, draft["game_id"], path):
+        if path.suffix.lower() in types and in_game_folder(store.path, draft["game_id"], path):
             images.append(MapImage(draft["id"], index, path, draft["phase_key"]))
     return images
 
@@ -176,8 +178,9 @@ def map_images(store: Store, game_id: str) -> list[MapImage]:
 
 
 def map_image(store: Store, game_id: str, draft_id: int, index: int) -> MapImage | None:
-    """One listed image: a file a live draft of this game carries, inside this game's pictures folder."""
-    for image in map_images(store, game_id):
-        if image.draft_id == draft_id and image.index == index:
-            return image
-    return None
+    """One file a live draft of this game carries (a picture, or the record's archive), inside this
+    game's pictures folder."""
+    drafts = [d for d in store.drafts(game_id=game_id) if d["id"] == draft_id and d["status"] != "superseded"]
+    return next((image for draft in drafts for image in draft_images(store, draft, SERVED_TYPES)
+                 if image.index == index), None)
+

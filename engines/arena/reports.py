@@ -27,7 +27,7 @@ def context(events: Sequence[Event], number: int, rows: list[dict], game: ArenaS
     agreement = Agreement.of_players(game.fighters)
     return {
         "agreement": agreement,
-        "picker": Picker(rng.stream("literary"), agreement, rng.game()),
+        "picker": Picker.seeded(rng, agreement),
         "step": number,
         "events": [e.as_json() for e in events],
         "rows": rows,

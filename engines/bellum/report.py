@@ -133,7 +133,7 @@ def _about(event: dict[str, Any]) -> set[str]:
 
 def turn_reports(turn: TurnTexts) -> dict[str, str]:
     context = turn.context()
-    picker = Picker(turn.rng.stream("literary"), context["agreement"], turn.rng.game())
+    picker = Picker.seeded(turn.rng, context["agreement"])
     literary = turn.texts.render(LITERARY, told=turn.told(), picker=picker, **context)
     return {"literary": literary, "technical": turn.texts.render(TECHNICAL, sections=turn.sections(), **context)}
 

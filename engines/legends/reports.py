@@ -31,7 +31,7 @@ def literary(phase: Phase, events: list[Event], rng: PhaseRng, texts, agreement:
     """The night's highlights told in the setting; the template draws its phrases with a seeded
     picker, so re-running the night gives the same text."""
     agreement = agreement or Agreement()
-    picker = Picker(rng.stream("literary"), agreement, rng.game())
+    picker = Picker.seeded(rng, agreement)
     told = [{**h, "skill": SKILL_NAMES[h["skill"]]} if "skill" in h else
             {**h, "spells": [f"«{spell}»" for spell in h["spells"]]} if "spells" in h else h for h in highlights(events)]
     return texts.render("legends/literary.j2", night=phase.number, highlights=told,

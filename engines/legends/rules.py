@@ -78,7 +78,7 @@ class LegendsRules(Rules):
         game, events = resolve_day(state, phase.number, inputs.tally)
         return finish(state, game, phase, events, rng, texts, inputs.tally, inputs.post_urls)
 
-    def roles(self, state: LegendsState) -> list[RoleRow]:
+    def role_table(self, state: LegendsState) -> list[RoleRow]:
         """Players learn their role by a PM after their first effective action (rules §4), and
         nothing of it before."""
         table = state.table
@@ -91,6 +91,9 @@ class LegendsRules(Rules):
 
     def winner(self, state: LegendsState) -> str | None:
         return winner(state)
+
+    def roles(self, state: LegendsState) -> Mapping[str, str]:
+        return {p.nick: f"{p.role} ({p.rank}, {p.clan})" for p in state.players}
 
     def with_rules(self, state: LegendsState) -> LegendsState:
         """The state under the engine's rule table (the skills dealt from the old one stay as dealt)."""

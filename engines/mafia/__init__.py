@@ -102,7 +102,10 @@ class MafiaRules(Rules):
     def winner_name(self, state: MafiaState) -> str | None:
         return WINNER_NAMES.get(state.winner)
 
-    def roles(self, state: MafiaState) -> list[RoleRow]:
+    def roles(self, state: MafiaState) -> Mapping[str, str]:
+        return {p.nick: p.role for p in state.players}
+
+    def role_table(self, state: MafiaState) -> list[RoleRow]:
         return [RoleRow(p.nick, p.role, SIDE_NAMES[TEAM[p.role]], p.alive) for p in state.players]
 
     def dump(self, state: MafiaState) -> dict:

@@ -97,23 +97,37 @@ def create_app(board: Board) -> Flask:
             return reply_form(topic, last_id)
         sid, _ = _session(board)
         text = request.form.get("message", "")
+        uploads = _uploads(board, request.form)
         try:
             board.check_form_key("posting", sid, request.form.get("creation_time", ""),
                                  request.form.get("form_token", ""))
+            if "add_file" in request.form and board.attachments:      # phpBB's "Add the file": the form again, the newest upload first
+                chosen = request.files.get("fileupload")
+                added = board.upload(chosen.filename if chosen else "", chosen.read() if chosen else b"")
+                return reply_form(topic, last_id, text=text, uploads=[added, *uploads])
             if _int(request.form.get("topic_cur_post_id")) < last_id:
                 raise BoardError("At least one new post has been made to this topic. "
                                  "You may wish to review your post in light of this.")
             post = board.reply(me.name, topic.id, text, request.form.get("subject") or None)
+            board.attach(post.id, [upload.id for upload in uploads])
         except BoardError as error:
-            return reply_form(topic, last_id, error=str(error), text=text)
+            return reply_form(topic, last_id, error=str(error), text=text, uploads=uploads)
         return redirect(f"{request.host_url}viewtopic.php?p={post.id}#p{post.id}", code=302)
 
-    def reply_form(topic, last_id: int, error: str = "", text: str = "") -> Response:
+    def reply_form(topic, last_id: int, error: str = "", text: str = "", uploads=()) -> Response:
         sid, _ = _session(board)
         created, token = board.form_key("posting", sid)
         return page("posting.html", page_title="Post a reply", section="posting", topic=topic,
                     error=error, subject=f"Re: {topic.title}", message=text, topic_cur_post_id=last_id,
-                    creation_time=created, form_token=token)
+                    creation_time=created, form_token=token, uploads=uploads, attachments=board.attachments)
+
+    @app.get("/download/file.php")
+    def download():
+        upload = board.files.get(_int(request.args.get("id")))
+        if upload is None or upload.post_id is None:
+            return message("Information", "The requested attachment does not exist.", 404)
+        return Response(upload.data, mimetype="application/octet-stream",
+                        headers={"Content-Disposition": f'attachment; filename="{upload.name}"'})
 
     @app.route("/ucp.php", methods=["GET", "POST"])
     def ucp():
@@ -292,3 +306,10 @@ def _int(value) -> int:
         return int(value)
     except (TypeError, ValueError):
         return 0
+
+
+def _uploads(board: Board, form) -> list:
+    """The files a reply form carries (its attachment_data fields), in the form's order: newest first."""
+    ids = sorted((int(key[len("attachment_data["):key.index("]")]), _int(value)) for key, value in form.items()
+                 if key.startswith("attachment_data[") and key.endswith("[attach_id]"))
+    return [board.files[file_id] for _, file_id in ids if file_id in board.files]

@@ -55,6 +55,16 @@ class BoardPost:
 
 
 @dataclass
+class BoardFile:
+    """A file uploaded with a reply form's "Add the file" step; a post it went with names it."""
+
+    id: int
+    name: str
+    data: bytes
+    post_id: int | None = None
+
+
+@dataclass
 class Topic:
     id: int
     forum_id: int
@@ -80,8 +90,10 @@ class PrivateMessage:
 class Board:
     def __init__(self, clock: Clock = system_clock, title: str = "forumgm local board",
                  posts_per_page: int = POSTS_PER_PAGE, pm_folder_limit: int = PM_FOLDER_LIMIT,
-                 form_clock: Callable[[], float] | None = None):
+                 form_clock: Callable[[], float] | None = None, attachments: bool = False):
         self.clock = clock
+        # the reply form takes files, as a phpBB whose admin allows attachments (else it shows no file field)
+        self.attachments = attachments
         # phpBB times its form keys by the server's own clock, seconds: on a demo's fast game
         # clock a form the client posts a real second after fetching it would be hours old
         self.form_clock = form_clock or (lambda: clock().timestamp())
@@ -92,6 +104,7 @@ class Board:
         self.topics: dict[int, Topic] = {}
         self.posts: dict[int, BoardPost] = {}
         self.pms: dict[int, PrivateMessage] = {}
+        self.files: dict[int, BoardFile] = {}
         self.sessions: dict[str, int] = {}
         # topics shown in a markup no phpBB parser knows, as after a theme change (for tests)
         self.broken_topics: set[int] = set()
@@ -162,6 +175,25 @@ class Board:
         with self._lock:
             topic = self.topics[topic_id]
             return self._add_post(topic, self._user(author), subject or f"Re: {topic.title}", bbcode)
+
+    def upload(self, name: str, data: bytes) -> BoardFile:
+        """A file added to a reply form, not yet posted (phpBB's orphan attachment)."""
+        if not name or not data:
+            raise BoardError("The file is empty or no file was chosen.")
+        with self._lock:
+            upload = BoardFile(id=max(self.files, default=0) + 1, name=name, data=data)
+            self.files[upload.id] = upload
+            return upload
+
+    def attach(self, post_id: int, file_ids: list[int]) -> None:
+        """The post carries the uploaded files (those already posted elsewhere are no longer orphans)."""
+        with self._lock:
+            for file_id in file_ids:
+                if file_id in self.files and self.files[file_id].post_id is None:
+                    self.files[file_id].post_id = post_id
+
+    def post_files(self, post_id: int) -> list[BoardFile]:
+        return [f for f in self.files.values() if f.post_id == post_id]
 
     def edit_post(self, post_id: int, bbcode: str, by: str | None = None) -> BoardPost:
         """phpBB records "Last edited by" only when the post is not the topic's last one."""

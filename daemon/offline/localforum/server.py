@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import threading
+from datetime import timezone
+from email.utils import format_datetime
 
 from werkzeug.serving import WSGIRequestHandler, make_server
 
@@ -14,9 +16,16 @@ from forumgm.daemon.offline.localforum.board import Board
 STOP_POLL = 0.02
 
 
-class _QuietHandler(WSGIRequestHandler):
-    def log_request(self, *args) -> None:   # tests and the demo print their own story
-        pass
+def _handler(board: Board, quiet: bool) -> type[WSGIRequestHandler]:
+    class Handler(WSGIRequestHandler):
+        def date_time_string(self, timestamp: float | None = None) -> str:
+            # the answers' Date: is the board's clock, as a real board's is its own machine's
+            return format_datetime(board.clock().astimezone(timezone.utc), usegmt=True)
+
+        def log_request(self, *args) -> None:
+            if not quiet:    # tests and the demo print their own story
+                super().log_request(*args)
+    return Handler
 
 
 class LocalForum:
@@ -25,7 +34,7 @@ class LocalForum:
     def __init__(self, board: Board | None = None, host: str = "127.0.0.1", port: int = 0, quiet: bool = True):
         self.board = board or Board()
         self._server = make_server(host, port, create_app(self.board), threaded=True,
-                                   request_handler=_QuietHandler if quiet else None)
+                                   request_handler=_handler(self.board, quiet))
         self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": STOP_POLL},
                                         name="localforum", daemon=True)
 

@@ -1,0 +1,33 @@
+"""The machine's clock checked against the board's before a deadline resolves a phase.
+
+A clock that jumps forward (a virtual machine resumed, an NTP step, a hand set wrong) would resolve
+phases early and silently: votes posted before the real deadline never counted. Every answer of
+the board carries its own `Date:`; when that clock says the deadline has not come while the
+machine's says it has, nothing resolves and the game stops visibly until the clocks agree.
+Checked only against the machine's wall clock (the demo's accelerated clock runs ahead on purpose).
+"""
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Callable
+
+# boards' clocks drift by seconds, a proxy's Date by a few: more than this is a clock out of step
+CLOCK_AGREES = timedelta(minutes=2)
+
+
+class ClockAhead(Exception):
+    """The machine's clock runs ahead of the board's past a deadline: the phase waits."""
+
+
+def check_board_clock(board_now: Callable[[], datetime | None] | None, due_at: datetime, now: datetime,
+                      phase_key: str) -> None:
+    """ClockAhead when the board's clock (its latest answer's Date) says `due_at` has not come yet
+    and lags the machine's `now` by more than CLOCK_AGREES; nothing when the board does not tell."""
+    board = board_now() if board_now is not None else None
+    if board is None or board >= due_at or now - board <= CLOCK_AGREES:
+        return
+    minutes = (now - board).total_seconds() / 60
+    raise ClockAhead(f"this machine's clock says {now:%d.%m %H:%M:%S} UTC, but the forum's answers are dated "
+                     f"{board:%d.%m %H:%M:%S} UTC ({minutes:.0f} min earlier): by the forum's clock phase "
+                     f"{phase_key} is not due before {due_at:%d.%m %H:%M} UTC; nothing resolves until the clocks "
+                     "agree (set this machine's clock right: timedatectl, NTP)")
