@@ -27,7 +27,9 @@ SHIPPED = frozenset({f"mafia-{name}" for name in ("login", "home", "game", "draf
                     | {f"{kind}-game" for kind in ("legends", "bellum", "arena")})
 # where a Latin word may stand on a Russian page: code and raw records, the text a draft is edited
 # in, and names marked as not to be translated (the program's name, console accounts)
-VERBATIM = "code, pre, textarea, script, style, [translate=no]"
+VERBATIM = "code, pre, textarea, script, style, [translate=no], .preview .codebox"   # phpBB's code box, its chrome too
+# names a Russian text writes in Latin letters: the program's, the hash standard of the seed's commitment
+NAMES = frozenset({"forumgm", "SHA"})
 # a word of two letters or more: a single letter is a game's notation (Arena's cards X, L, W)
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*[A-Za-z]")
 
@@ -52,7 +54,7 @@ def names_of(store, game_id: str) -> set[str]:
     names = {game_id, title, *title.split(), game["forum_id"]}
     names |= {row["nick"] for row in store.players(game_id)}
     names |= {row["new_nick"] for row in store.replacements(game_id)}
-    return {name for name in names if name}
+    return {name for name in names if name} | NAMES
 
 
 def latin_words(html: str, allowed: set[str]) -> list[str]:
