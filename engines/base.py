@@ -439,6 +439,17 @@ def bandwagon(alive: Sequence[str], rng: random.Random) -> dict[str, str]:
 REPORT_LABELS = {"technical_report": "технический отчёт", "literary_report": "литературный отчёт"}
 
 
+@dataclass(frozen=True)
+class RoleRow:
+    """One player's secret as the host reads it (Rules.role_table), every field in Russian."""
+
+    nick: str
+    role: str
+    side: str                 # his clan, side or faction
+    alive: bool
+    knows: str = ""           # what the player himself knows of his role, where the game keeps it from him
+
+
 class Rules(ABC):
     """Every hook the daemon and `forumgm simulate` call on a game: one subclass per game package.
 
@@ -467,6 +478,12 @@ class Rules(ABC):
     setup_files: Mapping[str, str | None] = MappingProxyType({})
     # The maps the game draws of its positions (a `Maps`); None for a game drawn on no map.
     maps: Maps | None = None
+    # The causes its Eliminations name, in Russian as the host's page shows them after «выбыл:»
+    # («убийство мафией»); a cause not listed is shown as the engine wrote it (Arena's are words).
+    cause_labels: Mapping[str, str] = MappingProxyType({})
+    # The kind of the report that shows where the game stands after a phase (Arena's fighters'
+    # state, "summary_report"): the host's page shows the latest one beside the game. None: no such report.
+    position_report: str | None = None
 
     @property
     def phase_kinds(self) -> tuple[str, ...]:
@@ -590,6 +607,12 @@ class Rules(ABC):
         """Each player's role in Russian as the game's record tells it at the end («Босс мафии»).
         Default: none (a game without hidden roles)."""
         return {}
+
+    def role_table(self, state: Any) -> list["RoleRow"]:
+        """Who holds which role now, with his side and what he knows of it, for the host's eyes only
+        (his page behind the login, `forumgm status --roles`): never in a post, a log or a public
+        page (`roles` is the record's, at the end). Default: none (a game without secret roles)."""
+        return []
 
     def summary(self, state: Any) -> Mapping[str, Any]:
         """`forumgm simulate`'s top-level keys beyond the common ones (Bellum's position). Default: none."""

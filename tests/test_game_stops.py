@@ -13,6 +13,7 @@ from forumgm.daemon.host_actions.pause import pause_game
 from forumgm.daemon.tick.stops import PAUSED, RULES_CHANGED, stops
 from forumgm.daemon.web import create_app
 from mafia_daemon_support import GAME, daemon, example_installation, msk
+from web_seed import without_labels
 from spine_fakes import MemoryForum, ScriptedPm
 from test_mafia_daemon_start import changed_rules
 
@@ -39,7 +40,7 @@ def game_page(store) -> tuple[str, str]:
     client = create_app(store, WEB_PASSWORD).test_client()
     token = TOKEN.search(client.get("/login").get_data(as_text=True)).group(1)
     assert client.post("/login", data={"password": WEB_PASSWORD, "csrf_token": token}).status_code == 302
-    return client.get("/").get_data(as_text=True), client.get(f"/games/{GAME}").get_data(as_text=True)
+    return tuple(without_labels(client.get(path).get_data(as_text=True)) for path in ("/", f"/games/{GAME}"))
 
 
 @pytest.fixture
@@ -97,7 +98,7 @@ def test_changed_rules_show_as_a_stop_until_accepted(tmp_path, monkeypatch, caps
     assert "GAME STOPPED since 2026-03-03 10:00: game mafia-example: the [rules] table" in shown
     assert "forumgm rules accept" in shown and "open phase round-1" in shown
     _, page = game_page(refused.store)
-    assert "Игра остановлена: правила ([rules]) изменены после начала игры" in page
+    assert "Игра остановлена: правила игры в её файле изменены после начала" in page
     assert main(["rules", "accept", "--config", str(tmp_path / "forumgm.toml"), GAME]) == 0
     assert "GAME STOPPED" not in status(tmp_path, capsys)
     assert stops(refused.store, GAME) == []
@@ -129,7 +130,7 @@ def test_a_paused_game_shows_on_the_page(tmp_path, monkeypatch):
     [stop] = stops(running.store, GAME)
     assert (stop.cause, stop.since, stop.title) == (PAUSED, msk(3, 11), "Игра на паузе")
     listing, page = game_page(running.store)
-    assert "Игра на паузе" in page and "paused by ведущий" in page and "Игра на паузе" in listing
+    assert "Игра на паузе" in page and "поставил Ведущий (в консоли: ведущий)" in re.sub("<[^>]+>", "", page) and "Игра на паузе" in listing
 
 
 def test_votes_on_a_finished_game_says_it_is_over(ended, tmp_path, capsys):

@@ -158,7 +158,7 @@ def test_the_host_annuls_a_thread_vote_on_his_page_and_his_edited_count_is_kept(
         expect(page.locator("table.discarded tr", has_text="gosha100").locator("td")).to_have_text(
             ["gosha100", "Кума", "аннулирован ведущим"])
         expect(page.locator("table.vote-corrections tr").nth(1).locator("td")).to_have_text(
-            ["день 2", "gosha100", "аннулирован", "host, 04.03.2026 15:30 МСК (vote-1)",
+            ["день 2", "gosha100", "аннулирован", "Ведущий, 04.03.2026 15:30 (МСК) (исправление №1)",
              "действует; сообщения игрока остаются как были"])
         assert (store.draft(count["id"])["body"], store.draft(count["id"])["status"]) == (edited, "pending")
         assert [actor for actor, _ in audited(store, "vote.annul")] == ["host"]

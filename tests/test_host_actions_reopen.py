@@ -101,7 +101,7 @@ def test_the_host_reopens_a_game_its_rules_ended_on_his_page(ended, page):
         page.goto(f"{base}/games/{GAME}")
         expect(page.locator("form#deadline")).to_have_count(0)          # nothing to schedule in a finished game
         submit_correction(page, "day-2", "gosha100", "Кума")
-        expect(page.locator(".flash.finished")).to_contain_text("Игра окончена")
+        expect(page.locator("p.state")).to_contain_text("Игра окончена")
         expect(page.locator(".flash.ok", has_text="Голос игрока")).to_have_text(
             "Голос игрока gosha100 (день 2) исправлен: за Кума.")
         page.locator("#phase-day-2").get_by_role("link", name="Пересчитать день 2…").click()
@@ -111,9 +111,9 @@ def test_the_host_reopens_a_game_its_rules_ended_on_his_page(ended, page):
         page.get_by_role("button", name="Подтвердить пересчёт").click()
         expect(page.locator(".flash.error", has_text="Игра продолжается")).to_have_text(
             "Игра продолжается: ночь 3. Она на паузе: назначьте дедлайн и продолжите игру.")
-        expect(page.locator(".flash.paused")).to_contain_text("Игра на паузе")
+        expect(page.locator("#attention .fact.paused")).to_contain_text("Игра на паузе")
         expect(page.locator("form#deadline")).to_have_count(1)
-        expect(page.locator(".flash.finished")).to_have_count(0)
+        expect(page.locator("p.state")).not_to_contain_text("Игра окончена")
         row = store.game(GAME)
         assert (row["finished_at"], row["paused_by"]) == (None, "host")
         assert [p["key"] for p in store.phases(GAME, status="pending")] == ["night-3"]
@@ -171,5 +171,5 @@ def test_the_page_shows_the_new_winner_before_the_host_confirms(duel, page):
             "Игра по-прежнему заканчивается после фазы «день 2», но побеждает Клан Природы (было: Клан Хаоса).")
         page.get_by_role("button", name="Подтвердить пересчёт").click()
         page.goto(f"{base}/games/{GAME}")
-        expect(page.locator(".flash.finished")).to_contain_text("Клан Природы")
+        expect(page.locator("p.state")).to_contain_text("победитель: Клан Природы")
         assert store.game(GAME)["winner"] == "Клан Природы"

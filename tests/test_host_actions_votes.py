@@ -177,7 +177,7 @@ def test_the_host_corrects_a_thread_vote_on_his_page(day_two, page):
         expect(page.locator("table.discarded tr", has_text="gosha100").locator("td")).to_have_text(
             ["gosha100", "Кума", "заменён исправлением ведущего (голос за Аскона)"])
         expect(page.locator("table.vote-corrections tr").nth(1).locator("td")).to_have_text(
-            ["день 2", "gosha100", "Аскон", "host, 04.03.2026 14:00 МСК (vote-1)",
+            ["день 2", "gosha100", "Аскон", "Ведущий, 04.03.2026 14:00 (МСК) (исправление №1)",
              "действует; сообщения игрока остаются как были"])
         assert server.board.posts[int(posts["gosha100"])].bbcode == "[color=blue]Кума[/color]"
         assert [row["actor"] for row in store.audit_log() if row["action"] == "vote.correct"] == ["host"]

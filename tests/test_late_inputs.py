@@ -34,8 +34,8 @@ def test_a_post_dated_before_a_resolved_deadline_and_read_after_it_is_told_to_th
     assert daemon.tick().errors == []
     [notice] = late_notices(daemon.store)
     assert notice["target"] == HOST and notice["status"] == "pending" and notice["ref"] == f"late_post:{late}"
-    assert notice["body"].startswith(f"Пост игрока Аскон (№{late}) написан 03.03.2026 09:50 (Europe/Moscow), "
-                                     f"до дедлайна фазы {night['key']} (03.03.2026 10:00)")
+    assert notice["body"].startswith(f"Пост игрока Аскон (№{late}) написан 03.03.2026 09:50 (МСК), "
+                                     f"до дедлайна фазы {night['key']}, назначенного на 03.03.2026 10:00 (МСК), но")
     assert f"forumgm resolve --config ФАЙЛ {GAME} {night['key']} --rerun --dry-run" in notice["body"]
     clock.moment = msk(3, 10, 20)
     assert daemon.tick().errors == []

@@ -5,11 +5,10 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from forumgm.daemon.offline.localforum import Board, LocalForum
 from localforum_support import HOST, PLAYERS
-from test_web_browser import CHROMIUM_ARGS
 
 WIDTHS = [1280, 390]
 
@@ -29,11 +28,10 @@ def forum():
 
 
 @pytest.fixture(params=WIDTHS, ids=lambda width: f"{width}px")
-def page(request):
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        yield browser.new_context(viewport={"width": request.param, "height": 900}).new_page()
-        browser.close()
+def page(request, browser):
+    context = browser.new_context(viewport={"width": request.param, "height": 900})
+    yield context.new_page()
+    context.close()
 
 
 def log_in(page, forum, nick: str, password: str) -> None:

@@ -101,7 +101,8 @@ def test_the_host_is_told_each_event_once_by_pm_and_email(table, smtp):
     table.tick(msk(3, 20))                  # 2 h 45 min before the deadline
     assert len(told(table)) == 2
     assert "Скоро дедлайн, не всё прислано:" in told(table)[-1]
-    assert f"{GAME}, round-1 — дедлайн 03.03 22:45 (Europe/Moscow); ничего не прислали: Ива" in told(table)[-1]
+    assert f"{GAME}, круг 1 — дедлайн 03.03 22:45 (МСК); ничего не прислали: Ива" in told(table)[-1]
+    assert "(mafia-e2e, роль, ЛС" in told(table)[0]          # the drafts by the page's names of their kinds
 
     stranger = table.store.insert_draft(GAME, "warning", "Незнакомец", "Предупреждение", "round-1", False)
     table.tick(msk(3, 20, 10))              # the forum refuses the PM; the quiet period holds the news back

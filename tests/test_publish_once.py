@@ -246,7 +246,7 @@ def test_a_draft_that_failed_is_shown_by_status_drafts_and_the_web_page(store, s
     client = create_app(store, "host web password").test_client()
     token = client.get("/login").get_data(as_text=True).split('name="csrf_token" value="')[1].split('"')[0]
     client.post("/login", data={"password": "host web password", "csrf_token": token})
-    assert "no date found (повтор на каждом такте)" in client.get("/drafts").get_data(as_text=True)
+    assert "no date found</code> (повтор на каждом такте)" in client.get("/drafts").get_data(as_text=True)
 
 
 def _align_pm_ids_with_posts(server):

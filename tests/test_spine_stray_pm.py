@@ -71,7 +71,7 @@ def test_a_pm_no_game_takes_is_one_notice_for_the_host(forum):
         assert (draft["game_id"], draft["kind"], draft["target"]) == (OTHER_GAME, "host_notice", HOST)   # first by id
         assert draft["needs_approval"] == 1 and draft["status"] == "pending"
     guest, impostor = sorted(drafted, key=lambda d: d["ref"] != f"stray_pm:local:{guest_pm}")
-    assert f"От: {GUEST}" in guest["body"] and "Отправлено: 02.03.2026 22:00 (Europe/Moscow)" in guest["body"]
+    assert f"От: {GUEST}" in guest["body"] and "Отправлено: 02.03.2026 22:00 (МСК)" in guest["body"]
     assert f"Тема: Вопрос {FULLWIDTH}b]ведущему{FULLWIDTH}/b]" in guest["body"]           # escaped: no BBCode opens
     assert f"Можно {FULLWIDTH}zz]вступить{FULLWIDTH}/zz] в игру?" in guest["body"]
     assert f"От: {LOOK_ALIKE}" in impostor["body"] and "Шпионаж Аскон" in impostor["body"]

@@ -77,7 +77,7 @@ def test_an_unreadable_thread_page_stops_the_game_until_it_reads_again(game, cap
     assert f"{STOPPED_CLI} 2026-03-03 10:05: {row['problem']}" in shown
     games_list, game_page = host_pages(daemon.store)
     for html in (games_list, game_page):
-        assert STOPPED_WEB in html and "03.03.2026 10:05 МСК" in html
+        assert STOPPED_WEB in html and "03.03.2026 10:05 (МСК)" in html
         assert str(escape(row["problem"])) in html
 
     # the page is fine again: the problem clears and the overdue phase resolves

@@ -41,7 +41,7 @@ def test_host_works_through_the_drafts(site, page, tmp_path):
 
     log_in(page, base, PASSWORD)
     expect(page.locator("h1")).to_have_text("Игры")
-    page.click(f"text={GAME}")
+    page.locator("table.games").get_by_role("link", name=GAME).click()
     expect(page.locator("table.tally tr").nth(1).locator("td")).to_have_text(["Хана", "2", "Аскон, Вереск"])
 
     page.click("text=Черновики")

@@ -56,15 +56,15 @@ def test_a_corrected_vote_rerun_from_the_page_reaches_the_forum_once(hosted, pag
     page.goto(f"{base}/games/{GAME}")
     submit_correction(page, "round-1", "Гор", "голос: Тора")
     expect(page.locator(".flash.ok")).to_contain_text("Приказы игрока Гор (круг 1) исправлены")
-    expect(page.locator(".order.correction")).to_contain_text("исправление host-1: ввёл host")
-    expect(page.locator(".order.replaced")).to_contain_text("Заменено исправлением ведущего host-1")
+    expect(page.locator(".order.correction")).to_contain_text("исправление ведущего №1: Ведущий, круг 1")
+    expect(page.locator(".order.replaced")).to_contain_text("Заменено исправлением ведущего №1")
 
     page.get_by_role("link", name="Пересчитать круг 1…").click()
     expect(page.locator("h1")).to_have_text(f"Пересчёт: {GAME}, круг 1")
     report = page.locator(".draft.change", has_text="итоги дня")
     expect(report.locator("h3")).to_contain_text("уже отправлен, поэтому уйдёт как исправление")
     expect(report.locator("pre.diff .add").first).to_contain_text("Исправление.")
-    expect(page.locator("table.eliminated td").first).to_contain_text("Лиса (jail)")
+    expect(page.locator("table.eliminated td").first).to_contain_text("Лиса (тюрьма по итогам голосования)")
     assert [r["rerun"] for r in store.resolutions(GAME, "round-1")] == [0]     # nothing changed yet
 
     page.get_by_role("button", name="Подтвердить пересчёт").click()
@@ -103,11 +103,12 @@ def test_deadline_pause_replace_and_finish_from_the_page(hosted, page):
     assert store.phase(GAME, "round-2")["deadline"] == moved
 
     page.get_by_role("button", name="Поставить на паузу").click()
-    expect(page.locator(".flash.paused")).to_contain_text("Игра на паузе")
+    expect(page.locator("#attention .fact.paused")).to_contain_text("Игра на паузе")
     table.tick(msk(4, 23, 30))                 # past the moved deadline: nothing resolves while paused
     assert store.phase(GAME, "round-2")["status"] == "pending"
-    page.get_by_role("button", name="Продолжить игру").click()
-    expect(page.locator(".flash.paused")).to_have_count(0)
+    page.locator("#attention").get_by_role("button", name="Продолжить игру").click()      # the box's own button
+    expect(page.locator(".flash.ok")).to_have_text("Игра продолжается.")
+    expect(page.locator("#attention .fact.paused")).to_have_count(0)
 
     form = page.locator("form#replace")
     form.locator("select[name=old]").select_option("Ива")
@@ -120,12 +121,16 @@ def test_deadline_pause_replace_and_finish_from_the_page(hosted, page):
 
     page.locator("form#finish input[name=winner]").fill("Мирные жители")
     page.get_by_role("button", name="Закончить игру").click()
-    expect(page.locator(".flash.ok:not(.stopped)")).to_have_text("Игра окончена; объявление об итогах в черновиках.")
-    expect(page.locator(".flash.stopped.finished")).to_contain_text("Победитель: Мирные жители")
+    expect(page.locator(".flash.ok")).to_have_text("Игра окончена; объявление об итогах в черновиках.")
+    expect(page.locator("p.state")).to_contain_text("победитель: Мирные жители")
     expect(page.locator("form#correct")).to_have_count(0)
-    expect(page.locator("table.audit")).to_contain_text("game.finish")
+    expect(page.locator("p.state")).not_to_contain_text("дедлайн")      # the open phase's deadline is no more
+    expect(page.locator("table.audit tr").nth(1).locator("td").nth(2)).to_contain_text("Закончил игру; победитель: Мирные жители.")
     assert [row["action"] for row in store.audit_log()[::-1] if row["actor"] == "host"][-7:] == ["web.login",
         "deadline.move", "deadline.move", "game.pause", "game.resume", "player.replace", "game.finish"]
+    page.goto(base)
+    expect(page.locator("table.games td[data-label=Дедлайн]")).to_have_text("—")
+    expect(page.locator("#attention .fact.deadline")).to_have_count(0)
 
 
 def test_host_actions_need_the_session_and_its_csrf_token(hosted, page):
@@ -229,7 +234,7 @@ def test_an_older_phase_is_re_run_from_the_page_with_every_later_one(played, pag
         page.get_by_role("link", name="Пересчитать круг 1…").click()
         expect(page.locator("#chain")).to_contain_text("После этой фазы уже подведены: круг 2.")
         expect(page.locator("#rerun-round-1 table.eliminated td")).to_have_text(
-            ["Лиса (jail)", "Бук (jail), Хан (kill_mafia)"])
+            ["Лиса (тюрьма по итогам голосования)", "Бук (тюрьма по итогам голосования), Хан (убийство мафией)"])
         expect(page.locator("#rerun-round-2 .draft.change", has_text="предупреждение · ЛС: Аскон")).to_contain_text(
             "новый")
         assert [r["rerun"] for r in store.resolutions(SPINE_GAME)] == [0, 0]      # nothing changed yet

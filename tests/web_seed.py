@@ -3,6 +3,7 @@ report carries its map (shared by test_web_*)."""
 from __future__ import annotations
 
 import base64
+import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -71,3 +72,8 @@ def seeded_store(folder: Path) -> Seeded:
 
 def audit_actions(store: Store) -> list[tuple[str, str, dict]]:
     return [(row["actor"], row["action"], row["detail"]) for row in reversed(store.audit_log())]
+
+
+def without_labels(html: str) -> str:
+    """A page's HTML, its table cells without the column names they carry for the phone's cards."""
+    return re.sub(r'<td data-label="[^"]*"', "<td", html)

@@ -7,7 +7,9 @@ from zoneinfo import ZoneInfo
 
 from forumgm.daemon.cli.common import add_config_argument, open_installation
 from forumgm.daemon.runtime.wakeups import STOPPED
+from forumgm.daemon.settings.games import rules_for
 from forumgm.daemon.settings.local_time import shown
+from forumgm.daemon.tick.roles import roles_now
 from forumgm.daemon.tick.stops import PAUSED, stops
 
 
@@ -18,6 +20,8 @@ THROTTLE_LOOKBACK = 500            # audit entries searched for the web page's p
 def register(subparsers) -> None:
     parser = subparsers.add_parser("status", help="games, current phase and deadline, votes/orders, pending drafts")
     add_config_argument(parser)
+    parser.add_argument("--roles", action="store_true",
+                        help="also list who holds which role (secret: for the host's eyes, never for a log)")
 
 
 def run(args) -> int:
@@ -33,6 +37,9 @@ def run(args) -> int:
     for game in installation.games:
         for line in game_status(store, game):
             print(line)
+        if args.roles:
+            for line in role_lines(store, game):
+                print(line)
     return 0
 
 
@@ -93,6 +100,16 @@ def game_status(store, game) -> list[str]:
     for draft in stuck:    # approved, but publishing it failed: tried again every tick
         lines.append(f"  draft {draft['id']} ({draft['kind']} → {draft['target']}) not published: {draft['send_error']}")
     return lines
+
+
+def role_lines(store, game) -> list[str]:
+    """The roles table of `--roles` (the game's own words: role, clan or side, what the player knows)."""
+    rows = roles_now(store, game.id, rules_for(game.type, game.rules))
+    if not rows:
+        return ["  roles: none (not dealt yet, or the game has no secret roles)"]
+    return ["  roles (secret):"] + [
+        f"    {row.nick}: {row.role}, {row.side}, {'in the game' if row.alive else 'out'}"
+        f"{f' ({row.knows})' if row.knows else ''}" for row in rows]
 
 
 def phase_lines(store, game, pending: list[dict], resolved: list[dict]) -> list[str]:

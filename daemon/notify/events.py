@@ -1,4 +1,4 @@
-"""What the host is needed for now, read from the store: each event with a key that names it once.
+"""What the host is needed for now, as notifications tell it: each event with a key that names it once.
 
 A key changes when the event is a new one (another draft, a moved deadline, a game stopped again),
 so the notifier tells each event at most once however often it looks.
@@ -9,8 +9,11 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Sequence
 
+from forumgm.daemon.drafts.phase_names import draft_label, phase_label
+from forumgm.daemon.notify.attention import attention
+from forumgm.daemon.settings.local_time import zone_name
 from forumgm.daemon.store import Store, to_text
-from forumgm.daemon.tick.stops import FINISHED, PAUSED, stops
+from forumgm.daemon.tick.stops import FINISHED, PAUSED
 
 ORDER = ("stopped", "refused", "deadline", "draft")     # how a message lists them: the most urgent first
 
@@ -24,47 +27,43 @@ class Event:
 
 
 def current_events(store: Store, games: Sequence[Any], now: datetime, deadline_within: timedelta) -> list[Event]:
+    """The facts of the host's page (forumgm.daemon.notify.attention) that call for him now: games
+    stopped behind his back, drafts the forum refused, a deadline near with players missing, drafts."""
+    runs = {game.id: game for game in games}
+    facts = attention(store, lambda game: runs[game["id"]].rules if game["id"] in runs else None)
     events = []
-    for game in games:
-        events += _game_events(store, game, now, deadline_within)
-    for draft in store.drafts(status="pending"):
-        if draft["send_error"]:
-            events.append(Event(f"refused:{draft['id']}:{to_text(draft['updated_at'])}", "refused", draft["game_id"],
-                                {"id": draft["id"], "kind": draft["kind"], "target": draft["target"],
-                                 "error": draft["send_error"]}))
-        else:
-            events.append(Event(f"draft:{draft['id']}", "draft", draft["game_id"],
-                                {"id": draft["id"], "kind": draft["kind"], "target": draft["target"]}))
+    for stopped in facts.stopped:
+        stop = stopped.stop
+        # the host's own choices (finish, pause) are no news to him; the rest stop the game behind his back
+        if stop.cause in (FINISHED, PAUSED) or stopped.game_id not in runs:
+            continue
+        events.append(Event(f"stopped:{stopped.game_id}:{stop.cause}:{to_text(stop.since)}", "stopped",
+                            stopped.game_id, {"title": stop.title, "message": stop.message,
+                                              "since": local(stop.since, runs[stopped.game_id])}))
+    for deadline in facts.deadlines:
+        if deadline.game_id in runs and deadline.missing and now < deadline.deadline <= now + deadline_within:
+            zone = runs[deadline.game_id].config.time_zone
+            events.append(Event(f"deadline:{deadline.game_id}:{deadline.phase_key}:{to_text(deadline.deadline)}",
+                                "deadline", deadline.game_id,
+                                {"phase": deadline.phase_key, "missing": list(deadline.missing),
+                                 "phase_name": phase_label(runs[deadline.game_id].rules, deadline.phase_key),
+                                 "deadline": f"{local(deadline.deadline, runs[deadline.game_id])} ({zone_name(zone)})"}))
+    for refused in facts.refused:
+        events.append(Event(f"refused:{refused.id}:{to_text(refused.since)}", "refused", refused.game_id,
+                            {"id": refused.id, "kind": refused.kind, "target": refused.target, "error": refused.error,
+                             "kind_name": kind_name(runs, refused.game_id, refused.kind)}))
+    for group in facts.waiting:
+        events += [Event(f"draft:{draft_id}", "draft", group.game_id, {"id": draft_id, "kind": group.kind,
+                                                                       "target": target,
+                                                                       "kind_name": kind_name(runs, group.game_id, group.kind)})
+                   for draft_id, target in zip(group.ids, group.targets)]
     return sorted(events, key=lambda event: ORDER.index(event.kind))
 
 
-def _game_events(store: Store, game: Any, now: datetime, within: timedelta) -> list[Event]:
-    zone = game.config.time_zone
-    found = stops(store, game.id)
-    # the host's own choices (finish, pause) are no news to him; the rest stop the game behind his back
-    stopped = [stop for stop in found if stop.cause not in (FINISHED, PAUSED)]
-    if stopped:
-        return [Event(f"stopped:{game.id}:{stop.cause}:{to_text(stop.since)}", "stopped", game.id,
-                      {"title": stop.title, "message": stop.message,
-                       "since": f"{stop.since.astimezone(zone):%d.%m %H:%M}" if stop.since else "—"})
-                for stop in stopped]
-    if found:
-        return []
-    pending = store.phases(game.id, status="pending")
-    snapshot = store.latest_snapshot(game.id)
-    if not pending or snapshot is None or not now < pending[0]["deadline"] <= now + within:
-        return []
-    phase = pending[0]
-    missing = missing_players(store, game, snapshot, phase["key"])
-    if not missing:
-        return []
-    return [Event(f"deadline:{game.id}:{phase['key']}:{to_text(phase['deadline'])}", "deadline", game.id,
-                  {"phase": phase["key"], "deadline": f"{phase['deadline'].astimezone(zone):%d.%m %H:%M} ({zone.key})",
-                   "missing": missing})]
+def kind_name(runs: dict, game_id: str, kind: str) -> str:
+    """A draft's kind as the host's page names it."""
+    return draft_label(runs[game_id].rules if game_id in runs else None, kind)
 
 
-def missing_players(store: Store, game: Any, snapshot: dict, phase_key: str) -> list[str]:
-    """Players in the game who have sent neither orders nor a counted thread vote for the phase."""
-    sent = {order["sender"] for order in store.orders(game.id, phase_key)}
-    sent |= {vote["voter"] for vote in store.votes(game.id, phase_key) if vote["counted"]}
-    return [nick for nick in game.rules.alive(game.rules.load(snapshot["state"])) if nick not in sent]
+def local(moment: datetime | None, game: Any) -> str:
+    return f"{moment.astimezone(game.config.time_zone):%d.%m %H:%M}" if moment else "—"

@@ -7,6 +7,14 @@ from typing import Iterable
 
 from forumgm.daemon.store.base import StoreBase, StoreError, to_text
 
+# the id of the host's correction among a game's order PMs (numbered per game from 1)
+CORRECTION_ID = "host-{number}"
+
+
+def correction_number(pm_id: str) -> str:
+    """The number the host knows a correction by («исправление №2»), from its id among the orders."""
+    return pm_id.removeprefix(CORRECTION_ID.format(number=""))
+
 
 class Inputs(StoreBase):
     def replace_votes(self, game_id: str, phase_key: str, counted: Iterable, discarded: Iterable) -> None:
@@ -54,7 +62,7 @@ class Inputs(StoreBase):
         number = self.db.execute("SELECT COUNT(*) FROM orders WHERE game_id = ? AND entered_by IS NOT NULL",
                                  [game_id]).fetchone()[0] + 1
         order_id = self._insert("orders", {
-            "game_id": game_id, "phase_key": phase_key, "pm_id": f"host-{number}", "sender": sender,
+            "game_id": game_id, "phase_key": phase_key, "pm_id": CORRECTION_ID.format(number=number), "sender": sender,
             "sent_at": to_text(at), "raw_text": text, "verdicts": json.dumps(verdicts, ensure_ascii=False),
             "recorded_at": to_text(self.now()), "entered_by": by,
         })

@@ -13,6 +13,7 @@ import logging
 from typing import Any, Iterable
 
 from forumgm.daemon.drafts.compose import draft
+from forumgm.daemon.settings.local_time import shown
 from forumgm.daemon.store import Store
 from forumgm.daemon.tick.notices import KIND
 
@@ -42,8 +43,8 @@ def draft_late_posts(game: Any, store: Store, new_post_ids: Iterable[str]) -> li
             continue
         phase = missed[-1]
         body = game.texts.render(TEMPLATE, author=post["author"], post_id=post["post_id"], phase=phase["key"],
-                                 game=game.id, time=f"{at.astimezone(zone):%d.%m.%Y %H:%M} ({zone.key})",
-                                 deadline=f"{phase['deadline'].astimezone(zone):%d.%m.%Y %H:%M}",
+                                 game=game.id, time=shown(at, zone),
+                                 deadline=shown(phase["deadline"], zone),
                                  link=game.post_url(post["post_id"]))
         made.append(draft(store, game.id, KIND, game.account, body, phase["key"], approval=game.config.approval,
                           ref=f"late_post:{post['post_id']}", subject=SUBJECT))

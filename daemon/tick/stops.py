@@ -37,6 +37,7 @@ class Stop:
     cause: str                 # finished, problem, rules_changed, paused, or another held cause
     since: datetime | None
     message: str               # what happened and what the host can do (English, as the CLI speaks)
+    detail: str = ""           # the stored cause as it is: the failure's text, who paused, the hold's message
 
     @property
     def title(self) -> str:
@@ -54,14 +55,14 @@ def stops(store: Store, game_id: str) -> list[Stop]:
         return []
     found = []
     if row.get("finished_at"):
-        found.append(Stop(FINISHED, row["finished_at"], finished_message(store, row)))
+        found.append(Stop(FINISHED, row["finished_at"], finished_message(store, row), row["finished_by"]))
     if row.get("problem"):
         found.append(Stop(PROBLEM, row["problem_since"], f"{row['problem']} "
-                                                         "(no phase resolves until this works again)"))
+                                                         "(no phase resolves until this works again)", row["problem"]))
     if row.get("paused_at") and not row.get("finished_at"):
         found.append(Stop(PAUSED, row["paused_at"], f"paused by {row['paused_by']} "
-                                                    "(no phase resolves until `forumgm resume`)"))
-    found += [Stop(hold["cause"], hold["since"], hold["message"]) for hold in store.holds(game_id)]
+                                                    "(no phase resolves until `forumgm resume`)", row["paused_by"]))
+    found += [Stop(hold["cause"], hold["since"], hold["message"], hold["message"]) for hold in store.holds(game_id)]
     return found
 
 

@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any, Mapping, Sequence
 
 from forumgm.daemon.drafts.compose import draft
+from forumgm.daemon.settings.local_time import shown
 from forumgm.daemon.store import Store
 from forumgm.daemon.tick.finish import is_finished
 from forumgm.daemon.tick.look_alikes import Bindings, the_players
@@ -56,7 +57,7 @@ def draft_stray_pms(games: Sequence[Any], store: Store, bound: Mapping[str, str]
         finished = sorted(game.id for game in games
                           if game not in running and account_player(pm["sender"], game.roster(store), at))
         body = owner.texts.render(TEMPLATE, sender=pm["sender"], subject=pm["subject"], text=pm["text"],
-                                  time=f"{at.astimezone(zone):%d.%m.%Y %H:%M} ({zone.key})",
+                                  time=shown(at, zone),
                                   games=sorted(game.id for game in games), finished=finished,
                                   replaced=_replaced(store, games, pm["sender"]),
                                   look_alike={"id": pm["sender_id"], "own_id": look_alike} if look_alike else None)

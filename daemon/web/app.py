@@ -11,11 +11,9 @@ import ipaddress
 import logging
 import math
 import secrets
-from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 from urllib.parse import urlsplit
-from zoneinfo import ZoneInfo
 
 from flask import Blueprint, Flask, abort, current_app, flash, redirect, render_template, request, send_file, url_for
 from jinja2 import ChoiceLoader, FileSystemLoader, PrefixLoader
@@ -24,9 +22,10 @@ from werkzeug.exceptions import SecurityError
 from werkzeug.routing import IntegerConverter
 
 from forumgm.config import data_path
-from forumgm.daemon.drafts.phase_names import draft_label, phase_label
+from forumgm.daemon.drafts.phase_names import draft_label
 from forumgm.daemon.drafts.pictures import MARK, RELEASED
 from forumgm.daemon.host_actions.outcome_diff import earlier_edit_diff, text_diff
+from forumgm.daemon.notify.attention import attention, waiting_groups
 from forumgm.daemon.settings.games import shipped_rules
 from forumgm.daemon.settings.secrets import web_password_problem
 from forumgm.daemon.store import Store, StoreError
@@ -34,18 +33,19 @@ from forumgm.daemon.store.role_links import LinkUsed, RoleShown
 from forumgm.daemon.tick.as_of import NoTally, post_id_of, tally_as_of
 from forumgm.daemon.store.seats import addressee
 from forumgm.daemon.tick.finish import may_change
+from forumgm.daemon.tick.roles import roles_now
 from forumgm.daemon.tick.signup_choices import KIND as ASSIGNMENT, AssignmentError, approve_assignment
 from forumgm.daemon.web import game_queries, queries
 from forumgm.daemon.web.host_routes import host
 from forumgm.daemon.web.security import (HOST_ACTOR, check_csrf, csrf_token, log_in, log_out, login_required,
                                          same_secret)
 from forumgm.daemon.web.throttle import GLOBAL_BUDGET, LoginThrottle
+from forumgm.daemon.web.words import page_filters
 from forumgm.engines.base import Rules
 from forumgm.engines.votecount import discard_lines, tally_rows
 from forumgm.parsers.bbcode import to_phpbb_html
 from forumgm.parsers.names import decline
 
-DISPLAY_ZONE = ZoneInfo("Europe/Moscow")
 # (werkzeug reads no IPv6 literal in a Host against its trusted names: the page is opened by these)
 LOOPBACK_NAMES = ("localhost", "127.0.0.1")
 STORE_INTEGER_MAX = 2 ** 63 - 1          # SQLite's largest integer
@@ -126,11 +126,10 @@ def create_app(store: Store, password: str, games: Callable[[], Mapping[str, Any
     app.jinja_env.globals["picture_mark"] = MARK
     # a PM drafted to a seat is shown by the account it goes to (forumgm replace)
     app.jinja_env.globals["addressee"] = lambda draft: addressee(store, draft)
-    app.jinja_env.filters["moscow"] = moscow_time
     app.jinja_env.filters["status"] = status_label
     # a phase and a draft kind in the words of the game (`game_id`) they belong to
     app.jinja_env.filters["kind"] = lambda kind, game_id: draft_label(game_rules(game_id), kind)
-    app.jinja_env.filters["phase"] = lambda key, game_id: phase_label(game_rules(game_id), key)
+    app.jinja_env.filters.update(page_filters(game_rules))     # phases, causes, actors, times in words
     app.jinja_env.filters["decline"] = decline        # the shared texts' templates (votes/reasons.j2) decline nicks
     # the draft as the forum will show it: the renderer escapes all text and allows only safe tags
     app.jinja_env.filters["bbcode"] = lambda body: Markup(to_phpbb_html(body))
@@ -185,12 +184,6 @@ def game_rules(game_id: str) -> Rules | None:
     """The engine of a stored game, for its labels; None for a game this forumgm has no engine for."""
     row = store().game(game_id)
     return None if row is None else shipped_rules(row["type"])
-
-
-def moscow_time(moment: datetime | None) -> str:
-    if moment is None:
-        return "—"
-    return moment.astimezone(DISPLAY_ZONE).strftime("%d.%m.%Y %H:%M МСК")
 
 
 def status_label(status: str, gender: str = "m") -> str:
@@ -250,7 +243,14 @@ def logout():
 @web.get("/")
 @login_required
 def games():
-    return render_template("games.html", games=queries.games(store()), sent_notes=store().sent_space_notes())
+    return render_template("games.html", games=queries.games(store()), sent_notes=store().sent_space_notes(),
+                           **attention_box())
+
+
+def attention_box(game_id: str | None = None) -> dict:
+    """The attention box's context: what waits for the host (in one game), now, the games he may act on."""
+    facts = attention(store(), lambda game: shipped_rules(game["type"]), None if game_id is None else (game_id,))
+    return {"facts": facts, "now": store().now(), "runs": set(current_app.extensions["forumgm"]["games"]())}
 
 
 @web.get("/games/<game_id>")
@@ -260,15 +260,24 @@ def game(game_id: str):
     if row is None:
         abort(404)
     run = current_app.extensions["forumgm"]["games"]().get(game_id)    # None: served without the installation
+    phases = game_queries.phases(store(), game_id)
+    view = queries.game_view(store(), row)
+    roles = roles_now(store(), game_id, run.rules if run is not None else game_rules(game_id))
     return render_template(
         "game.html",
-        game=queries.game_view(store(), row),
+        game=view,
+        finished=next((stop for stop in view.stops if stop.finished), None),
+        **attention_box(game_id),
         tally=queries.running_tally(store(), game_id, run),
         orders=queries.orders_with_receipts(store(), game_id),
         maps=queries.map_images(store(), game_id),
         players=game_queries.players(store(), game_id),
         vote_corrections=game_queries.vote_corrections(store(), game_id),
-        phases=game_queries.phases(store(), game_id),
+        phases=phases,
+        report_images={report["id"]: queries.draft_images(store(), report) for phase in phases for report in phase.reports},
+        roles=roles,
+        position=game_queries.latest_report(store(), game_id, getattr(game_rules(game_id), "position_report", None)),
+        winners=game_queries.winner_names(store(), game_id, roles),
         audit=game_queries.audit(store(), game_id),
         row=row,
         actions=run is not None,
@@ -324,7 +333,7 @@ def drafts():
     return render_template(
         "drafts.html",
         pending=pending,
-        groups=queries.draft_groups(pending),
+        groups=[group for group in waiting_groups(pending) if group.all_at_once],
         edits={draft["id"]: store().draft_edits(draft["id"]) for draft in pending},
         last_change={draft["id"]: game_queries.last_edit_diff(store(), draft) for draft in pending},
         earlier_edit={draft["id"]: earlier_edit_diff(draft) for draft in pending},

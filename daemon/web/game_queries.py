@@ -5,15 +5,16 @@ Read-only views over `Store`, like forumgm.daemon.web.queries.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from forumgm.daemon.host_actions.correct_vote import ref
 from forumgm.daemon.host_actions.outcome_diff import text_diff
 from forumgm.daemon.store import Store
-from forumgm.daemon.web.queries import current_phase
+from forumgm.daemon.web.queries import alive_players, current_phase
+from forumgm.engines.base import RoleRow
+
+REPORT_SUFFIX, LITERARY = "_report", "literary_report"
 
 
 @dataclass(frozen=True)
@@ -33,18 +34,19 @@ class PhaseView:
     rerun: bool                           # the phase's outcome is a re-run's
     eliminations: tuple[tuple[str, str], ...]
     events: tuple[dict, ...]
-    snapshot: str                         # the state after the phase, as indented JSON
+    snapshot: dict | None                 # the state after the phase
+    reports: tuple[dict, ...] = ()        # the drafts telling the phase's events in words (its reports)
 
 
 @dataclass(frozen=True)
 class VoteCorrectionView:
-    ref: str
+    number: int                           # the host's name for it: «исправление №2»
     phase_key: str
     voter: str
     text: str                             # the name the host entered for the player
     entered_by: str
     recorded_at: datetime
-    replaced_by: str | None               # a later correction of the same vote
+    replaced_by: int | None               # a later correction of the same vote
     annulled: bool = False                # no vote of the player counts (text is empty)
 
 
@@ -53,7 +55,8 @@ class AuditLine:
     at: datetime
     actor: str
     action: str
-    detail: str
+    detail: dict
+    draft_kind: str | None = None         # the kind of the draft the action was on
 
 
 def players(store: Store, game_id: str) -> list[PlayerView]:
@@ -76,34 +79,54 @@ def phases(store: Store, game_id: str) -> list[PhaseView]:
         resolution = store.current_resolution(game_id, row["key"])
         if resolution is None:
             continue
-        snapshot, eliminations, _drafts = store.resolution_outcome(resolution["id"])
+        snapshot, eliminations, drafts = store.resolution_outcome(resolution["id"])
         views.append(PhaseView(
             row["key"], row["status"], row["deadline"], bool(resolution["rerun"]),
             tuple((e["nick"], e["cause"]) for e in eliminations),
             tuple({"type": e["type"], **e["data"]} for e in store.events(game_id, row["key"])),
-            json.dumps(snapshot["state"], ensure_ascii=False, indent=1) if snapshot else "",
+            snapshot["state"] if snapshot else None,
+            tuple(draft for draft in drafts if telling(draft)),
         ))
     return views
+
+
+def telling(draft: dict) -> bool:
+    """A draft that tells the phase's events as they were, one by one: a report of the game's own, not
+    the literary one (a story, not a record)."""
+    return draft["kind"].endswith(REPORT_SUFFIX) and draft["kind"] != LITERARY and draft["status"] != "superseded"
+
+
+def latest_report(store: Store, game_id: str, kind: str | None) -> dict | None:
+    """The newest live draft of a report kind (sent or waiting), None without one."""
+    found = [draft for draft in store.drafts(game_id=game_id) if kind and draft["kind"] == kind
+             and draft["status"] not in ("superseded", "rejected")]
+    return found[-1] if found else None
+
+
+def winner_names(store: Store, game_id: str, roles: list[RoleRow]) -> list[str]:
+    """What the host may name as the winner when he ends the game: the game's sides (clans, teams),
+    or its players where it has none."""
+    sides = list(dict.fromkeys(row.side for row in roles))
+    return sides or list(alive_players(store, game_id))
 
 
 def vote_corrections(store: Store, game_id: str) -> list[VoteCorrectionView]:
     """The host's corrections of thread votes, newest first, the replaced ones too."""
     rows = store.vote_corrections(game_id, superseded=True)
-    return [VoteCorrectionView(ref(row["id"]), row["phase_key"], row["voter"], row["text"], row["entered_by"],
-                               row["recorded_at"], ref(row["superseded_by"]) if row["superseded_by"] else None,
+    return [VoteCorrectionView(row["id"], row["phase_key"], row["voter"], row["text"], row["entered_by"],
+                               row["recorded_at"], row["superseded_by"],
                                bool(row["annulled"]))
             for row in reversed(rows)]
 
 
 def audit(store: Store, game_id: str, limit: int = 200) -> list[AuditLine]:
     """The host's and the daemon's actions on this game (and on its drafts), newest first."""
-    drafts = {row["id"] for row in store.drafts(game_id=game_id)}
+    drafts = {row["id"]: row["kind"] for row in store.drafts(game_id=game_id)}
     lines = []
     for row in store.audit_log():
         detail = row["detail"] if isinstance(row["detail"], dict) else {}
         if detail.get("game") == game_id or detail.get("draft") in drafts:
-            lines.append(AuditLine(row["at"], row["actor"], row["action"],
-                                   json.dumps(detail, ensure_ascii=False, default=str)))
+            lines.append(AuditLine(row["at"], row["actor"], row["action"], detail, drafts.get(detail.get("draft"))))
             if len(lines) == limit:
                 break
     return lines

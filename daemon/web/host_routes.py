@@ -19,6 +19,7 @@ from forumgm.daemon.host_actions.rerun import confirm_rerun, preview_rerun
 from forumgm.daemon.settings.local_time import parse_moment, parse_span
 from forumgm.daemon.store import Store, StoreError
 from forumgm.daemon.tick.finish import finish_game
+from forumgm.daemon.tick.rules_freeze import accept_change
 from forumgm.daemon.web.security import HOST_ACTOR, login_required
 
 host = Blueprint("host", __name__)
@@ -162,6 +163,19 @@ def replace(game_id: str):
     gender = request.form.get("gender") or None          # «по нику»: guessed from the nick
     return _done(game_id, lambda: replace_player(game, store(), old, new, HOST_ACTOR, store().now(), gender),
                  f"{new.strip()} играет вместо {old}.")
+
+
+@host.post("/games/<game_id>/rules/accept")
+@login_required
+def accept_rules(game_id: str):
+    """The game goes on under the [rules] its file has now (`forumgm rules accept`)."""
+    game = game_run(game_id)
+
+    def accept():
+        if accept_change(game, store(), by=HOST_ACTOR) is None:
+            raise ValueError("правила игры не менялись или игра ещё не началась: принимать нечего")
+
+    return _done(game_id, accept, "Новые правила приняты: игра продолжается по ним.", anchor="attention")
 
 
 @host.post("/games/<game_id>/finish")

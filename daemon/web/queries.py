@@ -13,6 +13,7 @@ from typing import Any, Mapping
 from forumgm.daemon.drafts.pictures import in_game_folder
 from forumgm.daemon.settings.games import game_maps, game_title
 from forumgm.daemon.store import Store
+from forumgm.daemon.store.inputs import correction_number
 from forumgm.daemon.tick.stops import Stop, stops
 from forumgm.daemon.tick.votes import pm_vote_tally, stored_tally
 from forumgm.engines.base import Phase, Tally
@@ -69,7 +70,12 @@ class OrderView:
     verdicts: tuple[dict, ...]            # {"line", "ok", "canonical" | "reason"}
     receipt: dict | None                  # the receipt draft, when one was drafted
     entered_by: str | None = None         # the host who entered this order for the player (a correction)
-    replaced_by: str | None = None        # the correction that replaced this PM (its id among the orders)
+    replaced_by: str | None = None        # the number of the correction that replaced this PM
+
+    @property
+    def correction(self) -> str:
+        """The host's number of this order when it is his correction."""
+        return correction_number(self.pm_id)
 
 
 @dataclass(frozen=True)
@@ -101,7 +107,7 @@ def game_view(store: Store, game: dict) -> GameView:
         id=game["id"],
         type=game["type"],
         phase_key=phase["key"] if phase else None,
-        deadline=phase["deadline"] if phase else None,
+        deadline=phase["deadline"] if phase and not game.get("finished_at") else None,    # a finished game has none
         alive=alive_players(store, game["id"]),
         title=game_title(game["type"]),
         has_maps=game_maps(game["type"]) is not None,
@@ -150,7 +156,7 @@ def orders_with_receipts(store: Store, game_id: str) -> list[OrderView]:
         pm_id=row["pm_id"], phase_key=row["phase_key"], sender=row["sender"], sent_at=row["sent_at"],
         raw_text=row["raw_text"], verdicts=tuple(row["verdicts"]),
         receipt=receipts.get(RECEIPT_REF.format(pm_id=row["pm_id"])),
-        entered_by=row["entered_by"], replaced_by=pm_ids.get(row["superseded_by"]),
+        entered_by=row["entered_by"], replaced_by=correction_number(pm_ids[row["superseded_by"]]) if row["superseded_by"] in pm_ids else None,
     ) for row in rows]
     return views[::-1]
 
@@ -178,21 +184,3 @@ def map_image(store: Store, game_id: str, draft_id: int, index: int) -> MapImage
     return next((image for draft in drafts for image in draft_images(store, draft, SERVED_TYPES)
                  if image.index == index), None)
 
-
-@dataclass(frozen=True)
-class DraftGroup:
-    """Pending drafts of one game, kind and phase: the host may approve them all at once."""
-
-    game_id: str
-    kind: str
-    phase_key: str | None
-    ids: tuple[int, ...]
-
-
-def draft_groups(pending: list[dict]) -> list[DraftGroup]:
-    """Groups of two or more pending drafts of one game, kind and phase, in the order first listed."""
-    groups: dict[tuple, list[int]] = {}
-    for draft in pending:
-        groups.setdefault((draft["game_id"], draft["kind"], draft["phase_key"]), []).append(draft["id"])
-    return [DraftGroup(game_id, kind, phase_key, tuple(ids))
-            for (game_id, kind, phase_key), ids in groups.items() if len(ids) > 1]

@@ -21,6 +21,7 @@ class ArenaRules(Rules):
     phase_labels = {STEP: "шаг"}
     draft_labels = {**REPORT_LABELS, "summary_report": "состояние бойцов", "refill": "запрос пополнения стопок",
                     "reveal": "открытые карты соперника"}
+    position_report = "summary_report"
 
     def __init__(self, table: ArenaTable | None = None) -> None:
         self.table = table

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
-from forumgm.engines.base import (ORDERS, REPORT_LABELS, THREAD_VOTE, OrderPm, Outcome, Phase, PhaseInputs, Rules,
+from forumgm.engines.base import (ORDERS, REPORT_LABELS, THREAD_VOTE, OrderPm, Outcome, Phase, PhaseInputs, RoleRow, Rules,
                                   SetupError, StandIn, Verdict, bandwagon, phase_rng)
 from forumgm.engines.legends.day import lynch_open, resolve_day
 from forumgm.engines.legends.night import resolve_night
@@ -26,6 +26,8 @@ class LegendsRules(Rules):
     phase_labels = {"night": "ночь", "day": "день"}
     draft_labels = {**REPORT_LABELS, "lynch_report": "отчёт о линче", "role_reveal": "раскрытие роли",
                     "spy_result": "итог шпионажа", "spell": "заклинание"}
+    cause_labels = {"attack": "атака", "magic_attack": "атака магией", "joint_attack": "совместная атака",
+                    "lynch": "линч"}
 
     def __init__(self, table: RuleTable | None = None) -> None:
         self.table = table
@@ -87,6 +89,14 @@ class LegendsRules(Rules):
             return [StandIn(nick, vote=target) for nick, target in targets.items()]
         command = "Шпионаж" if phase.number == 1 else "Атака"
         return [StandIn(nick, pm=f"{command} {target}") for nick, target in targets.items()]
+
+    def role_table(self, state: LegendsState) -> list[RoleRow]:
+        """Players learn their role by a PM after their first effective action (rules §4), and
+        nothing of it before."""
+        table = state.table
+        return [RoleRow(p.nick, p.role, table.clans[p.clan].name, p.alive,
+                        "знает свою роль" if p.nick in state.revealed else "роли ещё не знает")
+                for p in state.players]
 
     def alive(self, state: LegendsState) -> list[str]:
         return [p.nick for p in state.living()]

@@ -13,19 +13,20 @@ from datetime import datetime, timedelta
 from typing import Any, ClassVar, Mapping, Sequence
 
 from forumgm.engines.base import (REPORT_LABELS, CountedVote, DiscardedVote, Elimination, Game, OrderPm, Outcome,
-                                  OutgoingPm, Phase, PhaseInputs, Rules, StandIn, Tally, Verdict, bandwagon, phase_rng)
+                                  OutgoingPm, Phase, PhaseInputs, RoleRow, Rules, StandIn, Tally, Verdict, bandwagon,
+                                  phase_rng)
 from forumgm.engines.mafia import orders as _orders
 from forumgm.engines.mafia.briefing import role_pms
 from forumgm.engines.mafia.discipline import host_digest
 from forumgm.engines.mafia.freeze import change_rules
 from forumgm.engines.mafia.reminder import Reminder, reminder
 from forumgm.engines.mafia.report import literary_report, round_pms, round_report
-from forumgm.engines.mafia.roles import ACTIONS, is_mafia
+from forumgm.engines.mafia.roles import ACTIONS, TEAM, is_mafia
 from forumgm.engines.phrases import Agreement
-from forumgm.engines.mafia.round import OUT_EVENTS, resolve_round
+from forumgm.engines.mafia.round import JAIL, KILL_MAFIA, KILL_MANIAC, MISSED_VOTES, OUT_EVENTS, resolve_round
 from forumgm.engines.mafia.setup import start_state
 from forumgm.engines.mafia.state import MafiaState, RuleConfig, dump_state, load_state, rule_config
-from forumgm.engines.mafia.win import WINNER_NAMES
+from forumgm.engines.mafia.win import SIDE_NAMES, WINNER_NAMES
 from forumgm.engines.texts import Texts
 from forumgm.parsers.forums.base import Post
 from forumgm.parsers.orders.mafia import CANONICAL_VERB
@@ -49,6 +50,9 @@ class MafiaRules(Rules):
         "role": "роль", "round_report": "итоги дня", "literary_report": REPORT_LABELS["literary_report"],
         "check_result": "итог проверки", "warning": "предупреждение", "reminder": "напоминание",
         "discipline": "дисциплина в теме"}
+    cause_labels: ClassVar[Mapping[str, str]] = {
+        KILL_MAFIA: "убийство мафией", KILL_MANIAC: "убийство маньяком", JAIL: "тюрьма по итогам голосования",
+        MISSED_VOTES: "пропуски дневного голосования"}
 
     def setup(self, setup: Mapping[str, Any], seed: int) -> MafiaState:
         return start_state(setup, seed, self.config)
@@ -122,6 +126,9 @@ class MafiaRules(Rules):
 
     def roles(self, state: MafiaState) -> Mapping[str, str]:
         return {p.nick: p.role for p in state.players}
+
+    def role_table(self, state: MafiaState) -> list[RoleRow]:
+        return [RoleRow(p.nick, p.role, SIDE_NAMES[TEAM[p.role]], p.alive) for p in state.players]
 
     def dump(self, state: MafiaState) -> dict:
         return dump_state(state)

@@ -1,12 +1,14 @@
 """Win conditions, checked after the jailing and after the night."""
 from __future__ import annotations
 
-from forumgm.engines.mafia.roles import MAFIA, NEUTRAL
+from forumgm.engines.mafia.roles import MAFIA, NEUTRAL, TOWN
 from forumgm.engines.mafia.state import MafiaState
 
 TOWN_WINS, MAFIA_WINS, MANIAC_WINS, DRAW = "town", "mafia", "maniac", "draw"
 # the winning side as the host's status and page name it (a draw has no winner)
 WINNER_NAMES = {TOWN_WINS: "мирные жители", MAFIA_WINS: "мафия", MANIAC_WINS: "маньяк"}
+# the team of each role, as the host's roles table names it
+SIDE_NAMES = {TOWN: "мирные жители", MAFIA: "мафия", NEUTRAL: "маньяк"}
 
 
 def winner_of(state: MafiaState) -> str | None:
