@@ -121,9 +121,9 @@ def test_an_edited_assignment_with_a_problem_is_refused_whole(names, tmp_path):
     with pytest.raises(AssignmentError) as caught:
         assignment_lines(body, names)
     message = str(caught.value)
-    assert "line 3: 'Гоблины' is not one of the game's choices" in message
-    assert "line 4: Вестготы is given to Аскон too" in message
-    assert "line 5: expected «ник — фракция»" in message
+    assert "строка 3: фракции «Гоблины» в этой игре нет" in message
+    assert "строка 4: фракция «Вестготы» уже отдана выше (игрок Аскон)" in message
+    assert "строка 5: нужно «ник — фракция», а написано «Бук без фракции»" in message
     path = tmp_path / "g.toml"
     path.write_text('id = "g"\n[setup]\nscenario = "370"\n', encoding="utf-8")
     with pytest.raises(AssignmentError, match="players = \\[\\]"):
@@ -195,7 +195,7 @@ def test_signup_command_drafts_the_assignment_and_approval_writes_the_players(tm
     wrong = assignment["body"].replace("Хан — Гунны", "Хан — Сассаниды")
     store.edit_draft(assignment["id"], wrong, by="host")
     assert main(["drafts", "--config", str(config), "approve", str(assignment["id"])]) == 1
-    assert "Сассаниды is given to Аскон too" in capsys.readouterr().err
+    assert "фракция «Сассаниды» уже отдана выше (игрок Аскон)" in capsys.readouterr().err
     assert store.draft(assignment["id"])["status"] == "pending"
     assert "players = []" in (tmp_path / "bellum.toml").read_text(encoding="utf-8")
 

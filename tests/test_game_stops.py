@@ -35,11 +35,17 @@ def status(tmp_path, capsys) -> str:
     return capsys.readouterr().out
 
 
-def game_page(store) -> tuple[str, str]:
-    """The games list and the game's page as the logged-in host sees them."""
-    client = create_app(store, WEB_PASSWORD).test_client()
+def logged_in(store, games=None):
+    """The host's page, logged in: its client and the session's CSRF token."""
+    client = create_app(store, WEB_PASSWORD, games=games).test_client()
     token = TOKEN.search(client.get("/login").get_data(as_text=True)).group(1)
     assert client.post("/login", data={"password": WEB_PASSWORD, "csrf_token": token}).status_code == 302
+    return client, TOKEN.search(client.get(f"/games/{GAME}").get_data(as_text=True)).group(1)
+
+
+def game_page(store) -> tuple[str, str]:
+    """The games list and the game's page as the logged-in host sees them."""
+    client, _token = logged_in(store)
     return tuple(without_labels(client.get(path).get_data(as_text=True)) for path in ("/", f"/games/{GAME}"))
 
 
@@ -74,12 +80,24 @@ def test_finish_against_the_engines_winner_needs_force(ended, tmp_path, capsys):
     capsys.readouterr()
     assert main(["finish", "--config", config, GAME, "--winner", "Мафия", "--by", "host"]) == 1
     said = capsys.readouterr().err
-    assert "ended mafia-example after round-1 with the winner «мирные жители»" in said and "--force" in said
+    assert ("правила игры уже закончили игру mafia-example после фазы «круг 1» с победителем «мирные жители»; "
+            "«Мафия» станет победителем только вопреки правилам; чтобы всё же назвать «Мафия», повторите с --force") in said
     assert ended.store.game(GAME)["finished_by"] == "engine"
     assert main(["finish", "--config", config, GAME, "--winner", "Мафия", "--by", "host", "--force"]) == 0
     assert (ended.store.game(GAME)["winner"], ended.store.game(GAME)["finished_by"]) == ("Мафия", "host")
     assert ": finished by host, winner: Мафия (nothing resolves any more)" in status(tmp_path, capsys)
     assert main(["finish", "--config", config, GAME, "--winner", "Мафия", "--force"]) == 1    # once only
+
+
+def test_the_page_names_another_winner_only_against_the_rules(ended):
+    client, token = logged_in(ended.store, games=lambda: {GAME: ended.games[0]})
+    refused = client.post(f"/games/{GAME}/finish", data={"winner": "Мафия", "csrf_token": token}, follow_redirects=True)
+    assert ("Не сделано: правила игры уже закончили игру mafia-example после фазы «круг 1» с победителем «мирные "
+            "жители»; «Мафия» станет победителем только вопреки правилам: чтобы всё же назвать «Мафия», отметьте "
+            "«вопреки правилам игры» и закончите игру снова") in refused.get_data(as_text=True)
+    assert ended.store.game(GAME)["finished_by"] == "engine"
+    client.post(f"/games/{GAME}/finish", data={"winner": "Мафия", "force": "1", "csrf_token": token})
+    assert (ended.store.game(GAME)["winner"], ended.store.game(GAME)["finished_by"]) == ("Мафия", "host")
 
 
 def test_naming_the_winner_the_engine_found_needs_no_force(ended, tmp_path, capsys):

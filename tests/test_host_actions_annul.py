@@ -105,8 +105,8 @@ def test_an_annulment_is_for_a_thread_vote_and_takes_no_text(day_two, monkeypatc
     server, clock, config, daemon, posts = day_two
     store = daemon.store
     assert cli(config, "correct", GAME, "night-2", "Аскон", "--annul", monkeypatch=monkeypatch) == 1
-    assert ("night-2 takes no vote in the thread, so there is none to annul; correct the player's orders "
-            "with the text he should have sent instead") in capsys.readouterr().err
+    assert ("в фазе «ночь 2» в теме не голосуют, аннулировать нечего: исправьте приказы игрока, вписав то, "
+            "что он должен был прислать") in capsys.readouterr().err
     assert main_with_file(config, tmp := config.parent / "vote.txt") == 2
     assert f"--annul takes no text; leave out {tmp}" in capsys.readouterr().err
     assert store.vote_corrections(GAME, superseded=True) == [] and audited(store, "vote.annul") == []
@@ -116,8 +116,8 @@ def test_the_vote_of_a_player_out_of_the_game_cannot_be_annulled(day_two_resolve
     server, clock, config, daemon, posts = day_two_resolved
     assert tick_at(daemon, clock, msk(5, 10, 5)).resolved == [f"{GAME}/night-3"]     # day 3 is open; Кума is out
     assert cli(config, "correct", GAME, "day-3", "Кума", "--annul", monkeypatch=monkeypatch) == 1
-    assert ("Кума may not vote in day-3 (out of the game, or not a voter that day): there is no vote of his "
-            "to annul") in capsys.readouterr().err
+    assert ("игрок Кума не голосует в фазе «день 3» (вне игры или в этот день не среди голосующих): "
+            "аннулировать нечего") in capsys.readouterr().err
     assert cli(config, "correct", GAME, "day-3", "Robozik", "--annul", monkeypatch=monkeypatch) == 0
     assert "replaces nothing: he had not voted; a vote he posts later does not count either" in capsys.readouterr().out
     assert [row["voter"] for row in daemon.store.vote_corrections(GAME)] == ["Robozik"]

@@ -8,6 +8,8 @@ import sys
 import pytest
 
 from forumgm.daemon.cli import main
+from forumgm.daemon.drafts.phase_names import phase_label
+from forumgm.daemon.settings.games import shipped_rules
 from forumgm.daemon.tick.clock import FixedClock
 from forumgm.daemon.cli.common import played_nick_problems
 from forumgm.daemon.store import Store, to_text
@@ -78,11 +80,11 @@ def test_a_second_correction_replaces_the_first_and_supersedes_its_unsent_receip
 def test_a_correction_is_refused_for_a_stranger_an_unknown_phase_or_an_empty_text(played, monkeypatch, capsys):
     installation, config = played
     assert cli(config, "correct", GAME, "round-2", "Незнакомец", stdin="голос: Бук", monkeypatch=monkeypatch) == 1
-    assert "'Незнакомец' is not a player of mafia-example" in capsys.readouterr().err
+    assert "в игре mafia-example нет игрока «Незнакомец»" in capsys.readouterr().err
     assert cli(config, "correct", GAME, "round-9", "Бук", stdin="голос: Хан", monkeypatch=monkeypatch) == 1
-    assert "no phase 'round-9'" in capsys.readouterr().err
+    assert "в игре mafia-example нет фазы «круг 9»" in capsys.readouterr().err
     assert cli(config, "correct", GAME, "round-2", "Бук", stdin="  \n", monkeypatch=monkeypatch) == 1
-    assert "the correction is empty" in capsys.readouterr().err
+    assert "исправление пустое" in capsys.readouterr().err
     assert host_audit(Store(installation.storage)) == []
 
 
@@ -218,7 +220,7 @@ def test_a_paused_game_resolves_nothing_until_resumed(played, capsys):
     installation, config = played
     assert cli(config, "pause", GAME) == 0
     assert cli(config, "pause", GAME) == 1
-    assert "already paused" in capsys.readouterr().err
+    assert f"игра {GAME} уже на паузе" in capsys.readouterr().err
     assert main(["status", "--config", str(config)]) == 0
     assert "PAUSED since" in (out := capsys.readouterr().out) and ": paused by ведущий (no phase resolves" in out
 
@@ -254,9 +256,9 @@ def test_a_replacement_gives_the_seat_to_the_new_account_and_rewrites_nothing(pl
 
     # the seat is named by its id or by the account holding it now; it may change hands again
     assert cli(config, "replace", GAME, "Аскон", "Хан") == 1
-    assert "'Хан' cannot take over" in capsys.readouterr().err
+    assert "место игрока Новичок может занять только аккаунт форума, который ещё не играет в mafia-example: «Хан» уже играет" in capsys.readouterr().err
     assert cli(config, "replace", GAME, "Никто", "Другой") == 1
-    assert "'Никто' is not a player of mafia-example (players: Аскон (now Новичок), Хан" in capsys.readouterr().err
+    assert "в игре mafia-example нет игрока «Никто»; игроки: Аскон (теперь Новичок), Хан" in capsys.readouterr().err
     assert cli(config, "replace", GAME, "Новичок", "Другой") == 0
     assert "Другой plays for Новичок (the seat dealt as Аскон)" in capsys.readouterr().out
     assert [(r["seat"], r["old_nick"], r["new_nick"]) for r in store.replacements(GAME)] == [
@@ -318,8 +320,10 @@ def test_a_dead_players_seat_is_not_taken_over(played, capsys):
     store = Store(installation.storage)
     gone = store.eliminations(GAME)[0]
     assert cli(config, "replace", GAME, gone["nick"], "Новичок") == 1
-    assert (f"forumgm replace: {gone['nick']} is out of {GAME} ({gone['cause']} in {gone['phase_key']}): "
-            "nobody can take a dead player's seat over") in capsys.readouterr().err
+    mafia = shipped_rules("mafia")
+    cause, phase = mafia.cause_labels[gone["cause"]], phase_label(mafia, gone["phase_key"])
+    assert (f"forumgm replace: {gone['nick']} уже вне игры {GAME} ({cause}, {phase}): "
+            "место выбывшего игрока не передаётся") in capsys.readouterr().err
     assert store.replacements(GAME) == []
 
 
@@ -422,7 +426,7 @@ def test_a_confirmation_for_an_outcome_no_longer_current_is_refused(played, monk
     seen = preview_rerun(game, store, "round-2", store.now())
     assert not seen.changed
     vote_for_buk(config, monkeypatch)      # the orders change after the host looked
-    with pytest.raises(StoreError, match="no longer the one shown"):
+    with pytest.raises(StoreError, match="уже не те, что были показаны"):
         confirm_rerun(game, store, "round-2", "ведущий", store.now(), expected=seen.digest())
     assert [r["rerun"] for r in store.resolutions(GAME, "round-2")] == [0]
     assert "phase.rerun" not in [action for action, _ in host_audit(store)]

@@ -91,7 +91,7 @@ def test_a_game_the_host_finished_takes_no_correction(day_two, monkeypatch, caps
     server, clock, config, daemon, posts = day_two
     assert main(["finish", "--config", str(config), GAME, "--winner", "Клан Хаоса", "--by", "ведущий"]) == 0
     assert cli(config, "correct", GAME, "day-2", "gosha100", stdin="Аскон", monkeypatch=monkeypatch) == 1
-    assert f"{GAME} was finished by ведущий; its orders and votes can no longer change" in capsys.readouterr().err
+    assert f"игра {GAME} закончена ведущим: её приказы и голоса больше не меняются" in capsys.readouterr().err
 
 
 def test_the_host_reopens_a_game_its_rules_ended_on_his_page(ended, page):

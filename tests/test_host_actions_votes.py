@@ -80,7 +80,7 @@ def test_a_corrected_vote_of_the_open_day_counts_beside_the_players_post(day_two
     assert f"replaces post {posts['gosha100']}: «Кума» (counted for Кума)" in out
     # a name no vote can go to is refused, and changes nothing
     assert cli(config, "correct", GAME, "day-2", "Кума", stdin="Неизвестный", monkeypatch=monkeypatch) == 1
-    assert "«Неизвестный» is no vote Кума can cast in day-2: unknown_name" in capsys.readouterr().err
+    assert "«Неизвестный» — не голос, который Кума может отдать в фазе «день 2»: ник не распознан" in capsys.readouterr().err
 
     expected_counted = {"Аскон": ("Кума", posts["Аскон"], None), "gosha100": ("Аскон", None, "ведущий"),
                         "Robozik": ("Аскон", posts["Robozik"], None)}
@@ -184,7 +184,7 @@ def test_the_host_corrects_a_thread_vote_on_his_page(day_two, page):
 
         # a name nobody can be voted for is refused on the page too, and the tally stays
         submit_correction(page, "day-2", "Кума", "Незнакомец")
-        expect(page.locator(".flash.error")).to_contain_text("is no vote Кума can cast in day-2")
+        expect(page.locator(".flash.error")).to_contain_text("«Незнакомец» — не голос, который Кума может отдать в фазе «день 2»")
         assert len(store.vote_corrections(GAME)) == 1
 
 
@@ -200,8 +200,8 @@ def test_a_re_run_that_would_change_the_course_of_played_phases_is_refused(day_t
 
     assert cli(config, "resolve", GAME, "day-2", "--rerun", "--dry-run", monkeypatch=monkeypatch) == 1
     error = capsys.readouterr().err
-    assert ("re-running day-2 changes the course of the game: with the new outcome the game ends after day-2, "
-            "but night-3 was played after it") in error and "nothing was changed" in error
+    assert ("пересчёт фазы «день 2» меняет ход игры: по новым итогам игра кончается после фазы «день 2», "
+            "а после неё уже сыграна фаза «ночь 3»") in error and "ничего не изменено" in error
     assert cli(config, "resolve", GAME, "day-2", "--rerun", "--yes", monkeypatch=monkeypatch) == 1
     assert store.resolutions(GAME) == resolutions
     assert [(p["key"], p["status"]) for p in store.phases(GAME)][-2:] == [("night-3", "resolved"), ("day-3", "pending")]

@@ -96,7 +96,7 @@ def test_a_role_link_whose_key_is_lost_is_not_sent(tmp_path, monkeypatch):
     run.store.approve(draft["id"], by="host")
     key_path(run.store.path).unlink()
     report = publish_approved(run.forum, run.store, clock.now())
-    assert run.forum.sent == [] and "does not open with the key in" in report.failed[draft["id"]]
+    assert run.forum.sent == [] and "не открывается ключом из" in report.failed[draft["id"]]
     assert run.store.draft(draft["id"])["status"] == "approved"      # tried again at every tick, never sent blind
 
 

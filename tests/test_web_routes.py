@@ -222,7 +222,8 @@ def test_a_decided_draft_cannot_be_changed_again(host, seeded):
     token = csrf(host, "/drafts")
     response = host.post(f"/drafts/{seeded.sent}", data={"action": "reject", "csrf_token": token},
                          follow_redirects=True)
-    assert "не изменён" in response.get_data(as_text=True)
+    assert (f"Не сделано: черновик №{seeded.sent} уже отправлен, отклонить его больше нельзя."
+            in response.get_data(as_text=True))
     assert seeded.store.draft(seeded.sent)["status"] == "sent"
 
 

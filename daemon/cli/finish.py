@@ -18,7 +18,7 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from forumgm.daemon.tick.finish import finish_game
+    from forumgm.daemon.tick.finish import EngineFinished, finish_game
     from forumgm.daemon.runtime.loop import register
     from forumgm.daemon.store import StoreError
 
@@ -30,7 +30,9 @@ def run(args) -> int:
     try:
         draft = finish_game(game, store, args.winner, actor(args), store.now(), force=args.force)
     except StoreError as error:
-        print(f"forumgm finish: {error}", file=sys.stderr)
+        insist = (f"; чтобы всё же назвать «{error.winner}», повторите с --force"
+                  if isinstance(error, EngineFinished) else "")
+        print(f"forumgm finish: {error}{insist}", file=sys.stderr)
         return 1
     print(f"{args.game} finished; winner: {args.winner.strip()}. The final announcement is draft {draft} "
           f"({store.draft(draft)['status']}): forumgm drafts --config {args.config} show {draft}")

@@ -22,7 +22,7 @@ from forumgm.daemon.drafts.compose import draft
 from forumgm.daemon.drafts.phase_names import phase_label
 from forumgm.daemon.host_actions.correct_vote import VoteCorrection, annul_vote, correct_vote
 from forumgm.daemon.store import OPEN_DRAFT_STATUSES, Store, StoreError
-from forumgm.daemon.store.seats import seats_listed
+from forumgm.daemon.store.seats import not_a_player
 from forumgm.daemon.tick.finish import may_change
 from forumgm.engines.base import THREAD_VOTE, OrderPm, Phase, Verdict
 from forumgm.engines.receipts import receipt_text
@@ -61,7 +61,7 @@ def correct(game, store: Store, phase_key: str, nick: str, text: str, by: str, n
     orders, or a `VoteCorrection` of his thread vote, as the game's rules say the phase takes it."""
     text = text.replace("\r\n", "\n").strip()
     if not text:
-        raise StoreError("the correction is empty: give the order or vote text as the player would write it")
+        raise StoreError("исправление пустое: впишите приказы или голос так, как написал бы их игрок")
     game = game.seated(store, now)      # its receipts and counts show each seat by who holds it
     with store.transaction():
         target = _target(game, store, phase_key, nick, now)
@@ -77,8 +77,8 @@ def annul(game, store: Store, phase_key: str, nick: str, by: str, now: datetime)
     with store.transaction():
         target = _target(game, store, phase_key, nick, now)
         if game.rules.correction_kind(target.state, target.phase) != THREAD_VOTE:
-            raise StoreError(f"{game.id} {phase_key} takes no vote in the thread, so there is none to annul; "
-                             "correct the player's orders with the text he should have sent instead")
+            raise StoreError(f"в фазе «{phase_label(game.rules, phase_key)}» в теме не голосуют, аннулировать нечего: "
+                             "исправьте приказы игрока, вписав то, что он должен был прислать")
         return annul_vote(game, store, target, by)
 
 
@@ -86,13 +86,12 @@ def _target(game, store: Store, phase_key: str, nick: str, now: datetime) -> Tar
     seats = game.seats(store)
     player = seats.named(nick)
     if player is None:
-        raise StoreError(f"{nick!r} is not a player of {game.id} (players: {seats_listed(seats)})")
+        raise StoreError(not_a_player(nick, game.id, seats))
     if not may_change(store, game.id):
-        raise StoreError(f"{game.id} was finished by {store.game(game.id)['finished_by']}; its orders and votes "
-                         "can no longer change")
+        raise StoreError(f"игра {game.id} закончена ведущим: её приказы и голоса больше не меняются")
     row = store.phase(game.id, phase_key)
     if row is None:
-        raise StoreError(f"{game.id}: no phase {phase_key!r}")
+        raise StoreError(f"в игре {game.id} нет фазы «{phase_label(game.rules, phase_key)}»")
     resolved = row["status"] == "resolved"
     snapshot = store.snapshot_before(game.id, phase_key) if resolved else store.latest_snapshot(game.id)
     # timed inside the phase, so that every rule reading times sees an input sent before the deadline

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from forumgm.daemon.drafts.compose import draft
+from forumgm.daemon.drafts.phase_names import phase_label
 from forumgm.daemon.host_actions.outcome_diff import text_diff
 from forumgm.daemon.store import OPEN_DRAFT_STATUSES, Store, StoreError
 from forumgm.daemon.tick.votes import RUNNING_KIND, phase_vote_rules, record_votes, vote_count_body
@@ -26,6 +27,8 @@ from forumgm.engines.tally import HostVote, judge_host_vote
 
 if TYPE_CHECKING:
     from forumgm.daemon.host_actions.correct import Target
+
+REASON_TEMPLATE = "votes/reason.j2"
 
 
 @dataclass(frozen=True)
@@ -57,9 +60,9 @@ def correct_vote(game, store: Store, target: "Target", text: str, by: str) -> Vo
     rules = phase_vote_rules(game, target.state, target.phase, target.row)
     judged = judge_host_vote(HostVote(target.player, text, target.at, by), game.roster(store, target.at), rules)
     if not isinstance(judged, CountedVote):
-        detail = f" ({judged.detail})" if judged.detail else ""
-        raise StoreError(f"«{text}» is no vote {target.player} can cast in {target.row['key']}: "
-                         f"{judged.reason}{detail}")
+        why = game.texts.render(REASON_TEMPLATE, reason=judged.reason, detail=judged.detail or "")
+        raise StoreError(f"«{text}» — не голос, который {target.player} может отдать в фазе "
+                         f"«{phase_label(game.rules, target.row['key'])}»: {why}")
     return _record(game, store, target, text, by, judged)
 
 
@@ -68,8 +71,8 @@ def annul_vote(game, store: Store, target: "Target", by: str) -> VoteCorrection:
     player who may not vote in it: there is nothing to annul), the open day counted again at once."""
     rules = phase_vote_rules(game, target.state, target.phase, target.row)
     if target.player not in rules.voters:
-        raise StoreError(f"{target.player} may not vote in {target.row['key']} (out of the game, or not a voter "
-                         "that day): there is no vote of his to annul")
+        raise StoreError(f"игрок {target.player} не голосует в фазе «{phase_label(game.rules, target.row['key'])}» "
+                         "(вне игры или в этот день не среди голосующих): аннулировать нечего")
     return _record(game, store, target, "", by, None)
 
 

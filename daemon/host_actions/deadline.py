@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
+from forumgm.daemon.drafts.phase_names import phase_label
+from forumgm.daemon.settings.games import shipped_rules
 from forumgm.daemon.settings.local_time import shown
 from forumgm.daemon.store import Store, StoreError
 from forumgm.daemon.tick.finish import is_finished
@@ -38,12 +40,14 @@ def move_deadline(store: Store, game_id: str, by: str, now: datetime, zone: Zone
         try:
             new = to if to is not None else phase["deadline"] + extend
         except OverflowError:
-            raise StoreError(f"the deadline {phase['deadline'].isoformat()} moved so far is past any calendar") from None
+            raise StoreError(f"дедлайн {shown(phase['deadline'], zone)} так далеко не сдвинуть: новое время "
+                             "дальше любого календаря") from None
+        named = f"{game_id}, {phase_label(shipped_rules(store.game(game_id)['type']), phase['key'])}"
         if new <= now:
-            raise StoreError(f"{game_id}, {phase['key']}: новый дедлайн {shown(new, zone)} уже прошёл "
+            raise StoreError(f"{named}: новый дедлайн {shown(new, zone)} уже прошёл "
                              f"(сейчас {shown(now, zone)}); фаза закрылась бы сразу")
         if phase["opens_at"] is not None and new <= phase["opens_at"]:
-            raise StoreError(f"{game_id}, {phase['key']}: новый дедлайн {shown(new, zone)} раньше начала фазы "
+            raise StoreError(f"{named}: новый дедлайн {shown(new, zone)} раньше начала фазы "
                              f"({shown(phase['opens_at'], zone)})")
         delta = new - phase["deadline"]
         store.move_deadline(game_id, phase["key"], phase["opens_at"], new)

@@ -14,10 +14,10 @@ from forumgm.daemon.tick.finish import is_finished
 
 def pause_game(store: Store, game_id: str, by: str, now: datetime) -> None:
     if is_finished(store, game_id):
-        raise StoreError(f"{game_id} is finished; there is nothing to pause")
+        raise StoreError(f"игра {game_id} закончена: ставить на паузу нечего")
     with store.transaction():
         if not store.set_paused(game_id, by, now):
-            raise StoreError(f"{game_id} is already paused")
+            raise StoreError(f"игра {game_id} уже на паузе")
         store.audit(by, "game.pause", {"game": game_id})
 
 
@@ -25,6 +25,6 @@ def resume_game(store: Store, game_id: str, by: str) -> None:
     with store.transaction():
         paused = store.game(game_id) or {}
         if not store.set_paused(game_id, None, None):
-            raise StoreError(f"{game_id} is not paused")
+            raise StoreError(f"игра {game_id} не на паузе: она и так идёт")
         store.audit(by, "game.resume", {"game": game_id, "paused_at": paused.get("paused_at"),
                                         "paused_by": paused.get("paused_by")})

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
+from forumgm.daemon.drafts.phase_names import phase_label
 from forumgm.daemon.store import Store, StoreError
-from forumgm.daemon.store.seats import seats_listed
+from forumgm.daemon.store.seats import not_a_player
 from forumgm.daemon.tick.finish import is_finished
 
 GENDERS = (None, "m", "f")
@@ -26,19 +27,22 @@ def replace_player(game, store: Store, old: str, new: str, by: str, now: datetim
     recorded, as audited."""
     new = new.strip()
     if gender not in GENDERS:
-        raise StoreError(f"the gender is \"f\" or \"m\" (or none: guessed from the nick), not {gender!r}")
+        raise StoreError(f"род игрока — мужской (m) или женский (f), а без него угадывается по нику; "
+                         f"«{gender}» — не род")
     seats = game.seats(store)
     seat = seats.named(old)
     if seat is None:
-        raise StoreError(f"{old!r} is not a player of {game.id} (players: {seats_listed(seats)})")
+        raise StoreError(not_a_player(old, game.id, seats))
     holder = seats.holder(seat)
     if not new or seats.named(new) not in (None, seat) or new == holder:
-        raise StoreError(f"{new!r} cannot take over: name a forum account that is not already a player of {game.id}")
+        playing = f": «{new}» уже играет" if new else ""
+        raise StoreError(f"место игрока {holder} может занять только аккаунт форума, который ещё не играет "
+                         f"в {game.id}{playing}")
     if is_finished(store, game.id):
-        raise StoreError(f"{game.id} is finished; its players can no longer change")
+        raise StoreError(f"игра {game.id} закончена: её игроков больше не заменить")
     out = _out_of_game(game, store, seat)
     if out:
-        raise StoreError(f"{holder} is out of {game.id} ({out}): nobody can take a dead player's seat over")
+        raise StoreError(f"{holder} уже вне игры {game.id} ({out}): место выбывшего игрока не передаётся")
     with store.transaction():
         store.add_replacement(game.id, seat, holder, new, by, now, gender)
         detail = {"game": game.id, "seat": seat, "old": holder, "new": new,
@@ -51,8 +55,9 @@ def _out_of_game(game, store: Store, seat: str) -> str:
     """Why the seat is out of the game already ("" while its player is in it, or before the deal)."""
     gone = [row for row in store.eliminations(game.id) if row["nick"] == seat]
     if gone:
-        return f"{gone[-1]['cause']} in {gone[-1]['phase_key']}"
+        cause = game.rules.cause_labels.get(gone[-1]["cause"], gone[-1]["cause"])
+        return f"{cause}, {phase_label(game.rules, gone[-1]['phase_key'])}"
     snapshot = store.latest_snapshot(game.id)
     if snapshot is not None and seat not in game.rules.alive(game.rules.load(snapshot["state"])):
-        return "no longer among the living"
+        return "не среди живых"
     return ""

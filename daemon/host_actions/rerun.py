@@ -106,15 +106,16 @@ def confirm_rerun(game, store: Store, phase_key: str, by: str, now: datetime,
     with store.transaction():
         diff = _rerun(game, store, phase_key, now, by)
         if expected is not None and diff.digest() != expected:
-            raise StoreError(f"{game.id} {phase_key}: the outcome is no longer the one shown (an order or the "
-                             "thread changed since); look at the new difference and confirm again")
+            raise StoreError(f"итоги фазы «{phase_label(game.rules, phase_key)}» уже не те, что были показаны "
+                             "(с тех пор изменились приказы или тема): посмотрите новую разницу и подтвердите снова")
         return diff
 
 
 def _rerun(game, store: Store, phase_key: str, now: datetime, by: str) -> RerunDiff:
     row = store.phase(game.id, phase_key)
     if row is None or store.current_resolution(game.id, phase_key) is None:
-        raise StoreError(f"{game.id}: phase {phase_key!r} is not resolved; nothing to re-run")
+        raise StoreError(f"фаза «{phase_label(game.rules, phase_key)}» в игре {game.id} не подведена: "
+                         "пересчитывать нечего")
     chain = [p for p in store.phases(game.id, status="resolved") if p["deadline"] >= row["deadline"]]
     done = []
     for index, phase in enumerate(chain):
@@ -163,11 +164,16 @@ def _check_course(game, store: Store, row: dict, played: dict, asked: str) -> No
     following = _following(game, store, row)
     if following is not None and following.key == played["key"]:
         return
-    now_leads = f"the game ends after {row['key']}" if following is None else f"{following.key} follows {row['key']}"
-    raise StoreError(f"{game.id}: re-running {asked} changes the course of the game: with the new outcome "
-                     f"{now_leads}, but {played['key']} was played after it. Played phases cannot be replayed on "
-                     f"another course; nothing was changed. (To end the game as the new outcome says, use "
-                     f"forumgm finish; or correct the inputs so that the game goes on as it did.)")
+
+    def named(key: str) -> str:
+        return f"«{phase_label(game.rules, key)}»"
+
+    now_leads = (f"игра кончается после фазы {named(row['key'])}" if following is None
+                 else f"после фазы {named(row['key'])} идёт фаза {named(following.key)}")
+    raise StoreError(f"пересчёт фазы {named(asked)} меняет ход игры: по новым итогам {now_leads}, а после неё уже "
+                     f"сыграна фаза {named(played['key'])}. Сыгранные фазы не переиграть по-другому; ничего не "
+                     "изменено. Чтобы игра кончилась, как говорят новые итоги, закончите её, назвав победителя; "
+                     "или исправьте приказы так, чтобы игра шла как прежде.")
 
 
 def _open_phase_course(game, store: Store, last: dict) -> tuple[str | None, str | None]:

@@ -11,6 +11,15 @@ from forumgm.daemon.store.base import StoreBase, StoreError, to_text
 DRAFT_STATUSES = ("pending", "approved", "sending", "sent", "rejected", "superseded")
 # a draft in one of these may still change; the others are history
 OPEN_DRAFT_STATUSES = ("pending", "approved")
+# each status as the host reads it of a draft («черновик №12 — отправлен»)
+STATUS_LABELS = {
+    "pending": "ждёт решения",
+    "approved": "одобрен",
+    "sending": "отправляется",
+    "sent": "отправлен",
+    "rejected": "отклонён",
+    "superseded": "заменён",
+}
 
 
 class Drafts(StoreBase):
@@ -48,22 +57,23 @@ class Drafts(StoreBase):
     def draft(self, draft_id: int) -> dict:
         row = self._one("SELECT * FROM drafts WHERE id = ?", [draft_id])
         if row is None:
-            raise StoreError(f"no draft {draft_id}")
+            raise StoreError(f"черновика №{draft_id} нет")
         return row
 
     def draft_edits(self, draft_id: int) -> list[dict]:
         return self._rows("SELECT * FROM draft_edits WHERE draft_id = ? ORDER BY id", [draft_id])
 
     def _open_draft(self, draft_id: int, action: str) -> dict:
+        """The draft, refused unless it may still change; `action` is what the host tried («одобрить»)."""
         row = self.draft(draft_id)
         if row["status"] not in OPEN_DRAFT_STATUSES:
-            raise StoreError(f"draft {draft_id} is {row['status']}; it can no longer be {action}")
+            raise StoreError(f"черновик №{draft_id} уже {STATUS_LABELS[row['status']]}, {action} его больше нельзя")
         return row
 
     def edit_draft(self, draft_id: int, body: str, by: str) -> None:
         """New body, kept in the edit history; an approved draft goes back to pending when it needs approval."""
         with self.transaction():
-            row = self._open_draft(draft_id, "edited")
+            row = self._open_draft(draft_id, "править")
             now = to_text(self.now())
             self._insert("draft_edits", {"draft_id": draft_id, "body_before": row["body"], "body_after": body,
                                          "edited_by": by, "edited_at": now})
@@ -80,10 +90,10 @@ class Drafts(StoreBase):
             self.audit(by, f"draft.{status}", {"draft": draft_id})
 
     def approve(self, draft_id: int, by: str) -> None:
-        self._decide(draft_id, "approved", by, "approved")
+        self._decide(draft_id, "approved", by, "одобрить")
 
     def reject(self, draft_id: int, by: str) -> None:
-        self._decide(draft_id, "rejected", by, "rejected")
+        self._decide(draft_id, "rejected", by, "отклонить")
 
     def supersede(self, draft_id: int) -> None:
         self.db.execute("UPDATE drafts SET status = 'superseded', updated_at = ? WHERE id = ?",
@@ -97,7 +107,7 @@ class Drafts(StoreBase):
         with self.durably():
             row = self.draft(draft_id)
             if row["status"] != "approved":
-                raise StoreError(f"draft {draft_id} is {row['status']}, not approved")
+                raise StoreError(f"черновик №{draft_id} не одобрен: он {STATUS_LABELS[row['status']]}")
             self.db.execute("UPDATE drafts SET status = 'sending', sending_at = ?, sent_after = ?, updated_at = ? "
                             "WHERE id = ?", [to_text(at), after, to_text(at), draft_id])
 

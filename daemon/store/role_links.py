@@ -81,9 +81,9 @@ class RoleLinks(StoreBase):
         def token(found: re.Match) -> str:
             made = self.role_link_token(found.group(1))
             if self.db.execute("SELECT 1 FROM role_links WHERE token_hash = ?", [token_hash(made)]).fetchone() is None:
-                raise StoreError(f"the role link {found.group(0)} does not open with the key in {key_path(self.path)} "
-                                 "(the file the store was made with is missing or another): put that file back; "
-                                 "nothing was sent")
+                raise StoreError(f"ссылка на роль {found.group(0)} не открывается ключом из {key_path(self.path)} "
+                                 "(файла, с которым создано хранилище, нет или он другой): верните этот файл на место; "
+                                 "ничего не отправлено")
             return made
         return MARK.sub(token, text)
 

@@ -133,6 +133,11 @@ def addressee(store, draft: dict) -> str:
 
 
 def seats_listed(seats: Seats) -> str:
-    """The seats for the host's eyes: «Аскон, Кума (now Гладиатор)»."""
-    return ", ".join(seat.id if seat.holder() == seat.id else f"{seat.id} (now {seat.holder()})"
+    """The seats for the host's eyes: «Аскон, Кума (теперь Гладиатор)»."""
+    return ", ".join(seat.id if seat.holder() == seat.id else f"{seat.id} (теперь {seat.holder()})"
                      for seat in seats.seats)
+
+
+def not_a_player(name: str, game_id: str, seats: Seats) -> str:
+    """The refusal of an action naming someone who holds no seat, with the names that would do."""
+    return f"в игре {game_id} нет игрока «{name}»; игроки: {seats_listed(seats)}"

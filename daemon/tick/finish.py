@@ -7,9 +7,10 @@ from __future__ import annotations
 from datetime import datetime
 
 from forumgm.daemon.drafts.compose import draft
+from forumgm.daemon.drafts.phase_names import phase_label
 from forumgm.daemon.record.final import draft_record
 from forumgm.daemon.store import Store, StoreError
-from forumgm.daemon.tick.stops import ENGINE, ended_after
+from forumgm.daemon.tick.stops import ENGINE, last_resolved
 from forumgm.engines.base import Phase
 
 KIND = "final_announcement"
@@ -18,7 +19,12 @@ NOBODY = "никто (в живых не осталось никого)"
 
 
 class EngineFinished(StoreError):
-    """The host names a winner other than the one the game's rules found; he must insist (--force)."""
+    """The host names a winner other than the one the game's rules found; he must insist (`force`),
+    as each face of the daemon tells him its own way."""
+
+    def __init__(self, message: str, found: str, winner: str) -> None:
+        super().__init__(message)
+        self.found, self.winner = found, winner
 
 
 def finish_game(game, store: Store, winner: str, by: str, now: datetime, force: bool = False) -> int:
@@ -26,14 +32,16 @@ def finish_game(game, store: Store, winner: str, by: str, now: datetime, force: 
     replace the winner the engine found only with `force` (or by naming the same one)."""
     winner = winner.strip()
     if not winner:
-        raise StoreError("name the winner (e.g. --winner \"Клан Хаоса\")")
+        raise StoreError("назовите победителя так, как его объявят в теме (например, «Клан Хаоса»)")
     with store.transaction():
         found = engine_result(game, store)
         if found is not None and found != winner and not force:
-            raise EngineFinished(f"the game's rules ended {game.id}{ended_after(store, game.id)} with the winner "
-                                 f"«{found}»; to name «{winner}» instead, repeat with --force")
+            last = last_resolved(store, game.id)
+            after = f" после фазы «{phase_label(game.rules, last)}»" if last else ""
+            raise EngineFinished(f"правила игры уже закончили игру {game.id}{after} с победителем «{found}»; "
+                                 f"«{winner}» станет победителем только вопреки правилам", found, winner)
         if not store.finish_game(game.id, winner, by, now, replacing=ENGINE if found is not None else None):
-            raise StoreError(f"{game.id} is already finished (winner: {store.game(game.id)['winner']})")
+            raise StoreError(f"игра {game.id} уже закончена (победитель: {store.game(game.id)['winner']})")
         snapshot = store.latest_snapshot(game.id)
         alive = game.rules.alive(game.rules.load(snapshot["state"])) if snapshot else []
         body = game.texts.render(TEMPLATE, winner=winner, alive=alive)

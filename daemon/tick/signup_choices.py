@@ -22,6 +22,7 @@ from typing import Sequence
 
 from forumgm.daemon.drafts.compose import draft
 from forumgm.daemon.settings.setup_files import game_setup
+from forumgm.daemon.store.drafts import STATUS_LABELS
 from forumgm.daemon.store.posts import stored_posts
 from forumgm.engines.assignment import Assignment, Wish, assign
 from forumgm.engines.texts import escape_bbcode
@@ -131,21 +132,22 @@ def assignment_lines(body: str, names: ChoiceNames) -> list[tuple[str, str]]:
     lines = body.splitlines()
     start = next((i for i, line in enumerate(lines) if line.startswith(HEADER)), None)
     if start is None:
-        raise AssignmentError(f"the text no longer has its «{HEADER}» line")
+        raise AssignmentError(f"в тексте больше нет строки «{HEADER}»: верните её, под ней — строки «ник — фракция»")
     pairs, problems, seen = [], [], {}
     for number, line in enumerate(lines[start + 1:], start + 2):
         if not line.strip():
             break
         match = _LINE.match(line)
         if match is None:
-            problems.append(f"line {number}: expected «ник — фракция» (got {line.strip()!r})")
+            problems.append(f"строка {number}: нужно «ник — фракция», а написано «{line.strip()}»")
             continue
         nick, written = match["nick"], match["choice"]
         choice = _choice_id(written, names)
         if choice is None:
-            problems.append(f"line {number}: {written!r} is not one of the game's choices")
+            problems.append(f"строка {number}: фракции «{written}» в этой игре нет")
         elif choice in seen:
-            problems.append(f"line {number}: {names.name_of(choice)} is given to {seen[choice]} too")
+            problems.append(f"строка {number}: фракция «{names.name_of(choice)}» уже отдана выше "
+                            f"(игрок {seen[choice]})")
         else:
             seen[choice] = nick
             pairs.append((nick, choice))
@@ -176,7 +178,8 @@ def write_players(game_file: Path, pairs: Sequence[tuple[str, str]]) -> None:
     text = game_file.read_text(encoding="utf-8")
     empty = re.compile(r"^players\s*=\s*\[\s*\]\s*(#.*)?$", re.M)
     if len(empty.findall(text)) != 1:
-        raise AssignmentError(f"{game_file}: expected one top-level line `players = []` to replace")
+        raise AssignmentError(f"в файле игры {game_file} должна быть ровно одна строка `players = []` "
+                              "(вне таблиц): на её место записываются игроки")
     tables = "".join(f'\n[[players]]\nnick = {_toml_string(nick)}\nrole = {_toml_string(choice)}\n'
                      for nick, choice in pairs)
     updated = empty.sub("", text, count=1).rstrip("\n") + "\n" + tables
@@ -199,10 +202,10 @@ def approve_assignment(store, game, rules, draft_id: int, by: str) -> list[tuple
     players, then the draft is approved (and so posted). A wrong line changes nothing."""
     draft = store.draft(draft_id)
     if draft["status"] != "pending":
-        raise AssignmentError(f"draft {draft_id} is {draft['status']}, not waiting for approval")
+        raise AssignmentError(f"черновик №{draft_id} уже {STATUS_LABELS[draft['status']]}: он не ждёт одобрения")
     names = choice_names(rules, game)
     if names is None:
-        raise AssignmentError(f"the {game.type} engine offers no choices to assign")
+        raise AssignmentError(f"в игре «{rules.title}» при записи ничего не выбирают: распределять нечего")
     pairs = account_names(assignment_lines(draft["body"], names), {p.author for p in stored_posts(store, game.id)})
     write_players(game.source, pairs)
     store.approve(draft_id, by=by)

@@ -79,11 +79,12 @@ def is_held(store: Store, game_id: str) -> bool:
 
 def finished_message(store: Store, row: dict) -> str:
     if row["finished_by"] == ENGINE:
-        return f"the game's rules ended it{ended_after(store, row['id'])}; winner: {row['winner']}"
+        last = last_resolved(store, row["id"])
+        return f"the game's rules ended it{f' after {last}' if last else ''}; winner: {row['winner']}"
     return f"finished by {row['finished_by']}, winner: {row['winner']}"
 
 
-def ended_after(store: Store, game_id: str) -> str:
-    """" after round-3": the last resolved phase, or nothing before the first."""
+def last_resolved(store: Store, game_id: str) -> str | None:
+    """The key of the last resolved phase, None before the first."""
     resolved = store.phases(game_id, status="resolved")
-    return f" after {resolved[-1]['key']}" if resolved else ""
+    return resolved[-1]["key"] if resolved else None

@@ -29,6 +29,7 @@ from forumgm.daemon.notify.attention import attention, waiting_groups
 from forumgm.daemon.settings.games import shipped_rules
 from forumgm.daemon.settings.secrets import web_password_problem
 from forumgm.daemon.store import Store, StoreError
+from forumgm.daemon.store.drafts import STATUS_LABELS
 from forumgm.daemon.store.role_links import LinkUsed, RoleShown
 from forumgm.daemon.tick.as_of import NoTally, post_id_of, tally_as_of
 from forumgm.daemon.store.seats import addressee
@@ -70,14 +71,6 @@ ERRORS = {
     400: ("Неверный запрос", "Форма пришла неполной."),
     403: ("Форма устарела", "Страница была открыта в другом сеансе входа. Обновите её и повторите действие."),
     404: ("Не найдено", "Такой страницы нет."),
-}
-STATUS_LABELS = {
-    "pending": "ждёт решения",
-    "approved": "одобрен",
-    "sending": "отправляется",
-    "sent": "отправлен",
-    "rejected": "отклонён",
-    "superseded": "заменён",
 }
 # the same of a feminine noun: «Квитанция №12 — отправлена»
 STATUS_LABELS_FEMININE = {
@@ -397,8 +390,8 @@ def decide_draft(draft_id: int):
         if assignment:      # after the edit is saved: a wrong line refuses the approval, not the edit
             game = current_app.extensions["forumgm"]["games"]()[store().draft(draft_id)["game_id"]]
             approve_assignment(store(), game.config, game.rules, draft_id, by=HOST_ACTOR)
-    except StoreError:
-        flash(f"Черновик №{draft_id} не изменён: он уже не ожидает решения или не существует.", "error")
+    except StoreError as error:
+        flash(f"Не сделано: {error}.", "error")
     except AssignmentError as error:
         flash(f"Черновик №{draft_id} не одобрен, игроки не записаны: {error}.", "error")
     else:

@@ -18,7 +18,7 @@ from forumgm.daemon.host_actions.replace import replace_player
 from forumgm.daemon.host_actions.rerun import confirm_rerun, preview_rerun
 from forumgm.daemon.settings.local_time import parse_moment, parse_span
 from forumgm.daemon.store import Store, StoreError
-from forumgm.daemon.tick.finish import finish_game
+from forumgm.daemon.tick.finish import EngineFinished, finish_game
 from forumgm.daemon.tick.rules_freeze import accept_change
 from forumgm.daemon.web.security import HOST_ACTOR, login_required
 
@@ -182,6 +182,13 @@ def accept_rules(game_id: str):
 @login_required
 def finish(game_id: str):
     game = game_run(game_id)
-    winner = field("winner")
-    return _done(game_id, lambda: finish_game(game, store(), winner, HOST_ACTOR, store().now()),
-                 "Игра окончена; объявление об итогах в черновиках.")
+    winner, force = field("winner"), bool(request.form.get("force"))
+
+    def end():
+        try:
+            finish_game(game, store(), winner, HOST_ACTOR, store().now(), force=force)
+        except EngineFinished as error:
+            raise StoreError(f"{error}: чтобы всё же назвать «{error.winner}», отметьте «вопреки правилам игры» "
+                             "и закончите игру снова") from None
+
+    return _done(game_id, end, "Игра окончена; объявление об итогах в черновиках.")
