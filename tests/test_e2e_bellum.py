@@ -82,3 +82,19 @@ def test_a_turn_played_through_the_forum(table):
     assert "[b]" not in zorro and "Аланы" in zorro and "Дакия (бой)" in zorro
     state = table.store.latest_snapshot(GAME)["state"]
     assert state["people"]["noricum"] == {"vestgoty": 5}
+
+
+def test_the_orders_of_a_turn_after_one_that_ended_early_are_read(table):
+    """Turn 1 ends on its first day: what players send for turn 2 the same day, long before turn 1's
+    own deadline, is turn 2's orders (answered, and it ends turn 2 early in turn)."""
+    table.tick(msk(2, 12))
+    for nick in ("Аскон", "Хан", "Зорро"):
+        table.send(msk(2, 13), nick, "ход готов")
+    table.tick(msk(2, 14))
+    assert table.store.phase(GAME, "turn-1")["status"] == "resolved"
+    for nick in ("Аскон", "Хан", "Зорро"):
+        table.send(msk(2, 15), nick, "ход готов")
+    table.tick(msk(2, 16))
+    assert {order["sender"] for order in table.store.orders(GAME, "turn-2")} == {"Аскон", "Хан", "Зорро"}
+    assert len(table.received("Хан", "Re: Приказ")) == 2
+    assert table.store.phase(GAME, "turn-2")["status"] == "resolved"

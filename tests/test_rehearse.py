@@ -76,6 +76,28 @@ def test_a_shipped_example_rehearsed_by_stand_ins_ends_and_every_draft_reads_on_
         store.close()
 
 
+@pytest.mark.parametrize("name, phases", [("bellum.example.toml", 2), ("arena.example.toml", 6)])
+def test_a_game_the_host_ends_or_a_long_fight_is_rehearsed_by_stand_ins_to_the_phase_cap(tmp_path, name, phases):
+    """Bellum never ends by itself and an Arena duel takes long: the stand-ins play them to
+    --max-phases, every order PM of theirs is accepted whole, and everything drafted is posted
+    (Bellum's turn map as the local forum's attachment). Six Arena steps reach its first refill."""
+    code, said, folder = rehearse(tmp_path, name, "--autoplay", "--auto-approve", f"--max-phases={phases}")
+    assert code == 0, said
+    assert f"stopped after {phases} phases (--max-phases {phases})" in said
+    sent = [line for line in said.splitlines() if ": pm " in line]
+    store = Store(folder / "forumgm.sqlite")
+    try:
+        drafts = store.drafts()
+        receipts = [draft["body"] for draft in drafts if draft["kind"] == "receipt"]
+        assert len(receipts) == len(sent) > 2                 # the opening orders and more: a turn, a refill
+        assert all("Принято:" in body and "Не принято" not in body for body in receipts), receipts
+        assert all(draft["status"] == "sent" for draft in drafts), [(d["kind"], d["status"]) for d in drafts]
+        assert {"technical_report", {"bellum": "turn_pm", "arena": "refill"}[load_game(GAMES / name).type]} <= \
+            {draft["kind"] for draft in drafts}
+    finally:
+        store.close()
+
+
 def test_without_auto_approve_nothing_is_posted_and_the_cap_stops_a_game_cleanly(tmp_path):
     code, said, folder = rehearse(tmp_path, "mafia.example.toml", "--max-phases=1")
     assert code == 0
@@ -119,7 +141,7 @@ def test_the_longest_phase_sets_the_pace():
     assert phase_span(load_game(GAMES / "legends.example.toml")).total_seconds() == 13 * 3600
 
 
-@pytest.mark.parametrize("name", ["mafia.example.toml", "legends.example.toml"])
+@pytest.mark.parametrize("name", ["mafia.example.toml", "legends.example.toml"])      # Bellum, Arena: test_stand_ins
 def test_stand_ins_are_seeded_and_read_as_orders_a_player_could_send(name):
     game = load_game(GAMES / name)
     rules = rules_for(game.type, game.rules)

@@ -72,7 +72,8 @@ def accounts(game: GameConfig) -> dict[str, str]:
 
 
 def rehearsal_board(game: GameConfig, passwords: dict[str, str], clock: Callable[[], datetime]) -> Board:
-    board = Board(clock=clock, title="forumgm: репетиция", form_clock=time.time)
+    # attachments on, as on most boards: Bellum's turn map and the game's record go up as files
+    board = Board(clock=clock, title="forumgm: репетиция", form_clock=time.time, attachments=True)
     for name, password in passwords.items():
         board.add_user(name, password, admin=name == HOST)
     board.add_topic(HOST, f"Репетиция: {game.id}",

@@ -405,11 +405,14 @@ def _began(store: Store, game_id: str) -> datetime | None:
 
 
 def _inputs_since(store: Store, game_id: str) -> datetime | None:
-    """A PM seen before the last resolved deadline was read while that phase was open (or the
+    """A PM seen before the last resolved phase closed was read while that phase was open (or the
     game could not be read, and then that phase is still the open one): a tick reads only the PMs
-    seen since, not every PM of the forum. The margin covers a board's clock running ahead."""
+    seen since, not every PM of the forum. A phase that completed early (Bellum's «ход готов» from
+    everyone) closed when it resolved, days before its deadline: the next phase's PMs come from
+    then. The margin covers a board's clock running ahead."""
     resolved = store.phases(game_id, status="resolved")
-    return max(p["deadline"] for p in resolved) - CLOCK_SKEW if resolved else None
+    closed = [min(p["deadline"], p["resolved_at"] or p["deadline"]) for p in resolved]
+    return max(closed) - CLOCK_SKEW if closed else None
 
 
 # ---------------------------------------------------------------- resolution

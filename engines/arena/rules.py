@@ -8,9 +8,11 @@ from forumgm.engines.arena.orders import read_pm
 from forumgm.engines.arena.reports import outcome
 from forumgm.engines.arena.resolve import resolve_step, reveals_before_first_step
 from forumgm.engines.arena.setup import start_state
+from forumgm.engines.arena.standins import stand_ins
 from forumgm.engines.arena.state import ArenaState, dump_state, load_state
 from forumgm.engines.arena.table import ArenaTable
-from forumgm.engines.base import REPORT_LABELS, OrderPm, Outcome, Phase, PhaseInputs, Rules, SetupError, Verdict, phase_rng
+from forumgm.engines.base import (REPORT_LABELS, OrderPm, Outcome, Phase, PhaseInputs, Rules, SetupError, StandIn, Verdict,
+                                  phase_rng)
 
 STEP = "step"
 
@@ -46,6 +48,10 @@ class ArenaRules(Rules):
         rng = phase_rng(seed, phase)
         game, events, rows = resolve_step(state, phase.number, inputs.orders, rng)
         return outcome(state, game, phase.number, events, rows, texts, inputs.next_deadlines.get(STEP), rng)
+
+    def stand_ins(self, state: ArenaState, phase: Phase, seed: int) -> list[StandIn]:
+        """Each fighter whose stacks are due lays them down: the hands fight, the legs close in (standins)."""
+        return stand_ins(state, phase, seed)
 
     def alive(self, state: ArenaState) -> list[str]:
         return [f.nick for f in state.in_fight()]

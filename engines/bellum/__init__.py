@@ -13,12 +13,13 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import Any, ClassVar, Mapping, Sequence
 
-from forumgm.engines.base import (REPORT_LABELS, Game, OrderPm, Outcome, Phase, PhaseInputs, Rules, SetupError, Verdict,
-                                  phase_rng)
+from forumgm.engines.base import (REPORT_LABELS, Game, OrderPm, Outcome, Phase, PhaseInputs, Rules, SetupError, StandIn,
+                                  Verdict, phase_rng)
 from forumgm.engines.bellum import orders as _orders
 from forumgm.engines.bellum.authority import authority_table
 from forumgm.engines.bellum.report import TurnTexts, player_pms, turn_reports
 from forumgm.engines.bellum.setup import SETUP_FILES, setup_warnings, start_state
+from forumgm.engines.bellum.standins import stand_ins
 from forumgm.engines.bellum.state import BellumState, RuleConfig, dump_state, load_state, rule_config
 from forumgm.engines.bellum.turn import resolve_turn
 from forumgm.engines.bellum.work import TurnOrders
@@ -95,6 +96,10 @@ class BellumRules(Rules):
                    "secessions": [{k: e.data[k] for k in ("state", "region", "new", "reason")}
                                   for e in events if e.type == "secession"]},
         )
+
+    def stand_ins(self, state: BellumState, phase: Phase, seed: int) -> list[StandIn]:
+        """Each player moves some people of his into a neighbour or keeps them, then «ход готов» (standins)."""
+        return stand_ins(state, phase, seed)
 
     def alive(self, state: BellumState) -> list[str]:
         return state.players()
