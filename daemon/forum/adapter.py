@@ -209,9 +209,10 @@ class ForumAdapter:
         as the board shows them, and that is no other draft's (`claimed`). Every sent folder is
         read (phpBB keeps a PM in the outbox until it is read), newest page first, back to the page
         holding `after`, else through its last page. None only when those reads prove each folder
-        whole (_proves_folder); else Unproven."""
+        whole (_folder_unproven); else Unproven."""
         pms = self.pms()
         found: list[str] = []
+        unproven: list[Unproven] = []
         for folder in pms.sent_folders:
             listings: list[Listing] = []
             for headers, listing in self._folder_pages(folder, sent=True):
@@ -226,7 +227,9 @@ class ForumAdapter:
                 if after is None or any(not _newer(header.id, after) for header in headers):
                     break
             else:
-                _proves_folder(listings)
+                unproven += _folder_unproven(listings)
+        if not found and unproven:
+            raise unproven[0]
         return min(found, key=_id_order) if found else None
 
     def newest_sent_pm(self) -> str | None:
@@ -584,18 +587,19 @@ def _proves_last(info: PageInfo, last: int, pages_known: int) -> None:
         raise Unproven(f"the thread showed {last} page(s) where {pages_known} were read before (a page list gone?)")
 
 
-def _proves_folder(listings: list[Listing]) -> None:
-    """Unproven unless a sent folder read to its end without reaching the baseline was read whole:
-    every page showed the page list where the board always shows one, counted the same pages, and
-    each of them was read (a page list gone reads as a folder of one page; a link gone ends the
-    walk early): a PM looked for and not found on such a read may well be there."""
+def _folder_unproven(listings: list[Listing]) -> list[Unproven]:
+    """Why a sent folder read to its end without reaching the baseline was not read whole, if it was
+    not: a page without the page list the board always shows, pages counting different numbers of
+    pages, a page counted and not read (a page list gone reads as a folder of one page; a link gone
+    ends the walk early). A PM looked for and not found on such a read may well be there."""
     missing = [listing.page for listing in listings if listing.list_missing]
     if missing:
-        raise Unproven(f"the sent folder's page {missing[0]} shows no page list")
+        return [Unproven(f"the sent folder's page {missing[0]} shows no page list")]
     counted = {listing.pages for listing in listings}
     read = {listing.page for listing in listings}
     if len(counted) > 1 or read != set(range(1, max(counted) + 1)):
-        raise Unproven(f"the sent folder counts {max(counted)} page(s), of which {len(read)} could be read")
+        return [Unproven(f"the sent folder counts {max(counted)} page(s), of which {len(read)} could be read")]
+    return []
 
 
 def _any_since(posts: list[Post], since: datetime | None) -> bool:
