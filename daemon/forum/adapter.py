@@ -16,6 +16,7 @@ from typing import Callable, Collection, Iterator, Sequence
 from urllib.parse import quote, urljoin
 
 
+from forumgm.daemon.forum.board_time import ShownPosts
 from forumgm.daemon.forum.errors import (
     Accepted, BoardSaid, FloodPause, ForumError, ForumRefused, NoAttachments, NoPrivateMessages, SessionLost,
     StaleForm, Unproven,
@@ -76,6 +77,7 @@ class ForumAdapter:
         self._paced: dict[str, float] = {}
         self._sent_at: dict[str, float] = {}
         self._per_page: dict[str, int] = {}
+        self._shown = ShownPosts(client.clock)     # the board's clock where its answers tell none
 
     def __repr__(self) -> str:   # never the password
         return f"<{type(self).__name__} {self.settings.username}@{self.settings.base_url}>"
@@ -85,8 +87,9 @@ class ForumAdapter:
         return self.spec.pm is not None
 
     def board_now(self) -> datetime | None:
-        """The board's clock now, as its latest answer dated it (None: not told)."""
-        return self.client.board_now()
+        """The board's clock now, as its latest answer dated it; on a board whose answers carry no
+        date, the latest it can be by the posts it showed first (board_time.AtMost); None: not told."""
+        return self.client.board_now() or self._shown.board_at_most()
 
     def unread_pms(self, html: str) -> int | None:
         """The unread PMs a page of this board counts in its header; None when its pages do not tell."""
@@ -122,9 +125,13 @@ class ForumAdapter:
         log.info("logged in to %s as %s", self.settings.base_url, self.settings.username)
 
     def thread_page(self, thread_url: str, page: int) -> tuple[PageInfo, list[Post], str]:
-        fetched = self.fetch(self.thread_page_url(thread_url, page))
+        url = self.thread_page_url(thread_url, page)
+        asked = self.client.clock()
+        fetched = self.fetch(url)
         info = self.parser.page_info(fetched.text)
-        return info, self.parser.posts(fetched.text, self.settings.time_zone, self.now()), fetched.text
+        posts = self.parser.posts(fetched.text, self.settings.time_zone, self.now())
+        self._shown.saw(url, asked, info, posts)
+        return info, posts, fetched.text
 
     def thread_page_count(self, thread_url: str) -> int:
         return self.parser.page_info(self.fetch(self.thread_page_url(thread_url, 1)).text).pages
