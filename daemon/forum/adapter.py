@@ -88,7 +88,7 @@ class ForumAdapter:
 
     def board_now(self) -> datetime | None:
         """The board's clock now, as its latest answer dated it; on a board whose answers carry no
-        date, the latest it can be by the posts it showed first (board_time.AtMost); None: not told."""
+        date, the latest it can be by the posts and PMs it showed first (board_time.AtMost); None: not told."""
         return self.client.board_now() or self._shown.board_at_most()
 
     def unread_pms(self, html: str) -> int | None:
@@ -130,7 +130,7 @@ class ForumAdapter:
         fetched = self.fetch(url)
         info = self.parser.page_info(fetched.text)
         posts = self.parser.posts(fetched.text, self.settings.time_zone, self.now())
-        self._shown.saw(url, asked, info, posts)
+        self._shown.saw_thread(url, asked, info, posts)
         return info, posts, fetched.text
 
     def thread_page_count(self, thread_url: str) -> int:
@@ -140,7 +140,10 @@ class ForumAdapter:
         """The inbox page by page, newest first, as its own page links lead (SMF lists oldest first
         and opens on the last page), with what each page says of the folder. PMs to the account
         only: a conversation it started itself (XenForo lists those too) is no order."""
-        for listed, listing in self._folder_pages(self.pms().inbox):
+        asked = self.client.clock()
+        for n, (listed, listing) in enumerate(self._folder_pages(self.pms().inbox)):
+            if n == 0:    # the page the folder opens on holds its newest PMs
+                self._shown.saw_inbox(self._listing(self.pms().inbox, 1), asked, listed)
             own = tuple(header.id for header in listed if header.sender == self.current_user())
             unread = tuple(header.id for header in listed if header.id in own and header.unread)
             yield [header for header in listed if header.id not in own], replace(listing, own=own, own_unread=unread)

@@ -1,10 +1,11 @@
-"""The board's clock from the posts it shows first, for a board whose answers carry no `Date:`.
+"""The board's clock from the posts and PMs it shows first, for a board whose answers carry no `Date:`.
 
-A post with a higher id than every post of the thread's last page read before was written after
-that read was asked for, by the board's clock: the board's clock then was at most the post's date
+A post with a higher id than every post of the thread's last page read before (a PM with a higher
+id than every PM the inbox's newest page showed before) was written after that read was asked for,
+by the board's clock: the board's clock then was at most the post's date
 (plus the minute boards round it down to), and it has run since on the client's own monotonic clock,
 which a step of the machine's wall clock (NTP, a hand set wrong, a resumed virtual machine) does not
-move. So the board's clock now is at most the tightest such bound: enough to prove a deadline has
+move. So the board's clock now is at most the latest such bound: enough to prove a deadline has
 not come by the board's clock while the machine's says it has (tick/board_clock.py).
 """
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 from typing import Callable, Sequence
 
-from forumgm.parsers.forums.base import PageInfo, Post
+from forumgm.parsers.forums.base import PageInfo, PmHeader, Post
 
 DATE_STEP = timedelta(minutes=1)    # boards date posts to the minute, rounded down
 
@@ -25,25 +26,35 @@ class AtMost(datetime):
 class ShownPosts:
     def __init__(self, clock: Callable[[], float]):
         self.clock = clock
-        self._last_read: dict[str, tuple[float, int]] = {}    # last page's URL -> (asked at, highest post id)
+        self._last_read: dict[str, tuple[float, int]] = {}    # newest page's URL -> (asked at, highest id)
         self._bound: tuple[float, str] | None = None          # board time minus client clock, at most; why
 
-    def saw(self, url: str, asked: float, info: PageInfo, posts: Sequence[Post]) -> None:
+    def saw_thread(self, url: str, asked: float, info: PageInfo, posts: Sequence[Post]) -> None:
         """A page of a thread, asked for at `asked` on the client's clock, read."""
-        ids = [int(post.id) for post in posts if post.id.isdigit()]
+        shown = [(post.id, post.posted_at) for post in posts if not post.hidden]
+        self._saw(url, asked, info.page == info.pages, shown, "post", "the thread's last page")
+
+    def saw_inbox(self, url: str, asked: float, headers: Sequence[PmHeader]) -> None:
+        """The inbox page holding its newest PMs, asked for at `asked`, read."""
+        self._saw(url, asked, True, [(header.id, header.sent_at) for header in headers], "PM", "the inbox")
+
+    def _saw(self, url: str, asked: float, newest: bool, items: Sequence[tuple[str, datetime | None]],
+             what: str, where: str) -> None:
+        ids = [int(item_id) for item_id, _ in items if item_id.isdigit()]
         before = self._last_read.get(url)
         if before is not None:
             then, highest = before
-            first = [post for post in posts if post.id.isdigit() and int(post.id) > highest
-                     and post.posted_at is not None and not post.hidden]
+            first = [(item_id, at) for item_id, at in items if item_id.isdigit() and int(item_id) > highest
+                     and at is not None]
             if first:
-                newest = max(first, key=lambda post: post.posted_at)
-                bound = (newest.posted_at + DATE_STEP).timestamp() - then
-                if self._bound is None or bound < self._bound[0]:
-                    self._bound = (bound, f"post {newest.id}, dated {newest.posted_at:%d.%m %H:%M} UTC, "
-                                          f"was not on the thread's last page read {self.clock() - then:.0f} s ago")
+                item_id, at = max(first, key=lambda item: item[1])
+                # the latest sighting, not the tightest: a monotonic clock stops while the machine
+                # sleeps, and a bound kept from before a suspend would hold deadlines for good
+                shown = f"{at.astimezone(timezone.utc):%d.%m %H:%M} UTC"
+                self._bound = ((at + DATE_STEP).timestamp() - then,
+                               f"{what} {item_id}, dated {shown}, was not in {where} read {self.clock() - then:.0f} s before")
             ids.append(highest)
-        if info.page == info.pages and ids:
+        if newest and ids:
             self._last_read[url] = (asked, max(ids))
 
     def board_at_most(self) -> AtMost | None:
