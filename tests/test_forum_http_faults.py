@@ -342,3 +342,36 @@ def test_a_lost_reply_looked_for_on_a_disturbed_read_is_not_taken_for_unsent(sto
     calm = publish_approved(forum, store, clock.now())
     assert calm.reconciled == {draft: str(reply.id)} and host_copies(board, text) == 1
     assert store.draft(draft)["status"] == "sent"
+
+
+def pm_copies(board, text):
+    return sum(pm.bbcode == text for pm in board.pms.values())
+
+
+def test_a_lost_pm_looked_for_in_a_sent_folder_without_its_page_list_is_not_taken_for_unsent(
+        store, forum, proxy, board, clock):
+    """The receipt went, its answer was lost, and 25 PMs went after it (a rush of receipts): it is on
+    the outbox's page 2. The read that looks for it shows the outbox without its page list, read as
+    a folder of one page: "not there" would send it again. The draft waits, visibly, and the next
+    publishing finds it."""
+    from forumgm.daemon.drafts.publish import publish_approved
+    text = "Приказ принят: Атака 5 Кума"
+    draft = store.insert_draft("g1", "receipt", PLAYERS[1], text, "n1", False, subject="Re: Ночь 1")
+    proxy.inject("POST", "mode=compose", "delay", seconds=0)   # passed on: phpBB's form adds the recipient first
+    proxy.inject("POST", "mode=compose", "reset")              # the PM itself
+    assert not publish_approved(forum, store, clock.now()).ok
+    proxy.settle()
+    assert store.draft(draft)["status"] == "sending" and pm_copies(board, text) == 1
+    [lost] = [pm for pm in board.pms.values() if pm.bbcode == text]
+    for n in range(25):
+        board.send_pm(HOST, PLAYERS[2], "Re: Ночь 1", f"Приказ принят: Защита {n}")
+    proxy.inject("GET", "folder=outbox", "rewrite", times=10, edit=without_pagination)
+    disturbed = publish_approved(forum, store, clock.now())
+    proxy.settle()
+    assert proxy.injected and pm_copies(board, text) == 1 and draft not in disturbed.sent
+    assert store.draft(draft)["status"] == "sending" and "page list" in store.draft(draft)["send_error"]
+    proxy.faults.clear()
+    clock.sleep(60)
+    calm = publish_approved(forum, store, clock.now())
+    assert calm.reconciled == {draft: str(lost.id)} and pm_copies(board, text) == 1
+    assert store.draft(draft)["status"] == "sent"

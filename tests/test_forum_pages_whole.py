@@ -11,9 +11,11 @@ from forum_parser_fixtures import CAPTURED, page
 
 # each engine's saved real thread pages and PM views (tests/fixtures/forums/<engine>/README.md)
 PAGES = {
-    "phpbb": ["thread_page1", "thread_page3_last", "pm_view_1", "pm_inbox", "real_pm_sentbox"],
-    "mybb": ["thread_page1", "thread_page3_last", "pm_view_1", "pm_inbox", "real_pm_sent"],
-    "smf": ["thread_page1", "thread_page3_last", "pm_view_1", "pm_inbox", "real_pm_sent"],
+    "phpbb": ["thread_page1", "thread_page3_last", "pm_view_1", "pm_view_2", "pm_inbox", "real_pm_sentbox",
+              "real_pm_outbox"],
+    "mybb": ["thread_page1", "thread_page3_last", "pm_view_1", "pm_inbox", "real_pm_sent", "real_pm_view_71",
+             "real_pm_sent_view", "real_pm_view_from_self"],
+    "smf": ["thread_page1", "thread_page3_last", "pm_view_1", "pm_inbox", "real_pm_sent", "real_pm_view_19"],
     "fluxbb": ["thread_page1", "thread_page3_last"],
     "vbulletin3": ["thread_page1", "pm_view", "pm_inbox"],
     "vbulletin4": ["thread_page1", "pm_view", "pm_inbox"],

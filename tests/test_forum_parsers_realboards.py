@@ -1,6 +1,7 @@
 """Pages saved on the real boards (phpBB 3.3.10, MyBB 1.8.37, SMF 2.1.4) on the paths that only
 matter when something goes wrong: sent folders, outboxes, paged and full inboxes, the sender's copy
 of a PM, soft-deleted posts."""
+import re
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -63,6 +64,24 @@ def test_smf_lists_the_oldest_pm_first_and_links_every_other_page(start, page_no
     assert (listing.page, listing.pages) == (page_no, 4)
     assert sorted(listing.links) == [n for n in (1, 2, 3, 4) if n != page_no]
     assert [row.id for row in smf.inbox(html, "UTC", CAPTURED)] == ids
+
+
+@pytest.mark.parametrize("engine, parser, name, pages", [
+    ("phpbb", phpbb, "real_pm_sentbox", r'<div class="pagination">.*?</div>'),
+    ("smf", smf, "real_pm_sent", r'<div class="pagelinks">.*?</div>'),
+])
+def test_a_sent_folder_page_that_lost_its_page_list_says_so_where_the_board_always_shows_one(
+        engine, parser, name, pages):
+    """phpBB ("1 message • Page 1 of 1") and SMF ("Pages [1]") head a folder of one page with its page
+    list too: a page without it is no folder of one page, and a lost PM looked for there is not
+    taken for unsent (adapter._proves_folder)."""
+    html = page(engine, name)
+    assert not parser.listing(html).list_missing
+    assert parser.listing(re.sub(pages, "", html, flags=re.S)).list_missing
+
+
+def test_mybb_shows_no_page_list_on_a_folder_of_one_page():
+    assert not mybb.listing(page("mybb", "real_pm_sent")).list_missing
 
 
 def test_smf_sent_folder_names_the_recipient():

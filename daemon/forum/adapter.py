@@ -16,6 +16,7 @@ from typing import Callable, Collection, Iterator, Sequence
 from urllib.parse import quote, urljoin
 
 
+from forumgm.daemon.forum.board_time import ShownPosts
 from forumgm.daemon.forum.errors import (
     Accepted, BoardSaid, FloodPause, ForumError, ForumRefused, NoAttachments, NoPrivateMessages, SessionLost,
     StaleForm, Unproven,
@@ -76,6 +77,7 @@ class ForumAdapter:
         self._paced: dict[str, float] = {}
         self._sent_at: dict[str, float] = {}
         self._per_page: dict[str, int] = {}
+        self._shown = ShownPosts(client.clock)     # the board's clock where its answers tell none
 
     def __repr__(self) -> str:   # never the password
         return f"<{type(self).__name__} {self.settings.username}@{self.settings.base_url}>"
@@ -85,8 +87,9 @@ class ForumAdapter:
         return self.spec.pm is not None
 
     def board_now(self) -> datetime | None:
-        """The board's clock now, as its latest answer dated it (None: not told)."""
-        return self.client.board_now()
+        """The board's clock now, as its latest answer dated it; on a board whose answers carry no
+        date, the latest it can be by the posts and PMs it showed first (board_time.AtMost); None: not told."""
+        return self.client.board_now() or self._shown.board_at_most()
 
     def unread_pms(self, html: str) -> int | None:
         """The unread PMs a page of this board counts in its header; None when its pages do not tell."""
@@ -122,9 +125,13 @@ class ForumAdapter:
         log.info("logged in to %s as %s", self.settings.base_url, self.settings.username)
 
     def thread_page(self, thread_url: str, page: int) -> tuple[PageInfo, list[Post], str]:
-        fetched = self.fetch(self.thread_page_url(thread_url, page))
+        url = self.thread_page_url(thread_url, page)
+        asked = self.client.clock()
+        fetched = self.fetch(url)
         info = self.parser.page_info(fetched.text)
-        return info, self.parser.posts(fetched.text, self.settings.time_zone, self.now()), fetched.text
+        posts = self.parser.posts(fetched.text, self.settings.time_zone, self.now())
+        self._shown.saw_thread(url, asked, info, posts)
+        return info, posts, fetched.text
 
     def thread_page_count(self, thread_url: str) -> int:
         return self.parser.page_info(self.fetch(self.thread_page_url(thread_url, 1)).text).pages
@@ -133,7 +140,10 @@ class ForumAdapter:
         """The inbox page by page, newest first, as its own page links lead (SMF lists oldest first
         and opens on the last page), with what each page says of the folder. PMs to the account
         only: a conversation it started itself (XenForo lists those too) is no order."""
-        for listed, listing in self._folder_pages(self.pms().inbox):
+        asked = self.client.clock()
+        for n, (listed, listing) in enumerate(self._folder_pages(self.pms().inbox)):
+            if n == 0:    # the page the folder opens on holds its newest PMs
+                self._shown.saw_inbox(self._listing(self.pms().inbox, 1), asked, listed)
             own = tuple(header.id for header in listed if header.sender == self.current_user())
             unread = tuple(header.id for header in listed if header.id in own and header.unread)
             yield [header for header in listed if header.id not in own], replace(listing, own=own, own_unread=unread)
@@ -207,11 +217,16 @@ class ForumAdapter:
                      claimed: Collection[str] = ()) -> str | None:
         """The first PM the account sent to `to_nick` after the PM `after` with this subject and text
         as the board shows them, and that is no other draft's (`claimed`). Every sent folder is
-        read (phpBB keeps a PM in the outbox until it is read), newest page first."""
+        read (phpBB keeps a PM in the outbox until it is read), newest page first, back to the page
+        holding `after`, else through its last page. None only when those reads prove each folder
+        whole (_folder_unproven); else Unproven."""
         pms = self.pms()
         found: list[str] = []
+        unproven: list[Unproven] = []
         for folder in pms.sent_folders:
-            for headers, _ in self._folder_pages(folder, sent=True):
+            listings: list[Listing] = []
+            for headers, listing in self._folder_pages(folder, sent=True):
+                listings.append(listing)
                 for header in headers:
                     recipient = to_nick if pms.lists_recipient else self.current_user()
                     if (_newer(header.id, after) and header.id not in claimed and same_name(header.sender, recipient)
@@ -221,6 +236,10 @@ class ForumAdapter:
                             found.append(header.id)
                 if after is None or any(not _newer(header.id, after) for header in headers):
                     break
+            else:
+                unproven += _folder_unproven(listings)
+        if not found and unproven:
+            raise unproven[0]
         return min(found, key=_id_order) if found else None
 
     def newest_sent_pm(self) -> str | None:
@@ -576,6 +595,21 @@ def _proves_last(info: PageInfo, last: int, pages_known: int) -> None:
         raise Unproven(f"the thread's page {last}, read as its last, counts {info.pages} page(s)")
     if last < pages_known:
         raise Unproven(f"the thread showed {last} page(s) where {pages_known} were read before (a page list gone?)")
+
+
+def _folder_unproven(listings: list[Listing]) -> list[Unproven]:
+    """Why a sent folder read to its end without reaching the baseline was not read whole, if it was
+    not: a page without the page list the board always shows, pages counting different numbers of
+    pages, a page counted and not read (a page list gone reads as a folder of one page; a link gone
+    ends the walk early). A PM looked for and not found on such a read may well be there."""
+    missing = [listing.page for listing in listings if listing.list_missing]
+    if missing:
+        return [Unproven(f"the sent folder's page {missing[0]} shows no page list")]
+    counted = {listing.pages for listing in listings}
+    read = {listing.page for listing in listings}
+    if len(counted) > 1 or read != set(range(1, max(counted) + 1)):
+        return [Unproven(f"the sent folder counts {max(counted)} page(s), of which {len(read)} could be read")]
+    return []
 
 
 def _any_since(posts: list[Post], since: datetime | None) -> bool:

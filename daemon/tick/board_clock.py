@@ -2,7 +2,8 @@
 
 A clock that jumps forward (a virtual machine resumed, an NTP step, a hand set wrong) would resolve
 phases early and silently: votes posted before the real deadline never counted. Every answer of
-the board carries its own `Date:`; when that clock says the deadline has not come while the
+the board carries its own `Date:` (on a board whose answers carry none, the posts it shows first
+bound its clock: forum/board_time.py); when that clock says the deadline has not come while the
 machine's says it has, nothing resolves and the game stops visibly until the clocks agree.
 Checked only against the machine's wall clock (the demo's accelerated clock runs ahead on purpose).
 """
@@ -27,7 +28,9 @@ def check_board_clock(board_now: Callable[[], datetime | None] | None, due_at: d
     if board is None or board >= due_at or now - board <= CLOCK_AGREES:
         return
     minutes = (now - board).total_seconds() / 60
-    raise ClockAhead(f"this machine's clock says {now:%d.%m %H:%M:%S} UTC, but the forum's answers are dated "
-                     f"{board:%d.%m %H:%M:%S} UTC ({minutes:.0f} min earlier): by the forum's clock phase "
-                     f"{phase_key} is not due before {due_at:%d.%m %H:%M} UTC; nothing resolves until the clocks "
+    told = getattr(board, "why", None)    # a board that dates no answer: what its posts prove (forum/board_time.py)
+    says = (f"the forum, whose answers carry no date, is at most at {board:%d.%m %H:%M:%S} UTC ({told})" if told else
+            f"the forum's answers are dated {board:%d.%m %H:%M:%S} UTC")
+    raise ClockAhead(f"this machine's clock says {now:%d.%m %H:%M:%S} UTC, but {says} ({minutes:.0f} min "
+                     f"earlier): by the forum's clock phase {phase_key} is not due before {due_at:%d.%m %H:%M} UTC; nothing resolves until the clocks "
                      "agree (set this machine's clock right: timedatectl, NTP)")

@@ -4,7 +4,8 @@
                                                the inbox only when the thread pages count a PM unread, a
                                                phase is due, or a periodic whole read is (daemon/forum/housekeeping/inbox_check.py)
     a post read after the phase it is dated in resolved -> a notice for the host (forumgm.daemon.tick.late_inputs)
-    record inputs: order PMs -> orders + a receipt draft each; thread votes -> the running tally
+    record inputs: order PMs -> orders + a receipt draft each (and the host's notice for a PM a resolved
+                   phase never saw); thread votes -> the running tally
     resolve every due phase once, oldest first (catch-up after downtime, deadline by deadline)
     a PM no game of its forum takes            -> a notice for the host (forumgm.daemon.tick.stray_pms)
     publish approved drafts                    (forumgm.daemon.drafts.publish)
@@ -37,7 +38,7 @@ from forumgm.daemon.tick.board_clock import ClockAhead, check_board_clock
 from forumgm.daemon.tick.clock import due_phases, schedule
 from forumgm.daemon.tick.finish import finish_by_engine, is_finished
 from forumgm.daemon.tick.late import before_start, missed_phase
-from forumgm.daemon.tick.late_inputs import draft_late_posts
+from forumgm.daemon.tick.late_inputs import draft_late_pm, draft_late_posts
 from forumgm.daemon.tick.phase_play import PlayedGame, play_phase, read_pm
 from forumgm.daemon.tick.rules_freeze import keep_dealt
 from forumgm.daemon.tick.reminders import draft_before_deadline
@@ -388,6 +389,7 @@ def record_orders(game: GameRun, store: Store, state: Any, phase: Phase, deadlin
                 continue
             draft(store, game.id, "receipt", nick, read.receipt, read.phase_key, approval=game.config.approval,
                   ref=f"receipt:{pm['pm_id']}", subject=f"Re: {pm['subject']}" if pm["subject"] else "")
+            draft_late_pm(game, store, pm, at, nick, read.filed_as)     # a resolved phase never saw it
 
 
 def _began(store: Store, game_id: str) -> datetime | None:

@@ -69,6 +69,7 @@ class Listing:
                                   # that (MyBB's bar counts every folder against the group's quota)
     own: tuple[str, ...] = ()     # ids of PMs on the page that the account sent itself (no orders)
     own_unread: tuple[str, ...] = ()   # those of them the board still shows unread
+    list_missing: bool = False    # the page shows no page list where the board always shows one
 
     @property
     def fill(self) -> float | None:

@@ -56,6 +56,8 @@ class Pagination:
     container: str | None          # first match is read; none (or no match) means a single page
     current: str | None = None     # inside the container: the current page number
     total: Field | None = None     # inside the container, when the page states the count
+    always: bool = False           # the board shows it on a one-page listing too: a page without it
+                                   # is a page that lost it (a theme, a proxy), not a listing of one page
 
 
 @dataclass(frozen=True)

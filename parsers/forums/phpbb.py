@@ -11,7 +11,8 @@ from forumgm.parsers.forums.layout import (
 from forumgm.parsers.forums.reader import bind
 
 _PROFILE = r"[?&]u=(\d+)"
-_PM_PAGES = Pagination(container="div.pagination", current="li.active span")
+# "N messages • Page 1 of 1" heads every folder page, a folder of one page too
+_PM_PAGES = Pagination(container="div.pagination", current="li.active span", always=True)
 
 LAYOUT = EngineLayout(
     name="phpbb",

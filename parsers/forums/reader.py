@@ -136,7 +136,8 @@ def read_listing(html: str, layout: EngineLayout) -> Listing:
     fill = [int(n) for n in re.findall(r"\d+", read_field(page, inbox.fill) or "")] if inbox.fill else []
     return Listing(page=info.page, pages=info.pages, links=links, total=_number(read_field(page, inbox.total)),
                    stored=fill[0] if len(fill) == 2 else None, limit=fill[1] if len(fill) == 2 else None,
-                   used=_percent(read_field(page, inbox.used)))
+                   used=_percent(read_field(page, inbox.used)),
+                   list_missing=bool(inbox.pagination and inbox.pagination.always and container is None))
 
 
 def _read_folder(html: str, layout: EngineLayout, inbox: InboxLayout | None, tz: Zone,

@@ -35,7 +35,8 @@ LAYOUT = EngineLayout(
         sent_at=(Field("td.pm_time"),),
         unread="tr.unread_pm",
         # oldest first; without `start` a folder opens on its last page (daemon/forum/smf.py)
-        pagination=Pagination(container="div.pagelinks", current="span.current_page"),
+        # "Pages [1]" heads every folder page, a folder of one page too
+        pagination=Pagination(container="div.pagelinks", current="span.current_page", always=True),
     ),
     message=MessageLayout(
         container="#personal_messages div.windowbg[id^='msg']",

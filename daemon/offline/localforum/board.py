@@ -111,6 +111,9 @@ class Board:
         # pages sent with an ETag and answered 304 when unchanged, as a board behind a caching proxy
         # (phpBB itself sends no validator): the client's conditional GETs (for tests)
         self.etags = False
+        # answers carry the board's clock as their Date:, as a real board's do; False: a server set
+        # to send none, whose clock only its posts' dates tell (for tests)
+        self.dates_answers = True
         self._salt = secrets.token_hex(8)
         self._lock = threading.RLock()
 

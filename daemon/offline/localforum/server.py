@@ -22,6 +22,10 @@ def _handler(board: Board, quiet: bool) -> type[WSGIRequestHandler]:
             # the answers' Date: is the board's clock, as a real board's is its own machine's
             return format_datetime(board.clock().astimezone(timezone.utc), usegmt=True)
 
+        def send_header(self, keyword: str, value: str) -> None:
+            if board.dates_answers or keyword.lower() != "date":    # a server set to send no Date:
+                super().send_header(keyword, value)
+
         def log_request(self, *args) -> None:
             if not quiet:    # tests and the demo print their own story
                 super().log_request(*args)
