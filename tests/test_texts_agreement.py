@@ -2,6 +2,7 @@
 a nick agreeing with it, nicks declined after prepositions, ordinals in words, no repeats."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -236,3 +237,47 @@ def test_three_leaked_secrets_are_told_in_one_line_not_one_phrase_each(seed):
     literary = night(orders, seed)["literary"]
     told = literary.splitlines()[3:-1]
     assert len(told) == 1 and all(name in told[0] for name in ("Гладиатора", "Жанны", "gosha100")), literary
+
+
+# ---------------------------------------------------------------- the night's deaths, spells and skills told
+
+DEATHS = [{"nick": "Зорро", "role": "Копейщик"}, {"nick": "Фея", "role": "Горгулья"}, {"nick": "Жанна", "role": "Пегас"},
+          {"nick": "Хан", "role": "Сатир"}, {"nick": "Нил", "role": "Вампир"}, {"nick": "Кума", "role": "Дракон"},
+          {"nick": "Мира", "role": "Гидра", "gender": "f"}, {"nick": "Аскон", "role": "Гном", "gender": "m"}]
+
+
+def deaths_night(orders, seed, spells=None):
+    scenario = {"game": "legends", "seed": seed, "setup": {"players": DEATHS, **({"spells": spells} if spells else {})},
+                "phases": [{"kind": "night", "number": 2, "orders": orders}]}
+    return run_scenario(scenario)["phases"][0]["reports"]
+
+
+@pytest.mark.parametrize("seed", range(1, 9))
+def test_two_deaths_are_told_in_two_sentences_of_their_own_and_agree_with_each_nick(seed):
+    """«Поутру нашли лишь сломанный меч: Зорро покинул этот мир.» then «…: Фея покинул этот мир.»:
+    one sentence twice, masculine for Фея (three deaths or more are told in one sentence)."""
+    literary = deaths_night({"Кума": "Атака Зорро", "Мира": "Атака Фея"}, seed)["literary"]
+    assert "лагере лагерь" not in literary         # a lead and its phrase said «лагерь» twice
+    told = [line for line in literary.splitlines()[3:-1] if re.search("Зорро|Фе[яиюе]", line) and "«" not in line]
+    # the phrase each is told in: the names and the connective («Тем временем …») left out
+    masked = [re.sub(r"^(тем временем|чуть позже|в тот же час|а неподалёку|меж тем) ", "",
+                     re.sub(r"Зорро|Фе[яиюей]+|Кум[аыуео]й?|Мир[аыуео]й?", "X", line).casefold()) for line in told]
+    assert len(set(masked)) == len(masked) == 2, literary
+    assert "покинул " not in literary
+    proofread(literary, {"Мира": "f"})
+    for nick in ("Зорро", "Фея"):             # no known gender: no gendered word about them
+        assert disagreements(literary, {nick: "m"}) == disagreements(literary, {nick: "f"}) == []
+
+
+def test_a_dead_mans_spells_pass_to_his_killer_both_declined():
+    """«переходит от Хан к Нил» left both nicks in the nominative."""
+    technical = deaths_night({"Нил": "Атака Хана"}, 1, {"Хан": ["Ярость"]})["technical"]
+    assert "Заклинание «Ярость» переходит от Хана к Нилу" in technical
+
+
+@pytest.mark.parametrize("seed", range(1, 6))
+def test_a_modification_is_told_in_the_literary_report(seed):
+    """Thefts and modifications never appeared in the literary report."""
+    literary = deaths_night({"Аскон": "Ослабить Атаку Мире"}, seed)["literary"]
+    assert "Атак" in literary and "Мир" in literary, literary
+    proofread(literary, {"Мира": "f"})

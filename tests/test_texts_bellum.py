@@ -62,11 +62,20 @@ def test_a_quiet_turn_says_so_in_another_line_each_turn(texts):
     assert all(len(set(quiet[i:i + 4])) == 4 for i in range(2))
 
 
-def test_a_receipt_names_peoples_and_provinces_in_their_cases():
+def test_a_receipt_names_peoples_and_provinces_in_their_cases(texts):
     """«атакуя Гепид», «отступать из Дакии в Языгия» were the receipts' forms."""
-    from forumgm.parsers.orders.bellum import inflect
-    assert f"атакуя {inflect('Гепиды', 'accs', place=False)}" == "атакуя Гепидов"
-    assert f"отступать из {inflect('Дакия', 'gent')} в {inflect('Языгия', 'accs')}" == "отступать из Дакии в Языгию"
+    from forumgm.engines.base import OrderPm, Phase
+    from forumgm.engines.bellum import RULES
+    from forumgm.engines.receipts import receipt_text
+    from tests.bellum_helpers import setup_of
+
+    state = RULES.setup(setup_of({"scenario": "370", "players": [{"nick": "Хан", "faction": "Вестготы"}]}), seed=1)
+    verdicts = RULES.read_orders(state, Phase("turn", 1), OrderPm("Хан", (
+        "3 из Дакии в Языгию, атакуя гепидов и языгов\nотступать из Дакии в Языгию")), [])
+    assert [v.canonical for v in verdicts] == ["3 из Дакии в Языгию, атакуя Гепидов и Языгов",
+                                               "отступать из Дакии в Языгию"]
+    assert "• 3 из Дакии в Языгию, атакуя Гепидов и Языгов\n• отступать из Дакии в Языгию" in receipt_text(
+        "bellum", "Хан", verdicts, texts)
 
 
 # ---------------------------------------------------------------- every name of the map, every number

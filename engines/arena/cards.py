@@ -238,7 +238,9 @@ def _stack_problem(fighter: Fighter, hand: str, cards: Sequence[Card], table: Ar
         if kind in ("move", "turn") and hand != "legs":
             return index, "перемещение можно играть только на ноги"
         if not sequence.every_weapon and sequence.number not in weapon.sequences:
-            what = "ноги не позволяют" if hand == "legs" else f"оружие «{weapon.name}» не позволяет"
+            # the natural weapons are no weapon a player would call so («оружие «рука»»)
+            what = ("ноги не позволяют" if hand == "legs" else "пустая рука не позволяет" if weapon.name == "рука"
+                    else f"оружие «{weapon.name}» не позволяет")
             return index, f"{what} последовательность «{sequence.name}»"
         if weapon.shield and kind == "defense" and card.arg == other_arm:
             return index, "щит не может защищать вторую руку"
