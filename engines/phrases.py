@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import lru_cache, reduce
 from typing import Any, Callable, Mapping, Sequence
 
 from forumgm.engines.base import PhaseRng
@@ -120,6 +120,11 @@ class Echo(str):
 
     def __radd__(self, more: str) -> "Echo":
         return Echo._joined(_segments(more) + self.segments, {**getattr(more, "genders", {}), **self.genders})
+
+
+def joined(parts: Sequence[str], separator: str) -> str:
+    """`separator.join(parts)` keeping the names of the Echo parts."""
+    return reduce(lambda done, part: done + separator + part, parts) if parts else ""
 
 
 def _segments(text: str) -> tuple:

@@ -26,8 +26,8 @@ def receipt_text(game: str, sender: str, verdicts: Sequence[Verdict], texts: Tex
     """The game's receipt; `template` may extend it (its `base` is the game's receipt template)."""
     base = receipt_template(game, texts)
     # the echoes as the players read them before a template cuts them to length
-    verdicts = [replace(v, canonical=texts.said(v.canonical)) if v.ok else replace(v, reason=texts.said(v.reason))
-                for v in verdicts]
+    verdicts = [replace(v, line=texts.said(v.line), canonical=texts.said(v.canonical)) if v.ok
+                else replace(v, line=texts.said(v.line), reason=texts.said(v.reason)) for v in verdicts]
     return texts.render(
         template or base,
         base=base,

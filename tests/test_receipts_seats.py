@@ -99,3 +99,14 @@ def test_receipts_take_the_hosts_declension_table(table_texts):
 def test_a_replaced_seats_holder_is_declined_by_the_hosts_table(table_texts):
     phase = mafia_round_two({"Зорро": "голос: Лиса\nубить Лису"}, {"Лиса": "Таргелец"}, table_texts)
     assert receipt(phase, "Зорро").splitlines()[2:5] == ["Принято:", "• голос: Таргелец", "• убить Таргельца"]
+
+
+def test_an_arena_receipt_and_stack_name_the_replaced_target_by_its_holder():
+    """«Выпад(голова, Кума)» and the stack «L(голова, Кума)» named the seat Игорь holds now."""
+    with open(SCENARIOS / "arena" / "four_named_defense.toml", "rb") as handle:
+        scenario = tomllib.load(handle)
+    scenario["phases"][0]["replace"] = {"Кума": "Игорь"}
+    phase = run_scenario(scenario)["phases"][0]
+    assert "• Правая рука: Выпад(голова, Игорь) → стопка: X L(голова, Игорь) X X X X" in receipt(phase, "Хан")
+    assert "Стопка Хана (правая рука, начало боя): выложена — X L(голова, Игорь) X X X X" in phase["reports"]["technical"]
+    assert "Кума" not in receipt(phase, "Хан") + phase["reports"]["technical"]
