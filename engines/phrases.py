@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import lru_cache, reduce
 from typing import Any, Callable, Mapping, Sequence
 
 from forumgm.engines.base import PhaseRng
@@ -88,6 +88,52 @@ def _named(value: Any, agreement: "Agreement | None") -> Any:
         return value
     name.agreement = agreement
     return name
+
+
+class Echo(str):
+    """A text naming players, kept with its names («убить {target:accs}»: the phrase banks' syntax)
+    so that a template writes it again by its own agreement (Texts.said): a seat as the account
+    holding it now, a name as the host's declension table has it. As a str it is the text by the
+    players' genders it was made with, the seats by their ids: what a receipt repeats of an order,
+    and what the store keeps of it. `words` fill in as they are (a skill, a spell)."""
+
+    segments: tuple[tuple[str, Mapping[str, str], Mapping[str, str]], ...]
+    genders: Mapping[str, str | None]
+
+    def __new__(cls, phrase: str, names: Mapping[str, str] | None = None,
+                genders: Mapping[str, str | None] | None = None, **words: str) -> "Echo":
+        return cls._joined(((phrase, dict(names or {}), words),), dict(genders or {}))
+
+    @classmethod
+    def _joined(cls, segments: tuple, genders: Mapping[str, str | None]) -> "Echo":
+        echo = super().__new__(cls, _echoed(segments, Agreement(genders)))
+        echo.segments, echo.genders = segments, genders
+        return echo
+
+    def seen(self, agreement: "Agreement") -> str:
+        """The text with `agreement`'s seats and declension table, each name by its player's gender."""
+        return _echoed(self.segments, Agreement(self.genders).seen(agreement.shown_as, agreement.holders,
+                                                                   agreement.forms))
+
+    def __add__(self, more: str) -> "Echo":
+        return Echo._joined(self.segments + _segments(more), {**self.genders, **getattr(more, "genders", {})})
+
+    def __radd__(self, more: str) -> "Echo":
+        return Echo._joined(_segments(more) + self.segments, {**getattr(more, "genders", {}), **self.genders})
+
+
+def joined(parts: Sequence[str], separator: str) -> str:
+    """`separator.join(parts)` keeping the names of the Echo parts."""
+    return reduce(lambda done, part: done + separator + part, parts) if parts else ""
+
+
+def _segments(text: str) -> tuple:
+    return text.segments if isinstance(text, Echo) else (("{text}", {}, {"text": str(text)}),)
+
+
+def _echoed(segments: tuple, agreement: "Agreement") -> str:
+    return "".join(phrase.format(**words, **{key: _named(name, agreement) for key, name in names.items()})
+                   for phrase, names, words in segments)
 
 
 @dataclass

@@ -1,6 +1,7 @@
 """The answer to an order PM: each line as understood, or refused with the reason."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Sequence
 
 from forumgm.engines.base import Verdict
@@ -24,6 +25,9 @@ def receipt_text(game: str, sender: str, verdicts: Sequence[Verdict], texts: Tex
                  template: str | None = None, **context: Any) -> str:
     """The game's receipt; `template` may extend it (its `base` is the game's receipt template)."""
     base = receipt_template(game, texts)
+    # the echoes as the players read them before a template cuts them to length
+    verdicts = [replace(v, line=texts.said(v.line), canonical=texts.said(v.canonical)) if v.ok
+                else replace(v, line=texts.said(v.line), reason=texts.said(v.reason)) for v in verdicts]
     return texts.render(
         template or base,
         base=base,

@@ -17,7 +17,7 @@ import jinja2
 from jinja2.filters import make_attrgetter, sync_do_join
 from markupsafe import Markup
 
-from forumgm.engines.phrases import Agreement, Picker, ordinal, russian_sorted
+from forumgm.engines.phrases import Agreement, Echo, Picker, ordinal, russian_sorted
 from forumgm.parsers.names import decline
 
 # Invisible characters never reach a post: boards drop them (FluxBB everywhere, MyBB at the end)
@@ -89,6 +89,8 @@ def _finalize(context: Any, value: Any) -> Any:
         return number(value)
     if isinstance(value, int):
         return value
+    if isinstance(value, Echo):
+        return escape_bbcode(value.seen(_agreement(context)))
     return escape_bbcode(_shown(context, value))
 
 
@@ -174,6 +176,11 @@ class Texts:
             # the phrases a picker fills in name the seats as shown, decline by the host's table
             context["picker"] = picker.seen(_seen(picker.agreement, self._env.globals))
         return self._env.get_template(name).render(**context).strip()
+
+    def said(self, text: Any) -> Any:
+        """An Echo (an order a receipt repeats) as these texts write its names: a seat as the account
+        holding it now, a nick as the host's declension table has it; any other value as it is."""
+        return text.seen(_seen(None, self._env.globals)) if isinstance(text, Echo) else text
 
     def showing(self, shown_as: Mapping[str, str], holders: Mapping[str, str | None] | None = None) -> "Texts":
         """The same templates showing each seat named in `shown_as` (seat id -> nick) by that nick:

@@ -100,7 +100,7 @@ def test_a_zero_lets_the_heavier_weapon_break_the_defenders(play):
                                            "roll": 1, "needed": 1, "broken": True}]
     assert fighter(out, "Хан")["weapon"] == "рука"
     (rest,) = events(out, "card_rest", 4)
-    assert rest["reason"].startswith("оружие «рука» не позволяет последовательность «Рубка»")
+    assert rest["reason"].startswith("пустая рука не позволяет последовательность «Рубка»")
 
 
 def test_approach_adds_one_to_the_multiplier(play):
@@ -276,7 +276,7 @@ def test_a_ratings_rests_go_with_the_sequences_validation_refuses(play):
     assert refused(out, "Хан", 1) == [
         ("Правая рука, карта 3 (X)", "оружие «меч» не позволяет последовательность «Выпад»; отдыхом стали эта и "
                                      "следующие карты, всего 5"),
-        ("Левая рука, карта 1 (X)", "оружие «рука» не позволяет последовательность «Рубка»; отдыхом стали эта и "
+        ("Левая рука, карта 1 (X)", "пустая рука не позволяет последовательность «Рубка»; отдыхом стали эта и "
                                     "следующие карты, всего 6"),
         ("Ноги, карта 1 (K(тело))", "нельзя атаковать или защищаться одновременно ногами и руками; отдыхом стали эта "
                                     "и следующие карты, всего 6")]
@@ -284,7 +284,7 @@ def test_a_ratings_rests_go_with_the_sequences_validation_refuses(play):
     assert added == ["Правая рука: добавлено отдыхов после последовательностей (рейтинг, лёгкие раны): 1"]
     technical = out["phases"][0]["reports"]["technical"]
     assert "Стопка Хана (правая рука, начало боя): выложена — B(тело) X X X X X X\n" in technical
-    assert "Хан, левая рука, карта 1 X: оружие «рука» не позволяет последовательность «Рубка»; отдыхом стали эта и " \
+    assert "Хан, левая рука, карта 1 X: пустая рука не позволяет последовательность «Рубка»; отдыхом стали эта и " \
            "следующие карты, всего 6\n" in technical
     assert fighter(out, "Хан")["cards_left"] == {"right": 6, "left": 5, "legs": 5}
 

@@ -3,6 +3,7 @@ receipt for each, the turn ending early once everyone is ready, the reports and 
 PMs approved by the host and posted once."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -74,8 +75,8 @@ def test_a_turn_played_through_the_forum(table):
     assert served.data == pictures[0].read_bytes()
     [literary] = table.host_posts("370–374 годы")
     # a war between players is told with both sides declined: «…победу Вестготам: войско Западной Римской Империи…»
-    assert any("Норик" in line and "Вестгот" in line and "Западной Римской Империи" in line
-               for line in literary.text.splitlines())
+    assert any("Норик" in line and "Вестгот" in line and re.search("Западн(ой|ую) Римск(ой|ую) Импери[июе]", line)
+               for line in literary.text.splitlines()), literary.text
     [own] = table.received("Аскон", "Bellum: итоги хода 1")
     assert "Венетия — 5" in own and "Норик (бой)" in own
     [zorro] = table.received("Зорро", "Bellum: итоги хода 1")

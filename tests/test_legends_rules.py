@@ -173,7 +173,9 @@ def test_role_is_revealed_once_on_the_first_effective_action_only():
     assert reveals == [["Ильмаринен"], []]
     spy_results = [[pm["to"] for pm in phase["pms"] if pm["kind"] == "spy_result"] for phase in result["phases"]]
     assert spy_results == [["Ильмаринен"], ["Ильмаринен"]]
-    assert "★ Ильмаринен: первое результативное действие" in result["phases"][0]["reports"]["technical"]
+    # «★ Эхо: первое результативное действие» did not say which action
+    assert "   ★ Ильмаринен: первое результативное действие — Шпионаж → Аскон" in \
+        result["phases"][0]["reports"]["technical"].splitlines()
     assert "★" not in result["phases"][1]["reports"]["technical"]
 
 

@@ -6,7 +6,7 @@ import pytest
 from forumgm.parsers.names import Roster
 from forumgm.parsers.orders.mafia import NightOrder, NoTrial, Vote, command_of, parse_orders
 
-ROSTER = Roster(("Аскон", "Хан", "Лиса", "Зорро", "LiveEvil", "Есенин-Драйзер"), {"Аск": "Аскон"})
+ROSTER = Roster(("Аскон", "Хан", "Лиса", "Зорро", "LiveEvil", "Есенин-Драйзер", "Игорь"), {"Аск": "Аскон"})
 
 
 @pytest.mark.parametrize("line, order, canonical", [
@@ -31,6 +31,10 @@ ROSTER = Roster(("Аскон", "Хан", "Лиса", "Зорро", "LiveEvil", "
     ("выстрелить в Лису", NightOrder("kill", "Лиса"), "убить Лису"),
     ("Заблокирую Хана", NightOrder("block", "Хан"), "блокировать Хана"),
     ("проверю Лису", NightOrder("check", "Лиса"), "проверить Лису"),
+    # the receipts echoed «• убить Лиса», «• блокировать Игорь», «лечить Игорь»
+    ("убить Лису", NightOrder("kill", "Лиса"), "убить Лису"),
+    ("блокировать Игоря", NightOrder("block", "Игорь"), "блокировать Игоря"),
+    ("лечить Игорь", NightOrder("heal", "Игорь"), "лечить Игоря"),
     # the rules' own words and list markers in front of an order
     ("Дневной голос: Лиса", Vote("Лиса"), "голос: Лиса"),
     ("Ночное действие: лечу себя", NightOrder("heal", "Хан"), "лечить Хана"),

@@ -159,3 +159,17 @@ def test_an_order_file_that_cannot_be_read_is_exit_2_naming_it(tmp_path, capsys,
     path = scenario(tmp_path, doc_example())
     assert main(["check-orders", "--game", "legends", "--scenario", str(path), "--from", "Зорро", str(orders)]) == 2
     assert capsys.readouterr().err == f"forumgm check-orders: {message.format(orders=orders)}\n"
+
+
+def test_simulate_texts_prints_the_hosts_notices_too(tmp_path, capsys):
+    """The day the last lynch leaves nobody to lynch drafts a notice for the host: proofread with the rest."""
+    path = tmp_path / "regime.toml"
+    path.write_text('game = "legends"\nseed = 1\n[setup]\ndead = ["Эф"]\nplayers = [\n'
+                    + "".join(f'  {{ nick = "{n}", role = "{r}" }},\n' for n, r in
+                              {"Аскон": "Вампир", "Эф": "Эфрит", "Хан": "Дракон", "Лиса": "Гидра"}.items())
+                    + ']\n[[phases]]\nkind = "day"\nnumber = 2\nvotes = { "Аскон" = "Хан", "Лиса" = "Хан" }\n',
+                    encoding="utf-8")
+    assert main(["simulate", "--texts", str(path)]) == 0
+    printed = capsys.readouterr().out
+    assert "===== day-2: lynch report (thread) =====\n[b]Итоги второго дня[/b]" in printed
+    assert "===== day-2: notice to the host =====\n[b]Игра переходит в непрерывный режим.[/b]" in printed

@@ -2,6 +2,7 @@
 a nick agreeing with it, nicks declined after prepositions, ordinals in words, no repeats."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,10 @@ from forumgm.engines.base import PhaseRng, SetupError
 from forumgm.engines.legends import make_rules
 from forumgm.config import read_rule_table
 from forumgm.engines.phrases import Agreement, Picker, guess_gender, noun_agreement, ordinal, russian_sorted
-from proofreader import disagreements, proofread, repeated_lines
+from forumgm.parsers.names import CASE_NAMES, decline
+from proofreader import disagreements, nominative_after_preposition, proofread, repeated_lines
+
+CASES = [(grammeme, name) for name, grammeme in CASE_NAMES.items()]
 
 
 @pytest.mark.parametrize("nick, gender", [
@@ -140,7 +144,14 @@ def test_a_night_of_thirty_players_keeps_three_to_six_highlights_with_no_repeat(
     for text in literary:
         proofread(text, genders)
         body = text.splitlines()[3:-1]
-        assert 1 <= len(body) <= 6, text
+        assert 3 <= len(body) <= 6, text
+    # every night has thefts, and its story tells them; the technical report declines every nick
+    forms = {nick: {grammeme: decline(nick, name, gender) for grammeme, name in CASES} for nick, gender in genders.items()}
+    for phase in (p for p in phases if p["kind"] == "night"):
+        assert any(e["type"] == "theft" for e in phase["events"])
+        assert re.search("вор|обокра|недосчитал|дотянулась|ловкие руки", phase["reports"]["literary"].casefold())
+        assert nominative_after_preposition(phase["reports"]["technical"], forms) == []
+        assert re.search(r"у [А-Яа-яё]+а \(осталось", phase["reports"]["technical"])      # «у Гладиатора (осталось»
 
 
 def test_the_proofreader_leaves_a_word_agreeing_with_the_noun_before_the_nick():
@@ -236,3 +247,47 @@ def test_three_leaked_secrets_are_told_in_one_line_not_one_phrase_each(seed):
     literary = night(orders, seed)["literary"]
     told = literary.splitlines()[3:-1]
     assert len(told) == 1 and all(name in told[0] for name in ("Гладиатора", "Жанны", "gosha100")), literary
+
+
+# ---------------------------------------------------------------- the night's deaths, spells and skills told
+
+DEATHS = [{"nick": "Зорро", "role": "Копейщик"}, {"nick": "Фея", "role": "Горгулья"}, {"nick": "Жанна", "role": "Пегас"},
+          {"nick": "Хан", "role": "Сатир"}, {"nick": "Нил", "role": "Вампир"}, {"nick": "Кума", "role": "Дракон"},
+          {"nick": "Мира", "role": "Гидра", "gender": "f"}, {"nick": "Аскон", "role": "Гном", "gender": "m"}]
+
+
+def deaths_night(orders, seed, spells=None):
+    scenario = {"game": "legends", "seed": seed, "setup": {"players": DEATHS, **({"spells": spells} if spells else {})},
+                "phases": [{"kind": "night", "number": 2, "orders": orders}]}
+    return run_scenario(scenario)["phases"][0]["reports"]
+
+
+@pytest.mark.parametrize("seed", range(1, 9))
+def test_two_deaths_are_told_in_two_sentences_of_their_own_and_agree_with_each_nick(seed):
+    """«Поутру нашли лишь сломанный меч: Зорро покинул этот мир.» then «…: Фея покинул этот мир.»:
+    one sentence twice, masculine for Фея (three deaths or more are told in one sentence)."""
+    literary = deaths_night({"Кума": "Атака Зорро", "Мира": "Атака Фея"}, seed)["literary"]
+    assert "лагере лагерь" not in literary         # a lead and its phrase said «лагерь» twice
+    told = [line for line in literary.splitlines()[3:-1] if re.search("Зорро|Фе[яиюе]", line) and "«" not in line]
+    # the phrase each is told in: the names and the connective («Тем временем …») left out
+    masked = [re.sub(r"^(тем временем|чуть позже|в тот же час|а неподалёку|меж тем) ", "",
+                     re.sub(r"Зорро|Фе[яиюей]+|Кум[аыуео]й?|Мир[аыуео]й?", "X", line).casefold()) for line in told]
+    assert len(set(masked)) == len(masked) == 2, literary
+    assert "покинул " not in literary
+    proofread(literary, {"Мира": "f"})
+    for nick in ("Зорро", "Фея"):             # no known gender: no gendered word about them
+        assert disagreements(literary, {nick: "m"}) == disagreements(literary, {nick: "f"}) == []
+
+
+def test_a_dead_mans_spells_pass_to_his_killer_both_declined():
+    """«переходит от Хан к Нил» left both nicks in the nominative."""
+    technical = deaths_night({"Нил": "Атака Хана"}, 1, {"Хан": ["Ярость"]})["technical"]
+    assert "Заклинание «Ярость» переходит от Хана к Нилу" in technical
+
+
+@pytest.mark.parametrize("seed", range(1, 6))
+def test_a_modification_is_told_in_the_literary_report(seed):
+    """Thefts and modifications never appeared in the literary report."""
+    literary = deaths_night({"Аскон": "Ослабить Атаку Мире"}, seed)["literary"]
+    assert "Атак" in literary and "Мир" in literary, literary
+    proofread(literary, {"Мира": "f"})

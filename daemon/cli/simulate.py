@@ -39,12 +39,15 @@ def run(args) -> int:
 
 
 def all_texts(result: dict) -> str:
-    """Each phase's reports (for the thread), then its PMs (receipts first), each under a heading
-    that says where it goes."""
+    """Each phase's reports (for the thread), its final vote count where no report tells the votes,
+    its PMs (receipts first) and the host's notices, each under a heading that says where it goes."""
     out = []
     for phase in result["phases"]:
         key = f"{phase['kind']}-{phase['number']}"
         out += [f"===== {key}: {name} report (thread) =====\n{body}\n"
                 for name, body in phase["reports"].items() if body]
+        if phase.get("vote_count"):
+            out.append(f"===== {key}: final vote count (thread) =====\n{phase['vote_count']}\n")
         out += [f"===== {key}: {pm['kind']} PM to {pm['to']} =====\n{pm['text']}\n" for pm in phase["pms"]]
+        out += [f"===== {key}: notice to the host =====\n{body}\n" for body in phase.get("notices", [])]
     return "\n".join(out)

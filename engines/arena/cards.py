@@ -8,8 +8,9 @@ from typing import Iterable, Sequence
 
 from forumgm.engines.arena.state import Card, Fighter
 from forumgm.engines.arena.table import HANDS, ArenaTable
+from forumgm.engines.phrases import joined
 from forumgm.engines.texts import plural
-from forumgm.parsers.orders.arena import Item, arg_text
+from forumgm.parsers.orders.arena import Item, arg_text, item_text
 
 REST = "X"
 BETWEEN = ("rating", "wound")         # the rests a rating or a light wound puts after a sequence
@@ -36,12 +37,11 @@ class Note:
 
 
 def card_text(card: Card, table: ArenaTable) -> str:
-    inside = ", ".join(part for part in (arg_text(card.arg, table.vocabulary), card.target) if part)
-    return f"{card.code}({inside})" if inside else card.code
+    return item_text(card.code, arg_text(card.arg, table.vocabulary), card.target)
 
 
 def stack_text(cards: Iterable[Card], table: ArenaTable) -> str:
-    return " ".join(card_text(card, table) for card in cards) or "—"
+    return joined([card_text(card, table) for card in cards], " ") or "—"
 
 
 def rest(added: str) -> Card:
@@ -238,7 +238,9 @@ def _stack_problem(fighter: Fighter, hand: str, cards: Sequence[Card], table: Ar
         if kind in ("move", "turn") and hand != "legs":
             return index, "перемещение можно играть только на ноги"
         if not sequence.every_weapon and sequence.number not in weapon.sequences:
-            what = "ноги не позволяют" if hand == "legs" else f"оружие «{weapon.name}» не позволяет"
+            # the natural weapons are no weapon a player would call so («оружие «рука»»)
+            what = ("ноги не позволяют" if hand == "legs" else "пустая рука не позволяет" if weapon.name == "рука"
+                    else f"оружие «{weapon.name}» не позволяет")
             return index, f"{what} последовательность «{sequence.name}»"
         if weapon.shield and kind == "defense" and card.arg == other_arm:
             return index, "щит не может защищать вторую руку"

@@ -131,7 +131,7 @@ def _replace(state: ArenaState, fighter: Fighter, hand: str, line: StackLine) ->
     while current < len(stack) and not stack[current].first:
         current += 1
     cards += [rest("replacement") for _ in range(current - len(cards))]
-    note = Note(hand, None, "", f"«{stack_text(stack[:current], table)}» заменено на «{stack_text(cards, table)}»")
+    note = Note(hand, None, "", "«" + stack_text(stack[:current], table) + "» заменено на «" + stack_text(cards, table) + "»")
     return fighter.with_stack(hand, tuple(cards) + stack[current:]), [note]
 
 
@@ -191,11 +191,11 @@ def read_pm(state: ArenaState, pm: OrderPm, earlier: Sequence[OrderPm]) -> list[
         elif verdict.ok:
             hand = verdict.order.hand
             verdict = Accepted(verdict.line, verdict.order,
-                               f"{verdict.canonical} → стопка: {stack_text(fighter.stack(hand), state.table)}")
+                               verdict.canonical + " → стопка: " + stack_text(fighter.stack(hand), state.table))
         out.append(verdict)
     for note in notes[pm.sender]:
         if note.hand in hands and whole.get(note.hand) is not note:
             where = f"{HAND_NAMES[note.hand]}" + (f", карта {note.index}" if note.index else "")
-            where += f" ({note.card})" if note.card else ""
-            out.append(Rejected(where, note.reason) if note.refused else Accepted(where, None, f"{where}: {note.reason}"))
+            where += " (" + note.card + ")" if note.card else ""
+            out.append(Rejected(where, note.reason) if note.refused else Accepted(where, None, where + ": " + note.reason))
     return out

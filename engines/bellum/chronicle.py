@@ -4,11 +4,15 @@ migration before a small move), told in the order the rules resolved them.
 """
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any, Sequence
 
 from forumgm.engines.bellum.state import BellumState
 
 MOST = 6
+# A chronicle of six skirmishes reads as one sentence six times: the rest of a kind stays in the
+# technical report.
+PER_KIND = 3
 INTEREST = {"captured": 100, "kingdom": 95, "capital_lost": 90, "secession": 85, "independence": 85,
             "subjugated": 80, "freed": 75, "war": 70, "battle": 50, "annexed": 45, "migration": 40, "split": 35}
 # A move of at least this many people, the largest of the turn, is a great migration.
@@ -18,7 +22,12 @@ MIGRATION = 1000
 def chronicle(state: BellumState, events: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """The turn's most interesting happenings, {kind, …ids}, in the rules' order."""
     found = [(INTEREST[h["kind"]], index, h) for index, h in enumerate(_all(state, events))]
-    kept = sorted(found, key=lambda item: (-item[0], item[1]))[:MOST]
+    kept, kinds = [], Counter()
+    for item in sorted(found, key=lambda item: (-item[0], item[1])):
+        kinds[item[2]["kind"]] += 1
+        if kinds[item[2]["kind"]] <= PER_KIND:
+            kept.append(item)
+    kept = kept[:MOST]
     return [h for _, _, h in sorted(kept, key=lambda item: item[1])]
 
 

@@ -7,12 +7,12 @@ of the same kind replaces the earlier one.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from forumgm.engines.base import Accepted, OrderPm, Phase, Rejected, Verdict, read_lines, split_lines
 from forumgm.engines.mafia.roles import ACTIONS
 from forumgm.engines.mafia.state import LastTarget, MafiaState, Player
-from forumgm.engines.phrases import Agreement
+from forumgm.engines.phrases import Agreement, Echo
 from forumgm.parsers.names import Roster
 from forumgm.parsers.orders.mafia import NO_TRIAL, NightOrder, NoTrial, Vote, canonical, command_of, parse_line
 
@@ -71,8 +71,10 @@ def roster(state: MafiaState) -> Roster:
     return Roster(tuple(p.nick for p in state.players), aliases, genders=Agreement.of_players(state.players).genders)
 
 
-def _refuse(line: str, code: str, is_vote: bool, **detail: str) -> Review:
-    return Review(Rejected(line, REASONS[code].format(**detail)), code, is_vote)
+def _refuse(line: str, code: str, is_vote: bool, genders: Mapping[str, str | None] | None = None,
+            **players: str) -> Review:
+    """The refusal's reason naming `players` (seats) as a receipt writes them: by their holders."""
+    return Review(Rejected(line, Echo(REASONS[code], players, genders)), code, is_vote)
 
 
 Reviewed = tuple[Review, SenderOrders]
@@ -80,12 +82,14 @@ Reviewed = tuple[Review, SenderOrders]
 
 def _review_vote(state: MafiaState, player: Player, verdict: Accepted, mine: SenderOrders) -> Reviewed:
     order, line = verdict.order, verdict.line
+    genders = Agreement.of_players(state.players).genders
     if mine.vote is not None:
-        return _refuse(line, "already_voted", True, first=canonical(mine.vote)), mine
+        before, after = REASONS["already_voted"].split("{first}")
+        return Review(Rejected(line, before + canonical(mine.vote, genders) + after), "already_voted", True), mine
     if isinstance(order, NoTrial) and player.no_trials_used >= state.rules.no_trial_per_game:
         return _refuse(line, "no_trial_used", True), mine
     if isinstance(order, Vote) and not state.is_alive(order.target):
-        return _refuse(line, "dead_target", True, target=order.target), mine
+        return _refuse(line, "dead_target", True, genders, target=order.target), mine
     return Review(verdict, is_vote=True), replace(mine, vote=order)
 
 
@@ -96,22 +100,23 @@ def _repeats(last: LastTarget | None, phase: Phase, target: str) -> bool:
 def _review_action(state: MafiaState, phase: Phase, player: Player, verdict: Accepted,
                    mine: SenderOrders) -> Reviewed:
     order, line = verdict.order, verdict.line
+    genders = Agreement.of_players(state.players).genders
     if order.action not in ACTIONS[player.role]:
         return _refuse(line, "not_your_action", False), mine
     if mine.vote is None:
         return _refuse(line, "no_vote", False), mine
     if not state.is_alive(order.target):
-        return _refuse(line, "dead_target", False, target=order.target), mine
+        return _refuse(line, "dead_target", False, genders, target=order.target), mine
     if order.action in NOT_ON_SELF and order.target == player.nick:
         return _refuse(line, "self_target", False), mine
     if order.action == "heal" and _repeats(state.last_heal, phase, order.target):
-        return _refuse(line, "same_heal", False, target=order.target), mine
+        return _refuse(line, "same_heal", False, genders, target=order.target), mine
     if order.action == "block" and _repeats(state.last_block, phase, order.target):
-        return _refuse(line, "same_block", False, target=order.target), mine
+        return _refuse(line, "same_block", False, genders, target=order.target), mine
     earlier = mine.action(order.action)
     if earlier is not None:
-        genders = Agreement.of_players(state.players).genders
-        verdict = Accepted(line, order, verdict.canonical + REPLACES.format(earlier=canonical(earlier, genders)))
+        before, after = REPLACES.split("{earlier}")
+        verdict = Accepted(line, order, verdict.canonical + before + canonical(earlier, genders) + after)
     return Review(verdict), mine.with_action(order)
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from forumgm.engines.base import Accepted, Rejected, Verdict, read_lines
+from forumgm.engines.phrases import Echo, joined
 from forumgm.parsers.names import Roster, resolve_name
 
 HAND_WORDS = {
@@ -109,11 +110,18 @@ def canonical_line(order: StackLine, vocab: Vocabulary) -> str:
     parts = []
     for item in order.items:
         word = names[item.sequence].capitalize() if item.sequence is not None else item.code
-        inside = ", ".join(part for part in (arg_text(item.arg, vocab), item.target) if part)
-        text = f"{word}({inside})" if inside else word
-        parts.append(text if item.count == 1 else f"{text} ×{item.count}")
+        text = item_text(word, arg_text(item.arg, vocab), item.target)
+        parts.append(text if item.count == 1 else text + f" ×{item.count}")
     head = ("замена " if order.replacement else "") + HAND_NAMES[order.hand]
-    return f"{head}: {', '.join(parts)}"
+    return head + ": " + joined(parts, ", ")
+
+
+def item_text(word: str, arg: str, target: str | None) -> str:
+    """«Выпад(голова, Кума)», «B(тело)», «X»: the target is a name the texts write by the account
+    holding its seat (an Echo)."""
+    if not target:
+        return f"{word}({arg})" if arg else word
+    return Echo("{word}({arg}{target})", {"target": target}, word=word, arg=f"{arg}, " if arg else "")
 
 
 # ---------------------------------------------------------------- items

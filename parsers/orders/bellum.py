@@ -329,7 +329,9 @@ def inflect(name: str, case: str, place: bool = True) -> str:
 
 
 def _list(ids: Iterable[str], names: Names) -> str:
-    return ", ".join(inflect(names.names[i], "accs", place=False) for i in ids)
+    """The peoples in the accusative, as a sentence lists them: «Остготов, Франков и Аланов»."""
+    words = [inflect(names.names[i], "accs", place=False) for i in ids]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} и {words[-1]}"
 
 
 def canonical(order: Order, book: Book) -> str:

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from forumgm.engines.base import Accepted, Rejected, Verdict, read_lines
+from forumgm.engines.phrases import Echo
 from forumgm.engines.texts import plural
-from forumgm.parsers.names import Resolved, Roster, decline, resolve_name, split_name
+from forumgm.parsers.names import Resolved, Roster, resolve_name, split_name
 
 # ---------------------------------------------------------------- order records
 
@@ -497,39 +498,47 @@ def _theft_problem(order: Steal, thefts: list[Steal], ctx: Context) -> str | Non
 
 # ---------------------------------------------------------------- canonical form (receipts)
 
-def canonical(order: Order, roles: bool = True, genders: Mapping[str, str | None] | None = None) -> str:
+def canonical(order: Order, roles: bool = True, genders: Mapping[str, str | None] | None = None) -> Echo:
     """How a receipt repeats the command; `roles=False` drops the roles the sender named
-    (for public reports, which never name a role of a living player); a nick it declines follows
-    its player's gender (`genders`)."""
+    (for public reports, which never name a role of a living player); its nicks are names a
+    template writes by its agreement (a seat as its holder), declined by their players' genders."""
+    def said(phrase: str, names: Mapping[str, str], **words: Any) -> Echo:
+        return Echo(phrase, names, genders, **{key: str(value) for key, value in words.items()})
+
     def amount(value: int | None, everything: str) -> str:
         return f" {value}" if value is not None else everything
 
-    def declined(nick: str, case: str) -> str:
-        return decline(nick, case, (genders or {}).get(nick))
-
     match order:
         case JointAttack():
-            return (f"Совместная {SKILL_NAMES[order.kind].lower()}{amount(order.amount, '')} → {order.target}"
-                    f" (напарник: {order.partner}{', ' + order.partner_role if roles else ''})"
-                    + ("" if order.amount is not None else ", весь оставшийся навык"))
+            return said("Совместная {kind}{amount} → {target} (напарник: {partner}{role}){rest}",
+                        {"target": order.target, "partner": order.partner},
+                        kind=SKILL_NAMES[order.kind].lower(), amount=amount(order.amount, ""),
+                        role=", " + order.partner_role if roles else "",
+                        rest="" if order.amount is not None else ", весь оставшийся навык")
         case Attack():
-            return f"{SKILL_NAMES[order.kind]}{amount(order.amount, '')} → {order.target}" + (
-                "" if order.amount is not None else " (весь оставшийся навык)")
+            return said("{kind}{amount} → {target}{rest}", {"target": order.target},
+                        kind=SKILL_NAMES[order.kind], amount=amount(order.amount, ""),
+                        rest="" if order.amount is not None else " (весь оставшийся навык)")
         case Defend():
-            return f"{SKILL_NAMES[order.kind]}{amount(order.amount, '')} → {order.target}" + (
-                "" if order.amount is not None else " (весь оставшийся потенциал)")
+            return said("{kind}{amount} → {target}{rest}", {"target": order.target},
+                        kind=SKILL_NAMES[order.kind], amount=amount(order.amount, ""),
+                        rest="" if order.amount is not None else " (весь оставшийся потенциал)")
         case Spy():
-            return f"Шпионаж → {order.target}"
+            return said("Шпионаж → {target}", {"target": order.target})
         case Steal():
-            return f"Кража: {SKILL_NAMES[order.skill]} у {declined(order.victim, 'родительный')} → {order.recipient}"
+            return said("Кража: {skill} у {victim:родительный} → {recipient}",
+                        {"victim": order.victim, "recipient": order.recipient}, skill=SKILL_NAMES[order.skill])
         case Modify():
-            return f"{'Усилить' if order.up else 'Ослабить'}: {SKILL_NAMES[order.skill]} → {order.target}"
+            return said("{verb}: {skill} → {target}", {"target": order.target},
+                        verb="Усилить" if order.up else "Ослабить", skill=SKILL_NAMES[order.skill])
         case Cast():
-            return f"Колдую {order.spell} на {declined(order.target, 'винительный')}" + (f" ({order.role})" if roles else "")
+            return said("Колдую «{spell}» на {target:винительный}{role}", {"target": order.target},
+                        spell=order.spell, role=f" ({order.role})" if roles else "")
         case Transfer():
-            return f"Передать {order.spell} → {order.to}"
+            return said("Передать «{spell}» → {to}", {"to": order.to}, spell=order.spell)
         case Exchange():
-            return f"Обмен с {declined(order.partner, 'творительный')}: {order.give} на {order.take}"
+            return said("Обмен с {partner:творительный}: «{give}» на «{take}»", {"partner": order.partner},
+                        give=order.give, take=order.take)
     raise TypeError(order)
 
 

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from forumgm.engines.base import Accepted, Rejected, Verdict, read_lines
-from forumgm.parsers.names import Resolved, Roster, Unresolved, decline, resolve_name
+from forumgm.engines.phrases import Echo
+from forumgm.parsers.names import Resolved, Roster, Unresolved, resolve_name
 
 NO_TRIAL = "не судить"
 
@@ -82,12 +83,13 @@ def command_of(line: str) -> str | None:
 
 
 def canonical(order: Vote | NoTrial | NightOrder, genders: Mapping[str, str | None] | None = None) -> str:
-    """The order as the receipt echoes it, the target declined by its player's gender (`genders`)."""
+    """The order as the receipt echoes it: the target a name a template writes by its agreement
+    (a seat as its holder), declined by its player's gender (`genders`)."""
     if isinstance(order, NoTrial):
         return NO_TRIAL
     if isinstance(order, Vote):
-        return f"{CANONICAL_VERB['vote']} {order.target}"
-    return f"{CANONICAL_VERB[order.action]} {decline(order.target, 'винительный', (genders or {}).get(order.target))}"
+        return Echo("{verb} {target}", {"target": order.target}, genders, verb=CANONICAL_VERB["vote"])
+    return Echo("{verb} {target:винительный}", {"target": order.target}, genders, verb=CANONICAL_VERB[order.action])
 
 
 def _target(rest: str, sender: str, roster: Roster) -> Resolved | Unresolved:
