@@ -192,16 +192,18 @@ def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edge
 
 def _newly_due(games: Sequence[GameRun], store: Store, now: datetime,
                clock: Callable[[], datetime]) -> Callable[[], bool]:
-    """Whether a phase has become due since the tick began: the receipts of a last-minute rush
-    (30 PMs, 129 requests at the polite rate) must not hold its resolution back by minutes, so
-    publishing stops and the next tick, at once, resolves first and sends them after."""
+    """Whether a phase's deadline has passed since the tick began, or had passed and its grace runs:
+    the receipts of a last-minute rush (30 PMs, 129 requests at the polite rate) must not hold its
+    resolution back, so publishing stops and the tick at deadline + grace resolves first and sends
+    them after."""
 
-    def due(moment: datetime) -> set[tuple[str, str]]:
+    def passed(moment: datetime, graced: bool) -> set[tuple[str, str]]:
         return {(game.id, phase["key"]) for game in games if not is_finished(store, game.id)
-                and not is_paused(store, game.id) for phase in due_phases(game.config, moment, store, game.grace)}
+                and not is_paused(store, game.id)
+                for phase in due_phases(game.config, moment, store, game.grace if graced else timedelta(0))}
 
-    already = due(now)      # resolved by this tick, or waiting for the host: no reason to stop
-    return lambda: bool(due(clock()) - already)
+    already = passed(now, graced=True)      # resolved by this tick, or waiting for the host: no reason to stop
+    return lambda: bool(passed(clock(), graced=False) - already)
 
 
 def _seat_accounts_step(step: Callable, report: TickReport, forum: Any, store: Store, games: list[GameRun],
