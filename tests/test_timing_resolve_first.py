@@ -63,9 +63,10 @@ def test_a_rush_read_inside_the_grace_is_answered_only_after_the_resolution(tmp_
             server.board.send_pm(nicks[n % len(nicks)], HOST, "Ночь 1", f"Шпионаж {nicks[(n + 1) % len(nicks)]}")
         inside = tick_at(daemon, clock, deadline + timedelta(seconds=1))    # the plan's tick at the deadline
         assert inside.resolved == []
-        receipts = [d for d in daemon.store.drafts(game_id=night["game_id"]) if d["kind"] == "receipt"]
-        assert len(receipts) == 10 and all(d["status"] == "approved" for d in receipts)   # read, not answered yet
-        assert clock.moment < deadline + GRACE     # (while the grace ran: the tick did nothing else)
+        read = [pm for pm in daemon.store.pms(daemon.games[0].forum_id) if pm["sent_at"] >= deadline - 2 * GRACE]
+        assert len(read) == 10
+        assert not [pm for pm in server.board.pms.values() if pm.sent_at > deadline]    # read, not answered yet
+        assert clock.moment < deadline + GRACE          # (and read while the grace ran)
         clock.moment = deadline + GRACE
         assert daemon.tick().resolved == [f"{night['game_id']}/{night['key']}"]
         while any(d["status"] != "sent" for d in daemon.store.drafts(game_id=night["game_id"]) if d["kind"] == "receipt"):

@@ -2,7 +2,10 @@
 
     sync each game's thread, then the inbox    (forumgm.daemon.tick.sync; a game that fails stops, visibly) —
                                                the inbox only when the thread pages count a PM unread, a
-                                               phase is due, or a periodic whole read is (daemon/forum/housekeeping/inbox_check.py)
+                                               deadline has passed, or a periodic whole read is (daemon/forum/housekeeping/inbox_check.py);
+                                               a game whose deadline has passed and whose grace runs waits:
+                                               its thread and inputs are read by the resolving tick, this one
+                                               only reads the late rush's PMs (a request each) meanwhile
     a post read after the phase it is dated in resolved -> a notice for the host (forumgm.daemon.tick.late_inputs)
     record inputs: order PMs -> orders + a receipt draft each; thread votes -> the running tally
     resolve every due phase once, oldest first (catch-up after downtime, deadline by deadline)
@@ -141,6 +144,8 @@ def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edge
     for game in live:
         try:
             start_game(game, store, now)
+            if in_grace(game, store, now):
+                continue
             threads[game.id] = _sync_step(edges.sync_game, report, game.config, forum, store, moment())
         except sqlite3.Error:   # the store itself fails: run_loop says so once, not per game
             raise
@@ -153,7 +158,7 @@ def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edge
         _seat_accounts_step(edges.seat_accounts, report, forum, store, [g for g in live if g.id in threads], now)
     for game in live:
         if game.id not in threads:
-            continue        # it failed to start: logged above
+            continue        # it failed to start (logged above), or it waits for its resolving tick
         try:
             # a post a resolved phase never saw, dated inside it: the host is told
             draft_late_posts(game, store, getattr(threads[game.id][0], "new_posts", None) or ())
@@ -204,6 +209,12 @@ def _newly_due(games: Sequence[GameRun], store: Store, now: datetime,
 
     already = passed(now, graced=True)      # resolved by this tick, or waiting for the host: no reason to stop
     return lambda: bool(passed(clock(), graced=False) - already)
+
+
+def in_grace(game: GameRun, store: Store, now: datetime) -> bool:
+    """Whether a phase of the game has passed its deadline and resolves only at deadline + grace."""
+    return (not is_finished(store, game.id) and not is_paused(store, game.id)
+            and len(due_phases(game.config, now, store)) > len(due_phases(game.config, now, store, game.grace)))
 
 
 def _seat_accounts_step(step: Callable, report: TickReport, forum: Any, store: Store, games: list[GameRun],
@@ -263,7 +274,8 @@ def _inbox_step(edges: Edges, report: TickReport, forum_id: str, forum: Any, sto
     whole read is due (forumgm.daemon.forum.housekeeping.inbox_check); its error, or None."""
     counts = [getattr(threads[game.id][0], "unread_pms", None) for game in games if game.id in threads]
     every = min((game.inbox_full_read for game in games), default=DEFAULT_FULL_READ)
-    due = any(due_phases(game.config, now, store, game.grace) for game in games
+    # a deadline has passed: its orders are read whether the pages count them unread or not
+    due = any(due_phases(game.config, now, store) for game in games
               if not is_finished(store, game.id) and not is_paused(store, game.id))
     why = inbox_reason(counts, store.inbox_read_at(forum_id), now, every, due)
     if why is None:
