@@ -72,7 +72,7 @@ def publish_approved(forum, store, now: datetime, forum_id: str | None = None,
     for draft in sending + approved:
         if until is not None and until():
             report.interrupted = True
-            log.info("publishing stops for a phase due now; the drafts left go on the next tick")
+            log.info("publishing stops: a deadline has passed; the drafts left go after its resolution")
             break
         phase = (draft["game_id"], draft["phase_key"])
         if draft["target"] == "thread" and phase in held_back:

@@ -183,7 +183,7 @@ def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edge
             report.errors.append(f"{forum_id}: {error}")
     if edges.publish is not None:
         try:   # publishing keeps each draft's failure to that draft; anything left must not end the tick
-            published = edges.publish(forum, store, now, until=_newly_due(live, store, now, moment))
+            published = edges.publish(forum, store, now, until=_deadline_passed(live, store, now, moment))
             failed = getattr(published, "failed", None) or {}
             report.errors += [f"draft {draft_id}: {reason}" for draft_id, reason in failed.items()]
             report.drafts_held = min((getattr(published, "waiting", None) or {}).values(), default=None)
@@ -195,7 +195,7 @@ def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edge
     return report
 
 
-def _newly_due(games: Sequence[GameRun], store: Store, now: datetime,
+def _deadline_passed(games: Sequence[GameRun], store: Store, now: datetime,
                clock: Callable[[], datetime]) -> Callable[[], bool]:
     """Whether a phase's deadline has passed since the tick began, or had passed and its grace runs:
     the receipts of a last-minute rush (30 PMs, 129 requests at the polite rate) must not hold its
