@@ -52,7 +52,7 @@ class PublishReport:
     waiting: dict[int, datetime] = field(default_factory=dict)  # held by the board's flood pause: until
     held: dict[int, str] = field(default_factory=dict)          # PMs held while the sent PMs' space is full
     error: str | None = None                                    # the forum did not answer: the rest waits
-    interrupted: bool = False                                   # a phase became due: the rest waits
+    interrupted: bool = False                                   # a deadline passed: the rest waits for its resolution
 
     @property
     def ok(self) -> bool:
