@@ -8,8 +8,9 @@ The real daemon loop (`run_loop`) hosts a 30-player Legends game and an 8-player
 the local forum (a child process, so its CPU and memory are not the daemon's) with the polite
 rate limit on (1 s between requests). Game time is virtual: it stands still while the daemon
 works and jumps when the loop sleeps or the HTTP client pauses, so a month takes minutes; every
-real second the daemon spends is added to the latencies. Players post in the threads, vote,
-and send their orders by PM at random times (more of them in the last hour before a deadline);
+real second the daemon spends is added to the latencies. Players act during the HTTP client's
+pauses as during the loop's sleep, each at its moment (a rush goes on while a tick reads); they
+post in the threads, vote, and send their orders by PM at random times (more of them in the last hour before a deadline);
 three accounts that play nothing write to the host now and then. The host approves every draft
 between ticks, except those addressed to himself (notices, digests: he reads them on his page).
 
@@ -313,7 +314,9 @@ class Soak:
         os.environ[PASSWORD_ENV] = HOST_PASSWORD
         installation = load_installation(write_config(self.folder, self.forum_url, self.pace))
         self.installation = installation
-        forum = open_forum(installation.forum, HOST_PASSWORD, clock=self.clock.monotonic, sleep=self.clock.sleep,
+        self.players = Players([legends_script(), mafia_script()], self.act, rush=self.pace.rush)
+        # players act while the daemon waits between requests too: a rush goes on during a tick
+        forum = open_forum(installation.forum, HOST_PASSWORD, clock=self.clock.monotonic, sleep=self.advance,
                            now=self.clock.now)
         self.daemon = Daemon(installation, Store(installation.storage, now=self.clock.now), forum, self.clock)
         self.pm_sent_at: dict[str, datetime] = {}      # a PM's id -> when the board took it (game time)
@@ -324,7 +327,6 @@ class Soak:
             self.pm_sent_at[str(pm_id)] = self.clock.now()
             return pm_id
         forum.send_pm = send_pm
-        self.players = Players([legends_script(), mafia_script()], self.act, rush=self.pace.rush)
         self.players.plan_chatter(START, self.days, self.pace.chatter)
         self.ends = START + timedelta(days=self.days)
         self.stop = StopFlag()
@@ -360,8 +362,8 @@ class Soak:
         self.players.plan_phases(store, self.clock.now())
         return approved
 
-    def sleep(self, seconds: float) -> None:
-        """The loop's wait: game time moves on; the players do what falls due meanwhile."""
+    def advance(self, seconds: float) -> None:
+        """Game time moves on; the players do what falls due meanwhile, each at its moment."""
         target = self.clock.now() + timedelta(seconds=seconds)
         while True:
             upcoming = self.players.queue[0][0] if self.players.queue else None
@@ -370,6 +372,10 @@ class Soak:
             self.clock.value.value = max(self.clock.value.value, upcoming)
             self.players.run_due(self.clock.now())
         self.clock.value.value = max(self.clock.value.value, target.timestamp())
+
+    def sleep(self, seconds: float) -> None:
+        """The loop's wait."""
+        self.advance(seconds)
         self._day_boundary()
         if self.clock.now() >= self.ends:
             self.stop.set()

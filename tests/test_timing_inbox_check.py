@@ -1,5 +1,5 @@
 """A poll with nothing new costs one request per thread: the thread page's header counts the
-host's unread PMs, and the PM inbox is read only when it counts one, when a phase is due, after a
+host's unread PMs, and the PM inbox is read only when it counts one, when a deadline has passed, after a
 read that failed, or at the periodic whole read (`[daemon] inbox_full_read`), which also finds a PM
 someone opened on the board before forumgm did. The local forum over real HTTP, a Legends game."""
 from __future__ import annotations
@@ -106,7 +106,7 @@ def test_a_board_whose_pages_show_no_count_has_its_inbox_read_at_every_poll(game
     ([0, 0], 29, False, None),
     ([0], 30, False, "the periodic whole read"),
     ([0], None, False, "no read of the inbox that went well yet"),
-    ([0], 10, True, "a phase is due"),
+    ([0], 10, True, "a deadline has passed"),
     ([0, 2], 10, False, "2 unread PM(s)"),
     ([0, None], 10, False, "the pages read show no unread count"),
     ([], 10, False, "the pages read show no unread count"),       # every game of the forum held

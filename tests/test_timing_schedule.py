@@ -43,6 +43,13 @@ def test_near_a_deadline_it_polls_often():
     assert (wake.at, wake.why) == (T0 + timedelta(seconds=30), "poll")
 
 
+def test_in_the_last_poll_interval_before_a_deadline_it_polls_twice_as_often():
+    # a late rush is read as it comes: 30 PMs left for the deadline would cost 30 s of the grace
+    assert wake_after(T0, OpenPhase(T0 + timedelta(seconds=20))).at == T0 + timedelta(seconds=15)
+    assert wake_after(T0, OpenPhase(T0 + timedelta(seconds=31))).at == T0 + timedelta(seconds=30)
+    assert wake_after(T0, OpenPhase(T0)).at == T0 + timedelta(seconds=30)    # past it: deadline + grace
+
+
 def test_it_wakes_when_the_near_window_opens_instead_of_polling_past_it():
     wake = wake_after(T0, OpenPhase(T0 + timedelta(hours=1, minutes=4)))
     assert (wake.at, wake.why) == (T0 + timedelta(minutes=4), "near a deadline")
@@ -143,7 +150,8 @@ def test_the_phase_resolves_at_the_tick_at_deadline_plus_grace(installation):
     far = [t for t in ticks if t < msk(3, 21, 45)]
     assert far == [msk(3, 20, 3) + timedelta(minutes=10 * n) for n in range(11)]
     near = [t for t in ticks if t >= msk(3, 21, 45)]
-    assert near == [msk(3, 21, 45) + timedelta(seconds=30 * n) for n in range(122)]
+    last_call = deadline - timedelta(seconds=15)       # the last poll interval before it, twice as often
+    assert near == sorted([msk(3, 21, 45) + timedelta(seconds=30 * n) for n in range(122)] + [last_call])
     assert recorder.reminded_at == msk(3, 21, 45)
     assert all(s <= REPLAN for s in recorder.sleeps)
 

@@ -52,7 +52,7 @@ class PublishReport:
     waiting: dict[int, datetime] = field(default_factory=dict)  # held by the board's flood pause: until
     held: dict[int, str] = field(default_factory=dict)          # PMs held while the sent PMs' space is full
     error: str | None = None                                    # the forum did not answer: the rest waits
-    interrupted: bool = False                                   # a phase became due: the rest waits
+    interrupted: bool = False                                   # a deadline passed: the rest waits for its resolution
 
     @property
     def ok(self) -> bool:
@@ -72,7 +72,7 @@ def publish_approved(forum, store, now: datetime, forum_id: str | None = None,
     for draft in sending + approved:
         if until is not None and until():
             report.interrupted = True
-            log.info("publishing stops for a phase due now; the drafts left go on the next tick")
+            log.info("publishing stops: a deadline has passed; the drafts left go after its resolution")
             break
         phase = (draft["game_id"], draft["phase_key"])
         if draft["target"] == "thread" and phase in held_back:

@@ -2,7 +2,10 @@
 
     sync each game's thread, then the inbox    (forumgm.daemon.tick.sync; a game that fails stops, visibly) —
                                                the inbox only when the thread pages count a PM unread, a
-                                               phase is due, or a periodic whole read is (daemon/forum/housekeeping/inbox_check.py)
+                                               deadline has passed, or a periodic whole read is (daemon/forum/housekeeping/inbox_check.py);
+                                               a game whose deadline has passed and whose grace runs waits:
+                                               its thread and inputs are read by the resolving tick, this one
+                                               only reads the late rush's PMs (a request each) meanwhile
     a post read after the phase it is dated in resolved -> a notice for the host (forumgm.daemon.tick.late_inputs)
     record inputs: order PMs -> orders + a receipt draft each (and the host's notice for a PM a resolved
                    phase never saw); thread votes -> the running tally
@@ -142,6 +145,8 @@ def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edge
     for game in live:
         try:
             start_game(game, store, now)
+            if in_grace(game, store, now):
+                continue
             threads[game.id] = _sync_step(edges.sync_game, report, game.config, forum, store, moment())
         except sqlite3.Error:   # the store itself fails: run_loop says so once, not per game
             raise
@@ -154,7 +159,7 @@ def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edge
         _seat_accounts_step(edges.seat_accounts, report, forum, store, [g for g in live if g.id in threads], now)
     for game in live:
         if game.id not in threads:
-            continue        # it failed to start: logged above
+            continue        # it failed to start (logged above), or it waits for its resolving tick
         try:
             # a post a resolved phase never saw, dated inside it: the host is told
             draft_late_posts(game, store, getattr(threads[game.id][0], "new_posts", None) or ())
@@ -179,7 +184,7 @@ def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edge
             report.errors.append(f"{forum_id}: {error}")
     if edges.publish is not None:
         try:   # publishing keeps each draft's failure to that draft; anything left must not end the tick
-            published = edges.publish(forum, store, now, until=_newly_due(live, store, now, moment))
+            published = edges.publish(forum, store, now, until=_deadline_passed(live, store, now, moment))
             failed = getattr(published, "failed", None) or {}
             report.errors += [f"draft {draft_id}: {reason}" for draft_id, reason in failed.items()]
             report.drafts_held = min((getattr(published, "waiting", None) or {}).values(), default=None)
@@ -191,18 +196,26 @@ def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edge
     return report
 
 
-def _newly_due(games: Sequence[GameRun], store: Store, now: datetime,
+def _deadline_passed(games: Sequence[GameRun], store: Store, now: datetime,
                clock: Callable[[], datetime]) -> Callable[[], bool]:
-    """Whether a phase has become due since the tick began: the receipts of a last-minute rush
-    (30 PMs, 129 requests at the polite rate) must not hold its resolution back by minutes, so
-    publishing stops and the next tick, at once, resolves first and sends them after."""
+    """Whether a phase's deadline has passed since the tick began, or had passed and its grace runs:
+    the receipts of a last-minute rush (30 PMs, 129 requests at the polite rate) must not hold its
+    resolution back, so publishing stops and the tick at deadline + grace resolves first and sends
+    them after."""
 
-    def due(moment: datetime) -> set[tuple[str, str]]:
+    def passed(moment: datetime, graced: bool) -> set[tuple[str, str]]:
         return {(game.id, phase["key"]) for game in games if not is_finished(store, game.id)
-                and not is_paused(store, game.id) for phase in due_phases(game.config, moment, store, game.grace)}
+                and not is_paused(store, game.id)
+                for phase in due_phases(game.config, moment, store, game.grace if graced else timedelta(0))}
 
-    already = due(now)      # resolved by this tick, or waiting for the host: no reason to stop
-    return lambda: bool(due(clock()) - already)
+    already = passed(now, graced=True)      # resolved by this tick, or waiting for the host: no reason to stop
+    return lambda: bool(passed(clock(), graced=False) - already)
+
+
+def in_grace(game: GameRun, store: Store, now: datetime) -> bool:
+    """Whether a phase of the game has passed its deadline and resolves only at deadline + grace."""
+    return (not is_finished(store, game.id) and not is_paused(store, game.id)
+            and len(due_phases(game.config, now, store)) > len(due_phases(game.config, now, store, game.grace)))
 
 
 def _seat_accounts_step(step: Callable, report: TickReport, forum: Any, store: Store, games: list[GameRun],
@@ -262,7 +275,8 @@ def _inbox_step(edges: Edges, report: TickReport, forum_id: str, forum: Any, sto
     whole read is due (forumgm.daemon.forum.housekeeping.inbox_check); its error, or None."""
     counts = [getattr(threads[game.id][0], "unread_pms", None) for game in games if game.id in threads]
     every = min((game.inbox_full_read for game in games), default=DEFAULT_FULL_READ)
-    due = any(due_phases(game.config, now, store, game.grace) for game in games
+    # a deadline has passed: its orders are read whether the pages count them unread or not
+    due = any(due_phases(game.config, now, store) for game in games
               if not is_finished(store, game.id) and not is_paused(store, game.id))
     why = inbox_reason(counts, store.inbox_read_at(forum_id), now, every, due)
     if why is None:
