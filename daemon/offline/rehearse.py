@@ -16,7 +16,6 @@ import os
 import re
 import secrets
 import tempfile
-import time
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from pathlib import Path
@@ -72,8 +71,8 @@ def accounts(game: GameConfig) -> dict[str, str]:
 
 
 def rehearsal_board(game: GameConfig, passwords: dict[str, str], clock: Callable[[], datetime],
-                    form_clock: Callable[[], float] = time.time) -> Board:
-    board = Board(clock=clock, title="forumgm: репетиция", form_clock=form_clock)
+                    real: RealTime = REAL) -> Board:
+    board = Board(clock=clock, title="forumgm: репетиция", form_clock=real.epoch)
     for name, password in passwords.items():
         board.add_user(name, password, admin=name == HOST)
     board.add_topic(HOST, f"Репетиция: {game.id}",
@@ -178,7 +177,7 @@ def run_rehearsal(game_file: Path, phase_seconds: float, autoplay: bool, auto_ap
         return path
 
     try:
-        hosted = host(rehearsal_board(game, passwords, clock.now, real.epoch), clock, folder, config, port, web_port,
+        hosted = host(rehearsal_board(game, passwords, clock.now, real), clock, folder, config, port, web_port,
                       passwords[HOST], real=real)
     except Refused as problem:
         print(f"forumgm rehearse: {problem}", file=out)
