@@ -9,14 +9,17 @@ markers that let a developer run the fast part alone (README, "Layout"):
 """
 from __future__ import annotations
 
+import sqlite3
 import sys
 from dataclasses import replace
 
 import pytest
 
 from forumgm.config import load_texts
+from forumgm.daemon.store.lost import marker_path
 from localforum_support import FakeClock
 from mafia_daemon_support import example_installation
+from mafia_walk_support import walk
 
 # Where the environment sets PYTHONDONTWRITEBYTECODE (this machine's does), pytest rewrites the
 # asserts of every test file again in each worker at each run: some 6 s of CPU a worker. Written,
@@ -49,12 +52,38 @@ def texts():
     return load_texts()
 
 
+def approving_nothing(config):
+    return replace(config, games=(replace(config.games[0], approval={}),))
+
+
 @pytest.fixture
 def installation(tmp_path, monkeypatch):
     """The shipped example installation with its Mafia game alone, whose host approves nothing:
-    every draft goes out (the walks of tests/test_spine_tick.py exercise publishing so)."""
-    config = example_installation(tmp_path, monkeypatch)
-    return replace(config, games=(replace(config.games[0], approval={}),))
+    every draft goes out (the walks of tests/mafia_walk_support.py exercise publishing so)."""
+    return approving_nothing(example_installation(tmp_path, monkeypatch))
+
+
+@pytest.fixture(scope="session")
+def walked(tmp_path_factory):
+    """The store the example game's two walked days leave (tests/mafia_walk_support.py), walked once a
+    worker: `played` copies it for each test, which never sees this one."""
+    folder = tmp_path_factory.mktemp("walked")
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        installation = approving_nothing(example_installation(folder, monkeypatch))
+        walk(installation)[0].close()
+    return installation.storage
+
+
+@pytest.fixture
+def played(walked, installation):
+    """Two days of the example game on the command line's store, a copy of its own:
+    (installation, its config file)."""
+    source, copy = sqlite3.connect(walked), sqlite3.connect(installation.storage)
+    source.backup(copy)
+    source.close()
+    copy.close()
+    marker_path(installation.storage).write_bytes(marker_path(walked).read_bytes())
+    return installation, installation.source
 
 
 @pytest.fixture(scope="session")

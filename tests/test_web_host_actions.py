@@ -16,8 +16,7 @@ from forumgm.daemon.store import Store
 from forumgm.daemon.web.server import web_server
 from localforum_support import HOST, msk
 from test_e2e_mafia import GAME, ROUND_1, Table, play_round
-from test_host_actions_cli import played  # noqa: F401  (two rounds of the example game, on the command line's store)
-from test_spine_tick import GAME as SPINE_GAME
+from mafia_walk_support import GAME as SPINE_GAME
 from browser_support import log_in, submit_correction
 
 PASSWORD = "длинный пароль ведущего"

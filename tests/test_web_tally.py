@@ -10,8 +10,7 @@ from forumgm.daemon.web import create_app
 from forumgm.daemon.web.queries import TallyLine, running_tally
 from spine_fakes import MemoryForum, ScriptedPm
 from web_seed import without_labels
-from test_host_actions_cli import played  # noqa: F401  (the fixture is reused)
-from test_spine_tick import GAME, PMS, msk, start
+from mafia_walk_support import GAME, PMS, msk, start
 
 PASSWORD = "длинный пароль ведущего"
 DAY_3 = [ScriptedPm("Аскон", "голос: Хан", msk(5, 10)), ScriptedPm("Аскон", "голос: Бук", msk(5, 10, 30)),
