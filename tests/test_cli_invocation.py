@@ -96,7 +96,7 @@ def test_every_command_ends_quietly_when_its_help_has_no_reader(command, capsys)
 
 
 @pytest.fixture
-def with_drafts(played, monkeypatch):  # noqa: F811
+def with_drafts(played, monkeypatch):
     monkeypatch.setenv("FORUMGM_WEB_PASSWORD", "long secret")    # check-config wants every secret of the file
     installation, config = played
     storage = installation.storage

@@ -14,7 +14,7 @@ from forumgm.daemon.store import Store, to_text
 from forumgm.parsers.names import account_player
 from seats_support import rerun_after_replacement
 from spine_fakes import MemoryForum, ScriptedPm
-from mafia_walk_support import GAME, PMS, msk, start, walk
+from mafia_walk_support import GAME, PMS, msk, start
 
 
 def cli(config, *args, stdin: str | None = None, monkeypatch=None) -> int:

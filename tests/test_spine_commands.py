@@ -5,7 +5,7 @@ import pytest
 
 from forumgm.daemon.cli import main
 from forumgm.daemon.store import Store
-from mafia_walk_support import GAME, walk
+from mafia_walk_support import GAME
 
 
 def test_status_shows_the_open_phase_in_moscow_time(played, capsys):

@@ -212,7 +212,7 @@ def test_the_pages_fit_a_phone_screen(hosted, phone, path):
     assert overflow <= 0
 
 
-def test_an_older_phase_is_re_run_from_the_page_with_every_later_one(played, page, monkeypatch):  # noqa: F811
+def test_an_older_phase_is_re_run_from_the_page_with_every_later_one(played, page, monkeypatch):
     """Two rounds of the example game resolved; the host corrects day 1 and re-runs it: day 2 follows."""
     from forumgm.daemon.host_actions.correct import correct
 

@@ -17,7 +17,7 @@ DAY_3 = [ScriptedPm("Аскон", "голос: Хан", msk(5, 10)), ScriptedPm(
          ScriptedPm("Хан", "голос: Бук", msk(5, 11)), ScriptedPm("Тора", "не судить", msk(5, 11, 30))]
 
 
-def test_the_page_counts_pm_votes_as_the_engine_does(played):  # noqa: F811
+def test_the_page_counts_pm_votes_as_the_engine_does(played):
     installation, _config = played
     clock = FixedClock(msk(5, 12))
     daemon = start(installation, clock, MemoryForum(clock, pms=list(PMS) + DAY_3))
