@@ -136,6 +136,29 @@ def _gender(context: Any, name: Any) -> str:
     return _agreement(context).of(name) or ""
 
 
+class _CompiledTemplates(jinja2.BytecodeCache):
+    """The compiled code of every template source seen in this process, for every `Texts`: each
+    game run, re-run, simulation and overlay makes an environment of its own, and compiling the
+    same sources again for each was most of the time they took. Jinja keys a template by its name
+    and checks the source's checksum, so an edited template compiles anew; every environment here
+    is made with the same options (Texts.__init__), the only thing besides the source that shapes
+    the code."""
+
+    def __init__(self) -> None:
+        self._code: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        code = self._code.get(bucket.key)
+        if code is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self._code[bucket.key] = bucket.bytecode_to_string()
+
+
+_COMPILED = _CompiledTemplates()
+
+
 class Texts:
     """A set of loaded templates: name -> source (e.g. "legends/technical.j2"), and the host's
     declension table: nick -> case name («родительный») -> the form to write where forumgm's own
@@ -150,6 +173,7 @@ class Texts:
             lstrip_blocks=True,
             keep_trailing_newline=False,
             autoescape=False,
+            bytecode_cache=_COMPILED,
         )
         self._env.filters["raw"] = Markup
         self._env.filters["bb"] = escape_bbcode
@@ -192,7 +216,8 @@ class Texts:
         if (dict(shown_as), holders) == (self._env.globals.get(SHOWN, {}), self._env.globals.get(HOLDERS, {})):
             return self
         texts = copy.copy(self)
-        # an overlay compiles the templates again for its own globals; made only for a replaced seat
+        # an overlay has a template cache of its own for its own globals (the code is _COMPILED's);
+        # made only for a replaced seat
         texts._env = self._env.overlay(cache_size=50)
         texts._env.globals = {**self._env.globals, SHOWN: dict(shown_as), HOLDERS: holders}
         return texts

@@ -1,5 +1,7 @@
-"""What the test files share: the fake clock, the shipped texts, one Chromium per worker, and the
-markers that let a developer run the fast part alone (README, "Layout"):
+"""What the test files share: the fake clock, the shipped texts, one Chromium per worker, the games
+several files play on (the example Mafia game's two walked days, a Legends day on the local forum, a
+Bellum table, the coin game registered), and the markers that let a developer run the fast part
+alone (README, "Layout"):
 
     browser   drives the host's page in Debian's Chromium (a test using `page` or `phone`)
     e2e       a game played end to end through the daemon on the local forum (tests/test_e2e_*.py)
@@ -9,14 +11,24 @@ markers that let a developer run the fast part alone (README, "Layout"):
 """
 from __future__ import annotations
 
+import sqlite3
 import sys
 from dataclasses import replace
 
 import pytest
 
 from forumgm.config import load_texts
+from forumgm.daemon.offline.localforum import LocalForum
+from forumgm.daemon.settings.games import GROUP, forget_games
+from forumgm.daemon.store.lost import marker_path
+from bellum_forum_support import Table as BellumTable
+from coin_support import GAMES_FOLDER as COIN_FOLDER
+from legends_forum_support import (GAME as LEGENDS_GAME, GAME_KEYS, PASSWORD_ENV, ROLES, Player, legends_board, msk,
+                                   start_daemon, tick_at, write_installation as write_legends_installation)
+from legends_host_support import draft_body
 from localforum_support import FakeClock
 from mafia_daemon_support import example_installation
+from mafia_walk_support import walk
 
 # Where the environment sets PYTHONDONTWRITEBYTECODE (this machine's does), pytest rewrites the
 # asserts of every test file again in each worker at each run: some 6 s of CPU a worker. Written,
@@ -49,12 +61,104 @@ def texts():
     return load_texts()
 
 
+def approving_nothing(config):
+    return replace(config, games=(replace(config.games[0], approval={}),))
+
+
 @pytest.fixture
 def installation(tmp_path, monkeypatch):
     """The shipped example installation with its Mafia game alone, whose host approves nothing:
-    every draft goes out (the walks of tests/test_spine_tick.py exercise publishing so)."""
-    config = example_installation(tmp_path, monkeypatch)
-    return replace(config, games=(replace(config.games[0], approval={}),))
+    every draft goes out (the walks of tests/mafia_walk_support.py exercise publishing so)."""
+    return approving_nothing(example_installation(tmp_path, monkeypatch))
+
+
+@pytest.fixture(scope="session")
+def walked(tmp_path_factory):
+    """The store the example game's two walked days leave (tests/mafia_walk_support.py), walked once a
+    worker: `played` copies it for each test, which never sees this one."""
+    folder = tmp_path_factory.mktemp("walked")
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        installation = approving_nothing(example_installation(folder, monkeypatch))
+        walk(installation)[0].close()
+    return installation.storage
+
+
+@pytest.fixture
+def played(walked, installation):
+    """Two days of the example game on the command line's store, a copy of its own:
+    (installation, its config file)."""
+    source, copy = sqlite3.connect(walked), sqlite3.connect(installation.storage)
+    source.backup(copy)
+    source.close()
+    copy.close()
+    marker_path(installation.storage).write_bytes(marker_path(walked).read_bytes())
+    return installation, installation.source
+
+
+@pytest.fixture
+def legends_game(tmp_path, monkeypatch):
+    """A small Legends game's local forum over HTTP with its installation and its players' sessions:
+    (server, clock, config, players)."""
+    clock = FakeClock(msk(2, 20))
+    monkeypatch.setenv(PASSWORD_ENV, "host-secret")
+    with LocalForum(legends_board(clock)) as server:
+        config = write_legends_installation(tmp_path, server, GAME_KEYS)
+        players = {nick: Player(server, clock, nick) for nick in ROLES}
+        yield server, clock, config, players
+
+
+@pytest.fixture
+def day_two(legends_game):
+    """Day 2 of that Legends game open, its votes posted in the thread over HTTP:
+    (server, clock, config, daemon, posts)."""
+    server, clock, config, players = legends_game
+    daemon = start_daemon(config, server, clock)
+    for moment in (msk(2, 20), msk(3, 10, 5), msk(3, 21, 5), msk(4, 10, 5)):
+        tick_at(daemon, clock, moment)
+    clock.moment = msk(4, 12, 30)
+    posts = {"Аскон": players["Аскон"].post("Голосую за [color=blue]Кума[/color]"),
+             "gosha100": players["gosha100"].post("[color=blue]Кума[/color]"),
+             "Robozik": players["Robozik"].post("[color=blue]Аскон[/color]"),
+             "Кума": players["Кума"].post("Я за [color=blue]Неизвестного[/color]")}
+    tick_at(daemon, clock, msk(4, 13))
+    yield server, clock, config, daemon, posts
+    daemon.store.close()
+
+
+@pytest.fixture
+def day_two_resolved(day_two):
+    """Day 2 as the thread voted it resolved (Кума lynched), an hour later."""
+    server, clock, config, daemon, posts = day_two
+    assert tick_at(daemon, clock, msk(4, 21, 5)).resolved == [f"{LEGENDS_GAME}/day-2"]
+    assert "Линч: [b]Кума[/b]." in draft_body(daemon.store, "lynch_report")
+    clock.moment = msk(4, 22)
+    return day_two
+
+
+@pytest.fixture
+def bellum_table(tmp_path, monkeypatch):
+    """A Bellum game on the local forum, hosted by the daemon (tests/bellum_forum_support.py)."""
+    table = BellumTable(tmp_path, monkeypatch)
+    yield table
+    table.close()
+
+
+@pytest.fixture
+def coin_registered(tmp_path_factory, monkeypatch):
+    """The «Монетка» game registered as a third party registers a game: a distribution's entry point in
+    the group forumgm.games, here a dist-info folder written for the test and put on sys.path with the
+    game's package."""
+    site = tmp_path_factory.mktemp("site")
+    info = site / "coin_game-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: coin-game\nVersion: 1.0\n", encoding="utf-8")
+    (info / "entry_points.txt").write_text(f"[{GROUP}]\ncoin = coin_game:GAME\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(COIN_FOLDER))
+    monkeypatch.syspath_prepend(str(site))
+    forget_games()
+    yield
+    monkeypatch.undo()
+    forget_games()
 
 
 @pytest.fixture(scope="session")

@@ -20,6 +20,8 @@ GAME = "legends-e2e"
 ROLES = {"Аскон": "Бес", "gosha100": "Мантикора", "Robozik": "Дракон", "Кума": "Единорог"}
 ALIASES = {"gosha100": ["гоша"]}
 SEED = 7
+# the small game of the local forum's tests (tests/conftest.py's `legends_game`)
+GAME_KEYS = 'vote_count_every = "3h"\n\n[approval]\nreceipt = false\n'
 
 
 def legends_board(clock: FakeClock, spectators: tuple[str, ...] = ()) -> Board:

@@ -13,7 +13,7 @@ import pytest
 
 from forumgm.daemon.cli import main
 from seats_support import rerun_after_replacement
-from test_e2e_bellum import GAME, msk, table  # noqa: F401  (the fixture is reused)
+from bellum_forum_support import GAME, msk
 
 # Хан's 5 Visigoths beat the Western Empire's 2 (×2) in Noricum; corrected to 3, they lose there.
 # The Alans' battle in Dacia is the same whatever Хан sends.
@@ -31,8 +31,9 @@ def cli(table, *args, stdin: str | None = None, monkeypatch=None) -> int:
 
 
 @pytest.fixture
-def posted(table):  # noqa: F811
+def posted(bellum_table):
     """Turn 1 resolved early (everyone ready), every draft approved and sent."""
+    table = bellum_table
     table.tick(msk(2, 12))
     for minute, (nick, text) in enumerate(ORDERS.items()):
         table.send(msk(2, 13, minute), nick, text)

@@ -62,7 +62,7 @@ RUNS = {
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("bench")]     # the scripts are started once, on one worker
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")     # not module: see tests/test_timing_soak.py's soak
 def started():
     running = {name: subprocess.Popen([sys.executable, *command], cwd=BENCH, text=True,
                                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)

@@ -13,8 +13,7 @@ import pytest
 
 from forumgm.daemon.cli import build_parser, main
 from forumgm.daemon.store import Store
-from test_spine_commands import played  # noqa: F401  (the fixture is reused)
-from test_spine_tick import GAME
+from mafia_walk_support import GAME
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 SIGPIPE_STATUS = 141            # 128 + SIGPIPE: what a shell shows for a tool killed by a closed pipe
@@ -97,9 +96,10 @@ def test_every_command_ends_quietly_when_its_help_has_no_reader(command, capsys)
 
 
 @pytest.fixture
-def with_drafts(played, monkeypatch):  # noqa: F811
+def with_drafts(played, monkeypatch):
     monkeypatch.setenv("FORUMGM_WEB_PASSWORD", "long secret")    # check-config wants every secret of the file
-    config, storage = played
+    installation, config = played
+    storage = installation.storage
     store = Store(storage)
     draft_id = store.drafts(status=None)[0]["id"]
     store.close()

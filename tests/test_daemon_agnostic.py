@@ -8,7 +8,7 @@ from pathlib import Path
 
 import forumgm.daemon
 import forumgm.engines
-from coin_support import GAMES_FOLDER, coin_registered  # noqa: F401  (the fixture)
+from coin_support import GAMES_FOLDER
 
 DAEMON = Path(forumgm.daemon.__file__).parent
 GAMES = frozenset(path.parent.name for path in Path(forumgm.engines.__file__).parent.glob("*/__init__.py"))
@@ -101,7 +101,7 @@ def test_the_discovered_games_are_the_engine_packages_each_naming_its_kinds_in_r
 OUTSIDE_NAMES = ("coin", "монетк", "toss", "бросок")
 
 
-def test_the_game_registered_from_outside_is_discovered_yet_named_nowhere_in_the_daemon(coin_registered):  # noqa: F811
+def test_the_game_registered_from_outside_is_discovered_yet_named_nowhere_in_the_daemon(coin_registered):
     from forumgm.daemon.settings.games import game_types, shipped_rules
 
     assert "coin" in game_types() and shipped_rules("coin").title == "Монетка"

@@ -7,13 +7,13 @@ import pytest
 
 from forumgm.daemon.cli import main
 from forumgm.daemon.store import Store
-from test_spine_commands import played  # noqa: F401  (the fixture is reused)
-from test_spine_tick import GAME
+from mafia_walk_support import GAME
 
 
 @pytest.fixture
-def pending_draft(played, monkeypatch, tmp_path):  # noqa: F811
-    config, storage = played
+def pending_draft(played, monkeypatch, tmp_path):
+    installation, config = played
+    storage = installation.storage
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))      # the editor's file goes under tmp_path
     store = Store(storage)
     draft = store.draft(store.insert_draft(GAME, "round_report", "thread", "Итоги дня", "round-2", True))
@@ -46,7 +46,7 @@ def test_an_editor_that_saves_edits_the_draft(pending_draft, monkeypatch, tmp_pa
     assert Store(storage).draft(draft["id"])["body"] == "Новый текст"
 
 
-def test_listing_an_unknown_game_names_the_known_ones(played, capsys):  # noqa: F811
-    config, _ = played
+def test_listing_an_unknown_game_names_the_known_ones(played, capsys):
+    _installation, config = played
     assert main(["drafts", "--config", str(config), "list", "--game", "nosuch"]) == 2
     assert f"forumgm drafts: no game 'nosuch' in {config} (games: {GAME})" in capsys.readouterr().err

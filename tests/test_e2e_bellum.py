@@ -6,20 +6,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pytest
-
 from forumgm.daemon.web import create_app
-from bellum_forum_support import GAME, PUBLIC_URL, Table, msk
+from bellum_forum_support import GAME, PUBLIC_URL, msk
 
 
-@pytest.fixture
-def table(tmp_path, monkeypatch):
-    table = Table(tmp_path, monkeypatch)
-    yield table
-    table.close()
-
-
-def test_a_turn_played_through_the_forum(table):
+def test_a_turn_played_through_the_forum(bellum_table):
+    table = bellum_table
     table.tick(msk(2, 12))                                   # dealt: turn 1 opens, deadline in 3 days
     [turn] = table.store.phases(GAME)
     assert turn["key"] == "turn-1" and turn["status"] == "pending"

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from coin_support import coin_registered  # noqa: F401  (the fixture)
 from e2e_support import LocalGame, write_installation
 from localforum_support import msk
 
@@ -46,7 +45,7 @@ class Table(LocalGame):
 
 
 @pytest.fixture
-def table(tmp_path, monkeypatch, coin_registered):  # noqa: F811
+def table(tmp_path, monkeypatch, coin_registered):
     table = Table(tmp_path, monkeypatch)
     yield table
     table.close()

@@ -7,8 +7,6 @@ import io
 import logging
 import re
 import shlex
-import threading
-import time
 from datetime import timedelta
 from types import SimpleNamespace
 
@@ -17,11 +15,13 @@ import requests
 from forumgm.daemon.cli import build_parser, main
 from forumgm.daemon.settings.installation import load_installation
 from forumgm.daemon.tick.clock import FastClock
+from forumgm.daemon.offline.hosting import RealTime
 from forumgm.daemon.offline.demo import (
     CLOCK_STARTS, GAME_ID, PASSWORD_ENV, _summary, demo_board, demo_clock, run_demo, speed_problem,
 )
 from forumgm.daemon.settings.secrets import read_password
 from forumgm.daemon.store import Store
+from localforum_support import FakeClock
 
 PAGE = re.compile(r"host's page: (?P<url>http://127\.0\.0\.1:\d+/)  password: (?P<password>\S+)")
 TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
@@ -47,18 +47,31 @@ def test_the_commands_the_demo_prints_parse_with_the_real_cli(tmp_path):
         assert args.handler is not None
 
 
-def watch_status(config, out: io.StringIO, seen: dict) -> None:
-    """`forumgm status` on the demo's config, over and over from when it is written until the demo ends."""
-    seen["status"] = []
-    for _ in range(600):
-        if PAGE.search(out.getvalue()):             # printed once the demo's store is open
+class WatchedOutput(io.StringIO):
+    """The demo's lines as the host reads them while it runs: once the page's line is out he logs in
+    there with the printed password, and at every line of the game he asks `forumgm status` on its
+    config. Both happen as the line is printed, while the demo's page and store are open."""
+
+    def __init__(self, config):
+        super().__init__()
+        self.config = config
+        self.login: int | None = None
+        self.status: list[str] = []
+
+    def write(self, text: str) -> int:
+        written = super().write(text)
+        found = PAGE.search(self.getvalue())
+        if found and self.login is None:
+            session = requests.Session()
+            token = TOKEN.search(session.get(f"{found['url']}login", timeout=5).text).group(1)
+            self.login = session.post(f"{found['url']}login", data={"password": found["password"], "csrf_token": token},
+                                      allow_redirects=False, timeout=5).status_code
+        if text.startswith("["):
             said = io.StringIO()
             with contextlib.redirect_stdout(said):
-                assert main(["status", "--config", str(config)]) == 0
-            seen["status"].append(said.getvalue().splitlines()[0])
-            if "then it stopped" in seen["status"][-1]:
-                return
-        time.sleep(0.05)
+                assert main(["status", "--config", str(self.config)]) == 0
+            self.status.append(said.getvalue().splitlines()[0])
+        return written
 
 
 # every act at its game time (Moscow), each phase resolved after its deadline and the daemon's grace
@@ -84,49 +97,31 @@ PLAYED = """\
 
 def test_the_demo_plays_its_game_to_the_end_serves_the_hosts_page_and_says_what_stays(tmp_path, monkeypatch,
                                                                                        caplog):
-    """The demo at ×40000, where one tick of the daemon outlasts a game day: every scripted act still
+    """The demo at ×40000 on counted seconds (its pauses and polls move them; the HTTP is real), where
+    the forum pauses of one tick span half a game day: every scripted act still
     happens at its own game time and the game ends with day 2's lynch. Its page answers with the
     printed password while the game runs, without writing an access-log line per request among the
     demo's own lines; afterwards its config serves the page again (`forumgm web`), the last lines
     say so."""
     caplog.set_level(logging.INFO, logger="werkzeug")
     monkeypatch.setenv(PASSWORD_ENV, "set by the demo")      # restored after the test
-    out = io.StringIO()
-    seen: dict = {}
-
-    def visit_page() -> None:
-        for _ in range(400):
-            found = PAGE.search(out.getvalue())
-            if found:
-                session = requests.Session()
-                login = session.get(f"{found['url']}login", timeout=5).text
-                token = TOKEN.search(login).group(1)
-                answer = session.post(f"{found['url']}login", data={"password": found["password"], "csrf_token": token},
-                                      allow_redirects=False, timeout=5)
-                seen["login"] = answer.status_code
-                return
-            time.sleep(0.05)
-
-    visitor = threading.Thread(target=visit_page)
-    visitor.start()
-    watcher = threading.Thread(target=watch_status, args=(tmp_path / "forumgm.toml", out, seen))
-    watcher.start()
-    assert run_demo(120, 40000, False, tmp_path, 0, out, poll=0.1) == 0       # it stops once the game is over
-    visitor.join()
-    watcher.join()
+    out = WatchedOutput(tmp_path / "forumgm.toml")
+    seconds = FakeClock()       # its waits move these instead of taking real ones
+    real = RealTime(monotonic=seconds.monotonic, sleep=seconds.sleep, epoch=seconds.monotonic)
+    assert run_demo(120, 40000, False, tmp_path, 0, out, poll=0.1, real=real) == 0    # it stops once the game is over
     assert "".join(line + "\n" for line in out.getvalue().splitlines() if line.startswith("[")) == PLAYED
     assert "game over: yes" in out.getvalue().splitlines()
     store = Store(tmp_path / "forumgm.sqlite")
     finished = store.game(GAME_ID)
     store.close()
     assert (finished["winner"], finished["finished_by"]) == ("Клан Природы", "engine")
-    assert seen["login"] == 302
+    assert out.login == 302
     # while it ran, `status` on its config told the demo's last tick and when it reads the forum next
     running = re.compile(r"daemon: last tick 2026-03-\d\d \d\d:\d\d:\d\d, next tick 2026-03-\d\d \d\d:\d\d:\d\d "
                          r"\(UTC, game time ×40000, the demo reads the forum every 0\.1 s, "
                          r"due \d\d:\d\d:\d\d real time\)$")
-    assert any(running.match(line) for line in seen["status"]), seen["status"]
-    assert not any("overdue" in line for line in seen["status"])
+    assert any(running.match(line) for line in out.status), out.status
+    assert not any("overdue" in line for line in out.status)
     assert [r.getMessage() for r in caplog.records if r.name == "werkzeug"] == []
     last = out.getvalue().strip().splitlines()[-3:]
     assert last[0] == f"What stays after the demo: its config, database and drafts in {tmp_path}, and"

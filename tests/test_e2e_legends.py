@@ -14,22 +14,11 @@ from forumgm.daemon.settings.records import ConfigError
 from forumgm.daemon.offline.localforum import LocalForum
 from forumgm.daemon.store import Store
 from legends_forum_support import (
-    GAME, PASSWORD_ENV, ROLES, Player, legends_board, msk, start_daemon, tick_at, write_installation,
+    GAME, PASSWORD_ENV, legends_board, msk, start_daemon, tick_at, write_installation,
 )
 from localforum_support import FakeClock
 
-GAME_KEYS = 'vote_count_every = "3h"\n\n[approval]\nreceipt = false\n'
 NIGHT1 = {"Аскон": "Шпионаж Кума", "gosha100": "Защита 3", "Robozik": "Атака 5 Аскон"}
-
-
-@pytest.fixture
-def game(tmp_path, monkeypatch):
-    clock = FakeClock(msk(2, 20))
-    monkeypatch.setenv(PASSWORD_ENV, "host-secret")
-    with LocalForum(legends_board(clock)) as server:
-        config = write_installation(tmp_path, server, GAME_KEYS)
-        players = {nick: Player(server, clock, nick) for nick in ROLES}
-        yield server, clock, config, players
 
 
 def approve_all(config, store: Store) -> None:
@@ -59,8 +48,8 @@ def on_forum_once(server: LocalForum, store: Store) -> None:
         assert found == (1 if draft["status"] == "sent" else 0), (draft["id"], draft["kind"], draft["status"])
 
 
-def test_a_legends_game_on_the_local_forum(game, capsys):
-    server, clock, config, players = game
+def test_a_legends_game_on_the_local_forum(legends_game, capsys):
+    server, clock, config, players = legends_game
     daemon = start_daemon(config, server, clock, publish=True)
     tick_at(daemon, clock, msk(2, 20))
     assert [p["key"] for p in daemon.store.phases(GAME)] == ["night-1"]
@@ -146,8 +135,8 @@ def test_a_legends_game_on_the_local_forum(game, capsys):
     on_forum_once(server, store)
 
 
-def test_the_host_finishes_a_game_and_nothing_resolves_after(game, capsys):
-    server, clock, config, players = game
+def test_the_host_finishes_a_game_and_nothing_resolves_after(legends_game, capsys):
+    server, clock, config, players = legends_game
     daemon = start_daemon(config, server, clock, publish=True)
     tick_at(daemon, clock, msk(2, 20))
     assert tick_at(daemon, clock, msk(3, 10, 5)).resolved == [f"{GAME}/night-1"]

@@ -7,9 +7,7 @@ from playwright.sync_api import expect
 
 from forumgm.daemon.drafts.publish import publish_approved
 from legends_forum_support import GAME, Player, msk, tick_at
-from test_e2e_legends import game  # noqa: F401  (the fixture is reused: the local forum and the installation)
-from test_host_actions_votes import (  # noqa: F401  (fixtures reused: day_two, day_two_resolved)
-    PASSWORD, cli, counted, day_two, day_two_resolved, draft_body, hosts_page, not_counted)
+from legends_host_support import PASSWORD, cli, counted, draft_body, hosts_page, not_counted
 from browser_support import log_in
 
 
@@ -135,7 +133,7 @@ def main_with_file(config, path) -> int:
     return main(["correct", "--config", str(config), GAME, "day-2", "Кума", str(path), "--annul"])
 
 
-def test_the_host_annuls_a_thread_vote_on_his_page_and_his_edited_count_is_kept(day_two, page):  # noqa: F811
+def test_the_host_annuls_a_thread_vote_on_his_page_and_his_edited_count_is_kept(day_two, page):
     server, clock, config, daemon, posts = day_two
     tick_at(daemon, clock, msk(4, 15, 5))
     [count] = running(daemon.store)

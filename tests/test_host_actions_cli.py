@@ -16,14 +16,7 @@ from forumgm.daemon.store import Store, to_text
 from forumgm.parsers.names import account_player
 from seats_support import rerun_after_replacement
 from spine_fakes import MemoryForum, ScriptedPm
-from test_spine_tick import GAME, PMS, msk, start, walk
-
-
-@pytest.fixture
-def played(installation, tmp_path):  # noqa: F811
-    store, _forum = walk(installation)
-    store.close()
-    return installation, tmp_path / "forumgm.toml"
+from mafia_walk_support import GAME, PMS, msk, start
 
 
 def cli(config, *args, stdin: str | None = None, monkeypatch=None) -> int:

@@ -11,11 +11,9 @@ from playwright.sync_api import expect
 
 from forumgm.daemon.cli import main
 from forumgm.daemon.offline.localforum import LocalForum
-from legends_forum_support import (GAME, MSK, PASSWORD_ENV, FakeClock, Player, legends_board, msk, start_daemon,
+from legends_forum_support import (GAME, GAME_KEYS, MSK, PASSWORD_ENV, FakeClock, Player, legends_board, msk, start_daemon,
                                    tick_at, write_installation)
-from test_e2e_legends import GAME_KEYS
-from test_e2e_legends import game  # noqa: F401  (the fixture is reused: the local forum and the installation)
-from test_host_actions_votes import PASSWORD, cli, day_two, hosts_page  # noqa: F401  (day_two is a fixture)
+from legends_host_support import PASSWORD, cli, hosts_page
 from browser_support import log_in, submit_correction
 
 

@@ -2,72 +2,12 @@
 his posts stay as they were, the tally counts the correction beside them, the lynch and a re-run use it."""
 from __future__ import annotations
 
-import contextlib
-import io
-import sys
-import threading
-
-import pytest
 from playwright.sync_api import expect
 
 from forumgm.daemon.cli import main
-from forumgm.daemon.offline.localforum.server import STOP_POLL
-from forumgm.daemon.runtime.loop import game_runs
-from forumgm.daemon.store import Store
-from forumgm.daemon.web.server import web_server
-from legends_forum_support import GAME, msk, start_daemon, tick_at
-from test_e2e_legends import game  # noqa: F401  (the fixture is reused: the local forum and the installation)
+from legends_forum_support import GAME, msk, tick_at
+from legends_host_support import PASSWORD, cli, counted, draft_body, hosts_page, not_counted
 from browser_support import log_in, submit_correction
-
-PASSWORD = "длинный пароль ведущего"
-
-
-@pytest.fixture
-def day_two(game):  # noqa: F811
-    """Day 2 of the example Legends game open, its votes posted in the thread over HTTP."""
-    server, clock, config, players = game
-    daemon = start_daemon(config, server, clock)
-    for moment in (msk(2, 20), msk(3, 10, 5), msk(3, 21, 5), msk(4, 10, 5)):
-        tick_at(daemon, clock, moment)
-    clock.moment = msk(4, 12, 30)
-    posts = {"Аскон": players["Аскон"].post("Голосую за [color=blue]Кума[/color]"),
-             "gosha100": players["gosha100"].post("[color=blue]Кума[/color]"),
-             "Robozik": players["Robozik"].post("[color=blue]Аскон[/color]"),
-             "Кума": players["Кума"].post("Я за [color=blue]Неизвестного[/color]")}
-    tick_at(daemon, clock, msk(4, 13))
-    yield server, clock, config, daemon, posts
-    daemon.store.close()
-
-
-@pytest.fixture
-def day_two_resolved(day_two):
-    """Day 2 as the thread voted it resolved (Кума lynched), an hour later."""
-    server, clock, config, daemon, posts = day_two
-    assert tick_at(daemon, clock, msk(4, 21, 5)).resolved == [f"{GAME}/day-2"]
-    assert "Линч: [b]Кума[/b]." in draft_body(daemon.store, "lynch_report")
-    clock.moment = msk(4, 22)
-    return day_two
-
-
-def cli(config, *args, stdin: str = "", monkeypatch=None) -> int:
-    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-    return main([args[0], "--config", str(config), *args[1:], "--by", "ведущий"])
-
-
-def counted(store) -> dict[str, tuple[str, str | None, str | None]]:
-    return {v["voter"]: (v["target"], v["post_id"], v["entered_by"])
-            for v in store.votes(GAME, "day-2") if v["counted"]}
-
-
-def not_counted(store) -> list[tuple]:
-    return [(v["voter"], v["text"], v["reason"], v["post_id"], v["detail"]) for v in store.votes(GAME, "day-2")
-            if not v["counted"]]
-
-
-def draft_body(store, kind: str) -> str:
-    [draft] = [d for d in store.drafts(game_id=GAME) if d["kind"] == kind and d["phase_key"] == "day-2"
-               and d["status"] != "superseded"]
-    return draft["body"]
 
 
 def test_a_corrected_vote_of_the_open_day_counts_beside_the_players_post(day_two, monkeypatch, capsys):
@@ -144,24 +84,6 @@ def test_a_corrected_vote_of_a_resolved_day_counts_when_it_is_re_run(day_two_res
     assert store.phases(GAME, status="pending") == []
     tick_at(daemon, clock, msk(4, 23))
     assert store.game(GAME)["finished_by"] == "engine"
-
-
-@contextlib.contextmanager
-def hosts_page(daemon):
-    """The host's page on the daemon's installation, on its own connection to the store: (store, base URL)."""
-    installation = daemon.installation
-    store = Store(installation.storage, now=daemon.clock.now)
-    web = web_server(store, PASSWORD, "127.0.0.1", 0,
-                     games=lambda: {game.id: game for game in game_runs(installation)})
-    thread = threading.Thread(target=web.serve_forever, kwargs={"poll_interval": STOP_POLL}, daemon=True)
-    thread.start()
-    try:
-        yield store, f"http://127.0.0.1:{web.server_port}"
-    finally:
-        web.shutdown()
-        thread.join()
-        web.server_close()
-        store.close()
 
 
 def test_the_host_corrects_a_thread_vote_on_his_page(day_two, page):

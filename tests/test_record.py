@@ -209,12 +209,10 @@ def test_a_dealt_games_seed_cannot_change_and_an_accepted_rule_change_is_a_new_p
 
 # ---------------------------------------------------------------- Legends
 
-game = legends.game       # the Legends harness's board, clock, installation and players
-
-
-def test_a_legends_game_ends_with_its_seed_revealed_and_a_changed_roll_or_vote_fails_naming_the_phase(game, tmp_path, capsys):
-    server, _clock, config, _players = game
-    legends.test_a_legends_game_on_the_local_forum(game, capsys)       # played to the Nature clan's win
+def test_a_legends_game_ends_with_its_seed_revealed_and_a_changed_roll_or_vote_fails_naming_the_phase(legends_game, tmp_path,
+                                                                                                     capsys):
+    server, _clock, config, _players = legends_game
+    legends.test_a_legends_game_on_the_local_forum(legends_game, capsys)       # played to the Nature clan's win
     [attached] = [f for f in server.board.files.values() if f.post_id is not None]
     answer = requests.get(f"{server.url}download/file.php?id={attached.id}", timeout=10)
     archive = tmp_path / f"{LEGENDS_GAME}.json"

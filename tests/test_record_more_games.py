@@ -13,7 +13,6 @@ import test_e2e_arena as arena_e2e
 import test_e2e_bellum as bellum_e2e
 
 arena = arena_e2e.arena
-table = bellum_e2e.table
 
 
 def changed(path, edit):
@@ -46,8 +45,8 @@ def test_an_arena_duel_checks_out_and_a_changed_die_or_event_names_where(arena, 
     assert capsys.readouterr().out.splitlines()[-1].endswith("differs in step-6")
 
 
-def test_a_bellum_game_the_host_ends_checks_out(table, tmp_path, capsys):
-    bellum_e2e.test_a_turn_played_through_the_forum(table)
+def test_a_bellum_game_the_host_ends_checks_out(bellum_table, tmp_path, capsys):
+    bellum_e2e.test_a_turn_played_through_the_forum(bellum_table)
     config = str(tmp_path / "forumgm.toml")
     assert main(["finish", "--config", config, bellum_e2e.GAME, "--winner", "Гунны", "--by", "host"]) == 0
     archive = tmp_path / "bellum.json"

@@ -13,6 +13,7 @@ import requests
 from markupsafe import escape
 
 from forumgm.daemon.cli import main
+from forumgm.daemon.offline.hosting import RealTime
 from forumgm.daemon.offline.localforum.server import STOP_POLL
 from forumgm.daemon.offline.rehearse import phase_span, rehearsal_copy, run_rehearsal
 from forumgm.daemon.settings.game import load_game
@@ -20,18 +21,22 @@ from forumgm.daemon.settings.games import rules_for
 from forumgm.daemon.store import Store
 from forumgm.daemon.web.server import web_server
 from forumgm.engines.base import Accepted, OrderPm
+from localforum_support import FakeClock
 
 GAMES = Path(__file__).resolve().parent.parent / "config" / "games"
 TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
-pytestmark = pytest.mark.xdist_group("rehearse")
 
 
 def rehearse(tmp_path, name: str, *flags: str) -> tuple[int, str, Path]:
+    """The command's run on counted seconds: its waits (the client's pauses, the forms' ages, its
+    polls) move them instead of taking real ones, over the same real HTTP."""
     out = io.StringIO()
     folder = tmp_path / "rehearsal"
+    seconds = FakeClock()
     args = dict(phase_seconds=0.5, autoplay="--autoplay" in flags, auto_approve="--auto-approve" in flags,
                 max_phases=int(next((f.split("=")[1] for f in flags if f.startswith("--max-phases=")), 30)),
-                folder=folder, port=0, out=out, poll=0.1)
+                folder=folder, port=0, out=out, poll=0.1,
+                real=RealTime(monotonic=seconds.monotonic, sleep=seconds.sleep, epoch=seconds.monotonic))
     code = run_rehearsal(GAMES / name, **args)
     return code, out.getvalue(), folder
 

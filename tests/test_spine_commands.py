@@ -5,18 +5,11 @@ import pytest
 
 from forumgm.daemon.cli import main
 from forumgm.daemon.store import Store
-from test_spine_tick import GAME, walk
-
-
-@pytest.fixture
-def played(installation, tmp_path):  # noqa: F811
-    store, _forum = walk(installation)
-    store.close()
-    return tmp_path / "forumgm.toml", installation.storage
+from mafia_walk_support import GAME
 
 
 def test_status_shows_the_open_phase_in_moscow_time(played, capsys):
-    config, _ = played
+    _installation, config = played
     assert main(["status", "--config", str(config)]) == 0
     out = capsys.readouterr().out
     assert f"{GAME} (mafia): 8 players, 2 phase(s) resolved" in out
@@ -26,7 +19,7 @@ def test_status_shows_the_open_phase_in_moscow_time(played, capsys):
 
 
 def test_status_of_a_finished_game_says_so_instead_of_an_open_phase(played, capsys):
-    config, _ = played
+    _installation, config = played
     assert main(["finish", "--config", str(config), GAME, "--winner", "Мирные", "--by", "host"]) == 0
     capsys.readouterr()
     assert main(["status", "--config", str(config)]) == 0
@@ -35,7 +28,8 @@ def test_status_of_a_finished_game_says_so_instead_of_an_open_phase(played, caps
 
 
 def test_drafts_edit_approve_reject_are_audited(played, capsys, tmp_path):
-    config, storage = played
+    installation, config = played
+    storage = installation.storage
     vote = tmp_path / "vote.txt"
     vote.write_text("голос: Бук", encoding="utf-8")
     assert main(["correct", "--config", str(config), GAME, "round-2", "Тора", str(vote), "--by", "host"]) == 0
@@ -61,7 +55,7 @@ def test_drafts_edit_approve_reject_are_audited(played, capsys, tmp_path):
 
 
 def test_drafts_list_filters_by_status(played, capsys):
-    config, _ = played
+    _installation, config = played
     assert main(["drafts", "--config", str(config), "list", "--status", "sent"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines and all(" sent " in line for line in lines)
@@ -73,14 +67,15 @@ def test_drafts_list_refuses_a_status_that_does_not_exist(played, capsys):
     from forumgm.daemon.store import DRAFT_STATUSES
 
     assert STATUSES == DRAFT_STATUSES
-    config, _ = played
+    _installation, config = played
     with pytest.raises(SystemExit) as exited:
         main(["drafts", "--config", str(config), "list", "--status", "sendt"])
     assert exited.value.code == 2 and "invalid choice: 'sendt'" in capsys.readouterr().err
 
 
 def test_drafts_list_and_show_give_the_forums_refusal(played, capsys):
-    config, storage = played
+    installation, config = played
+    storage = installation.storage
     store = Store(storage)
     refused = store.drafts(status="sent", game_id=GAME)[0]["id"]
     store.mark_refused(refused, "The user Незнакомец does not exist.", store.now())
@@ -98,7 +93,8 @@ def test_drafts_list_and_show_give_the_forums_refusal(played, capsys):
 def test_drafts_show_and_list_write_a_players_control_characters_escaped(played, capsys, tmp_path):
     """A draft holding ESC, NUL or an OSC sequence (a text edited in, a forum's message, a draft
     stored before player text lost them) must not act on the host's terminal when shown."""
-    config, storage = played
+    installation, config = played
+    storage = installation.storage
     osc = "\x1b]0;pwned\x07\x00\x1b[2J"
     store = Store(storage)
     draft = store.insert_draft(GAME, "receipt", f"Эф{osc}", f"Принято{osc}\nголос", "round-3", True,

@@ -14,7 +14,7 @@ from forumgm.daemon.runtime.loop import REPLAN, StopFlag, run_loop
 from forumgm.daemon.store import to_text, utc_now
 from forumgm.daemon.runtime.wakeups import OpenPhase, Polling, next_wake, polling_text
 from spine_fakes import MemoryForum
-from test_spine_tick import GAME, PMS, msk, start
+from mafia_walk_support import GAME, PMS, msk, start
 
 MOSCOW = ZoneInfo("Europe/Moscow")
 

@@ -45,7 +45,9 @@ def process_holds(ticks: int) -> dict:
     return {"fds": len(os.listdir("/proc/self/fd")), "threads": threading.active_count(), "objects": objects}
 
 
-@pytest.fixture(scope="module")
+# session, not module: a worker tears a module's fixture down whenever its next test is another
+# file's (xdist sends the group's tests among others), and the week was played again
+@pytest.fixture(scope="session")
 def soak(tmp_path_factory):
     # a module's tables read once, at the first use: the types of files (the record post's attachment
     # at a game's end is the first file posted), read before the count starts

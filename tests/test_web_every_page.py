@@ -16,11 +16,10 @@ from playwright.sync_api import expect
 
 import test_e2e_arena as arena_e2e
 from forumgm.daemon.cli import main
-import test_e2e_bellum as bellum_e2e
+import bellum_forum_support as bellum_e2e
 import test_e2e_mafia as mafia_e2e
-from test_host_actions_votes import PASSWORD, day_two, day_two_resolved, hosts_page  # noqa: F401  (fixtures reused)
+from legends_host_support import PASSWORD, hosts_page
 from legends_forum_support import GAME as LEGENDS_GAME, ROLES as LEGENDS_ROLES
-from test_e2e_legends import game  # noqa: F401  (the fixture is reused: the local forum and the installation)
 from browser_support import log_in
 from web_pages import PHONE, TOUCH_TARGET, WIDTHS, latin_words, names_of, screenshot_folder, show
 
@@ -197,7 +196,7 @@ def test_every_page_reads_in_russian_and_fits_the_screen(played, browser):
     assert not problems, "\n".join(problems)
 
 
-def test_the_roles_are_the_hosts_alone(day_two_resolved, caplog, capsys):  # noqa: F811
+def test_the_roles_are_the_hosts_alone(day_two_resolved, caplog, capsys):
     """On his page behind the login and in `forumgm status --roles`; on no page anyone else opens, and
     in no log line."""
     _server, _clock, config, daemon, _posts = day_two_resolved

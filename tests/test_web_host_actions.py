@@ -16,8 +16,7 @@ from forumgm.daemon.store import Store
 from forumgm.daemon.web.server import web_server
 from localforum_support import HOST, msk
 from test_e2e_mafia import GAME, ROUND_1, Table, play_round
-from test_host_actions_cli import played  # noqa: F401  (two rounds of the example game, on the command line's store)
-from test_spine_tick import GAME as SPINE_GAME
+from mafia_walk_support import GAME as SPINE_GAME
 from browser_support import log_in, submit_correction
 
 PASSWORD = "длинный пароль ведущего"
@@ -213,7 +212,7 @@ def test_the_pages_fit_a_phone_screen(hosted, phone, path):
     assert overflow <= 0
 
 
-def test_an_older_phase_is_re_run_from_the_page_with_every_later_one(played, page, monkeypatch):  # noqa: F811
+def test_an_older_phase_is_re_run_from_the_page_with_every_later_one(played, page, monkeypatch):
     """Two rounds of the example game resolved; the host corrects day 1 and re-runs it: day 2 follows."""
     from forumgm.daemon.host_actions.correct import correct
 

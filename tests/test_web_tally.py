@@ -10,15 +10,14 @@ from forumgm.daemon.web import create_app
 from forumgm.daemon.web.queries import TallyLine, running_tally
 from spine_fakes import MemoryForum, ScriptedPm
 from web_seed import without_labels
-from test_host_actions_cli import played  # noqa: F401  (the fixture is reused)
-from test_spine_tick import GAME, PMS, msk, start
+from mafia_walk_support import GAME, PMS, msk, start
 
 PASSWORD = "длинный пароль ведущего"
 DAY_3 = [ScriptedPm("Аскон", "голос: Хан", msk(5, 10)), ScriptedPm("Аскон", "голос: Бук", msk(5, 10, 30)),
          ScriptedPm("Хан", "голос: Бук", msk(5, 11)), ScriptedPm("Тора", "не судить", msk(5, 11, 30))]
 
 
-def test_the_page_counts_pm_votes_as_the_engine_does(played):  # noqa: F811
+def test_the_page_counts_pm_votes_as_the_engine_does(played):
     installation, _config = played
     clock = FixedClock(msk(5, 12))
     daemon = start(installation, clock, MemoryForum(clock, pms=list(PMS) + DAY_3))

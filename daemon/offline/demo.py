@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 import secrets
 import tempfile
-import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -20,7 +19,7 @@ from typing import TextIO
 from zoneinfo import ZoneInfo
 
 from forumgm.daemon.offline.hosting import (
-    HOST, PASSWORD_ENV, Refused, fast_clock, forum_config, host, print_page, run_hosted,
+    HOST, PASSWORD_ENV, REAL, RealTime, Refused, fast_clock, forum_config, host, print_page, run_hosted,
 )
 from forumgm.daemon.offline.localforum import Board
 from forumgm.daemon.tick.clock import Clock, FastClock
@@ -84,10 +83,10 @@ def speed_problem(speed: float, duration: float, poll: float, grace: timedelta) 
             f"--duration {duration:g}: use {faster}a longer --duration")
 
 
-def demo_clock(speed: float) -> FastClock:
+def demo_clock(speed: float, real: RealTime = REAL) -> FastClock:
     """Game time `speed` times faster than real time, starting a little before night 1; it stands
     there until the demo's first tick holds it at the next stop."""
-    return fast_clock(CLOCK_STARTS, speed)
+    return fast_clock(CLOCK_STARTS, speed, real)
 
 
 def next_stop(store, pending: tuple[Act, ...], grace: timedelta) -> datetime | None:
@@ -100,8 +99,8 @@ def next_stop(store, pending: tuple[Act, ...], grace: timedelta) -> datetime | N
     return min(stops, default=None)
 
 
-def demo_board(clock: Clock, host_password: str) -> Board:
-    board = Board(clock=clock.now, title="forumgm demo board", form_clock=time.time)
+def demo_board(clock: Clock, host_password: str, real: RealTime = REAL) -> Board:
+    board = Board(clock=clock.now, title="forumgm demo board", form_clock=real.epoch)
     board.add_user(HOST, host_password, admin=True)
     for nick in PLAYERS:
         board.add_user(nick, secrets.token_hex(8))
@@ -178,9 +177,9 @@ class DemoScript:
 
 
 def run_demo(duration: float, speed: float, auto_approve: bool, folder: Path | None, port: int,
-             out: TextIO, poll: float = 2.0, web_port: int = 0) -> int:
+             out: TextIO, poll: float = 2.0, web_port: int = 0, real: RealTime = REAL) -> int:
     folder = folder or Path(tempfile.mkdtemp(prefix="forumgm-demo-"))
-    clock = demo_clock(speed)
+    clock = demo_clock(speed, real)
     password = secrets.token_urlsafe(12)
 
     def config(folder: Path, forum_url: str, web_port: int, web_password_file: Path) -> Path:
@@ -190,7 +189,8 @@ def run_demo(duration: float, speed: float, auto_approve: bool, folder: Path | N
         return speed_problem(speed, duration, poll, timedelta(seconds=installation.deadline_grace))
 
     try:
-        hosted = host(demo_board(clock, password), clock, folder, config, port, web_port, password, refuse)
+        hosted = host(demo_board(clock, password, real), clock, folder, config, port, web_port, password, refuse,
+                      real)
     except Refused as problem:
         print(f"forumgm demo: {problem}", file=out)
         return 2

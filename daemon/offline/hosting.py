@@ -30,6 +30,20 @@ PASSWORD_ENV = "FORUMGM_DEMO_PASSWORD"
 FINAL_TICKS = 4
 
 
+@dataclass(frozen=True)
+class RealTime:
+    """The real seconds a run waits in: the fast clock's pace, the forum client's pauses (its
+    polite interval, a form's minimum age), the board's ages of the forms it hands out and the
+    run's own polls. The tests give one whose sleeps only count, so a rehearsal plays in the CPU
+    time it needs."""
+    monotonic: Callable[[], float] = time.monotonic
+    sleep: Callable[[float], None] = time.sleep
+    epoch: Callable[[], float] = time.time     # the board's form clock (players' browsers are real)
+
+
+REAL = RealTime()
+
+
 class Script(Protocol):
     """The players' side of a hosted game."""
 
@@ -56,6 +70,7 @@ class Hosted:
     config: Path
     web_password: str
     web_password_file: Path
+    real: RealTime = REAL
 
     def close(self) -> None:
         self.page.shutdown()
@@ -72,17 +87,17 @@ class Refused(ValueError):
 ConfigWriter = Callable[[Path, str, int, Path], Path]     # (folder, forum url, web port, password file) → config
 
 
-def fast_clock(start: datetime, speed: float) -> FastClock:
+def fast_clock(start: datetime, speed: float, real: RealTime = REAL) -> FastClock:
     """Game time `speed` times faster than real time from `start`; it stands there until the first
     tick holds it at the script's next stop."""
-    clock = FastClock(start, speed)
+    clock = FastClock(start, speed, monotonic=real.monotonic)
     clock.hold(start)
     return clock
 
 
 def host(board: Board, clock: FastClock, folder: Path, write_config: ConfigWriter, port: int = 0,
          web_port: int = 0, host_password: str = "",
-         refuse: Callable[[object], str | None] = lambda installation: None) -> Hosted:
+         refuse: Callable[[object], str | None] = lambda installation: None, real: RealTime = REAL) -> Hosted:
     """Serve `board`, write the run's config in `folder`, open its store, daemon and page. `refuse`
     reads the run's installation first: a reason it returns is raised as Refused, before any store
     is written."""
@@ -104,7 +119,8 @@ def host(board: Board, clock: FastClock, folder: Path, write_config: ConfigWrite
         if problem:
             raise Refused(problem)
         store = Store(installation.storage, now=clock.now)
-        daemon = Daemon(installation, store, open_forum(installation.forum, load_secrets(installation.forum)), clock)
+        forum = open_forum(installation.forum, load_secrets(installation.forum), clock=real.monotonic, sleep=real.sleep)
+        daemon = Daemon(installation, store, forum, clock)
         # the page has its own connection to the store: it answers in its own thread
         page_store = Store(installation.storage, now=clock.now)
         page = web_server(page_store, web_password, installation.web_host, installation.web_port,
@@ -114,7 +130,7 @@ def host(board: Board, clock: FastClock, folder: Path, write_config: ConfigWrite
         raise
     threading.Thread(target=page.serve_forever, kwargs={"poll_interval": STOP_POLL}, daemon=True).start()
     return Hosted(server, clock, installation, store, daemon, page, page_store, config, web_password,
-                  web_password_file)
+                  web_password_file, real)
 
 
 def run_hosted(hosted: Hosted, script: Script, auto_approve: bool, out: TextIO, zone: ZoneInfo, poll: float,
@@ -122,10 +138,10 @@ def run_hosted(hosted: Hosted, script: Script, auto_approve: bool, out: TextIO, 
     """Tick the daemon at each of the script's stops until the script says the run is over (its
     reason is returned) or `duration` real seconds have passed ("")."""
     clock, store, daemon = hosted.clock, hosted.store, hosted.daemon
-    ends = time.monotonic() + duration
+    ends = hosted.real.monotonic() + duration
     last_tick = None
     why = script.over(store)
-    while time.monotonic() < ends and not why:
+    while hosted.real.monotonic() < ends and not why:
         for line in script.act(hosted.server.board, store, clock.now()):
             print(f"{at(clock, zone)} {line}", file=out)
         last_tick = clock.now()
@@ -142,7 +158,7 @@ def run_hosted(hosted: Hosted, script: Script, auto_approve: bool, out: TextIO, 
         ahead = clock.now() + timedelta(seconds=poll * clock.speed)
         daemon.keep_plan(last_tick, ahead if stop is None else min(ahead, stop),
                          f"the {who} reads the forum every {poll:g} s")
-        time.sleep(poll)
+        hosted.real.sleep(poll)
         why = script.over(store)
     # what the last resolution drafted goes out too, and what its posting drafts in turn (the
     # game's record once its end is posted): a few ticks at most

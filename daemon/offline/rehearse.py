@@ -16,14 +16,13 @@ import os
 import re
 import secrets
 import tempfile
-import time
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Callable, TextIO
 
 from forumgm.daemon.offline.hosting import (
-    HOST, Refused, fast_clock, forum_config, host, print_page, run_hosted,
+    HOST, REAL, RealTime, Refused, fast_clock, forum_config, host, print_page, run_hosted,
 )
 from forumgm.daemon.offline.localforum import Board
 from forumgm.daemon.settings.records import GameConfig
@@ -71,9 +70,10 @@ def accounts(game: GameConfig) -> dict[str, str]:
     return {name: secrets.token_urlsafe(9) for name in (HOST, *(p.nick for p in game.players))}
 
 
-def rehearsal_board(game: GameConfig, passwords: dict[str, str], clock: Callable[[], datetime]) -> Board:
+def rehearsal_board(game: GameConfig, passwords: dict[str, str], clock: Callable[[], datetime],
+                    real: RealTime = REAL) -> Board:
     # attachments on, as on most boards: Bellum's turn map and the game's record go up as files
-    board = Board(clock=clock, title="forumgm: репетиция", form_clock=time.time, attachments=True)
+    board = Board(clock=clock, title="forumgm: репетиция", form_clock=real.epoch, attachments=True)
     for name, password in passwords.items():
         board.add_user(name, password, admin=name == HOST)
     board.add_topic(HOST, f"Репетиция: {game.id}",
@@ -144,7 +144,8 @@ def _acts_at(phase: dict) -> datetime:
 
 
 def run_rehearsal(game_file: Path, phase_seconds: float, autoplay: bool, auto_approve: bool, max_phases: int,
-                  folder: Path | None, port: int, out: TextIO, poll: float = 1.0, web_port: int = 0) -> int:
+                  folder: Path | None, port: int, out: TextIO, poll: float = 1.0, web_port: int = 0,
+                  real: RealTime = REAL) -> int:
     from forumgm.daemon.settings.game import load_game
     from forumgm.daemon.settings.records import ConfigError
 
@@ -162,7 +163,7 @@ def run_rehearsal(game_file: Path, phase_seconds: float, autoplay: bool, auto_ap
         return 2
     folder = folder or Path(tempfile.mkdtemp(prefix="forumgm-rehearse-"))
     speed = phase_span(game) / timedelta(seconds=phase_seconds)
-    clock = fast_clock(game.start - LEAD, speed)
+    clock = fast_clock(game.start - LEAD, speed, real)
     passwords = accounts(game)
 
     def config(folder: Path, forum_url: str, web_port: int, web_password_file: Path) -> Path:
@@ -177,8 +178,8 @@ def run_rehearsal(game_file: Path, phase_seconds: float, autoplay: bool, auto_ap
         return path
 
     try:
-        hosted = host(rehearsal_board(game, passwords, clock.now), clock, folder, config, port, web_port,
-                      passwords[HOST])
+        hosted = host(rehearsal_board(game, passwords, clock.now, real), clock, folder, config, port, web_port,
+                      passwords[HOST], real=real)
     except Refused as problem:
         print(f"forumgm rehearse: {problem}", file=out)
         return 2
