@@ -176,7 +176,8 @@ class Daemon:
             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         self.log: list[str] = []
         self.running = threading.Event()
-        threading.Thread(target=self._read, daemon=True).start()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
 
     def _read(self) -> None:
         for line in self.process.stderr:
@@ -189,6 +190,13 @@ class Daemon:
     def signal(self, signum: int) -> None:
         if self.process.poll() is None:
             os.kill(self.process.pid, signum)
+
+    def ended(self) -> int:
+        """Its exit code, once its log is read to the end."""
+        code = self.process.wait(timeout=300)
+        self.reader.join()
+        self.kept.close()
+        return code
 
     def errors(self) -> list[str]:
         return [line for line in self.log if " ERROR " in line or "Traceback" in line]
@@ -273,15 +281,14 @@ class Round:
             if moment != "random":
                 moment = f"{moment}: none in {WAIT:g} s, stopped then"
             stop()
-        elif watcher is not None:
-            moment = "resolution, unresolved after" if watcher.unresolved() else "resolution, committed before"
-        code = daemon.process.wait(timeout=300)
+        code = daemon.ended()
+        if watcher is not None and fired.is_set():      # (a SIGTERM lets the tick, and its resolution, finish)
+            moment = "resolution, unresolved after" if watcher.unresolved() else "resolution, resolved after"
         if signum == signal.SIGTERM:
             self.sigterm_exits[code] += 1
         self.errors += daemon.errors()
         self.clock.stop(timedelta(hours=self.random.uniform(1, 12)) if self.random.random() < DOWN else timedelta(0))
         self.stops[(moment, signal.Signals(signum).name)] += 1
-        daemon.kept.close()
         print(f"{sum(self.stops.values()):4} {signal.Signals(signum).name} {moment}, exit {code}, game time "
               f"{self.clock.now():%d.%m %H:%M}", file=sys.stderr, flush=True)
 
@@ -301,11 +308,10 @@ class Round:
             time.sleep(0.05)
         self.quiet_at = self.clock.now()         # no phase was due then: every one due before is resolved
         daemon.signal(signal.SIGTERM)
-        code = daemon.process.wait(timeout=300)
+        code = daemon.ended()
         if code != 0:
             self.errors.append(f"the last daemon's SIGTERM: exit {code}")
         self.errors += daemon.errors()
-        daemon.kept.close()
         self.clock.stop()
 
     def close(self) -> None:
