@@ -386,6 +386,7 @@ class Checked:
     sent: int = 0                   # drafts recorded sent
     on_board_twice: int = 0         # host texts on the board no sent draft records, or one records twice
     lost: int = 0                   # drafts left approved/sending, or recorded sent and not on the board
+    refused: int = 0                # drafts the board refused, back to the host (the local board takes every text)
     pms: int = 0                    # players' PMs to the host
     receipts_once: int = 0
     receipts_wrong: int = 0         # a PM with no receipt, or with more than one
@@ -431,6 +432,7 @@ def check(round_: Round) -> Checked:
         if datetime.fromisoformat(deadline) + timedelta(seconds=GRACE) < now:
             out.unresolved += 1
             out.notes.append(f"{game_id}/{key}: past its deadline, not resolved")
+    out.refused = db.execute("SELECT COUNT(*) FROM audit WHERE action = 'draft.refused'").fetchone()[0]
     out.games_over = db.execute("SELECT COUNT(*) FROM games WHERE finished_at IS NOT NULL").fetchone()[0]
     players = {p.nick for game in round_.games for p in game.config.players}
     for pm in board.pms.values():
@@ -493,15 +495,16 @@ def report(kills: int, seed: int = 1, phase_seconds: float = 60, max_phases: int
         print(f"write lock held past a deadline, without a signal: {len(holds)} times, median "
               f"{holds[len(holds) // 2] * 1000:.0f} ms, longest {holds[-1] * 1000:.0f} ms")
     heads = ("round", "games over", "phases resolved", "resolved twice", "left unresolved", "drafts sent",
-             "on the board twice", "lost", "players' PMs", "one receipt each", "no or two receipts")
+             "on the board twice", "lost", "refused, back to the host", "players' PMs", "one receipt each", "no or two receipts")
     print(f"\n| {' | '.join(heads)} |\n|{'---|' * len(heads)}")
     for n, r in enumerate(rounds, 1):
         print(f"| {n} | {r.games_over} | {r.phases} | {r.resolved_twice} | {r.unresolved} | {r.sent} | {r.on_board_twice} | "
-              f"{r.lost} | {r.pms} | {r.receipts_once} | {r.receipts_wrong} |")
+              f"{r.lost} | {r.refused} | {r.pms} | {r.receipts_once} | {r.receipts_wrong} |")
     for r in rounds:
         for note in r.notes:
             print(f"  {note}")
-    wrong = sum(r.resolved_twice + r.unresolved + r.on_board_twice + r.lost + r.receipts_wrong for r in rounds)
+    wrong = sum(r.resolved_twice + r.unresolved + r.on_board_twice + r.lost + r.refused + r.receipts_wrong
+                for r in rounds)
     wrong += sum(n for code, n in exits.items() if code != 0)
     print(f"errors the daemons logged: {len(errors)}")
     for line in errors[:20]:

@@ -1,12 +1,15 @@
 """Approved drafts reach the local forum exactly once, including after a crash mid-send."""
+import time
+
 import pytest
 
-from forumgm.daemon.forum import ForumError
+from forumgm.daemon.forum import ForumError, open_forum
 from forumgm.daemon.forum.errors import Unreachable
 from forumgm.parsers.forums.base import PageLayoutError
 from forumgm.daemon.offline.localforum import LocalForum
 from forumgm.daemon.drafts.publish import publish_approved
-from localforum_support import game_store, host_forum, seeded_board
+from forumgm.daemon.runtime.loop import StopFlag
+from localforum_support import HOST, game_store, host_forum, seeded_board
 
 
 @pytest.fixture
@@ -37,6 +40,25 @@ def test_only_approved_drafts_are_published_exactly_as_written(store, server, cl
     sent_pm = server.board.pms[int(store.draft(pm)["forum_ref"])]
     assert (sent_pm.subject, server.board.users[sent_pm.recipient_id].name) == ("Квитанция", "Аскон")
     assert store.draft(pending)["status"] == "pending"
+
+
+def test_drafts_published_after_a_sigterm_still_wait_out_the_boards_pauses_and_go_once(store, server, clock):
+    """A SIGTERM lets the tick finish, and wakes the client's sleeps at once (`forumgm run` gives it
+    the stop flag's wait): a form went in the second it was fetched, the board refused it twice, and
+    every draft left in the tick went back to the host as refused, receipts too (found by killing a
+    real daemon: bench/probe.py kills)."""
+    stop = StopFlag()
+    stop.set()
+    server.board.form_clock = time.time     # the board times its forms in real seconds, as the client waits
+    config = {"engine": "phpbb", "base_url": server.url, "username": HOST, "posts_per_page": 5, "min_interval": 0.1}
+    forum = open_forum(config, "host-secret", sleep=stop.wait, stopping=lambda: stop.stopped)
+    post = store.insert_draft("g1", "vote_count", "thread", "Итоги дня", "d1", False)
+    receipt = store.insert_draft("g1", "receipt", "Аскон", "Принято: Атака 5 → Кума", "n1", False,
+                                 subject="Квитанция")
+    report = publish_approved(forum, store, clock.now())
+    assert set(report.sent) == {post, receipt} and report.refused == {}
+    assert [p.bbcode for p in host_posts(server)].count("Итоги дня") == 1
+    assert [m.bbcode for m in server.board.pms.values()].count("Принято: Атака 5 → Кума") == 1
 
 
 def test_publishing_twice_posts_once(store, server, clock):
