@@ -105,7 +105,7 @@ def trapped_board(clock: BoardTime, trap: Trap, players: list[str]) -> Board:
     board.add_user(HOST, HOST_PASSWORD, admin=True)
     for nick in players:
         board.add_user(nick, "pw")
-    for name, topic in EXAMPLES.items():
+    for name in EXAMPLES:       # topics 2 and 3, in turn
         board.add_topic(HOST, f"Игра {name}", "Тема игры.")
     reply, send_pm = board.reply, board.send_pm
 

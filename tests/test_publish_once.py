@@ -88,16 +88,22 @@ class LostAnswer:
         return getattr(self.forum, name)
 
 
-@pytest.mark.parametrize("target", ["thread", "Кума"])
-def test_a_crash_between_sending_and_sent_is_reconciled_without_a_duplicate(store, server, clock, target):
-    draft = store.insert_draft("g1", "report", target, "Отчёт за ночь", "n1", False, subject="Отчёт")
+# the deal's commitment post: a board writes its "Code: Select all" inside the text, before each block
+COMMITMENT = ("[b]Жребий игры запечатан[/b]\n\nОтпечаток SHA-256:\n\n[code]409f6e4d5fbd91fa[/code]\n\nПроверка:\n\n"
+              "[code]forumgm verify g1.json --commitment 409f6e4d5fbd91fa[/code]\n\nЗерно раскроем в конце.")
+
+
+@pytest.mark.parametrize("target, body", [("thread", "Отчёт за ночь"), ("Кума", "Отчёт за ночь"),
+                                          ("thread", COMMITMENT), ("Кума", "[quote=Кума]Атака 5[/quote] Принято.")],
+                         ids=["post", "pm", "post with code blocks", "pm with a quote"])
+def test_a_crash_between_sending_and_sent_is_reconciled_without_a_duplicate(store, server, clock, target, body):
+    draft = store.insert_draft("g1", "report", target, body, "n1", False, subject="Отчёт")
     forum = host_forum(server, clock)
     crashed = publish_approved(LostAnswer(forum), store, clock.now())
     assert not crashed.ok and store.draft(draft)["status"] == "sending"
     recovered = publish_approved(forum, store, clock.now())
     assert recovered.sent == {} and draft in recovered.reconciled
     assert store.draft(draft)["status"] == "sent"
-    body = "Отчёт за ночь"
     on_forum = [p.bbcode for p in server.board.visible_posts(2)] + [m.bbcode for m in server.board.pms.values()]
     assert on_forum.count(body) == 1
     assert store.draft(draft)["forum_ref"] == recovered.reconciled[draft]
