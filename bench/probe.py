@@ -1,4 +1,6 @@
-"""Probe campaign (run by hand): `python bench/probe.py [faults] [pms_per_game] [pages]`.
+"""Probe campaign (run by hand): `python bench/probe.py [faults] [pms_per_game] [pages]`,
+and `python bench/probe.py kills [kills] [seed] [phase_seconds] [max_phases]` (bench/kills.py: a real
+daemon stopped again and again; defaults 150, 1, 60, 60).
 
 Measures, at a size a loaded 2-core machine runs in a few minutes (defaults 40, 300, 300):
 - proxy faults (5xx, 429, hang, reset, cut body) between the publisher and the local forum, one
@@ -9,8 +11,7 @@ Measures, at a size a loaded 2-core machine runs in a few minutes (defaults 40, 
   raises, every post of the page is still read.
 The generators are the suite's own (tests/test_fuzz_hostile_input.py, tests/fault_proxy.py);
 here they run many more examples than CI affords. Prints a table; docs/reliability.md keeps it.
-Not here: SIGKILLs of a `forumgm run` daemon (bench/crash_send.py kills a publishing child on
-the real boards), and the receipts' escaping.
+Not here: the receipts' escaping.
 """
 from __future__ import annotations
 
@@ -145,4 +146,8 @@ def main(fault_count: int = 40, per_game: int = 300, page_count: int = 300) -> N
 
 
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["kills"]:
+        from kills import report
+        args = sys.argv[2:6] + ["150", "1", "60", "60"][len(sys.argv[2:6]):]
+        sys.exit(1 if report(int(args[0]), int(args[1]), float(args[2]), int(args[3])) else 0)
     main(*map(int, sys.argv[1:4]))

@@ -51,6 +51,9 @@ RUNS = {
                                            "| mafia | 3 |", "| legends | 3 |", "| BBCode post | 3 | 0 | 0 |",
                                            "| raw post HTML | 3 | 0 | 0 |",
                                            "lost, doubled, unanswered or unread: 0"]),
+    # a real `forumgm run` daemon stopped 4 times, rounds of 2 phases: the checks of the board and store
+    "probe kills": (["probe.py", "kills", "4", "3", "30", "2"], ["daemon stopped 4 times", "| round | games over |",
+                                                              "lost, doubled, resolved twice or unanswered: 0"]),
     "soak": (["soak.py", "1"], ["legends-soak", "mafia-soak", "player actions", "deadline-to-drafts latency"]),
     # the late rush up to the first Legends deadline (7 game hours in)
     "soak, late rush": (["soak.py", "0.3", "rush"], ["late rush", "legends-soak/night-1"]),
@@ -75,7 +78,7 @@ def started():
 
 
 def test_every_bench_script_is_run():
-    scripts = {path.name for path in BENCH.glob("*.py")} - {"measure.py"}        # (measure.py: their helpers)
+    scripts = {path.name for path in BENCH.glob("*.py")} - {"measure.py", "kills.py"}    # (their helpers)
     named = {part for command, _ in RUNS.values() for part in command if part.endswith(".py")}
     assert scripts == named | {"flood_burst.py", "crash_send.py", "bellum_map.py"}
 

@@ -1,12 +1,15 @@
 """Approved drafts reach the local forum exactly once, including after a crash mid-send."""
+import time
+
 import pytest
 
-from forumgm.daemon.forum import ForumError
+from forumgm.daemon.forum import ForumError, open_forum
 from forumgm.daemon.forum.errors import Unreachable
 from forumgm.parsers.forums.base import PageLayoutError
 from forumgm.daemon.offline.localforum import LocalForum
 from forumgm.daemon.drafts.publish import publish_approved
-from localforum_support import game_store, host_forum, seeded_board
+from forumgm.daemon.runtime.loop import StopFlag
+from localforum_support import HOST, game_store, host_forum, seeded_board
 
 
 @pytest.fixture
@@ -39,6 +42,25 @@ def test_only_approved_drafts_are_published_exactly_as_written(store, server, cl
     assert store.draft(pending)["status"] == "pending"
 
 
+def test_drafts_published_after_a_sigterm_still_wait_out_the_boards_pauses_and_go_once(store, server, clock):
+    """A SIGTERM lets the tick finish, and wakes the client's sleeps at once (`forumgm run` gives it
+    the stop flag's wait): a form went in the second it was fetched, the board refused it twice, and
+    every draft left in the tick went back to the host as refused, receipts too (found by killing a
+    real daemon: bench/probe.py kills)."""
+    stop = StopFlag()
+    stop.set()
+    server.board.form_clock = time.time     # the board times its forms in real seconds, as the client waits
+    config = {"engine": "phpbb", "base_url": server.url, "username": HOST, "posts_per_page": 5, "min_interval": 0.1}
+    forum = open_forum(config, "host-secret", sleep=stop.wait, stopping=lambda: stop.stopped)
+    post = store.insert_draft("g1", "vote_count", "thread", "Итоги дня", "d1", False)
+    receipt = store.insert_draft("g1", "receipt", "Аскон", "Принято: Атака 5 → Кума", "n1", False,
+                                 subject="Квитанция")
+    report = publish_approved(forum, store, clock.now())
+    assert set(report.sent) == {post, receipt} and report.refused == {}
+    assert [p.bbcode for p in host_posts(server)].count("Итоги дня") == 1
+    assert [m.bbcode for m in server.board.pms.values()].count("Принято: Атака 5 → Кума") == 1
+
+
 def test_publishing_twice_posts_once(store, server, clock):
     draft = store.insert_draft("g1", "vote_count", "thread", "Итоги", "d1", False)
     forum = host_forum(server, clock)
@@ -66,16 +88,22 @@ class LostAnswer:
         return getattr(self.forum, name)
 
 
-@pytest.mark.parametrize("target", ["thread", "Кума"])
-def test_a_crash_between_sending_and_sent_is_reconciled_without_a_duplicate(store, server, clock, target):
-    draft = store.insert_draft("g1", "report", target, "Отчёт за ночь", "n1", False, subject="Отчёт")
+# the deal's commitment post: a board writes its "Code: Select all" inside the text, before each block
+COMMITMENT = ("[b]Жребий игры запечатан[/b]\n\nОтпечаток SHA-256:\n\n[code]409f6e4d5fbd91fa[/code]\n\nПроверка:\n\n"
+              "[code]forumgm verify g1.json --commitment 409f6e4d5fbd91fa[/code]\n\nЗерно раскроем в конце.")
+
+
+@pytest.mark.parametrize("target, body", [("thread", "Отчёт за ночь"), ("Кума", "Отчёт за ночь"),
+                                          ("thread", COMMITMENT), ("Кума", "[quote=Кума]Атака 5[/quote] Принято.")],
+                         ids=["post", "pm", "post with code blocks", "pm with a quote"])
+def test_a_crash_between_sending_and_sent_is_reconciled_without_a_duplicate(store, server, clock, target, body):
+    draft = store.insert_draft("g1", "report", target, body, "n1", False, subject="Отчёт")
     forum = host_forum(server, clock)
     crashed = publish_approved(LostAnswer(forum), store, clock.now())
     assert not crashed.ok and store.draft(draft)["status"] == "sending"
     recovered = publish_approved(forum, store, clock.now())
     assert recovered.sent == {} and draft in recovered.reconciled
     assert store.draft(draft)["status"] == "sent"
-    body = "Отчёт за ночь"
     on_forum = [p.bbcode for p in server.board.visible_posts(2)] + [m.bbcode for m in server.board.pms.values()]
     assert on_forum.count(body) == 1
     assert store.draft(draft)["forum_ref"] == recovered.reconciled[draft]

@@ -312,7 +312,7 @@ class ForumAdapter:
                     raise
                 log.info("%s asks to wait %.0f s before posting again (%s)", self.settings.base_url, said.wait,
                          said.reason)
-                self.client.sleep(said.wait + FLOOD_MARGIN)
+                self.client.wait_until(self.client.clock() + said.wait + FLOOD_MARGIN)
             except ForumError:   # taken, maybe taken or refused otherwise: it may count as the last text
                 self._sent_at[kind] = self.client.clock()
                 raise

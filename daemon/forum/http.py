@@ -100,9 +100,17 @@ class HttpClient:
         return self._send("POST", url, data=data, follow=follow, headers=headers)
 
     def wait_until(self, moment: float) -> None:
+        """The pauses the board needs (between two requests, a form's age, a flood interval) are kept
+        even once forumgm is stopping, when the sleep given wakes at once: a form posted in the second
+        it was fetched is refused (phpBB, SMF), and every draft left in a SIGTERM's tick went back to
+        the host as refused. Only the retries' backoff ends early (_send)."""
         remaining = moment - self.clock()
-        if remaining > 0:
-            self.sleep(remaining)
+        if remaining <= 0:
+            return
+        self.sleep(remaining)
+        left = moment - self.clock()
+        if self.stopping() and left > 0:
+            time.sleep(left)
 
     def _send(self, method: str, url: str, follow: bool = True, whole: Callable[[str], bool] | None = None,
               **kwargs) -> Page:

@@ -18,6 +18,8 @@ _BBCODE_TAG = re.compile(r"\[/?[a-z*][a-z0-9*]*(?:=[^\]\n]*)?\]", re.IGNORECASE)
 _NOT_WORD = re.compile(r"[\W_]+")
 # what a board adds around the sent words when rendering them: "Кума wrote:", "Spoiler", "Code: Select all"
 RENDERING_SLACK = 40
+# where a board writes such a label inside the text: before each block's contents
+_LABELLED_BLOCK = re.compile(r"\[(?:code|quote|spoiler)\b[^\]\n]*\]", re.IGNORECASE)
 
 
 def skeleton(text: str) -> str:
@@ -29,10 +31,20 @@ def skeleton(text: str) -> str:
 def same_text(sent_bbcode: str, shown_text: str) -> bool:
     """Whether `shown_text` (what the board shows: a post's or a PM's text) is `sent_bbcode`
     as the board rendered it: the same words, give or take what rendering adds."""
-    ours, shown = skeleton(sent_bbcode), skeleton(shown_text)
-    if not ours:
+    shown = skeleton(shown_text)
+    # the words between the blocks in their order, whatever label the board put before each block
+    # (a [code] in the middle of a text, as the deal's commitment post has, was never found again)
+    pieces = [piece for piece in map(skeleton, _LABELLED_BLOCK.split(sent_bbcode)) if piece]
+    if not pieces:
         return not shown
-    return ours in shown and len(shown) - len(ours) <= max(RENDERING_SLACK, len(ours) // 10)
+    at = 0
+    for piece in pieces:
+        at = shown.find(piece, at)
+        if at < 0:
+            return False
+        at += len(piece)
+    ours = sum(map(len, pieces))
+    return len(shown) - ours <= max(RENDERING_SLACK * len(pieces), ours // 10)
 
 
 def same_name(one: str, other: str) -> bool:
