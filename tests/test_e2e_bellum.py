@@ -77,7 +77,8 @@ def test_a_turn_played_through_the_forum(bellum_table):
     assert state["people"]["noricum"] == {"vestgoty": 5}
 
 
-def test_the_orders_of_a_turn_after_one_that_ended_early_are_read(table):
+def test_the_orders_of_a_turn_after_one_that_ended_early_are_read(bellum_table):
+    table = bellum_table
     """Turn 1 ends on its first day: what players send for turn 2 the same day, long before turn 1's
     own deadline, is turn 2's orders (answered, and it ends turn 2 early in turn)."""
     table.tick(msk(2, 12))
