@@ -19,13 +19,19 @@ def late_notices(store):
     return [d for d in store.drafts(game_id=GAME) if d["kind"] == KIND and (d["ref"] or "").startswith("late_post:")]
 
 
-def test_a_post_dated_before_a_resolved_deadline_and_read_after_it_is_told_to_the_host_once(legends):
+def night_resolved(legends):
+    """The game dealt and its first night resolved at its deadline: (server, clock, daemon, night)."""
     server, clock, config = legends
     daemon = start_daemon(config, server, clock)
     assert daemon.tick().errors == []
     [night] = daemon.store.phases(GAME)
     clock.moment = msk(3, 10, 5)
     assert daemon.tick().resolved == [f"{GAME}/{night['key']}"]
+    return server, clock, daemon, night
+
+
+def test_a_post_dated_before_a_resolved_deadline_and_read_after_it_is_told_to_the_host_once(legends):
+    server, clock, daemon, night = night_resolved(legends)
     clock.moment = msk(3, 9, 50)            # the board shows now a post it dates before the deadline
     late = Player(server, clock, "Аскон").post("Голосую за [color=blue]Кума[/color]")
     clock.moment = msk(3, 10, 7)
@@ -51,12 +57,7 @@ def test_an_order_pm_dated_before_a_resolved_deadline_and_read_after_it_is_told_
     """A PM the board dates before the night's deadline, first read after the night resolved (its
     inbox page was served from before, a moderator held it): it is read as an order of the open
     phase, and the host is told which phase never saw it and how to count it there."""
-    server, clock, config = legends
-    daemon = start_daemon(config, server, clock)
-    assert daemon.tick().errors == []
-    [night] = daemon.store.phases(GAME)
-    clock.moment = msk(3, 10, 5)
-    assert daemon.tick().resolved == [f"{GAME}/{night['key']}"]
+    server, clock, daemon, night = night_resolved(legends)
     clock.moment = msk(3, 9, 50)            # the board shows now a PM it dates before the deadline
     late = Player(server, clock, "Аскон").pm("Ночь", "Атака 5 Кума")
     clock.moment = msk(3, 10, 7)

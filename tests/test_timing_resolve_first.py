@@ -8,6 +8,7 @@ that poll a minute; their 30 receipts (about 90 requests) used to take it 90 s m
 resolution came only then (Legends drafts 101-109 s after deadline + grace)."""
 from __future__ import annotations
 
+from contextlib import contextmanager
 from datetime import timedelta
 
 from forumgm.daemon.offline.localforum import LocalForum
@@ -18,12 +19,18 @@ GRACE = timedelta(seconds=30)      # [daemon] deadline_grace, the default
 RUSH = 30
 
 
-def test_the_resolution_drafts_come_within_seconds_of_the_deadline_and_the_receipts_after(tmp_path, monkeypatch):
+@contextmanager
+def receipts_unapproved(tmp_path, monkeypatch):
+    """A Legends game on the local forum whose receipts go out with no approval, not yet dealt."""
     clock = FakeClock(msk(2, 20))
     monkeypatch.setenv(PASSWORD_ENV, "host-secret")
     with LocalForum(legends_board(clock)) as server:
         config = write_installation(tmp_path, server, '[approval]\nreceipt = false\n')
-        daemon = start_daemon(config, server, clock, publish=True)
+        yield server, clock, start_daemon(config, server, clock, publish=True)
+
+
+def test_the_resolution_drafts_come_within_seconds_of_the_deadline_and_the_receipts_after(tmp_path, monkeypatch):
+    with receipts_unapproved(tmp_path, monkeypatch) as (server, clock, daemon):
         tick_at(daemon, clock, msk(2, 20))                # dealt; the night's deadline is 10:00
         [night] = daemon.store.phases(daemon.games[0].id)
         deadline = night["deadline"]
@@ -49,11 +56,7 @@ def test_the_resolution_drafts_come_within_seconds_of_the_deadline_and_the_recei
 
 
 def test_a_rush_read_inside_the_grace_is_answered_only_after_the_resolution(tmp_path, monkeypatch):
-    clock = FakeClock(msk(2, 20))
-    monkeypatch.setenv(PASSWORD_ENV, "host-secret")
-    with LocalForum(legends_board(clock)) as server:
-        config = write_installation(tmp_path, server, '[approval]\nreceipt = false\n')
-        daemon = start_daemon(config, server, clock, publish=True)
+    with receipts_unapproved(tmp_path, monkeypatch) as (server, clock, daemon):
         tick_at(daemon, clock, msk(2, 20))
         [night] = daemon.store.phases(daemon.games[0].id)
         deadline = night["deadline"]
