@@ -15,7 +15,6 @@ Not here: the receipts' escaping.
 """
 from __future__ import annotations
 
-import re
 import sys
 import tempfile
 from itertools import cycle

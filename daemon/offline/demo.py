@@ -21,7 +21,7 @@ from zoneinfo import ZoneInfo
 from forumgm.daemon.offline.hosting import (
     HOST, PASSWORD_ENV, REAL, RealTime, Refused, fast_clock, forum_config, host, print_page, run_hosted,
 )
-from forumgm.daemon.offline.localforum import Board
+from forumgm.daemon.offline.localforum import Board, LocalForum
 from forumgm.daemon.tick.clock import Clock, FastClock
 
 ZONE = ZoneInfo("Europe/Moscow")
