@@ -38,6 +38,7 @@ from forumgm.daemon.offline.localforum import Board, LocalForum
 from forumgm.daemon.offline.rehearse import RehearsalScript, rehearsal_copy
 from forumgm.daemon.runtime.loop import game_runs
 from forumgm.daemon.settings.installation import load_installation
+from forumgm.daemon.settings.records import DEADLINE_GRACE
 from forumgm.daemon.store import Store, StoreError
 
 GAMES = Path(__file__).resolve().parent.parent / "config" / "games"
@@ -46,7 +47,6 @@ EXAMPLES = {"legends.example.toml": 2, "mafia.example.toml": 3}      # game file
 MAFIA_NICKS = {"Аскон": "Арсен", "Хан": "Харитон", "Лиса": "Лина"}
 HOST_PASSWORD = "host-secret"
 START = datetime(2026, 3, 2, 17, 50, tzinfo=timezone.utc)      # 20:50 in Moscow, before both games open
-GRACE = 30                          # game seconds after a deadline (the config's deadline_grace)
 WAIT = 60.0                         # real seconds a kill waits for its moment before it is made anyway
 ANSWERED = 0.02                     # "after the answer": up to this long after the board's handler returned
 DOWN = 0.1                          # the chance that the daemon stays down for game hours
@@ -158,7 +158,7 @@ path = "forumgm.sqlite"
 poll_interval = {poll}
 poll_near = {poll}
 near_deadline = 0
-deadline_grace = {GRACE}
+deadline_grace = {DEADLINE_GRACE}
 inbox_full_read = {2 * poll}
 ''', encoding="utf-8")
     return config
@@ -325,7 +325,7 @@ def due_phase(db, now: datetime) -> tuple[str, str] | None:
     for game_id, key, deadline in db.execute(
             "SELECT p.game_id, p.key, p.deadline FROM phases p JOIN games g ON g.id = p.game_id "
             "WHERE p.status = 'pending' AND g.finished_at IS NULL"):
-        if datetime.fromisoformat(deadline) + timedelta(seconds=GRACE) <= now:
+        if datetime.fromisoformat(deadline) + timedelta(seconds=DEADLINE_GRACE) <= now:
             return game_id, key
     return None
 
@@ -429,7 +429,7 @@ def check(round_: Round) -> Checked:
             out.notes.append(f"{game_id}/{key}: {count} resolutions, {snapshots} snapshots")
     now = round_.quiet_at
     for game_id, key, deadline in db.execute("SELECT game_id, key, deadline FROM phases WHERE status = 'pending'"):
-        if datetime.fromisoformat(deadline) + timedelta(seconds=GRACE) < now:
+        if datetime.fromisoformat(deadline) + timedelta(seconds=DEADLINE_GRACE) < now:
             out.unresolved += 1
             out.notes.append(f"{game_id}/{key}: past its deadline, not resolved")
     out.refused = db.execute("SELECT COUNT(*) FROM audit WHERE action = 'draft.refused'").fetchone()[0]

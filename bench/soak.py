@@ -1,8 +1,9 @@
 """Soak benchmark (run by hand): a month unattended on the local forum.
 
     python bench/soak.py [days]        (default 30)
-    python bench/soak.py [days] rush   (default 1; a fraction of a day too) the late rush: phases of 6-8 hours, and every order
-                                       PM of a phase sent in the last 25 s before its deadline
+    python bench/soak.py [days] rush [seconds]   (default 1 day, 25 s; a fraction of a day too) the late
+                                       rush: phases of 6-8 hours, and every order PM of a phase sent in
+                                       its last `seconds` before the deadline
 
 The real daemon loop (`run_loop`) hosts a 30-player Legends game and an 8-player Mafia game on
 the local forum (a child process, so its CPU and memory are not the daemon's) with the polite
@@ -16,11 +17,12 @@ between ticks, except those addressed to himself (notices, digests: he reads the
 
 Prints, per game day: ticks, requests, daemon CPU, RSS, SQLite size, the slowest tick; then
 every phase's deadline-to-drafts latency (from deadline + grace to the end of the tick that
-resolved it, virtual plus real time); in the late rush also how many orders came in its last 25 s
+resolved it, virtual plus real time); in the late rush also how many orders came in its last seconds
 and when the last of their receipts was sent.
 """
 from __future__ import annotations
 
+import dataclasses
 import heapq
 import logging
 import math
@@ -38,6 +40,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from forumgm.daemon.settings.installation import load_installation
+from forumgm.daemon.settings.records import DEADLINE_GRACE
 from forumgm.daemon.forum import open_forum
 from forumgm.daemon.offline.localforum import Board
 from forumgm.daemon.runtime.loop import Daemon, StopFlag, run_loop
@@ -206,7 +209,7 @@ path = "forumgm.sqlite"
 poll_interval = {pace.poll_interval}
 poll_near = {pace.poll_near}
 near_deadline = {pace.near_deadline}
-deadline_grace = 30
+deadline_grace = {DEADLINE_GRACE}
 inbox_full_read = {pace.inbox_full_read}
 ''', encoding="utf-8")
     return config
@@ -472,5 +475,6 @@ def main(days: float = 30, pace: Pace = Pace()) -> None:
 
 
 if __name__ == "__main__":
-    rush = sys.argv[2:] == ["rush"]
-    main(float(sys.argv[1]) if len(sys.argv) > 1 else 1 if rush else 30, RUSH if rush else Pace())
+    rush = sys.argv[2:3] == ["rush"]
+    pace = dataclasses.replace(RUSH, rush=float(sys.argv[3])) if rush and sys.argv[3:] else RUSH if rush else Pace()
+    main(float(sys.argv[1]) if len(sys.argv) > 1 else 1 if rush else 30, pace)

@@ -55,8 +55,9 @@ RUNS = {
     "probe kills": (["probe.py", "kills", "4", "3", "30", "2"], ["daemon stopped 4 times", "| round | games over |",
                                                               "lost, doubled, resolved twice or unanswered: 0"]),
     "soak": (["soak.py", "1"], ["legends-soak", "mafia-soak", "player actions", "deadline-to-drafts latency"]),
-    # the late rush up to the first Legends deadline (7 game hours in)
-    "soak, late rush": (["soak.py", "0.3", "rush"], ["late rush", "legends-soak/night-1"]),
+    # the late rush up to the first Legends deadline (7 game hours in), every order in its last 3 s
+    "soak, late rush": (["soak.py", "0.3", "rush", "3"], ["in the last 3 s before its deadline",
+                                                        "legends-soak/night-1"]),
     "flood_burst and crash_send, no boards": (["-c", NO_BOARDS], ["mybb: no board", "phpbb: no board",
                                                                   "smf: no board", "fluxbb: no board"]),
 }

@@ -63,8 +63,8 @@ def test_a_board_a_minute_behind_the_machine_holds_no_deadline(legends):
     daemon.clock = JumpingClock(clock)
     assert daemon.tick().errors == []
     [night] = daemon.store.phases(GAME)
-    clock.moment = msk(3, 9, 59, ) + timedelta(seconds=30)
-    daemon.clock.jump = timedelta(minutes=1)
+    clock.moment = msk(3, 9, 59) + daemon.polling.grace
+    daemon.clock.jump = timedelta(minutes=1)           # the machine: deadline + grace
     assert daemon.tick().resolved == [f"{GAME}/{night['key']}"]
     daemon.store.close()
 

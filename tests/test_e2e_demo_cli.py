@@ -14,6 +14,7 @@ import requests
 
 from forumgm.daemon.cli import build_parser, main
 from forumgm.daemon.settings.installation import load_installation
+from forumgm.daemon.settings.records import DEADLINE_GRACE
 from forumgm.daemon.tick.clock import FastClock
 from forumgm.daemon.offline.hosting import RealTime
 from forumgm.daemon.offline.demo import (
@@ -79,19 +80,19 @@ PLAYED = """\
 [02.03 22:00] Зорро: pm Шпионаж Хан
 [02.03 23:00] Хан: pm Защита 3
 [03.03 00:00] Тор: pm Атака 5 Лиса
-[03.03 10:00] resolved legends-demo/night-1
+[03.03 10:01] resolved legends-demo/night-1
 [03.03 13:00] Зорро: post Доброе утро! Первый Линч — только на второй день, присматрив
-[03.03 21:00] resolved legends-demo/day-1
+[03.03 21:01] resolved legends-demo/day-1
 [03.03 22:00] Зорро: pm Атака магией Тор
 [03.03 23:00] Хан: pm Атака 7 Зорро
 [04.03 00:00] Тор: pm Защита 4
-[04.03 10:00] resolved legends-demo/night-2
+[04.03 10:01] resolved legends-demo/night-2
 [04.03 13:00] Зорро: post Голосую за [color=blue]Лиса[/color]
 [04.03 14:00] Лиса: post Почему я? Голосую за [color=blue]Зорро[/color]
 [04.03 15:00] Тор: post Голосую за [color=blue]Хан[/color]
 [04.03 16:00] Тор: edit-last Передумал. Голосую за [color=blue]Зорро[/color]
 [04.03 17:00] Хан: post Согласен: [color=blue]Зорро[/color]
-[04.03 21:00] resolved legends-demo/day-2
+[04.03 21:01] resolved legends-demo/day-2
 """
 
 
@@ -144,13 +145,13 @@ def test_a_speed_too_slow_for_the_duration_is_refused_before_the_game_starts(tmp
     assert run_demo(60, 1440, False, tmp_path, 0, out, poll=2.0) == 2
     assert out.getvalue().splitlines()[-1] == (
         "forumgm demo: at --speed 1440 the scripted game (48.5 game hours, and a tick at each of its 16 acts and "
-        "deadlines) needs about 169 real seconds, more than --duration 60: use --speed 14553 or more, or a longer "
+        "deadlines) needs about 169 real seconds, more than --duration 60: use --speed 14555 or more, or a longer "
         "--duration")
     assert not (tmp_path / "forumgm.sqlite").exists()
 
 
 def test_the_defaults_and_every_speed_fast_enough_up_to_the_highest_are_allowed_others_named():
-    grace = timedelta(seconds=30)
+    grace = timedelta(seconds=DEADLINE_GRACE)
     assert speed_problem(1440, 180, 2.0, grace) is None                  # `forumgm demo` as the README runs it
     assert speed_problem(1e9, 180, 2.0, grace) is None
     for refused in (0, -5, 2e9, float("inf"), float("nan")):

@@ -67,7 +67,7 @@ def test_sigterm_finishes_the_tick_and_exits_zero(config):
     assert "stopping after the current tick" in log and "stopped after" in log
     assert "secret-password-value" not in log
     # poll_interval 1 with poll_near left at its 30: near a deadline it polls every second too
-    assert "forumgm running: 1 game(s), poll every 1s, near a deadline too, resolving 30s after a deadline" in log
+    assert "forumgm running: 1 game(s), poll every 1s, near a deadline too, resolving 60s after a deadline" in log
     status = subprocess.run([sys.executable, "-m", "forumgm.daemon.cli", "status", "--config", str(config)],
                             capture_output=True, text=True, timeout=60)
     assert status.returncode == 0 and "then it stopped; no daemon reads the forum now" in status.stdout

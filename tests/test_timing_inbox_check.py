@@ -17,7 +17,7 @@ from legends_forum_support import (
 )
 from localforum_support import FakeClock, host_forum
 
-NIGHT_1 = "night-1"     # opens 2 March 21:00 Moscow time, deadline 3 March 10:00, grace 30 s
+NIGHT_1 = "night-1"     # opens 2 March 21:00 Moscow time, deadline 3 March 10:00, grace 60 s
 
 
 @pytest.fixture
@@ -74,7 +74,7 @@ def test_a_pm_opened_on_the_board_just_before_the_deadline_counts_at_the_resolut
     read_in_a_browser(server, clock, pm_id)
     assert requests_of(daemon, clock, msk(3, 9, 59)) == 1
     assert senders(daemon) == []
-    report = tick_at(daemon, clock, msk(3, 10) + timedelta(seconds=30))     # deadline + grace: read whole
+    report = tick_at(daemon, clock, msk(3, 10) + daemon.polling.grace)      # deadline + grace: read whole
     assert report.resolved == [f"{GAME}/{NIGHT_1}"]
     assert [o["sender"] for o in daemon.store.orders(GAME, NIGHT_1)] == ["Кума"]
 

@@ -5,17 +5,28 @@ resolved it; the receipts go after.
 Legends on the local forum over HTTP, the daemon on a fake clock that its polite pauses (1 s a
 request) move: 30 PMs sent in the minute before a poll 35 s before the deadline. Reading them takes
 that poll a minute; their 30 receipts (about 90 requests) used to take it 90 s more, and the
-resolution came only then (Legends drafts 101-109 s after deadline + grace)."""
+resolution came only then (Legends drafts 101-109 s after deadline + grace).
+
+With bench/soak.py's two games on one forum: a game with nothing due is read after the other's
+resolution (its thread a second at the polite rate), games due at one moment are both read first."""
 from __future__ import annotations
 
+import dataclasses
+import sys
 from contextlib import contextmanager
-from datetime import timedelta
+from datetime import datetime, timedelta
+from pathlib import Path
+from types import SimpleNamespace
 
 from forumgm.daemon.offline.localforum import LocalForum
+from forumgm.daemon.settings.records import DEADLINE_GRACE
 from legends_forum_support import PASSWORD_ENV, ROLES, legends_board, msk, start_daemon, tick_at, write_installation
 from localforum_support import HOST, FakeClock
 
-GRACE = timedelta(seconds=30)      # [daemon] deadline_grace, the default
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+from soak import OUTSIDERS, RUSH as SOAK_RUSH, START, Soak, VirtualClock, apply, legends_script, mafia_script, soak_board  # noqa: E402,I001
+
+GRACE = timedelta(seconds=DEADLINE_GRACE)      # [daemon] deadline_grace, the default
 RUSH = 30
 
 
@@ -78,3 +89,61 @@ def test_a_rush_read_inside_the_grace_is_answered_only_after_the_resolution(tmp_
         drafted = max(d["created_at"] for d in drafts if d["resolution_id"] is not None)
         answered = [server.board.pms[int(d["forum_ref"])].sent_at for d in drafts if d["kind"] == "receipt"]
         assert len(answered) == 10 and drafted <= min(answered)
+
+
+# ---------------------------------------------------------------- two games on one forum
+
+@contextmanager
+def two_games(tmp_path, pace):
+    """bench/soak.py's Legends (30 players, topic 2) and Mafia (8, topic 3) on one local forum, every
+    order PM of a phase in its last 3 s; each GET the daemon makes noted with the phases' state then."""
+    clock = VirtualClock(SimpleNamespace(value=START.timestamp()))
+    board = soak_board(clock.now, legends_script().players + mafia_script().players + list(OUTSIDERS))
+    with LocalForum(board) as server:
+        run = Soak(tmp_path, server.url, clock, lambda action: apply(board, action), 1, pace)
+        store, client = run.daemon.store, run.daemon.forum.client
+        real_get, seen = client.get, []
+
+        def get(url, *args, **kwargs):
+            seen.append((url, {game.id: [p["key"] for p in store.phases(game.id, status="resolved")]
+                               for game in run.daemon.games}))
+            return real_get(url, *args, **kwargs)
+        client.get = get
+        run.players.plan_chatter(START, 0, 0)
+        yield run, seen
+        store.close()
+
+
+def deadline_of(run, game_id: str) -> datetime:
+    [phase] = run.daemon.store.phases(game_id, status="pending")
+    return phase["deadline"]
+
+
+def test_a_game_with_nothing_due_is_read_after_the_other_games_resolution(tmp_path):
+    with two_games(tmp_path, dataclasses.replace(SOAK_RUSH, rush=3)) as (run, seen):
+        run.daemon.tick()                       # both games dealt, their first phases planned
+        deadline = deadline_of(run, "legends-soak")
+        assert deadline < deadline_of(run, "mafia-soak")
+        run.advance((deadline + GRACE - run.clock.now()).total_seconds())   # the rush, all unread
+        del seen[:]
+        assert run.daemon.tick().resolved == ["legends-soak/night-1"]
+        before = [url for url, resolved in seen if not resolved["legends-soak"]]
+        after = [url for url, resolved in seen if resolved["legends-soak"]]
+        # Legends' thread and the inbox read after the deadline, then the night resolved, then Mafia's thread
+        assert any("t=2" in url for url in before) and any("folder=inbox" in url for url in before)
+        assert not any("t=3" in url for url in before) and any("t=3" in url for url in after)
+        orders = run.daemon.store.orders("legends-soak", "night-1")
+        assert len(orders) == len(run.players.scripts[0].pms[("night", 1)])     # every PM of the rush counted
+
+
+def test_games_resolving_at_one_moment_are_both_read_before_either_resolves(tmp_path):
+    # Legends' night of 8 h and Mafia's round of 6 h end at one moment (05:00 Moscow time)
+    with two_games(tmp_path, dataclasses.replace(SOAK_RUSH, legends_night="8h", mafia_round="6h", rush=3)) as (run, seen):
+        run.daemon.tick()
+        deadline = deadline_of(run, "legends-soak")
+        assert deadline == deadline_of(run, "mafia-soak")
+        run.advance((deadline + GRACE - run.clock.now()).total_seconds())
+        del seen[:]
+        assert sorted(run.daemon.tick().resolved) == ["legends-soak/night-1", "mafia-soak/round-1"]
+        before = [url for url, resolved in seen if not any(resolved.values())]
+        assert all(any(part in url for url in before) for part in ("t=2", "t=3", "folder=inbox"))

@@ -142,16 +142,17 @@ def loop(installation, start_at: datetime, until, forum_pms=PMS, while_asleep=No
 
 
 def test_the_phase_resolves_at_the_tick_at_deadline_plus_grace(installation):
-    deadline = msk(3, 22, 45)
+    deadline, grace = msk(3, 22, 45), timedelta(seconds=installation.deadline_grace)
     _daemon, recorder = loop(installation, msk(3, 20, 3), resolved("round-1"))
     ticks = recorder.ticks
-    assert ticks[-1] == deadline + timedelta(seconds=30)       # the tick that resolved round-1
+    assert ticks[-1] == deadline + grace                       # the tick that resolved round-1
     assert deadline in ticks                                   # polled at the deadline, not resolved then (grace)
     far = [t for t in ticks if t < msk(3, 21, 45)]
     assert far == [msk(3, 20, 3) + timedelta(minutes=10 * n) for n in range(11)]
     near = [t for t in ticks if t >= msk(3, 21, 45)]
     last_call = deadline - timedelta(seconds=15)       # the last poll interval before it, twice as often
-    assert near == sorted([msk(3, 21, 45) + timedelta(seconds=30 * n) for n in range(122)] + [last_call])
+    polls = (timedelta(hours=1) + grace) // timedelta(seconds=30) + 1      # every 30 s till deadline + grace
+    assert near == sorted([msk(3, 21, 45) + timedelta(seconds=30 * n) for n in range(polls)] + [last_call])
     assert recorder.reminded_at == msk(3, 21, 45)
     assert all(s <= REPLAN for s in recorder.sleeps)
 
@@ -164,13 +165,14 @@ def test_status_shows_the_next_tick_and_why_then_that_the_daemon_stopped(install
         said.append(capsys.readouterr().out.splitlines()[0])
 
     loop(installation, msk(3, 22, 40), resolved("round-1"), while_asleep=status)
+    resolving = f"{msk(3, 22, 45) + timedelta(seconds=installation.deadline_grace):%Y-%m-%d %H:%M:%S}"
     # while it sleeps: the plan made after the tick before the one that resolved round-1 (`status` reads the
     # real clock, which is past the test's clock: it adds that the tick is overdue)
     assert said[-1].startswith(
-        "daemon: last tick 2026-03-03 22:45:00, next tick 2026-03-03 22:45:30 (Europe/Moscow, deadline)")
+        f"daemon: last tick 2026-03-03 22:45:30, next tick {resolving} (Europe/Moscow, deadline)")
     # the test stops the loop after the tick that resolved round-1: no tick is planned any more
     status()
-    assert said[-1] == ("daemon: last tick 2026-03-03 22:45:30 (Europe/Moscow), then it stopped; "
+    assert said[-1] == (f"daemon: last tick {resolving} (Europe/Moscow), then it stopped; "
                         "no daemon reads the forum now")
 
 
@@ -185,7 +187,7 @@ def test_a_deadline_the_host_moves_while_the_daemon_sleeps_is_kept(installation)
         return resolved("round-1")(store)
 
     _daemon, recorder = loop(installation, msk(3, 0, 0), move_deadline_once)
-    assert recorder.ticks[-1] == moved + timedelta(seconds=30)
+    assert recorder.ticks[-1] == moved + timedelta(seconds=installation.deadline_grace)
 
 
 def test_an_accelerated_clock_sleeps_real_seconds_divided_by_its_speed(installation):
@@ -221,11 +223,11 @@ def test_polling_settings_are_read_and_bad_ones_named(tmp_path):
     text = data_path("forumgm.example.toml").read_text(encoding="utf-8")
     text = text.replace('"games/mafia.example.toml", "games/legends.example.toml"', "")
     path = tmp_path / "forumgm.toml"
-    path.write_text(text.replace("poll_near = 30", "poll_near = 15").replace("deadline_grace = 30", "deadline_grace = 0"),
+    path.write_text(text.replace("poll_near = 30", "poll_near = 15").replace("deadline_grace = 60", "deadline_grace = 0"),
                     encoding="utf-8")
     assert Polling.of(load_installation(path)) == Polling(far=timedelta(minutes=10), near=timedelta(seconds=15),
                                                           window=timedelta(hours=1), grace=timedelta(0))
-    path.write_text(text.replace("poll_near = 30", "poll_near = 0").replace("deadline_grace = 30", "deadline_grace = -5"),
+    path.write_text(text.replace("poll_near = 30", "poll_near = 0").replace("deadline_grace = 60", "deadline_grace = -5"),
                     encoding="utf-8")
     with pytest.raises(ConfigError) as error:
         load_installation(path)

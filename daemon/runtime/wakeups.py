@@ -16,13 +16,15 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Iterable
 
+from forumgm.daemon.settings.records import DEADLINE_GRACE
+
 
 @dataclass(frozen=True)
 class Polling:
     far: timedelta = timedelta(minutes=10)       # no deadline near
     near: timedelta = timedelta(seconds=30)      # within `window` of a deadline
     window: timedelta = timedelta(hours=1)
-    grace: timedelta = timedelta(seconds=30)     # after a deadline, before it resolves
+    grace: timedelta = timedelta(seconds=DEADLINE_GRACE)     # after a deadline, before it resolves
 
     @classmethod
     def of(cls, installation) -> "Polling":

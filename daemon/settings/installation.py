@@ -18,7 +18,7 @@ from zoneinfo import ZoneInfo
 
 from forumgm.daemon.settings.game import load_game_file, read_game
 from forumgm.daemon.settings.notify import read_notify
-from forumgm.daemon.settings.records import ConfigError, ForumConfig, GameConfig, Installation
+from forumgm.daemon.settings.records import DEADLINE_GRACE, ConfigError, ForumConfig, GameConfig, Installation
 from forumgm.daemon.settings.values import (BOOLEAN, COUNT, DURATION_KIND, PATH, PORT, POSITIVE, SECONDS, SHARE, TEXT,
                                             URL, ZONE, Checker, one_of, password_file, read_table)
 from forumgm.daemon.store import RAW_PAGES_KEPT
@@ -66,7 +66,7 @@ def load_installation(path: str | Path) -> Installation:
         poll_interval=check.get(daemon, "poll_interval", POSITIVE, "daemon", default=600),
         poll_near=check.get(daemon, "poll_near", POSITIVE, "daemon", default=30),
         near_deadline=check.get(daemon, "near_deadline", COUNT, "daemon", default=3600),
-        deadline_grace=check.get(daemon, "deadline_grace", COUNT, "daemon", default=30),
+        deadline_grace=check.get(daemon, "deadline_grace", COUNT, "daemon", default=DEADLINE_GRACE),
         inbox_full_read=check.get(daemon, "inbox_full_read", POSITIVE, "daemon", default=1800),
         log_level=check.get(daemon, "log_level", one_of(LOG_LEVELS), "daemon", default="INFO"),
         web_host=check.get(web, "host", TEXT, "web", default="127.0.0.1"),

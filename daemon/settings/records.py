@@ -10,6 +10,11 @@ from zoneinfo import ZoneInfo
 
 from forumgm.daemon.store import RAW_PAGES_KEPT
 
+# seconds after a deadline before its phase resolves: order PMs still in flight, and a late rush read at
+# the polite rate (35 PMs sent in the last seconds cost about 38 s of requests after the deadline); the
+# host approves the drafts anyway, so half a minute more costs little
+DEADLINE_GRACE = 60
+
 
 class ConfigError(Exception):
     """`problems`, and `games`: those whose engine can still check their [setup] (their type, seed,
@@ -118,7 +123,7 @@ class Installation:
     web_public_url: str | None = None      # the page's address as players reach it (role links)
     poll_near: int = 30          # seconds between two ticks within `near_deadline` of a deadline
     near_deadline: int = 3600    # seconds before a deadline when polling turns to `poll_near`
-    deadline_grace: int = 30     # seconds after a deadline before it resolves (PMs still in flight)
+    deadline_grace: int = DEADLINE_GRACE     # seconds after a deadline before it resolves
     inbox_full_read: int = 1800  # seconds between two whole reads of the PM inbox when the pages count none unread
     notify: Any = None           # forumgm.daemon.settings.notify.NotifyConfig, or None: nobody is told
     raw_pages_kept: int = RAW_PAGES_KEPT   # thread pages kept per game as the forum showed them (the newest)

@@ -1,7 +1,9 @@
 """One tick of the daemon (DESIGN.md "Data flow of one tick").
 
+    the games with a phase to resolve now first, then the others (resolving_first), each batch:
     sync each game's thread, then the inbox    (forumgm.daemon.tick.sync; a game that fails stops, visibly) —
-                                               the inbox only when the thread pages count a PM unread, a
+                                               the inbox once a tick, with the first batch of its forum's games,
+                                               only when the thread pages count a PM unread, a
                                                deadline has passed, or a periodic whole read is (daemon/forum/housekeeping/inbox_check.py);
                                                a game whose deadline has passed and whose grace runs waits:
                                                its thread and inputs are read by the resolving tick, this one
@@ -141,37 +143,23 @@ def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edge
     # a held game (its rules changed, or another cause: `forumgm status` says why) is not read
     live = [game for game in games if not is_held(store, game.id)]
     moment = arrival_clock(forum, now)      # a read is timed when it is made, not when the tick began
-    threads: dict[str, tuple[Any, str | None]] = {}     # game id -> its thread's sync report, error
+    started = []
     for game in live:
         try:
             start_game(game, store, now)
-            if in_grace(game, store, now):
-                continue
-            threads[game.id] = _sync_step(edges.sync_game, report, game.config, forum, store, moment())
+            started.append(game)
         except sqlite3.Error:   # the store itself fails: run_loop says so once, not per game
             raise
         except Exception as error:  # one broken game must not stop the others
             _game_failed(game, error, report)
-    inbox_errors = {forum_id: _inbox_step(edges, report, forum_id, forum, store, now, moment,
-                                          [game for game in live if game.forum_id == forum_id], threads)
-                    for forum_id in sorted({game.forum_id for game in games})}
-    if edges.seat_accounts is not None:
-        _seat_accounts_step(edges.seat_accounts, report, forum, store, [g for g in live if g.id in threads], now)
-    for game in live:
-        if game.id not in threads:
-            continue        # it failed to start (logged above), or it waits for its resolving tick
-        try:
-            # a post a resolved phase never saw, dated inside it: the host is told
-            draft_late_posts(game, store, getattr(threads[game.id][0], "new_posts", None) or ())
-            # inputs may be missing after a failed sync: never resolve on a partial view of the forum
-            error = (inbox_errors[game.forum_id] or threads[game.id][1]
-                     or _resolution_error(game, store, now, report, board_clock))
-            note_sync(store, game.id, error, now)     # the host sees why a game waits
-        except sqlite3.Error:   # the store itself fails: run_loop says so once, not per game
-            raise
-        except Exception as error:  # one broken game must not stop the others
-            _game_failed(game, error, report)
-    for forum_id in inbox_errors:   # every game of the forum has read its orders: what none took
+    reading = Reading(forum, store, now, moment, edges, report, board_clock, live)
+    batches = resolving_first(started, store, now)
+    for batch in batches:
+        # each forum's inbox is read once, with the first batch holding one of its games (a forum whose
+        # games are all held or failed to start: with the last)
+        of = games if batch is batches[-1] else batch
+        reading.read_and_resolve(batch, sorted({game.forum_id for game in of} - set(reading.inbox_errors)))
+    for forum_id in reading.inbox_errors:   # every game of the forum has read its orders: what none took
         try:
             of_forum = [game for game in games if game.forum_id == forum_id]
             bound = Bindings(store, forum_id)
@@ -194,6 +182,69 @@ def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edge
             log.exception("publishing failed")
             report.errors.append(f"publishing: {error}")
     return report
+
+
+def resolving_first(games: Sequence[GameRun], store: Store, now: datetime) -> list[list[GameRun]]:
+    """The games in the order the tick reads them: those with a phase to resolve now first, then the
+    others. A game with nothing due must not hold a resolution back (its thread costs a second at
+    the polite rate: Mafia's at Legends' night-1); the PM inbox is read with the first batch, so every
+    PM the board holds is still read before a phase resolves."""
+    due, rest = [], []
+    for game in games:
+        resolves = (not is_finished(store, game.id) and not is_paused(store, game.id)
+                    and due_phases(game.config, now, store, game.grace))
+        (due if resolves else rest).append(game)
+    return [due, rest] if due else [rest]
+
+
+@dataclass
+class Reading:
+    """One tick's reads of the forum, batch by batch (resolving_first), and what they found."""
+
+    forum: Any
+    store: Store
+    now: datetime
+    moment: Callable[[], datetime]
+    edges: Edges
+    report: TickReport
+    board_clock: Callable[[], datetime | None] | None
+    live: Sequence[GameRun]
+    threads: dict[str, tuple[Any, str | None]] = field(default_factory=dict)   # game id -> sync report, error
+    inbox_errors: dict[str, str | None] = field(default_factory=dict)          # forum id -> its inbox's error
+
+    def read_and_resolve(self, batch: Sequence[GameRun], forums: Sequence[str]) -> None:
+        """Read the batch's threads, then the PM inboxes of `forums`, then record the batch's inputs and
+        resolve what is due."""
+        forum, store, now, report = self.forum, self.store, self.now, self.report
+        for game in batch:
+            try:
+                if in_grace(game, store, now):
+                    continue
+                self.threads[game.id] = _sync_step(self.edges.sync_game, report, game.config, forum, store,
+                                                   self.moment())
+            except sqlite3.Error:   # the store itself fails: run_loop says so once, not per game
+                raise
+            except Exception as error:  # one broken game must not stop the others
+                _game_failed(game, error, report)
+        for forum_id in forums:
+            self.inbox_errors[forum_id] = _inbox_step(self.edges, report, forum_id, forum, store, now, self.moment,
+                                                      [game for game in self.live if game.forum_id == forum_id],
+                                                      self.threads)
+        read = [game for game in batch if game.id in self.threads]    # the others wait for their resolving tick
+        if self.edges.seat_accounts is not None and read:
+            _seat_accounts_step(self.edges.seat_accounts, report, forum, store, read, now)
+        for game in read:
+            try:
+                # a post a resolved phase never saw, dated inside it: the host is told
+                draft_late_posts(game, store, getattr(self.threads[game.id][0], "new_posts", None) or ())
+                # inputs may be missing after a failed sync: never resolve on a partial view of the forum
+                error = (self.inbox_errors[game.forum_id] or self.threads[game.id][1]
+                         or _resolution_error(game, store, now, report, self.board_clock))
+                note_sync(store, game.id, error, now)     # the host sees why a game waits
+            except sqlite3.Error:   # the store itself fails: run_loop says so once, not per game
+                raise
+            except Exception as error:  # one broken game must not stop the others
+                _game_failed(game, error, report)
 
 
 def _deadline_passed(games: Sequence[GameRun], store: Store, now: datetime,
