@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass, field, replace
-from functools import lru_cache, reduce
+from functools import lru_cache
 from typing import Any, Callable, Mapping, Sequence
 
 from forumgm.engines.base import PhaseRng
@@ -123,8 +123,19 @@ class Echo(str):
 
 
 def joined(parts: Sequence[str], separator: str) -> str:
-    """`separator.join(parts)` keeping the names of the Echo parts."""
-    return reduce(lambda done, part: done + separator + part, parts) if parts else ""
+    """`separator.join(parts)` keeping the names of the Echo parts: what adding them up one by one
+    gives (`parts[0] + separator + parts[1] + …`), made at once, not written out again at each
+    part (a stack of twenty cards was written twenty times)."""
+    if len(parts) <= 1:
+        return parts[0] if parts else ""
+    pieces = [parts[0]]
+    for part in parts[1:]:
+        pieces += (separator, part)
+    echoes = [piece for piece in pieces if isinstance(piece, Echo)]
+    if not echoes:
+        return "".join(pieces)
+    return Echo._joined(tuple(segment for piece in pieces for segment in _segments(piece)),
+                        {nick: gender for echo in echoes for nick, gender in echo.genders.items()})
 
 
 def _segments(text: str) -> tuple:

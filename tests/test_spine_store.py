@@ -6,6 +6,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from forumgm.daemon.store import MIGRATIONS, Store, StoreError
+from forumgm.daemon.store.schema import VERSION_TABLE, step_up
 from forumgm.parsers.forums.base import ColoredFragment, PmHeader, PmMessage, Post
 
 T0 = datetime(2025, 3, 1, 9, 0, tzinfo=timezone.utc)
@@ -34,6 +35,28 @@ def test_migrates_an_empty_file_and_reopens_without_change(tmp_path):
     assert [row["action"] for row in again.audit_log()] == ["test"]
     assert again.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert again.db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+
+
+def schema_and_rows(store: Store) -> tuple[list, dict]:
+    """Every table, index and column as SQLite keeps them, and every row of every table."""
+    schema = store.db.execute("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name").fetchall()
+    tables = sorted(store.db.table_names())
+    return schema, {table: store.db.execute(f"SELECT * FROM {table}").fetchall() for table in tables}
+
+
+@pytest.mark.parametrize("version", range(1, len(MIGRATIONS) + 1))
+def test_a_file_of_any_version_migrates_to_the_schema_a_new_file_is_made_with(tmp_path, version):
+    """A new file is made with the newest schema at once; an old one takes the migrations after its
+    version. Both end the same, to the text SQLite keeps of each table and the rows of schema_version
+    (at the last version: a file that took every step by hand is what a new one is)."""
+    old = sqlite3.connect(tmp_path / "old.sqlite", isolation_level=None)
+    old.execute(VERSION_TABLE)
+    step_up(old.execute, 0, MIGRATIONS[:version])
+    old.close()
+    migrated, new = Store(tmp_path / "old.sqlite"), Store(tmp_path / "new.sqlite")
+    assert migrated.schema_version == new.schema_version == len(MIGRATIONS)
+    assert schema_and_rows(migrated) == schema_and_rows(new)
+    assert [row[0] for row in new.db.execute("SELECT version FROM schema_version")] == [len(MIGRATIONS)]
 
 
 def test_foreign_keys_are_enforced(store):

@@ -12,7 +12,8 @@ from forumgm.daemon.offline.simulate import run_scenario
 from forumgm.engines.base import PhaseRng, SetupError
 from forumgm.engines.legends import make_rules
 from forumgm.config import read_rule_table
-from forumgm.engines.phrases import Agreement, Picker, guess_gender, noun_agreement, ordinal, russian_sorted
+from forumgm.engines.phrases import (Agreement, Echo, Picker, guess_gender, joined, noun_agreement, ordinal,
+                                     russian_sorted)
 from forumgm.parsers.names import CASE_NAMES, decline
 from proofreader import disagreements, nominative_after_preposition, proofread, repeated_lines
 
@@ -64,6 +65,23 @@ def test_the_proofreader_catches_a_masculine_form_after_a_female_nick():
         "Жанна увидел", "Хан пала"]
     assert disagreements("Жанна и не заметила, как удар Хана был точен.", {"Жанна": "f", "Хан": "m"}) == []
     assert repeated_lines("а\nб\nа") == ["а"]
+
+
+def test_joined_echoes_read_as_added_up_one_by_one_and_are_written_again_by_another_agreement():
+    parts = ["X", Echo("Выпад(голова, {target})", {"target": "Кума"}, {"Кума": "f"}), "B(тело)",
+             Echo("убить {target:accs}", {"target": "Жанна"}, {"Жанна": None}),
+             Echo("лечить {target:accs}", {"target": "Жанна"}, {"Жанна": "f"})]
+    one_by_one = parts[0]
+    for part in parts[1:]:
+        one_by_one = one_by_one + ", " + part
+    text = joined(parts, ", ")
+    assert text == one_by_one == "X, Выпад(голова, Кума), B(тело), убить Жанну, лечить Жанну"
+    assert text.genders == one_by_one.genders == {"Кума": "f", "Жанна": "f"}       # a later part's word wins
+    replaced = Agreement().seen({"Кума": "Новичок"}, {"Кума": "m"}, {})
+    assert text.seen(replaced) == one_by_one.seen(replaced) == (
+        "X, Выпад(голова, Новичок), B(тело), убить Жанну, лечить Жанну")
+    assert joined(["X", "B(тело)"], " ") == "X B(тело)" and not isinstance(joined(["X", "B"], " "), Echo)
+    assert joined([parts[1]], " ") is parts[1] and joined([], " ") == ""
 
 
 def test_a_picker_never_repeats_a_phrase_and_follows_the_gender():

@@ -61,13 +61,40 @@ class HttpPolicy:
     backoff: float = 2.0          # first wait; doubled each time
 
 
+class EnvironmentOnce(requests.Session):
+    """A session that reads what the environment says of a board's address (the proxy of
+    HTTP(S)_PROXY unless NO_PROXY names the host, a CA bundle of REQUESTS_CA_BUNDLE) once per
+    scheme, host and port, as requests would at its first request there, and keeps it: requests
+    reads every environment variable twice a request for it, a tenth of a millisecond a page,
+    and the daemon's environment does not change while it runs. A request given its own proxies,
+    stream, verify or cert is read as requests reads it, and so is one after the session's own
+    settings changed."""
+
+    PLACES_KEPT = 16     # a session speaks to one board; more places than this are read afresh
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._environment: dict[tuple, dict] = {}
+
+    def merge_environment_settings(self, url, proxies, stream, verify, cert):
+        if not self.trust_env or proxies or (stream, verify, cert) != (None, None, None):
+            return super().merge_environment_settings(url, proxies, stream, verify, cert)
+        key = (*urlsplit(url)[:2], self.stream, self.verify, self.cert, tuple(self.proxies.items()))
+        settings = self._environment.get(key)
+        if settings is None:
+            if len(self._environment) >= self.PLACES_KEPT:
+                self._environment.clear()
+            settings = self._environment[key] = super().merge_environment_settings(url, {}, None, None, None)
+        return {**settings, "proxies": dict(settings["proxies"])}
+
+
 class HttpClient:
     def __init__(self, policy: HttpPolicy = HttpPolicy(), session: requests.Session | None = None,
                  clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep,
                  stopping: Callable[[], bool] = lambda: False):
         self.policy = policy
         self.stopping = stopping    # SIGTERM: no more retries (the sleep given should wake on it too)
-        self.session = session or requests.Session()
+        self.session = session or EnvironmentOnce()
         self.session.headers["User-Agent"] = user_agent()
         self.clock = clock
         self.sleep = sleep

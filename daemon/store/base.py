@@ -12,7 +12,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from forumgm.daemon.store.connection import Database
 from forumgm.daemon.store.lost import file_identity, note_played, played_games, refused, vanished
-from forumgm.daemon.store.schema import MIGRATIONS, statements
+from forumgm.daemon.store.schema import MIGRATIONS, VERSION_TABLE, newest_schema, step_up
 
 Now = Callable[[], datetime]
 
@@ -142,13 +142,14 @@ class StoreBase:
     def migrate(self) -> None:
         """Bring the file to the newest schema; a no-op on an up-to-date file."""
         with self.transaction():
-            self.db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            self.db.execute(VERSION_TABLE)
             current = self.schema_version
-            for version, script in enumerate(MIGRATIONS[current:], start=current + 1):
-                for statement in statements(script):
-                    self.db.execute(statement)
-                self.db.execute("DELETE FROM schema_version")
-                self.db.execute("INSERT INTO schema_version (version) VALUES (?)", [version])
+            if current > 0:
+                step_up(self.db.execute, current, MIGRATIONS)
+                return
+            for statement in newest_schema(MIGRATIONS):     # a new file: the newest schema at once
+                self.db.execute(statement)
+            self.db.execute("INSERT INTO schema_version (version) VALUES (?)", [len(MIGRATIONS)])
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator["StoreBase"]:
