@@ -60,7 +60,7 @@ class Attachment:
 
 class ForumAdapter:
     spec: EngineSpec
-    parser: object       # posts/page_info/inbox/message/form of the engine (parsers/forums/<engine>.py)
+    parser: object       # posts/page_info/thread/inbox/message/form of the engine (parsers/forums/<engine>.py)
 
     def __init__(self, settings: ForumSettings, password: str, client: HttpClient,
                  now: Callable[[], datetime] = lambda: datetime.now(timezone.utc)):
@@ -128,8 +128,7 @@ class ForumAdapter:
         url = self.thread_page_url(thread_url, page)
         asked = self.client.clock()
         fetched = self.fetch(url)
-        info = self.parser.page_info(fetched.text)
-        posts = self.parser.posts(fetched.text, self.settings.time_zone, self.now())
+        info, posts = self.parser.thread(fetched.text, self.settings.time_zone, self.now())
         self._shown.saw_thread(url, asked, info, posts)
         return info, posts, fetched.text
 

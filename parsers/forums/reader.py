@@ -85,7 +85,22 @@ def rendered_on_its_day(read: Callable[[datetime | None], T], dates: Callable[[T
 
 
 def read_posts(html: str, layout: EngineLayout, tz: Zone, now: datetime | None = None) -> list[Post]:
+    return _posts(parse_html(html), layout, tz, now)
+
+
+def read_page_info(html: str, layout: EngineLayout) -> PageInfo:
+    return _thread_page_info(parse_html(html), layout)
+
+
+def read_thread_page(html: str, layout: EngineLayout, tz: Zone,
+                     now: datetime | None = None) -> tuple[PageInfo, list[Post]]:
+    """A thread page's place among the thread's pages, then its posts: the page parsed once (a
+    page of the thread is read at every poll, and parsing it is most of what reading it costs)."""
     tree = parse_html(html)
+    return _thread_page_info(tree, layout), _posts(tree, layout, tz, now)
+
+
+def _posts(tree: LexborHTMLParser, layout: EngineLayout, tz: Zone, now: datetime | None) -> list[Post]:
     containers = every(tree.root, layout.thread.post)
     if not containers:
         raise PageLayoutError(f"{layout.name}: no posts found ({layout.thread.post!r}); not a thread page?")
@@ -99,8 +114,7 @@ def read_posts(html: str, layout: EngineLayout, tz: Zone, now: datetime | None =
         tz, now)
 
 
-def read_page_info(html: str, layout: EngineLayout) -> PageInfo:
-    tree = parse_html(html)
+def _thread_page_info(tree: LexborHTMLParser, layout: EngineLayout) -> PageInfo:
     if first(tree.root, layout.thread.post) is None:
         pagination = layout.thread.pagination
         listed = first(tree.root, pagination.container) if pagination.container else None
@@ -225,6 +239,7 @@ def read_options(html: str, selector: str) -> list[tuple[str, str]]:
 class EngineFunctions(NamedTuple):
     posts: Callable[..., list[Post]]
     page_info: Callable[[str], PageInfo]
+    thread: Callable[..., tuple[PageInfo, list[Post]]]
     inbox: Callable[..., list[PmHeader]]
     message: Callable[..., PmMessage]
     form: Callable[[str, str], Form]
@@ -240,6 +255,9 @@ def bind(layout: EngineLayout) -> EngineFunctions:
 
     def page_info(html: str) -> PageInfo:
         return read_page_info(html, layout)
+
+    def thread(html: str, tz: Zone, now: datetime | None = None) -> tuple[PageInfo, list[Post]]:
+        return read_thread_page(html, layout, tz, now)
 
     def inbox(html: str, tz: Zone, now: datetime | None = None) -> list[PmHeader]:
         return read_inbox(html, layout, tz, now)
@@ -259,7 +277,7 @@ def bind(layout: EngineLayout) -> EngineFunctions:
     def listing(html: str) -> Listing:
         return read_listing(html, layout)
 
-    return EngineFunctions(posts, page_info, inbox, message, form, sent, sent_message, listing)
+    return EngineFunctions(posts, page_info, thread, inbox, message, form, sent, sent_message, listing)
 
 
 def _post(container: LexborNode, layout: EngineLayout, tz: tzinfo, now: datetime | None, page: int,
