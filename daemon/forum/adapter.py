@@ -556,14 +556,12 @@ class ForumAdapter:
         """A PM folder's pages, newest first, each as the board lists it: the page the folder
         opens on, then the page its own links name next (older). A board listing oldest first
         (SMF) opens on its last page, so "older" is the page before."""
-        read = self.parser.sent if sent else self.parser.inbox
         url = self._listing(folder, 1)
         seen: set[str] = set()
         while url and url not in seen:
             seen.add(url)
-            html = self.fetch(url).text
-            listing = self.parser.listing(html)
-            yield read(html, self.settings.time_zone, self.now()), listing
+            headers, listing = self.parser.folder(self.fetch(url).text, self.settings.time_zone, self.now(), sent)
+            yield headers, listing
             older = listing.links.get(listing.page - 1 if self.pms().oldest_first else listing.page + 1)
             url = urljoin(url, older) if older else None
 

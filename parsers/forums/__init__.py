@@ -1,7 +1,9 @@
 """Forum page parsers, one module per forum engine, all with the same functions:
-posts(html, tz, now=None), page_info(html), thread(html, tz, now=None) (both of a thread page, parsed
-once), inbox(html, tz, now=None), message(html, tz, now=None), form(html, name). `tz` is the forum account's timezone; `now` (the fetch time) is needed to read
-relative dates such as "Today at 1:59 PM".
+posts(html, tz, now=None), page_info(html), inbox(html, tz, now=None), message(html, tz, now=None),
+form(html, name); thread(html, tz, now=None) reads a thread page's page_info and posts, and
+folder(html, tz, now=None, sent=False) a PM folder page's rows and listing, each page parsed once.
+`tz` is the forum account's timezone; `now` (the fetch time) is needed to read relative dates such
+as "Today at 1:59 PM".
 """
 from __future__ import annotations
 

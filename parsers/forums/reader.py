@@ -135,10 +135,22 @@ def read_sent(html: str, layout: EngineLayout, tz: Zone, now: datetime | None = 
 
 def read_listing(html: str, layout: EngineLayout) -> Listing:
     """Where a PM folder page is among the folder's pages, its page links, what it says of the folder."""
+    return _listing(parse_html(html), layout)
+
+
+def read_folder_page(html: str, layout: EngineLayout, tz: Zone, now: datetime | None = None,
+                     sent: bool = False) -> tuple[list[PmHeader], Listing]:
+    """A page of the inbox (or of the sent folder): its rows and its listing (read_listing), the page
+    parsed once."""
+    tree = parse_html(html)
+    listing = _listing(tree, layout)
+    return _folder(tree, layout, (layout.sent or layout.inbox) if sent else layout.inbox, tz, now), listing
+
+
+def _listing(tree: LexborHTMLParser, layout: EngineLayout) -> Listing:
     inbox = layout.inbox
     if inbox is None:
         raise PageLayoutError(f"{layout.name} has no private messages")
-    tree = parse_html(html)
     info = _page_info(tree, inbox.pagination) if inbox.pagination else PageInfo(1, 1)
     links: dict[int, str] = {}
     container = first(tree.root, inbox.pagination.container) if inbox.pagination and inbox.pagination.container else None
@@ -156,9 +168,13 @@ def read_listing(html: str, layout: EngineLayout) -> Listing:
 
 def _read_folder(html: str, layout: EngineLayout, inbox: InboxLayout | None, tz: Zone,
                  now: datetime | None) -> list[PmHeader]:
+    return _folder(parse_html(html), layout, inbox, tz, now)
+
+
+def _folder(tree: LexborHTMLParser, layout: EngineLayout, inbox: InboxLayout | None, tz: Zone,
+            now: datetime | None) -> list[PmHeader]:
     if inbox is None:
         raise PageLayoutError(f"{layout.name} has no private messages")
-    tree = parse_html(html)
     if first(tree.root, inbox.page) is None:
         raise PageLayoutError(f"{layout.name}: not an inbox page ({inbox.page!r} missing)")
     unread = {node.mem_id for node in every(tree.root, inbox.unread)}
@@ -246,6 +262,7 @@ class EngineFunctions(NamedTuple):
     sent: Callable[..., list[PmHeader]]
     sent_message: Callable[..., PmMessage]
     listing: Callable[[str], Listing]
+    folder: Callable[..., tuple[list[PmHeader], Listing]]
 
 
 def bind(layout: EngineLayout) -> EngineFunctions:
@@ -277,7 +294,10 @@ def bind(layout: EngineLayout) -> EngineFunctions:
     def listing(html: str) -> Listing:
         return read_listing(html, layout)
 
-    return EngineFunctions(posts, page_info, thread, inbox, message, form, sent, sent_message, listing)
+    def folder(html: str, tz: Zone, now: datetime | None = None, sent: bool = False) -> tuple[list[PmHeader], Listing]:
+        return read_folder_page(html, layout, tz, now, sent)
+
+    return EngineFunctions(posts, page_info, thread, inbox, message, form, sent, sent_message, listing, folder)
 
 
 def _post(container: LexborNode, layout: EngineLayout, tz: tzinfo, now: datetime | None, page: int,
