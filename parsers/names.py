@@ -171,10 +171,18 @@ def _morph() -> pymorphy3.MorphAnalyzer:
     return pymorphy3.MorphAnalyzer()
 
 
+@lru_cache(maxsize=8192)
+def _readings(word: str) -> tuple:
+    """The dictionary's readings of a word, asked once a word: a nickname's forms ask for each of
+    its words in every case for either gender, and a word the dictionary does not know (most
+    nicknames) is its costliest answer, a guess from the ending."""
+    return tuple(_morph().parse(word))
+
+
 def _noun_parses(word: str) -> list:
     if not _CYRILLIC_WORD.fullmatch(word):
         return []
-    return [p for p in _morph().parse(word)
+    return [p for p in _readings(word)
             if "nomn" in p.tag and p.tag.POS in ("NOUN", "ADJF")]
 
 
@@ -254,7 +262,7 @@ def _person_parse(word: str, gender: str | None = None):
     known = _morph().word_is_known(word)
     if not known and word[-1:] not in _PREDICTED_ENDINGS:
         return None
-    parses = [p for p in _morph().parse(word)
+    parses = [p for p in _readings(word)
               if p.is_known == known and p.tag.POS == "NOUN" and {"sing", "nomn"} <= p.tag.grammemes
               and "Fixd" not in p.tag]
     if gender in _GRAMMEME_OF_GENDER:
@@ -318,12 +326,12 @@ def _plural_people(word: str):
     """The reading of a one-word name as a plural noun («Вандалы», «Гепиды»), or None."""
     if not word.endswith(("ы", "и")) or _has_singular(word):
         return None
-    parses = [p for p in _morph().parse(word) if p.tag.POS == "NOUN" and {"plur", "nomn"} <= p.tag.grammemes]
+    parses = [p for p in _readings(word) if p.tag.POS == "NOUN" and {"plur", "nomn"} <= p.tag.grammemes]
     return parses[0] if parses else None
 
 
 def _has_singular(word: str) -> bool:
-    return any({"sing", "nomn"} <= p.tag.grammemes for p in _morph().parse(word) if p.is_known)
+    return any({"sing", "nomn"} <= p.tag.grammemes for p in _readings(word) if p.is_known)
 
 
 def _phrase_forms(words: list[str], grammeme: str) -> list[str] | None:
@@ -331,7 +339,7 @@ def _phrase_forms(words: list[str], grammeme: str) -> list[str] | None:
     («Восточная Римская Империя», «Серый Волк»), each word in the case; None for any other."""
     parses = []
     for word in words:
-        found = [p for p in _morph().parse(word) if p.is_known and "nomn" in p.tag
+        found = [p for p in _readings(word) if p.is_known and "nomn" in p.tag
                  and p.tag.POS in ("ADJF", "NOUN") and "Fixd" not in p.tag]
         if not found:
             return None
@@ -364,7 +372,7 @@ def _head_forms(words: list[str], grammeme: str) -> list[str] | None:
     «Защита от магии», «Кража Атаки», «Слуга Народа»; not «Кума Лиса»): the noun alone takes the case."""
     if any(_has_singular(word) or not _morph().word_is_known(word) for word in words[1:]):
         return None
-    heads = [p for p in _morph().parse(words[0]) if p.is_known and p.tag.POS == "NOUN"
+    heads = [p for p in _readings(words[0]) if p.is_known and p.tag.POS == "NOUN"
              and {"sing", "nomn"} <= p.tag.grammemes and "Fixd" not in p.tag]
     form = heads[0].inflect({"sing", grammeme}) if heads else None
     return None if form is None else [form.word, *words[1:]]
@@ -399,7 +407,7 @@ def _name_words(words: list[str], grammeme: str, gender: str | None) -> list[str
 
 
 def _neuter(word: str) -> bool:
-    genders = {p.tag.gender for p in _morph().parse(word) if p.is_known and p.tag.POS == "NOUN"
+    genders = {p.tag.gender for p in _readings(word) if p.is_known and p.tag.POS == "NOUN"
                and {"sing", "nomn"} <= p.tag.grammemes}
     return genders == {"neut"}
 

@@ -66,6 +66,18 @@ def test_smf_lists_the_oldest_pm_first_and_links_every_other_page(start, page_no
     assert [row.id for row in smf.inbox(html, "UTC", CAPTURED)] == ids
 
 
+@pytest.mark.parametrize("parser, name, sent", [
+    (phpbb, "real_pm_outbox", True), (phpbb, "real_pm_sentbox", True), (phpbb, "real_pm_inbox_27_of_50", False),
+    (mybb, "real_pm_sent", True), (mybb, "real_pm_inbox_page1_of_2", False), (smf, "real_pm_inbox_start15", False)])
+def test_a_folder_page_read_at_once_is_its_rows_and_its_listing(parser, name, sent):
+    html = page(parser.__name__.rpartition(".")[2], name)
+    rows = (parser.sent if sent else parser.inbox)(html, "UTC", CAPTURED)
+    assert rows and parser.folder(html, "UTC", CAPTURED, sent) == (rows, parser.listing(html))
+    if sent and parser is phpbb:        # read as an inbox, a sent folder has no dates: refused as before
+        with pytest.raises(ValueError, match="no date"):
+            parser.folder(html, "UTC", CAPTURED)
+
+
 @pytest.mark.parametrize("engine, parser, name, pages", [
     ("phpbb", phpbb, "real_pm_sentbox", r'<div class="pagination">.*?</div>'),
     ("smf", smf, "real_pm_sent", r'<div class="pagelinks">.*?</div>'),

@@ -103,6 +103,17 @@ def test_page_numbers(engine):
 
 
 @pytest.mark.parametrize("engine", sorted(THREADS))
+def test_a_thread_page_read_at_once_is_its_page_numbers_and_its_posts(engine):
+    module = ENGINES[engine]
+    for name in PAGES:
+        html = page(engine, name)
+        assert module.thread(html, "UTC", CAPTURED) == (module.page_info(html), module.posts(html, "UTC", CAPTURED))
+    not_a_thread = {"phpbb": "index", "mybb": "forum", "smf": "login", "fluxbb": "newreply_form"}[engine]
+    with pytest.raises(PageLayoutError):
+        module.thread(page(engine, not_a_thread), "UTC", CAPTURED)
+
+
+@pytest.mark.parametrize("engine", sorted(THREADS))
 @pytest.mark.parametrize("other", sorted(THREADS))
 def test_a_page_of_another_engine_is_a_layout_error(engine, other):
     if engine == other:

@@ -60,7 +60,7 @@ class Attachment:
 
 class ForumAdapter:
     spec: EngineSpec
-    parser: object       # posts/page_info/inbox/message/form of the engine (parsers/forums/<engine>.py)
+    parser: object       # posts/page_info/thread/inbox/message/form of the engine (parsers/forums/<engine>.py)
 
     def __init__(self, settings: ForumSettings, password: str, client: HttpClient,
                  now: Callable[[], datetime] = lambda: datetime.now(timezone.utc)):
@@ -128,8 +128,7 @@ class ForumAdapter:
         url = self.thread_page_url(thread_url, page)
         asked = self.client.clock()
         fetched = self.fetch(url)
-        info = self.parser.page_info(fetched.text)
-        posts = self.parser.posts(fetched.text, self.settings.time_zone, self.now())
+        info, posts = self.parser.thread(fetched.text, self.settings.time_zone, self.now())
         self._shown.saw_thread(url, asked, info, posts)
         return info, posts, fetched.text
 
@@ -557,14 +556,12 @@ class ForumAdapter:
         """A PM folder's pages, newest first, each as the board lists it: the page the folder
         opens on, then the page its own links name next (older). A board listing oldest first
         (SMF) opens on its last page, so "older" is the page before."""
-        read = self.parser.sent if sent else self.parser.inbox
         url = self._listing(folder, 1)
         seen: set[str] = set()
         while url and url not in seen:
             seen.add(url)
-            html = self.fetch(url).text
-            listing = self.parser.listing(html)
-            yield read(html, self.settings.time_zone, self.now()), listing
+            headers, listing = self.parser.folder(self.fetch(url).text, self.settings.time_zone, self.now(), sent)
+            yield headers, listing
             older = listing.links.get(listing.page - 1 if self.pms().oldest_first else listing.page + 1)
             url = urljoin(url, older) if older else None
 

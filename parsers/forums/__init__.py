@@ -1,7 +1,9 @@
 """Forum page parsers, one module per forum engine, all with the same functions:
 posts(html, tz, now=None), page_info(html), inbox(html, tz, now=None), message(html, tz, now=None),
-form(html, name). `tz` is the forum account's timezone; `now` (the fetch time) is needed to read
-relative dates such as "Today at 1:59 PM".
+form(html, name); thread(html, tz, now=None) reads a thread page's page_info and posts, and
+folder(html, tz, now=None, sent=False) a PM folder page's rows and listing, each page parsed once.
+`tz` is the forum account's timezone; `now` (the fetch time) is needed to read relative dates such
+as "Today at 1:59 PM".
 """
 from __future__ import annotations
 
@@ -38,13 +40,12 @@ def engine_functions(engine: str, config: generic.Config | None = None):
 def parse_page(engine: str, html: str, tz: tzinfo | str, now: datetime | None = None,
                config: generic.Config | None = None) -> dict:
     """The JSON document of `forumgm parse-page` for one thread page."""
-    module = engine_functions(engine, config)
-    info = module.page_info(html)
+    info, posts = engine_functions(engine, config).thread(html, tz, now)
     return {
         "engine": engine,
         "page": info.page,
         "pages": info.pages,
-        "posts": [_post_json(post) for post in module.posts(html, tz, now)],
+        "posts": [_post_json(post) for post in posts],
     }
 
 

@@ -30,4 +30,4 @@ LAYOUT = EngineLayout(
     forms={"login": "form#login", "reply": "form#post", "quickreply": "form#quickpostform"},
 )
 
-posts, page_info, inbox, message, form, sent, sent_message, listing = bind(LAYOUT)
+posts, page_info, thread, inbox, message, form, sent, sent_message, listing, folder = bind(LAYOUT)

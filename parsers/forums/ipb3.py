@@ -53,4 +53,4 @@ LAYOUT = EngineLayout(
     forms={"login": "form#login", "reply": "form#ips_fastReplyForm, form#postingform", "pm": "form#msgForm"},
 )
 
-posts, page_info, inbox, message, form, sent, sent_message, listing = bind(LAYOUT)
+posts, page_info, thread, inbox, message, form, sent, sent_message, listing, folder = bind(LAYOUT)

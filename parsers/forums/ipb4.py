@@ -55,4 +55,4 @@ LAYOUT = EngineLayout(
            "pm": "form:has(input[name^='commentform_'][name$='_submitted']):has(textarea[name^='messenger_comment_'])"},
 )
 
-posts, page_info, inbox, message, form, sent, sent_message, listing = bind(LAYOUT)
+posts, page_info, thread, inbox, message, form, sent, sent_message, listing, folder = bind(LAYOUT)

@@ -72,4 +72,4 @@ LAYOUT = EngineLayout(
            "pm": "form:has(input[name='action'][value='do_send'])"},
 )
 
-posts, page_info, inbox, message, form, sent, sent_message, listing = bind(LAYOUT)
+posts, page_info, thread, inbox, message, form, sent, sent_message, listing, folder = bind(LAYOUT)

@@ -71,7 +71,7 @@ LAYOUT = EngineLayout(
            "quickreply": "form#qr_postform"},
 )
 
-posts, page_info, inbox, message, form, sent, sent_message, listing = bind(LAYOUT)
+posts, page_info, thread, inbox, message, form, sent, sent_message, listing, folder = bind(LAYOUT)
 
 
 def post_body(body_html: str) -> tuple[str, str, tuple[ColoredFragment, ...], tuple[ColoredFragment, ...]]:

@@ -85,7 +85,22 @@ def rendered_on_its_day(read: Callable[[datetime | None], T], dates: Callable[[T
 
 
 def read_posts(html: str, layout: EngineLayout, tz: Zone, now: datetime | None = None) -> list[Post]:
+    return _posts(parse_html(html), layout, tz, now)
+
+
+def read_page_info(html: str, layout: EngineLayout) -> PageInfo:
+    return _thread_page_info(parse_html(html), layout)
+
+
+def read_thread_page(html: str, layout: EngineLayout, tz: Zone,
+                     now: datetime | None = None) -> tuple[PageInfo, list[Post]]:
+    """A thread page's place among the thread's pages, then its posts: the page parsed once (a
+    page of the thread is read at every poll, and parsing it is most of what reading it costs)."""
     tree = parse_html(html)
+    return _thread_page_info(tree, layout), _posts(tree, layout, tz, now)
+
+
+def _posts(tree: LexborHTMLParser, layout: EngineLayout, tz: Zone, now: datetime | None) -> list[Post]:
     containers = every(tree.root, layout.thread.post)
     if not containers:
         raise PageLayoutError(f"{layout.name}: no posts found ({layout.thread.post!r}); not a thread page?")
@@ -99,8 +114,7 @@ def read_posts(html: str, layout: EngineLayout, tz: Zone, now: datetime | None =
         tz, now)
 
 
-def read_page_info(html: str, layout: EngineLayout) -> PageInfo:
-    tree = parse_html(html)
+def _thread_page_info(tree: LexborHTMLParser, layout: EngineLayout) -> PageInfo:
     if first(tree.root, layout.thread.post) is None:
         pagination = layout.thread.pagination
         listed = first(tree.root, pagination.container) if pagination.container else None
@@ -121,10 +135,22 @@ def read_sent(html: str, layout: EngineLayout, tz: Zone, now: datetime | None = 
 
 def read_listing(html: str, layout: EngineLayout) -> Listing:
     """Where a PM folder page is among the folder's pages, its page links, what it says of the folder."""
+    return _listing(parse_html(html), layout)
+
+
+def read_folder_page(html: str, layout: EngineLayout, tz: Zone, now: datetime | None = None,
+                     sent: bool = False) -> tuple[list[PmHeader], Listing]:
+    """A page of the inbox (or of the sent folder): its rows and its listing (read_listing), the page
+    parsed once."""
+    tree = parse_html(html)
+    listing = _listing(tree, layout)
+    return _folder(tree, layout, (layout.sent or layout.inbox) if sent else layout.inbox, tz, now), listing
+
+
+def _listing(tree: LexborHTMLParser, layout: EngineLayout) -> Listing:
     inbox = layout.inbox
     if inbox is None:
         raise PageLayoutError(f"{layout.name} has no private messages")
-    tree = parse_html(html)
     info = _page_info(tree, inbox.pagination) if inbox.pagination else PageInfo(1, 1)
     links: dict[int, str] = {}
     container = first(tree.root, inbox.pagination.container) if inbox.pagination and inbox.pagination.container else None
@@ -142,9 +168,13 @@ def read_listing(html: str, layout: EngineLayout) -> Listing:
 
 def _read_folder(html: str, layout: EngineLayout, inbox: InboxLayout | None, tz: Zone,
                  now: datetime | None) -> list[PmHeader]:
+    return _folder(parse_html(html), layout, inbox, tz, now)
+
+
+def _folder(tree: LexborHTMLParser, layout: EngineLayout, inbox: InboxLayout | None, tz: Zone,
+            now: datetime | None) -> list[PmHeader]:
     if inbox is None:
         raise PageLayoutError(f"{layout.name} has no private messages")
-    tree = parse_html(html)
     if first(tree.root, inbox.page) is None:
         raise PageLayoutError(f"{layout.name}: not an inbox page ({inbox.page!r} missing)")
     unread = {node.mem_id for node in every(tree.root, inbox.unread)}
@@ -225,12 +255,14 @@ def read_options(html: str, selector: str) -> list[tuple[str, str]]:
 class EngineFunctions(NamedTuple):
     posts: Callable[..., list[Post]]
     page_info: Callable[[str], PageInfo]
+    thread: Callable[..., tuple[PageInfo, list[Post]]]
     inbox: Callable[..., list[PmHeader]]
     message: Callable[..., PmMessage]
     form: Callable[[str, str], Form]
     sent: Callable[..., list[PmHeader]]
     sent_message: Callable[..., PmMessage]
     listing: Callable[[str], Listing]
+    folder: Callable[..., tuple[list[PmHeader], Listing]]
 
 
 def bind(layout: EngineLayout) -> EngineFunctions:
@@ -240,6 +272,9 @@ def bind(layout: EngineLayout) -> EngineFunctions:
 
     def page_info(html: str) -> PageInfo:
         return read_page_info(html, layout)
+
+    def thread(html: str, tz: Zone, now: datetime | None = None) -> tuple[PageInfo, list[Post]]:
+        return read_thread_page(html, layout, tz, now)
 
     def inbox(html: str, tz: Zone, now: datetime | None = None) -> list[PmHeader]:
         return read_inbox(html, layout, tz, now)
@@ -259,7 +294,10 @@ def bind(layout: EngineLayout) -> EngineFunctions:
     def listing(html: str) -> Listing:
         return read_listing(html, layout)
 
-    return EngineFunctions(posts, page_info, inbox, message, form, sent, sent_message, listing)
+    def folder(html: str, tz: Zone, now: datetime | None = None, sent: bool = False) -> tuple[list[PmHeader], Listing]:
+        return read_folder_page(html, layout, tz, now, sent)
+
+    return EngineFunctions(posts, page_info, thread, inbox, message, form, sent, sent_message, listing, folder)
 
 
 def _post(container: LexborNode, layout: EngineLayout, tz: tzinfo, now: datetime | None, page: int,

@@ -50,4 +50,4 @@ LAYOUT = EngineLayout(
     forms={"login": "form#frmLogin", "reply": "form#postmodify", "pm": "form#postmodify"},
 )
 
-posts, page_info, inbox, message, form, sent, sent_message, listing = bind(LAYOUT)
+posts, page_info, thread, inbox, message, form, sent, sent_message, listing, folder = bind(LAYOUT)

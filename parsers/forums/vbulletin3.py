@@ -60,4 +60,4 @@ LAYOUT = EngineLayout(
     forms=FORMS,
 )
 
-posts, page_info, inbox, message, form, sent, sent_message, listing = bind(LAYOUT)
+posts, page_info, thread, inbox, message, form, sent, sent_message, listing, folder = bind(LAYOUT)

@@ -48,4 +48,4 @@ LAYOUT = EngineLayout(
            "pm": "form[action$='/conversations/add']"},
 )
 
-posts, page_info, inbox, message, form, sent, sent_message, listing = bind(LAYOUT)
+posts, page_info, thread, inbox, message, form, sent, sent_message, listing, folder = bind(LAYOUT)
