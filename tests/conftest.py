@@ -13,23 +13,29 @@ from __future__ import annotations
 
 import sqlite3
 import sys
+import threading
 from dataclasses import replace
 
 import pytest
 
 from forumgm.config import load_texts
 from forumgm.daemon.offline.localforum import LocalForum
+from forumgm.daemon.offline.localforum.server import STOP_POLL
+from forumgm.daemon.runtime.loop import game_runs
 from forumgm.daemon.settings.games import GROUP, forget_games
+from forumgm.daemon.store import Store
 from forumgm.daemon.store.lost import marker_path
+from forumgm.daemon.web.server import web_server
 from bellum_forum_support import Table as BellumTable
 from browser_support import fresh_page
 from coin_support import GAMES_FOLDER as COIN_FOLDER
 from legends_forum_support import (GAME as LEGENDS_GAME, GAME_KEYS, PASSWORD_ENV, ROLES, Player, legends_board, msk,
                                    start_daemon, tick_at, write_installation as write_legends_installation)
-from legends_host_support import draft_body
+from legends_host_support import PASSWORD as HOST_PAGE_PASSWORD, draft_body
 from localforum_support import FakeClock
 from mafia_daemon_support import example_installation
 from mafia_walk_support import walk
+from test_e2e_mafia import ROUND_1, Table as MafiaTable, play_round
 
 # Where the environment sets PYTHONDONTWRITEBYTECODE (this machine's does), pytest rewrites the
 # asserts of every test file again in each worker at each run: some 6 s of CPU a worker. Written,
@@ -94,6 +100,40 @@ def played(walked, installation):
     copy.close()
     marker_path(installation.storage).write_bytes(marker_path(walked).read_bytes())
     return installation, installation.source
+
+
+@pytest.fixture(scope="session")
+def round_one(tmp_path_factory):
+    """The eight players' Mafia game of tests/test_e2e_mafia.py with round 1 played and its report on
+    the forum, played once a worker: `hosted` and the page tests go on with copies of it."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        table = MafiaTable(tmp_path_factory.mktemp("round-one"), monkeypatch)
+        table.tick(msk(2, 22))
+        table.approve()
+        table.tick(msk(2, 22, 10))
+        play_round(table, 1, ROUND_1, 3)
+        table.at(msk(4, 9))
+    yield table
+    table.close()
+
+
+@pytest.fixture
+def hosted(round_one, tmp_path, monkeypatch):
+    """Round 1 played and its report on the forum (a copy of its own); the host's page served on the
+    same store file: (table, the page's store, the page's address)."""
+    table = round_one.copy(tmp_path, monkeypatch)
+    installation = table.daemon.installation
+    store = Store(installation.storage, now=table.clock.now)
+    server = web_server(store, HOST_PAGE_PASSWORD, "127.0.0.1", 0,
+                        games=lambda: {game.id: game for game in game_runs(installation)})
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": STOP_POLL}, daemon=True)
+    thread.start()
+    yield table, store, f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join()
+    server.server_close()
+    store.close()
+    table.close()
 
 
 @pytest.fixture

@@ -33,15 +33,12 @@ class Played:
 
 
 def played_mafia(request, tmp_path, monkeypatch) -> Played:
-    """Round 1 played and its report on the forum; in round 2 two players have sent their PMs."""
-    table = mafia_e2e.Table(tmp_path, monkeypatch)
-    table.tick(mafia_e2e.msk(2, 22))
-    table.approve()
-    table.tick(mafia_e2e.msk(2, 22, 10))
-    mafia_e2e.play_round(table, 1, mafia_e2e.ROUND_1, 3)
+    """Round 1 played and its report on the forum (conftest.py's `round_one`, a copy of its own); in
+    round 2 two players have sent their PMs."""
+    table = request.getfixturevalue("round_one").copy(tmp_path, monkeypatch)
     table.send(mafia_e2e.ROUND_2[:2])
     table.tick(mafia_e2e.msk(4, 10, 30))
-    return Played("mafia", mafia_e2e.GAME, table.daemon, lambda: (table.store.close(), table.server.stop()))
+    return Played("mafia", mafia_e2e.GAME, table.daemon, table.close)
 
 
 def played_legends(request, tmp_path, monkeypatch) -> Played:
