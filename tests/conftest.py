@@ -11,6 +11,7 @@ alone (README, "Layout"):
 """
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 import sys
 import threading
@@ -29,6 +30,7 @@ from forumgm.daemon.web.server import web_server
 from bellum_forum_support import Table as BellumTable
 from browser_support import fresh_page
 from coin_support import GAMES_FOLDER as COIN_FOLDER
+from e2e_support import HOST_PASSWORD, Seat, copy_installation, daemon_copy, seat_copies
 from legends_forum_support import (GAME as LEGENDS_GAME, GAME_KEYS, PASSWORD_ENV, ROLES, Player, legends_board, msk,
                                    start_daemon, tick_at, write_installation as write_legends_installation)
 from legends_host_support import PASSWORD as HOST_PAGE_PASSWORD, draft_body
@@ -136,33 +138,54 @@ def hosted(round_one, tmp_path, monkeypatch):
     table.close()
 
 
+@contextlib.contextmanager
+def legends_forum(folder, monkeypatch):
+    """A small Legends game's local forum over HTTP with its installation in `folder` and its
+    players' sessions: (server, board, clock, config, players)."""
+    clock = FakeClock(msk(2, 20))
+    board = legends_board(clock)
+    monkeypatch.setenv(PASSWORD_ENV, HOST_PASSWORD)
+    with LocalForum(Seat(board)) as server:
+        config = write_legends_installation(folder, server, GAME_KEYS)
+        yield server, board, clock, config, {nick: Player(server, clock, nick) for nick in ROLES}
+
+
 @pytest.fixture
 def legends_game(tmp_path, monkeypatch):
-    """A small Legends game's local forum over HTTP with its installation and its players' sessions:
-    (server, clock, config, players)."""
-    clock = FakeClock(msk(2, 20))
-    monkeypatch.setenv(PASSWORD_ENV, "host-secret")
-    with LocalForum(legends_board(clock)) as server:
-        config = write_legends_installation(tmp_path, server, GAME_KEYS)
-        players = {nick: Player(server, clock, nick) for nick in ROLES}
+    """That forum: (server, clock, config, players)."""
+    with legends_forum(tmp_path, monkeypatch) as (server, _board, clock, config, players):
         yield server, clock, config, players
 
 
+@pytest.fixture(scope="session")
+def day_two_played(tmp_path_factory):
+    """Day 2 of that Legends game open, its votes posted in the thread over HTTP, played once a
+    worker: `day_two` copies it for each test, which never sees this one."""
+    monkeypatch = pytest.MonkeyPatch()
+    with legends_forum(tmp_path_factory.mktemp("day-two"), monkeypatch) as (server, board, clock, config, players):
+        daemon = start_daemon(config, server, clock)
+        monkeypatch.undo()          # the password is read: no later test of the worker sees it set
+        for moment in (msk(2, 20), msk(3, 10, 5), msk(3, 21, 5), msk(4, 10, 5)):
+            tick_at(daemon, clock, moment)
+        clock.moment = msk(4, 12, 30)
+        posts = {"Аскон": players["Аскон"].post("Голосую за [color=blue]Кума[/color]"),
+                 "gosha100": players["gosha100"].post("[color=blue]Кума[/color]"),
+                 "Robozik": players["Robozik"].post("[color=blue]Аскон[/color]"),
+                 "Кума": players["Кума"].post("Я за [color=blue]Неизвестного[/color]")}
+        tick_at(daemon, clock, msk(4, 13))
+        yield server, board, clock, daemon, posts
+        daemon.store.close()
+
+
 @pytest.fixture
-def day_two(legends_game):
-    """Day 2 of that Legends game open, its votes posted in the thread over HTTP:
-    (server, clock, config, daemon, posts)."""
-    server, clock, config, players = legends_game
-    daemon = start_daemon(config, server, clock)
-    for moment in (msk(2, 20), msk(3, 10, 5), msk(3, 21, 5), msk(4, 10, 5)):
-        tick_at(daemon, clock, moment)
-    clock.moment = msk(4, 12, 30)
-    posts = {"Аскон": players["Аскон"].post("Голосую за [color=blue]Кума[/color]"),
-             "gosha100": players["gosha100"].post("[color=blue]Кума[/color]"),
-             "Robozik": players["Robozik"].post("[color=blue]Аскон[/color]"),
-             "Кума": players["Кума"].post("Я за [color=blue]Неизвестного[/color]")}
-    tick_at(daemon, clock, msk(4, 13))
-    yield server, clock, config, daemon, posts
+def day_two(day_two_played, tmp_path, monkeypatch):
+    """Day 2 of that Legends game open, its votes posted in the thread over HTTP (a copy of its own,
+    tests/e2e_support.py's seat_copies): (server, clock, config, daemon, posts)."""
+    server, board, clock, played, posts = day_two_played
+    clock, _board, forum = seat_copies(server, board, clock, played.forum)
+    installation = copy_installation(played.installation, tmp_path, monkeypatch)
+    daemon = daemon_copy(played, installation, forum, clock)
+    yield server, clock, installation.source, daemon, posts
     daemon.store.close()
 
 

@@ -68,6 +68,36 @@ class Seat:
         setattr(self.sitting, name, value)
 
 
+def seat_copies(server: LocalForum, board: Board, clock: FakeClock, *sessions) -> tuple:
+    """Copies of a played board, of its clock and of sessions on it (forum clients, or dicts of
+    them: their cookies, pacing and what they have read), all on the copied clock; the copied board
+    takes the server's seat, at the address the game's store and files name: (clock, board, *sessions)."""
+    clock, board, *sessions = deepcopy((clock, board, *sessions))
+    server.board.take(board)
+    return (clock, board, *sessions)
+
+
+def copy_installation(installation: Installation, folder: Path, monkeypatch) -> Installation:
+    """The installation's files copied to `folder` and its store beside them (by SQLite's backup), loaded."""
+    config = installation.source
+    shutil.copytree(config.parent, folder, dirs_exist_ok=True, ignore=shutil.ignore_patterns("*.sqlite", "*.sqlite-*"))
+    monkeypatch.setenv(PASSWORD_ENV, HOST_PASSWORD)
+    copied = load_installation(folder / config.name)
+    source, target = sqlite3.connect(installation.storage), sqlite3.connect(copied.storage)
+    source.backup(target)
+    source.close()
+    target.close()
+    return copied
+
+
+def daemon_copy(daemon: Daemon, installation: Installation, forum, clock: FakeClock) -> Daemon:
+    """The daemon started again on a copied installation, with the copied forum session and clock
+    (as after a restart, but for the flood pause it last saw)."""
+    copied = Daemon(installation, Store(installation.storage, now=clock.now), forum, clock, daemon.edges)
+    copied.drafts_held = daemon.drafts_held
+    return copied
+
+
 class LocalGame:
     """The board, the daemon and one HTTP session per player, on one clock. `installation` writes
     the installation's files for the board's address (`config`: its file); a player's password is
@@ -99,27 +129,17 @@ class LocalGame:
                              Edges(sync_game=sync_game, sync_inbox=sync_inbox, publish=publish_approved))
 
     def copy(self, folder: Path, monkeypatch) -> "LocalGame":
-        """The game as it stands, for one test to go on with, leaving this one as it is: the
-        installation's files and store copied to `folder`; the board, the clock and every session
-        (their cookies, the client's pacing and what it has read) copied; the copy's board served at
-        this one's address in its place (its close() leaves the server running); the daemon started
-        again on the copied store, as after a restart."""
+        """The game as it stands, for one test to go on with, leaving this one as it is: the board,
+        the clock and the sessions copied (seat_copies), the files and the store copied to `folder`,
+        the daemon started again on them. The copy's close() leaves the server running."""
         played = shallow_copy(self)
-        played.clock, played.board, played.host, played.players = deepcopy(
-            (self.clock, self.board, self.host, self.players))
-        self.server.board.take(played.board)
+        played.clock, played.board, played.host, played.players = seat_copies(
+            self.server, self.board, self.clock, self.host, self.players)
         played.owns_server = False
-        shutil.copytree(self.config.parent, folder, dirs_exist_ok=True,
-                        ignore=shutil.ignore_patterns("*.sqlite", "*.sqlite-*"))
-        played.config = folder / self.config.name
-        monkeypatch.setenv(PASSWORD_ENV, HOST_PASSWORD)
-        installation = load_installation(played.config)
-        source, copied = sqlite3.connect(self.daemon.installation.storage), sqlite3.connect(installation.storage)
-        source.backup(copied)
-        source.close()
-        copied.close()
-        played.restart(installation)
-        played.daemon.drafts_held = self.daemon.drafts_held
+        installation = copy_installation(self.daemon.installation, folder, monkeypatch)
+        played.config = installation.source
+        played.daemon = daemon_copy(self.daemon, installation, played.host, played.clock)
+        played.store = played.daemon.store
         return played
 
     def session(self, nick: str, password: str | None = None):
