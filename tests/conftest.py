@@ -11,24 +11,33 @@ alone (README, "Layout"):
 """
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 import sys
+import threading
 from dataclasses import replace
 
 import pytest
 
 from forumgm.config import load_texts
 from forumgm.daemon.offline.localforum import LocalForum
+from forumgm.daemon.offline.localforum.server import STOP_POLL
+from forumgm.daemon.runtime.loop import game_runs
 from forumgm.daemon.settings.games import GROUP, forget_games
+from forumgm.daemon.store import Store
 from forumgm.daemon.store.lost import marker_path
+from forumgm.daemon.web.server import web_server
 from bellum_forum_support import Table as BellumTable
+from browser_support import fresh_page
 from coin_support import GAMES_FOLDER as COIN_FOLDER
+from e2e_support import HOST_PASSWORD, Seat, copy_installation, daemon_copy, seat_copies
 from legends_forum_support import (GAME as LEGENDS_GAME, GAME_KEYS, PASSWORD_ENV, ROLES, Player, legends_board, msk,
                                    start_daemon, tick_at, write_installation as write_legends_installation)
-from legends_host_support import draft_body
+from legends_host_support import PASSWORD as HOST_PAGE_PASSWORD, draft_body
 from localforum_support import FakeClock
 from mafia_daemon_support import example_installation
 from mafia_walk_support import walk
+from test_e2e_mafia import ROUND_1, Table as MafiaTable, play_round
 
 # Where the environment sets PYTHONDONTWRITEBYTECODE (this machine's does), pytest rewrites the
 # asserts of every test file again in each worker at each run: some 6 s of CPU a worker. Written,
@@ -95,33 +104,88 @@ def played(walked, installation):
     return installation, installation.source
 
 
+@pytest.fixture(scope="session")
+def round_one(tmp_path_factory):
+    """The eight players' Mafia game of tests/test_e2e_mafia.py with round 1 played and its report on
+    the forum, played once a worker: `hosted` and the page tests go on with copies of it."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        table = MafiaTable(tmp_path_factory.mktemp("round-one"), monkeypatch)
+        table.tick(msk(2, 22))
+        table.approve()
+        table.tick(msk(2, 22, 10))
+        play_round(table, 1, ROUND_1, 3)
+        table.at(msk(4, 9))
+    yield table
+    table.close()
+
+
+@pytest.fixture
+def hosted(round_one, tmp_path, monkeypatch):
+    """Round 1 played and its report on the forum (a copy of its own); the host's page served on the
+    same store file: (table, the page's store, the page's address)."""
+    table = round_one.copy(tmp_path, monkeypatch)
+    installation = table.daemon.installation
+    store = Store(installation.storage, now=table.clock.now)
+    server = web_server(store, HOST_PAGE_PASSWORD, "127.0.0.1", 0,
+                        games=lambda: {game.id: game for game in game_runs(installation)})
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": STOP_POLL}, daemon=True)
+    thread.start()
+    yield table, store, f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join()
+    server.server_close()
+    store.close()
+    table.close()
+
+
+@contextlib.contextmanager
+def legends_forum(folder, monkeypatch):
+    """A small Legends game's local forum over HTTP with its installation in `folder` and its
+    players' sessions: (server, board, clock, config, players)."""
+    clock = FakeClock(msk(2, 20))
+    board = legends_board(clock)
+    monkeypatch.setenv(PASSWORD_ENV, HOST_PASSWORD)
+    with LocalForum(Seat(board)) as server:
+        config = write_legends_installation(folder, server, GAME_KEYS)
+        yield server, board, clock, config, {nick: Player(server, clock, nick) for nick in ROLES}
+
+
 @pytest.fixture
 def legends_game(tmp_path, monkeypatch):
-    """A small Legends game's local forum over HTTP with its installation and its players' sessions:
-    (server, clock, config, players)."""
-    clock = FakeClock(msk(2, 20))
-    monkeypatch.setenv(PASSWORD_ENV, "host-secret")
-    with LocalForum(legends_board(clock)) as server:
-        config = write_legends_installation(tmp_path, server, GAME_KEYS)
-        players = {nick: Player(server, clock, nick) for nick in ROLES}
+    """That forum: (server, clock, config, players)."""
+    with legends_forum(tmp_path, monkeypatch) as (server, _board, clock, config, players):
         yield server, clock, config, players
 
 
+@pytest.fixture(scope="session")
+def day_two_played(tmp_path_factory):
+    """Day 2 of that Legends game open, its votes posted in the thread over HTTP, played once a
+    worker: `day_two` copies it for each test, which never sees this one."""
+    monkeypatch = pytest.MonkeyPatch()
+    with legends_forum(tmp_path_factory.mktemp("day-two"), monkeypatch) as (server, board, clock, config, players):
+        daemon = start_daemon(config, server, clock)
+        monkeypatch.undo()          # the password is read: no later test of the worker sees it set
+        for moment in (msk(2, 20), msk(3, 10, 5), msk(3, 21, 5), msk(4, 10, 5)):
+            tick_at(daemon, clock, moment)
+        clock.moment = msk(4, 12, 30)
+        posts = {"Аскон": players["Аскон"].post("Голосую за [color=blue]Кума[/color]"),
+                 "gosha100": players["gosha100"].post("[color=blue]Кума[/color]"),
+                 "Robozik": players["Robozik"].post("[color=blue]Аскон[/color]"),
+                 "Кума": players["Кума"].post("Я за [color=blue]Неизвестного[/color]")}
+        tick_at(daemon, clock, msk(4, 13))
+        yield server, board, clock, daemon, posts
+        daemon.store.close()
+
+
 @pytest.fixture
-def day_two(legends_game):
-    """Day 2 of that Legends game open, its votes posted in the thread over HTTP:
-    (server, clock, config, daemon, posts)."""
-    server, clock, config, players = legends_game
-    daemon = start_daemon(config, server, clock)
-    for moment in (msk(2, 20), msk(3, 10, 5), msk(3, 21, 5), msk(4, 10, 5)):
-        tick_at(daemon, clock, moment)
-    clock.moment = msk(4, 12, 30)
-    posts = {"Аскон": players["Аскон"].post("Голосую за [color=blue]Кума[/color]"),
-             "gosha100": players["gosha100"].post("[color=blue]Кума[/color]"),
-             "Robozik": players["Robozik"].post("[color=blue]Аскон[/color]"),
-             "Кума": players["Кума"].post("Я за [color=blue]Неизвестного[/color]")}
-    tick_at(daemon, clock, msk(4, 13))
-    yield server, clock, config, daemon, posts
+def day_two(day_two_played, tmp_path, monkeypatch):
+    """Day 2 of that Legends game open, its votes posted in the thread over HTTP (a copy of its own,
+    tests/e2e_support.py's seat_copies): (server, clock, config, daemon, posts)."""
+    server, board, clock, played, posts = day_two_played
+    clock, _board, forum = seat_copies(server, board, clock, played.forum)
+    installation = copy_installation(played.installation, tmp_path, monkeypatch)
+    daemon = daemon_copy(played, installation, forum, clock)
+    yield server, clock, installation.source, daemon, posts
     daemon.store.close()
 
 
@@ -163,8 +227,7 @@ def coin_registered(tmp_path_factory, monkeypatch):
 
 @pytest.fixture(scope="session")
 def browser():
-    """One Chromium for the worker's tests (its start is most of a browser test's time); each
-    test gets a context of its own, so no cookie or page is shared."""
+    """One Chromium for the worker's tests (its start is most of a browser test's time)."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
@@ -173,17 +236,32 @@ def browser():
         running.close()
 
 
-@pytest.fixture
-def page(browser):
-    """A desktop browser window of its own."""
+@pytest.fixture(scope="session")
+def desktop(browser):
+    """The worker's one desktop browser profile: a context costs Chromium half a second, a page in
+    one a tenth (`fresh_page` gives each test its own page and an empty cookie jar)."""
     context = browser.new_context(viewport={"width": 1100, "height": 900})
-    yield context.new_page()
+    yield context
+    context.close()
+
+
+@pytest.fixture(scope="session")
+def handset(browser):
+    """The worker's one phone profile (touch, a mobile viewport), shared as `desktop` is."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    yield context
     context.close()
 
 
 @pytest.fixture
-def phone(browser):
+def page(desktop):
+    """A desktop browser window of its own."""
+    with fresh_page(desktop) as opened:
+        yield opened
+
+
+@pytest.fixture
+def phone(handset):
     """A phone's screen of its own: 390 px wide, touch."""
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-    yield context.new_page()
-    context.close()
+    with fresh_page(handset) as opened:
+        yield opened

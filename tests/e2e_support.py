@@ -1,9 +1,12 @@
 """A game hosted by the real daemon on the local forum over real HTTP, all on one fake clock: the
 board with the host's and the players' accounts, the installation's files, the daemon, and one HTTP
 session per player. The test_e2e_*.py games build their tables on it, and the tests that reuse
-their games take those tables."""
+their games take those tables (or a copy of one played once a worker: LocalGame.copy)."""
 from __future__ import annotations
 
+import shutil
+import sqlite3
+from copy import copy as shallow_copy, deepcopy
 from datetime import datetime
 from pathlib import Path
 from typing import Callable, Iterable
@@ -47,6 +50,54 @@ path = "forumgm.sqlite"
     return config
 
 
+class Seat:
+    """The board a LocalForum serves, standing for whichever Board sits in it: a copy of a played
+    game (LocalGame.copy) takes the seat, so that it is served at the address its store and its
+    installation's files name."""
+
+    def __init__(self, board: Board):
+        self.take(board)
+
+    def take(self, board: Board) -> None:
+        object.__setattr__(self, "sitting", board)
+
+    def __getattr__(self, name: str):
+        return getattr(self.sitting, name)
+
+    def __setattr__(self, name: str, value) -> None:
+        setattr(self.sitting, name, value)
+
+
+def seat_copies(server: LocalForum, board: Board, clock: FakeClock, *sessions) -> tuple:
+    """Copies of a played board, of its clock and of sessions on it (forum clients, or dicts of
+    them: their cookies, pacing and what they have read), all on the copied clock; the copied board
+    takes the server's seat, at the address the game's store and files name: (clock, board, *sessions)."""
+    clock, board, *sessions = deepcopy((clock, board, *sessions))
+    server.board.take(board)
+    return (clock, board, *sessions)
+
+
+def copy_installation(installation: Installation, folder: Path, monkeypatch) -> Installation:
+    """The installation's files copied to `folder` and its store beside them (by SQLite's backup), loaded."""
+    config = installation.source
+    shutil.copytree(config.parent, folder, dirs_exist_ok=True, ignore=shutil.ignore_patterns("*.sqlite", "*.sqlite-*"))
+    monkeypatch.setenv(PASSWORD_ENV, HOST_PASSWORD)
+    copied = load_installation(folder / config.name)
+    source, target = sqlite3.connect(installation.storage), sqlite3.connect(copied.storage)
+    source.backup(target)
+    source.close()
+    target.close()
+    return copied
+
+
+def daemon_copy(daemon: Daemon, installation: Installation, forum, clock: FakeClock) -> Daemon:
+    """The daemon started again on a copied installation, with the copied forum session and clock
+    (as after a restart, but for the flood pause it last saw)."""
+    copied = Daemon(installation, Store(installation.storage, now=clock.now), forum, clock, daemon.edges)
+    copied.drafts_held = daemon.drafts_held
+    return copied
+
+
 class LocalGame:
     """The board, the daemon and one HTTP session per player, on one clock. `installation` writes
     the installation's files for the board's address (`config`: its file); a player's password is
@@ -60,7 +111,9 @@ class LocalGame:
         for nick in players:
             board.add_user(nick, f"{nick}-pw")
         board.add_topic(HOST, *topic)
-        self.server = LocalForum(board).start()
+        self.board = board
+        self.server = LocalForum(Seat(board)).start()
+        self.owns_server = True
         monkeypatch.setenv(PASSWORD_ENV, HOST_PASSWORD)
         self.config = installation(self.server.url)
         loaded = load_installation(self.config)
@@ -75,6 +128,20 @@ class LocalGame:
         self.daemon = Daemon(installation, self.store, self.host, self.clock,
                              Edges(sync_game=sync_game, sync_inbox=sync_inbox, publish=publish_approved))
 
+    def copy(self, folder: Path, monkeypatch) -> "LocalGame":
+        """The game as it stands, for one test to go on with, leaving this one as it is: the board,
+        the clock and the sessions copied (seat_copies), the files and the store copied to `folder`,
+        the daemon started again on them. The copy's close() leaves the server running."""
+        played = shallow_copy(self)
+        played.clock, played.board, played.host, played.players = seat_copies(
+            self.server, self.board, self.clock, self.host, self.players)
+        played.owns_server = False
+        installation = copy_installation(self.daemon.installation, folder, monkeypatch)
+        played.config = installation.source
+        played.daemon = daemon_copy(self.daemon, installation, played.host, played.clock)
+        played.store = played.daemon.store
+        return played
+
     def session(self, nick: str, password: str | None = None):
         config = {"engine": "phpbb", "base_url": self.server.url, "username": nick, "min_interval": 0,
                   "posts_per_page": 5, "time_zone": "UTC"}
@@ -83,7 +150,8 @@ class LocalGame:
 
     def close(self) -> None:
         self.store.close()
-        self.server.stop()
+        if self.owns_server:
+            self.server.stop()
 
     # -- the script ---------------------------------------------------------------------------
     def at(self, moment: datetime) -> None:
@@ -123,3 +191,4 @@ class LocalGame:
 
     def host_posts(self, marker: str = "") -> list:
         return [p for p in self.thread() if p.author == HOST and marker in p.text]
+

@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 
 from forumgm.daemon.offline.localforum import Board, LocalForum
 from localforum_support import HOST, PLAYERS
+from browser_support import fresh_page
 
 WIDTHS = [1280, 390]
 
@@ -28,10 +29,9 @@ def forum():
 
 
 @pytest.fixture(params=WIDTHS, ids=lambda width: f"{width}px")
-def page(request, browser):
-    context = browser.new_context(viewport={"width": request.param, "height": 900})
-    yield context.new_page()
-    context.close()
+def page(request, desktop):
+    with fresh_page(desktop, request.param) as opened:
+        yield opened
 
 
 def log_in(page, forum, nick: str, password: str) -> None:

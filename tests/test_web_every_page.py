@@ -20,7 +20,7 @@ import bellum_forum_support as bellum_e2e
 import test_e2e_mafia as mafia_e2e
 from legends_host_support import PASSWORD, hosts_page
 from legends_forum_support import GAME as LEGENDS_GAME, ROLES as LEGENDS_ROLES
-from browser_support import log_in
+from browser_support import fresh_page, send_password
 from web_pages import PHONE, TOUCH_TARGET, WIDTHS, latin_words, names_of, screenshot_folder, show
 
 
@@ -33,15 +33,12 @@ class Played:
 
 
 def played_mafia(request, tmp_path, monkeypatch) -> Played:
-    """Round 1 played and its report on the forum; in round 2 two players have sent their PMs."""
-    table = mafia_e2e.Table(tmp_path, monkeypatch)
-    table.tick(mafia_e2e.msk(2, 22))
-    table.approve()
-    table.tick(mafia_e2e.msk(2, 22, 10))
-    mafia_e2e.play_round(table, 1, mafia_e2e.ROUND_1, 3)
+    """Round 1 played and its report on the forum (conftest.py's `round_one`, a copy of its own); in
+    round 2 two players have sent their PMs."""
+    table = request.getfixturevalue("round_one").copy(tmp_path, monkeypatch)
     table.send(mafia_e2e.ROUND_2[:2])
     table.tick(mafia_e2e.msk(4, 10, 30))
-    return Played("mafia", mafia_e2e.GAME, table.daemon, lambda: (table.store.close(), table.server.stop()))
+    return Played("mafia", mafia_e2e.GAME, table.daemon, table.close)
 
 
 def played_legends(request, tmp_path, monkeypatch) -> Played:
@@ -150,9 +147,9 @@ def played(request, tmp_path, monkeypatch):
 
 
 def pages(page, base: str, game_id: str, store, kind: str, width: int):
-    """Each page of the site in turn, loaded in `page` (logged in): (name, loaded)."""
+    """Each page of the site in turn, loaded in `page` (logged in): (name, loaded). The game's own
+    page comes last: the checks of its kind go on on it."""
     yield f"{kind}-home", page.goto(f"{base}/")
-    yield f"{kind}-game", page.goto(f"{base}/games/{game_id}")
     yield f"{kind}-drafts", page.goto(f"{base}/drafts")
     pending = store.drafts(status="pending", game_id=game_id)
     if pending:
@@ -162,25 +159,23 @@ def pages(page, base: str, game_id: str, store, kind: str, width: int):
     yield f"{kind}-rerun", page.goto(f"{base}/games/{game_id}/phases/{resolved[-1]['key']}/rerun")
     yield f"{kind}-missing", page.goto(f"{base}/games/{game_id}-нет")
     yield f"{kind}-role", page.goto(f"{base}/role/нет-такой-ссылки")
+    yield f"{kind}-game", page.goto(f"{base}/games/{game_id}")
 
 
-def test_every_page_reads_in_russian_and_fits_the_screen(played, browser):
+def test_every_page_reads_in_russian_and_fits_the_screen(played, desktop, handset):
     problems: list[str] = []
     screenshots = screenshot_folder()
     with hosts_page(played.daemon) as (store, base):
         allowed = names_of(store, played.game_id)
         for width in WIDTHS:
             phone = width == PHONE
-            context = browser.new_context(viewport={"width": width, "height": 844 if phone else 900},
-                                          has_touch=phone, is_mobile=phone)
-            page = context.new_page()
-            page.goto(f"{base}/login")
-            shown = [show(page, f"{played.kind}-login", width, screenshots)]
-            log_in(page, base, PASSWORD)
-            shown += [show(page, name, width, screenshots)
-                      for name, _ in pages(page, base, played.game_id, store, played.kind, width)]
-            page.goto(f"{base}/games/{played.game_id}")
-            CHECKS[played.kind](page, store, base)
+            with fresh_page(handset) if phone else fresh_page(desktop, width) as page:
+                page.goto(f"{base}/login")
+                shown = [show(page, f"{played.kind}-login", width, screenshots)]
+                send_password(page, PASSWORD)
+                shown += [show(page, name, width, screenshots)
+                          for name, _ in pages(page, base, played.game_id, store, played.kind, width)]
+                CHECKS[played.kind](page, store, base)
             for one in shown:
                 if one.scroll_width > width:
                     problems.append(f"{one.name} at {width} px scrolls sideways: {one.scroll_width} px wide")
@@ -192,7 +187,6 @@ def test_every_page_reads_in_russian_and_fits_the_screen(played, browser):
                 if words:
                     problems.append(f"{one.name} at {width} px has Latin words: {sorted(set(words))}")
             assert not phone or any(one.table_rows for one in shown), "no table measured on the phone"
-            context.close()
     assert not problems, "\n".join(problems)
 
 

@@ -1,7 +1,7 @@
 """The host's actions on his page in a real browser (Debian's Chromium via Playwright), on a Mafia game
-played through the local forum over HTTP: correct an order, see the re-run's difference, confirm,
-approve, and the corrected report reaches the forum once; deadline, pause, replace and finish from
-the page; no action without the session and its CSRF token."""
+played through the local forum over HTTP (conftest.py's `hosted`): correct an order, see the re-run's
+difference, confirm, approve, and the corrected report reaches the forum once; deadline, pause,
+replace and finish from the page; no action without the session and its CSRF token."""
 from __future__ import annotations
 
 import threading
@@ -14,35 +14,11 @@ from forumgm.daemon.offline.localforum.server import STOP_POLL
 from forumgm.daemon.runtime.loop import game_runs
 from forumgm.daemon.store import Store
 from forumgm.daemon.web.server import web_server
+from legends_host_support import PASSWORD
 from localforum_support import HOST, msk
-from test_e2e_mafia import GAME, ROUND_1, Table, play_round
+from test_e2e_mafia import GAME, Table
 from mafia_walk_support import GAME as SPINE_GAME
 from browser_support import log_in, submit_correction
-
-PASSWORD = "длинный пароль ведущего"
-
-
-@pytest.fixture
-def hosted(tmp_path, monkeypatch):
-    """Round 1 played and its report on the forum; the host's page served on the same store file."""
-    table = Table(tmp_path, monkeypatch)
-    table.tick(msk(2, 22))
-    table.approve()
-    table.tick(msk(2, 22, 10))
-    play_round(table, 1, ROUND_1, 3)
-    table.at(msk(4, 9))
-    installation = table.daemon.installation
-    store = Store(installation.storage, now=table.clock.now)
-    server = web_server(store, PASSWORD, "127.0.0.1", 0,
-                        games=lambda: {game.id: game for game in game_runs(installation)})
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": STOP_POLL}, daemon=True)
-    thread.start()
-    yield table, store, f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join()
-    server.server_close()
-    store.close()
-    table.close()
 
 
 def corrections(table: Table) -> list:

@@ -10,8 +10,8 @@ from playwright.sync_api import expect
 from forumgm.daemon.drafts.phase_names import phase_label
 from forumgm.daemon.settings.games import shipped_rules
 from localforum_support import msk
+from legends_host_support import PASSWORD
 from test_e2e_mafia import GAME
-from test_web_host_actions import PASSWORD, hosted  # noqa: F401  (round 1 played, the page served on its store)
 from browser_support import log_in, submit_correction
 from web_pages import latin_words, names_of
 
@@ -24,7 +24,7 @@ def refusal(page, store) -> str:
     return notice.inner_text()
 
 
-def test_the_pages_refusals_are_russian_and_say_what_to_do(hosted, page):  # noqa: F811
+def test_the_pages_refusals_are_russian_and_say_what_to_do(hosted, page):
     table, store, base = hosted
     mafia = shipped_rules("mafia")
     log_in(page, base, PASSWORD)

@@ -96,7 +96,7 @@ class Board:
         self.attachments = attachments
         # phpBB times its form keys by the server's own clock, seconds: on a demo's fast game
         # clock a form the client posts a real second after fetching it would be hours old
-        self.form_clock = form_clock or (lambda: clock().timestamp())
+        self.form_clock = form_clock or self._clock_seconds
         self.title = title
         self.posts_per_page = posts_per_page
         self.pm_folder_limit = pm_folder_limit     # an admin's setting on a real board
@@ -115,6 +115,18 @@ class Board:
         # to send none, whose clock only its posts' dates tell (for tests)
         self.dates_answers = True
         self._salt = secrets.token_hex(8)
+        self._lock = threading.RLock()
+
+    def _clock_seconds(self) -> float:
+        return self.clock().timestamp()
+
+    # a deep copy (tests give each test its own copy of a played board) takes a lock of its own and
+    # times its forms by its own clock
+    def __getstate__(self) -> dict:
+        return {name: value for name, value in self.__dict__.items() if name != "_lock"}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
         self._lock = threading.RLock()
 
     # -- accounts and sessions -------------------------------------------------------------
