@@ -2,6 +2,7 @@
 the environment once a board address, and every request there still goes through the proxy."""
 from __future__ import annotations
 
+import copy
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -73,3 +74,15 @@ def test_a_host_no_proxy_names_is_asked_directly_beside_one_behind_the_proxy(ser
     assert client.get("http://board.invalid/index.php").text == "<html><body>proxy</body></html>"
     assert client.get(f"{board.url}/ucp.php").text == "<html><body>board</body></html>"
     assert board.targets == ["/index.php", "/ucp.php"] and proxy.targets == ["http://board.invalid/index.php"]
+
+
+def test_a_copied_client_still_asks_through_the_proxy(servers):
+    """A session copied (a played game snapshotted, a pickled session) reads the environment anew:
+    requests copies a session by its own attribute list, which left the kept settings behind."""
+    proxy, board = servers
+    client = HttpClient(HttpPolicy(min_interval=0, retries=0))
+    client.get("http://board.invalid/index.php")
+    copied = copy.deepcopy(client)
+    assert copied.get("http://board.invalid/ucp.php").text == "<html><body>proxy</body></html>"
+    assert copied.get(f"{board.url}/index.php").text == "<html><body>board</body></html>"
+    assert proxy.targets == ["http://board.invalid/index.php", "http://board.invalid/ucp.php"]

@@ -76,6 +76,11 @@ class EnvironmentOnce(requests.Session):
         super().__init__()
         self._environment: dict[tuple, dict] = {}
 
+    def __setstate__(self, state) -> None:
+        # requests pickles (and so copies) a session by its own attribute list: a copy reads anew
+        super().__setstate__(state)
+        self._environment = {}
+
     def merge_environment_settings(self, url, proxies, stream, verify, cert):
         if not self.trust_env or proxies or (stream, verify, cert) != (None, None, None):
             return super().merge_environment_settings(url, proxies, stream, verify, cert)
