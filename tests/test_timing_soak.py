@@ -30,15 +30,24 @@ PACE = Pace(legends_night="1d", legends_day="1d", mafia_round="1d", poll_interva
 
 # what the harness itself keeps (the in-process board's posts and PMs, a record of every tick)
 HARNESS = frozenset({"BoardPost", "PrivateMessage", "TickRecord"})
+LRU_CACHE = type(names.declensions)         # functools' cache wrapper
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("soak")]      # the week is played once, on one worker
 
 
+def bounded_caches() -> list:
+    """forumgm's caches with a size limit (functools' lru_cache with a maxsize): a roster's name forms,
+    a word's readings, compiled patterns. An unbounded one is counted with the rest."""
+    return [cache for cache in gc.get_objects()
+            if type(cache) is LRU_CACHE and cache.cache_parameters()["maxsize"] is not None
+            and cache.__module__.startswith("forumgm.")]
+
+
 def process_holds(ticks: int) -> dict:
-    # caches bounded by design fill up over a game (a roster's name forms, compiled patterns): emptied
-    # here, so that what is counted is what nothing would ever let go
-    names._index_of.cache_clear()
-    names.declensions.cache_clear()
+    # caches bounded by design fill up over a game: emptied here, so that what is counted is what
+    # nothing would ever let go
+    for cache in bounded_caches():
+        cache.cache_clear()
     re.purge()
     gc.collect()
     objects = sum(1 for o in gc.get_objects() if type(o).__name__ not in HARNESS) - ticks   # a tick's list of resolved
@@ -113,3 +122,9 @@ def test_the_process_holds_no_more_files_threads_or_objects_at_the_end_than_on_d
     assert last["fds"] <= first["fds"] and last["threads"] <= first["threads"], (first, last)
     # several hundred ticks ran in between: a leak of even one object a tick would show
     assert last["objects"] - first["objects"] < 300, (first, last)
+
+
+def test_the_count_empties_the_bounded_caches_and_only_those():
+    found = bounded_caches()
+    assert {names._index_of, names.declensions, names._readings} <= set(found)
+    assert all(cache.cache_parameters()["maxsize"] is not None for cache in found)
