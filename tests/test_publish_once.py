@@ -202,18 +202,29 @@ def test_a_draft_the_forum_refuses_goes_back_to_the_host_with_the_forums_message
     assert store.draft(stranger)["status"] == "sent" and store.draft(stranger)["send_error"] is None
 
 
-def test_an_upgraded_store_keeps_its_drafts_and_gains_the_send_error(tmp_path, clock, monkeypatch):
-    import forumgm.daemon.store as store_module
+def test_an_upgraded_store_keeps_its_drafts_and_gains_the_send_error(tmp_path, clock):
+    """A file from before drafts kept the forum's refusal (made step by step by hand, as that version
+    left it) is migrated with its draft as it was and no refusal."""
+    import sqlite3
+
+    from forumgm.daemon.store import MIGRATIONS, Store
+    from forumgm.daemon.store.schema import VERSION_TABLE, step_up
+    step = next(n for n, script in enumerate(MIGRATIONS) if "ADD COLUMN send_error" in script)
     path = tmp_path / "old.sqlite"
-    monkeypatch.setattr(store_module, "MIGRATIONS", store_module.MIGRATIONS[:1])   # a file from before
-    old = store_module.Store(path, now=clock.now)
-    old.register_forum("local", "phpbb", "http://x/", "Ведущий")
-    old.register_game("g1", "mafia", "local", "http://x/viewtopic.php?t=2", "UTC", 1, {"Кума": []})
-    draft = old.insert_draft("g1", "report", "thread", "Отчёт", "n1", True)
+    old = sqlite3.connect(path, isolation_level=None)
+    old.execute(VERSION_TABLE)
+    step_up(old.execute, 0, MIGRATIONS[:step])
+    assert "send_error" not in {row[1] for row in old.execute("PRAGMA table_info(drafts)")}
+    at = clock.now().isoformat()
+    old.execute("INSERT INTO forums (id, engine, base_url, account) VALUES ('local', 'phpbb', 'http://x/', 'Ведущий')")
+    old.execute("INSERT INTO games (id, type, forum_id, thread_url, time_zone, seed, registered_at) "
+                "VALUES ('g1', 'mafia', 'local', 'http://x/viewtopic.php?t=2', 'UTC', '1', ?)", [at])
+    draft = old.execute("INSERT INTO drafts (game_id, kind, target, body, phase_key, needs_approval, status, "
+                        "created_at, updated_at) VALUES ('g1', 'report', 'thread', 'Отчёт', 'n1', 1, 'pending', ?, ?)",
+                        [at, at]).lastrowid
     old.close()
-    monkeypatch.undo()
-    upgraded = store_module.Store(path, now=clock.now)
-    assert upgraded.schema_version == len(store_module.MIGRATIONS)
+    upgraded = Store(path, now=clock.now)
+    assert upgraded.schema_version == len(MIGRATIONS)
     assert upgraded.draft(draft)["body"] == "Отчёт" and upgraded.draft(draft)["send_error"] is None
 
 
