@@ -142,7 +142,9 @@ def pm_flow(daemon: Daemon, clock: GameClock, board, password: str, player: tupl
 
 
 def _settings(board) -> dict:
-    return {"engine": board.engine, "base_url": board.base_url, "username": board.account, "time_zone": "UTC"}
+    """The player's and the browser's sessions keep the daemon's pause between requests."""
+    return {"engine": board.engine, "base_url": board.base_url, "username": board.account, "time_zone": "UTC",
+            "min_interval": board.min_interval}
 
 
 def send(sender, board, subject: str, text: str) -> None:

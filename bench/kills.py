@@ -1,7 +1,9 @@
-"""The kill mode of the probe campaign (bench/probe.py kills [kills] [seed] [phase_seconds] [max_phases]).
+"""The kill mode of the probe campaign
+(bench/probe.py kills [kills] [seed] [phase_seconds] [max_phases] [examples]).
 
-A real `forumgm run` daemon (its own process, on `--start-at`/`--speed`) hosts the shipped Legends
-and Mafia examples at once on the local forum, served here; the engines' stand-ins play them
+A real `forumgm run` daemon (its own process, on `--start-at`/`--speed`) hosts shipped examples at
+once (by default Legends and Mafia; `examples`: names of config/games/NAME.example.toml, comma
+separated) on the local forum, served here; the engines' stand-ins play them
 (offline.rehearse) and the host approves every draft not addressed to himself, as `rehearse
 --autoplay --auto-approve` does. The daemon is stopped again and again, each time started anew:
 - SIGKILL or SIGTERM at a random moment;
@@ -12,7 +14,8 @@ and Mafia examples at once on the local forum, served here; the engines' stand-i
 The board's clock runs only while a daemon runs (a start-up takes real seconds the daemon's own
 clock does not count); now and then the daemon stays down for game hours, so several deadlines
 are caught up at once. Once the kills are done the last games are played to their end without
-them; then every round (a fresh board and store, both games to their end) is checked from the
+them; then every round (a fresh board and store, its games to their end, or to its cap of
+`max_phases`: then the host pauses what still runs and the daemon sends what waits) is checked from the
 board and the store: every host post and PM on the board recorded by exactly one sent draft,
 no draft left unsent, every phase resolved exactly once, every player's PM answered by exactly
 one receipt on the board.
@@ -33,6 +36,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from random import Random
 
+from forumgm.daemon.host_actions.pause import pause_game
 from forumgm.daemon.offline.hosting import HOST, PASSWORD_ENV
 from forumgm.daemon.offline.localforum import Board, LocalForum
 from forumgm.daemon.offline.rehearse import RehearsalScript, rehearsal_copy
@@ -40,14 +44,14 @@ from forumgm.daemon.runtime.loop import game_runs
 from forumgm.daemon.settings.installation import load_installation
 from forumgm.daemon.settings.records import DEADLINE_GRACE
 from forumgm.daemon.store import Store, StoreError
+from forumgm.daemon.tick.finish import is_finished
 
 GAMES = Path(__file__).resolve().parent.parent / "config" / "games"
-EXAMPLES = {"legends.example.toml": 2, "mafia.example.toml": 3}      # game file -> its topic on the board
+EXAMPLES = ("legends", "mafia")     # config/games/NAME.example.toml, on topics 2, 3, … of the board in turn
 # Legends' example has them too: an account plays in one game of a board
 MAFIA_NICKS = {"Аскон": "Арсен", "Хан": "Харитон", "Лиса": "Лина"}
 HOST_PASSWORD = "host-secret"
 START = datetime(2026, 3, 2, 17, 50, tzinfo=timezone.utc)      # 20:50 in Moscow, before both games open
-WAIT = 60.0                         # real seconds a kill waits for its moment before it is made anyway
 ANSWERED = 0.02                     # "after the answer": up to this long after the board's handler returned
 DOWN = 0.1                          # the chance that the daemon stays down for game hours
 MOMENTS = ("random", "reply taken", "reply answered", "pm taken", "pm answered", "resolution")
@@ -98,14 +102,14 @@ class Trap:
             time.sleep(0.05)        # (a SIGKILL has ended the process by then: the answer goes nowhere)
 
 
-def trapped_board(clock: BoardTime, trap: Trap, players: list[str]) -> Board:
+def trapped_board(clock: BoardTime, trap: Trap, players: list[str], examples: tuple[str, ...]) -> Board:
     # (as the soak's: hundreds of orders outgrow phpBB's default inbox of 50, which the host would empty)
     board = Board(clock=clock.now, title="forumgm: kills", form_clock=time.time, attachments=True,
                   posts_per_page=20, pm_folder_limit=100_000)
     board.add_user(HOST, HOST_PASSWORD, admin=True)
     for nick in players:
         board.add_user(nick, "pw")
-    for name in EXAMPLES:       # topics 2 and 3, in turn
+    for name in examples:       # topics 2, 3, …, in turn
         board.add_topic(HOST, f"Игра {name}", "Тема игры.")
     reply, send_pm = board.reply, board.send_pm
 
@@ -122,21 +126,21 @@ def trapped_board(clock: BoardTime, trap: Trap, players: list[str]) -> Board:
     return board
 
 
-def game_file(name: str, forum_url: str) -> str:
-    text = rehearsal_copy(GAMES / name, (GAMES / name).read_text(encoding="utf-8"),
-                          f"{forum_url}viewtopic.php?t={EXAMPLES[name]}")
-    if name.startswith("mafia"):
+def game_file(name: str, topic: int, forum_url: str) -> str:
+    path = GAMES / f"{name}.example.toml"
+    text = rehearsal_copy(path, path.read_text(encoding="utf-8"), f"{forum_url}viewtopic.php?t={topic}")
+    if name == "mafia":
         for old, new in MAFIA_NICKS.items():
             text = text.replace(f'"{old}"', f'"{new}"')
     return text
 
 
-def write_config(folder: Path, forum_url: str, speed: float) -> Path:
+def write_config(folder: Path, forum_url: str, speed: float, examples: tuple[str, ...]) -> Path:
     games = folder / "games"
     games.mkdir(parents=True, exist_ok=True)
-    for name in EXAMPLES:
-        (games / name).write_text(game_file(name, forum_url), encoding="utf-8")
-    listed = ", ".join(f'"games/{name}"' for name in EXAMPLES)
+    for topic, name in enumerate(examples, 2):
+        (games / f"{name}.toml").write_text(game_file(name, topic, forum_url), encoding="utf-8")
+    listed = ", ".join(f'"games/{name}.toml"' for name in examples)
     poll = round(1.5 * speed)      # game seconds: a tick every 1.5 real seconds, and at every deadline
     config = folder / "forumgm.toml"
     config.write_text(f'''games = [{listed}]
@@ -205,13 +209,17 @@ class Daemon:
 class Round:
     """A fresh board and store hosting both examples, by one daemon after another."""
 
-    def __init__(self, folder: Path, speed: float, random: Random, max_phases: int) -> None:
-        self.folder, self.speed, self.random = folder, speed, random
+    def __init__(self, folder: Path, speed: float, random: Random, max_phases: int, examples: tuple[str, ...],
+                 wait: float) -> None:
+        self.folder, self.speed, self.random, self.wait = folder, speed, random, wait
         self.clock = BoardTime(START, speed)
         self.trap = Trap()
-        players = sorted({p.nick for name in EXAMPLES for p in self._game_players(name)})
-        self.server = LocalForum(trapped_board(self.clock, self.trap, players)).start()
-        self.config = write_config(folder, self.server.url, speed)
+        players = [p.nick for topic, name in enumerate(examples, 2) for p in self._game_players(name, topic)]
+        if len(set(players)) < len(players):
+            raise ValueError(f"the examples {', '.join(examples)} share players: an account plays in one game "
+                             "of a board")
+        self.server = LocalForum(trapped_board(self.clock, self.trap, sorted(players), examples)).start()
+        self.config = write_config(folder, self.server.url, speed, examples)
         self.games = game_runs(load_installation(self.config))
         self.script = RehearsalScript(lambda: self.games, autoplay=True, max_phases=max_phases)
         self.holds: list[float] = []             # how long the daemon held the write lock past a deadline
@@ -219,12 +227,14 @@ class Round:
         self.stops: Counter = Counter()          # (moment, signal) -> stops
         self.sigterm_exits: Counter = Counter()  # a SIGTERM's exit code -> stops
         self.errors: list[str] = []
+        self.paused: set[str] = set()           # games the host paused at the round's cap
 
-    def _game_players(self, name: str):
+    @staticmethod
+    def _game_players(name: str, topic: int):
         from forumgm.daemon.settings.game import load_game
         with tempfile.TemporaryDirectory() as scratch:
-            copy = Path(scratch) / name
-            copy.write_text(game_file(name, "http://127.0.0.1:9/"), encoding="utf-8")
+            copy = Path(scratch) / f"{name}.toml"
+            copy.write_text(game_file(name, topic, "http://127.0.0.1:9/"), encoding="utf-8")
             return load_game(copy).players
 
     # -- one daemon's life
@@ -239,7 +249,10 @@ class Round:
         return daemon
 
     def host_and_players(self) -> None:
-        self.script.act(self.server.board, self.store, self.clock.now())
+        if not self.over():
+            self.script.act(self.server.board, self.store, self.clock.now())
+        elif due_phase(self.store.db.conn, self.clock.now()) is None:
+            self.pause_at_the_cap()
         for draft in self.store.drafts(status="pending"):
             if draft["target"] != HOST:        # the host's own notices he reads on his page
                 try:
@@ -249,6 +262,15 @@ class Round:
 
     def over(self) -> bool:
         return self.store is not None and self.script.over(self.store) is not None
+
+    def pause_at_the_cap(self) -> None:
+        """The round's `max_phases` are resolved and none is due: the host pauses the games still
+        running, so that the daemon sends what waits and resolves nothing more (else a game that does
+        not end keeps the round going)."""
+        for game in self.games:
+            if game.id not in self.paused and not is_finished(self.store, game.id):
+                pause_game(self.store, game.id, "kills host", self.clock.now())
+                self.paused.add(game.id)
 
     def kill_once(self) -> None:
         """Start a daemon, stop it at a moment of a randomly chosen kind, wait for its end."""
@@ -265,7 +287,7 @@ class Round:
             watcher = ResolutionWatch(self.folder / "forumgm.sqlite", self.clock, stop, self.random.uniform(*HOLD))
             fired = watcher.fired
             watcher.start()
-        at = time.monotonic() + (self.random.uniform(0.2, 6) if moment == "random" else WAIT)
+        at = time.monotonic() + (self.random.uniform(0.2, 6) if moment == "random" else self.wait)
         while not fired.is_set() and time.monotonic() < at and daemon.process.poll() is None:
             self.host_and_players()
             time.sleep(0.02)
@@ -279,7 +301,7 @@ class Round:
             moment = "ended by itself"
         elif not fired.is_set():
             if moment != "random":
-                moment = f"{moment}: none in {WAIT:g} s, stopped then"
+                moment = f"{moment}: none in {self.wait:g} s, stopped then"
             stop()
         code = daemon.ended()
         if watcher is not None and fired.is_set():      # (a SIGTERM lets the tick, and its resolution, finish)
@@ -299,11 +321,13 @@ class Round:
         quiet_since = None
         while time.monotonic() < ends and daemon.process.poll() is None:
             self.host_and_players()
-            waiting = [d for d in self.store.drafts() if d["status"] in ("approved", "sending")
+            drafts = self.store.drafts()
+            waiting = [d for d in drafts if d["status"] in ("approved", "sending")
                        or (d["status"] == "pending" and d["target"] != HOST)]
             quiet = self.over() and not waiting and due_phase(self.store.db.conn, self.clock.now()) is None
             quiet_since = (quiet_since or time.monotonic()) if quiet else None
-            if quiet_since is not None and time.monotonic() - quiet_since > 3:
+            # (the players act no more: quiet once their every PM has its receipt, else after two polls)
+            if quiet_since is not None and (self.receipts_drafted(drafts) or time.monotonic() - quiet_since > 3):
                 break
             time.sleep(0.05)
         self.quiet_at = self.clock.now()         # no phase was due then: every one due before is resolved
@@ -314,6 +338,13 @@ class Round:
         self.errors += daemon.errors()
         self.clock.stop()
 
+    def receipts_drafted(self, drafts: list[dict]) -> bool:
+        """Whether the daemon has read every PM sent to the host: each has its receipt drafted."""
+        board = self.server.board
+        host_id = board.user_named(HOST).id
+        drafted = {d["ref"] for d in drafts if d["kind"] == "receipt"}
+        return all(f"receipt:{pm.id}" in drafted for pm in list(board.pms.values()) if pm.recipient_id == host_id)
+
     def close(self) -> None:
         if self.store is not None:
             self.store.close()
@@ -321,10 +352,10 @@ class Round:
 
 
 def due_phase(db, now: datetime) -> tuple[str, str] | None:
-    """A running game's phase past its deadline and grace, not resolved yet."""
+    """A running (not paused) game's phase past its deadline and grace, not resolved yet."""
     for game_id, key, deadline in db.execute(
             "SELECT p.game_id, p.key, p.deadline FROM phases p JOIN games g ON g.id = p.game_id "
-            "WHERE p.status = 'pending' AND g.finished_at IS NULL"):
+            "WHERE p.status = 'pending' AND g.finished_at IS NULL AND g.paused_at IS NULL"):
         if datetime.fromisoformat(deadline) + timedelta(seconds=DEADLINE_GRACE) <= now:
             return game_id, key
     return None
@@ -427,8 +458,11 @@ def check(round_: Round) -> Checked:
         if count != 1 or snapshots != 1:
             out.resolved_twice += 1
             out.notes.append(f"{game_id}/{key}: {count} resolutions, {snapshots} snapshots")
-    now = round_.quiet_at
-    for game_id, key, deadline in db.execute("SELECT game_id, key, deadline FROM phases WHERE status = 'pending'"):
+    for game_id, key, deadline, paused_at in db.execute(
+            "SELECT p.game_id, p.key, p.deadline, g.paused_at FROM phases p JOIN games g ON g.id = p.game_id "
+            "WHERE p.status = 'pending'"):
+        # (a game paused at the round's cap resolves nothing after it: none was due then)
+        now = min(round_.quiet_at, datetime.fromisoformat(paused_at)) if paused_at else round_.quiet_at
         if datetime.fromisoformat(deadline) + timedelta(seconds=DEADLINE_GRACE) < now:
             out.unresolved += 1
             out.notes.append(f"{game_id}/{key}: past its deadline, not resolved")
@@ -454,17 +488,19 @@ def check(round_: Round) -> Checked:
 
 # ---------------------------------------------------------------- the campaign
 
-def campaign(kills: int, seed: int = 1, phase_seconds: float = 60, max_phases: int = 60
-             ) -> tuple[Counter, Counter, list[Checked], list[str], list[float]]:
+def campaign(kills: int, seed: int = 1, phase_seconds: float = 60, max_phases: int = 60,
+             examples: tuple[str, ...] = EXAMPLES) -> tuple[Counter, Counter, list[Checked], list[str], list[float]]:
     """(stops by (moment, signal), SIGTERM exit codes, each round's checks, errors the daemons logged,
-    how long the daemon held the write lock past a deadline). A round ends when both games are over
-    or `max_phases` are resolved (RehearsalScript.over)."""
+    how long the daemon held the write lock past a deadline). A round ends when its games are over
+    or `max_phases` are resolved (RehearsalScript.over). A kill waits for its moment up to
+    `phase_seconds`, a game day's real length, before it is made anyway (no host PM in a Legends day)."""
     random = Random(seed)
     speed = 24 * 3600 / phase_seconds          # a Mafia round (23:45 h) in about `phase_seconds`
     stops, exits, rounds, errors, holds = Counter(), Counter(), [], [], []
     with tempfile.TemporaryDirectory() as scratch:
         while sum(stops.values()) < kills:
-            round_ = Round(Path(scratch) / f"round-{len(rounds) + 1}", speed, random, max_phases)
+            round_ = Round(Path(scratch) / f"round-{len(rounds) + 1}", speed, random, max_phases, examples,
+                           wait=phase_seconds)
             try:
                 while sum(stops.values()) + sum(round_.stops.values()) < kills and not round_.over():
                     round_.kill_once()
@@ -479,12 +515,13 @@ def campaign(kills: int, seed: int = 1, phase_seconds: float = 60, max_phases: i
     return stops, exits, rounds, errors, holds
 
 
-def report(kills: int, seed: int = 1, phase_seconds: float = 60, max_phases: int = 60) -> int:
+def report(kills: int, seed: int = 1, phase_seconds: float = 60, max_phases: int = 60,
+           examples: tuple[str, ...] = EXAMPLES) -> int:
     """Prints the campaign's tables; returns how many things went wrong."""
     started = time.monotonic()
-    stops, exits, rounds, errors, holds = campaign(kills, seed, phase_seconds, max_phases)
+    stops, exits, rounds, errors, holds = campaign(kills, seed, phase_seconds, max_phases, examples)
     signals = ("SIGKILL", "SIGTERM")
-    print(f"\nA forumgm run daemon stopped {sum(stops.values())} times ({len(rounds)} rounds, both examples "
+    print(f"\nA forumgm run daemon stopped {sum(stops.values())} times ({len(rounds)} rounds, {' and '.join(examples)} "
           f"each; a phase of up to a day in about {phase_seconds:g} s; {time.monotonic() - started:.0f} s)")
     print("| moment | SIGKILL | SIGTERM |\n|---|---|---|")
     for moment in sorted({m for m, _ in stops}):

@@ -1,6 +1,6 @@
 """Probe campaign (run by hand): `python bench/probe.py [faults] [pms_per_game] [pages]`,
-and `python bench/probe.py kills [kills] [seed] [phase_seconds] [max_phases]` (bench/kills.py: a real
-daemon stopped again and again; defaults 150, 1, 60, 60).
+and `python bench/probe.py kills [kills] [seed] [phase_seconds] [max_phases] [examples]` (bench/kills.py:
+a real daemon stopped again and again; defaults 150, 1, 60, 60, legends,mafia).
 
 Measures, at a size a loaded 2-core machine runs in a few minutes (defaults 40, 300, 300):
 - proxy faults (5xx, 429, hang, reset, cut body) between the publisher and the local forum, one
@@ -147,6 +147,6 @@ def main(fault_count: int = 40, per_game: int = 300, page_count: int = 300) -> N
 if __name__ == "__main__":
     if sys.argv[1:2] == ["kills"]:
         from kills import report
-        args = sys.argv[2:6] + ["150", "1", "60", "60"][len(sys.argv[2:6]):]
-        sys.exit(1 if report(int(args[0]), int(args[1]), float(args[2]), int(args[3])) else 0)
+        args = sys.argv[2:7] + ["150", "1", "60", "60", "legends,mafia"][len(sys.argv[2:7]):]
+        sys.exit(1 if report(int(args[0]), int(args[1]), float(args[2]), int(args[3]), tuple(args[4].split(","))) else 0)
     main(*map(int, sys.argv[1:4]))

@@ -51,9 +51,12 @@ RUNS = {
                                            "| mafia | 3 |", "| legends | 3 |", "| BBCode post | 3 | 0 | 0 |",
                                            "| raw post HTML | 3 | 0 | 0 |",
                                            "lost, doubled, unanswered or unread: 0"]),
-    # a real `forumgm run` daemon stopped 4 times, rounds of 2 phases: the checks of the board and store
-    "probe kills": (["probe.py", "kills", "4", "3", "30", "2"], ["daemon stopped 4 times", "| round | games over |",
-                                                              "lost, doubled, resolved twice or unanswered: 0"]),
+    # a real `forumgm run` daemon stopped twice (seed 3: as its post and a PM reach the board) hosting the
+    # Arena example, the smallest (its deal is one post), a day in 5 s, to its first step's resolution;
+    # then the checks of the board and store
+    "probe kills": (["probe.py", "kills", "2", "3", "5", "1", "arena"],
+                    ["daemon stopped 2 times", "arena each", "| round | games over |",
+                     "lost, doubled, resolved twice or unanswered: 0"]),
     "soak": (["soak.py", "1"], ["legends-soak", "mafia-soak", "player actions", "deadline-to-drafts latency"]),
     # the late rush up to the first Legends deadline (7 game hours in), every order in its last 3 s
     "soak, late rush": (["soak.py", "0.3", "rush", "3"], ["in the last 3 s before its deadline",
