@@ -72,10 +72,10 @@ def hosted_copy(server: LocalForum, board: Board, daemon: Daemon, folder: Path, 
     """A copy of a game the daemon hosts on `board`, for one test to go on with, leaving the game as
     it is: the board, the daemon's clock and forum session and `sessions` (forum clients, or dicts of
     them) copied with their cookies, pacing and what they have read, all on the copied clock; the
-    copied board takes the seat of `server`, at the address the game's store and files name; the
-    installation's files copied to `folder` and its store beside them (by SQLite's backup); the
-    daemon started again on them, as after a restart but for the flood pause it last saw:
-    (daemon, board, *sessions)."""
+    copied board takes the seat of `server`, at the address the game's store and files name (one
+    copy of a game is served at a time: the test's); the installation's files copied to `folder`
+    and its store beside them (by SQLite's backup); the daemon started again on them, as after a
+    restart but for the flood pause it last saw: (daemon, board, *sessions)."""
     clock, board, forum, *sessions = deepcopy((daemon.clock, board, daemon.forum, *sessions))
     server.board.take(board)
     config = daemon.installation.source
