@@ -11,7 +11,6 @@ alone (README, "Layout"):
 """
 from __future__ import annotations
 
-import contextlib
 import sqlite3
 import sys
 import threading
@@ -20,7 +19,6 @@ from dataclasses import replace
 import pytest
 
 from forumgm.config import load_texts
-from forumgm.daemon.offline.localforum import LocalForum
 from forumgm.daemon.offline.localforum.server import STOP_POLL
 from forumgm.daemon.runtime.loop import game_runs
 from forumgm.daemon.settings.games import GROUP, forget_games
@@ -30,9 +28,8 @@ from forumgm.daemon.web.server import web_server
 from bellum_forum_support import Table as BellumTable
 from browser_support import fresh_page
 from coin_support import GAMES_FOLDER as COIN_FOLDER
-from e2e_support import HOST_PASSWORD, Seat, copy_installation, daemon_copy, seat_copies
-from legends_forum_support import (GAME as LEGENDS_GAME, GAME_KEYS, PASSWORD_ENV, ROLES, Player, legends_board, msk,
-                                   start_daemon, tick_at, write_installation as write_legends_installation)
+from e2e_support import hosted_copy
+from legends_forum_support import GAME as LEGENDS_GAME, legends_forum, msk, start_daemon, tick_at
 from legends_host_support import PASSWORD as HOST_PAGE_PASSWORD, draft_body
 from localforum_support import FakeClock
 from mafia_daemon_support import example_installation
@@ -138,21 +135,10 @@ def hosted(round_one, tmp_path, monkeypatch):
     table.close()
 
 
-@contextlib.contextmanager
-def legends_forum(folder, monkeypatch):
-    """A small Legends game's local forum over HTTP with its installation in `folder` and its
-    players' sessions: (server, board, clock, config, players)."""
-    clock = FakeClock(msk(2, 20))
-    board = legends_board(clock)
-    monkeypatch.setenv(PASSWORD_ENV, HOST_PASSWORD)
-    with LocalForum(Seat(board)) as server:
-        config = write_legends_installation(folder, server, GAME_KEYS)
-        yield server, board, clock, config, {nick: Player(server, clock, nick) for nick in ROLES}
-
-
 @pytest.fixture
 def legends_game(tmp_path, monkeypatch):
-    """That forum: (server, clock, config, players)."""
+    """A small Legends game's local forum over HTTP with its installation and its players' sessions:
+    (server, clock, config, players)."""
     with legends_forum(tmp_path, monkeypatch) as (server, _board, clock, config, players):
         yield server, clock, config, players
 
@@ -173,19 +159,17 @@ def day_two_played(tmp_path_factory):
                  "Robozik": players["Robozik"].post("[color=blue]Аскон[/color]"),
                  "Кума": players["Кума"].post("Я за [color=blue]Неизвестного[/color]")}
         tick_at(daemon, clock, msk(4, 13))
-        yield server, board, clock, daemon, posts
+        yield server, board, daemon, posts
         daemon.store.close()
 
 
 @pytest.fixture
 def day_two(day_two_played, tmp_path, monkeypatch):
     """Day 2 of that Legends game open, its votes posted in the thread over HTTP (a copy of its own,
-    tests/e2e_support.py's seat_copies): (server, clock, config, daemon, posts)."""
-    server, board, clock, played, posts = day_two_played
-    clock, _board, forum = seat_copies(server, board, clock, played.forum)
-    installation = copy_installation(played.installation, tmp_path, monkeypatch)
-    daemon = daemon_copy(played, installation, forum, clock)
-    yield server, clock, installation.source, daemon, posts
+    tests/e2e_support.py's hosted_copy): (server, clock, config, daemon, posts)."""
+    server, board, played, posts = day_two_played
+    daemon, _board = hosted_copy(server, board, played, tmp_path, monkeypatch)
+    yield server, daemon.clock, daemon.installation.source, daemon, posts
     daemon.store.close()
 
 

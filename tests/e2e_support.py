@@ -52,7 +52,7 @@ path = "forumgm.sqlite"
 
 class Seat:
     """The board a LocalForum serves, standing for whichever Board sits in it: a copy of a played
-    game (LocalGame.copy) takes the seat, so that it is served at the address its store and its
+    game (hosted_copy) takes the seat, so that it is served at the address its store and its
     installation's files name."""
 
     def __init__(self, board: Board):
@@ -68,34 +68,27 @@ class Seat:
         setattr(self.sitting, name, value)
 
 
-def seat_copies(server: LocalForum, board: Board, clock: FakeClock, *sessions) -> tuple:
-    """Copies of a played board, of its clock and of sessions on it (forum clients, or dicts of
-    them: their cookies, pacing and what they have read), all on the copied clock; the copied board
-    takes the server's seat, at the address the game's store and files name: (clock, board, *sessions)."""
-    clock, board, *sessions = deepcopy((clock, board, *sessions))
+def hosted_copy(server: LocalForum, board: Board, daemon: Daemon, folder: Path, monkeypatch, *sessions) -> tuple:
+    """A copy of a game the daemon hosts on `board`, for one test to go on with, leaving the game as
+    it is: the board, the daemon's clock and forum session and `sessions` (forum clients, or dicts of
+    them) copied with their cookies, pacing and what they have read, all on the copied clock; the
+    copied board takes the seat of `server`, at the address the game's store and files name (one
+    copy of a game is served at a time: the test's); the installation's files copied to `folder`
+    and its store beside them (by SQLite's backup); the daemon started again on them, as after a
+    restart but for the flood pause it last saw: (daemon, board, *sessions)."""
+    clock, board, forum, *sessions = deepcopy((daemon.clock, board, daemon.forum, *sessions))
     server.board.take(board)
-    return (clock, board, *sessions)
-
-
-def copy_installation(installation: Installation, folder: Path, monkeypatch) -> Installation:
-    """The installation's files copied to `folder` and its store beside them (by SQLite's backup), loaded."""
-    config = installation.source
+    config = daemon.installation.source
     shutil.copytree(config.parent, folder, dirs_exist_ok=True, ignore=shutil.ignore_patterns("*.sqlite", "*.sqlite-*"))
     monkeypatch.setenv(PASSWORD_ENV, HOST_PASSWORD)
-    copied = load_installation(folder / config.name)
-    source, target = sqlite3.connect(installation.storage), sqlite3.connect(copied.storage)
+    installation = load_installation(folder / config.name)
+    source, target = sqlite3.connect(daemon.installation.storage), sqlite3.connect(installation.storage)
     source.backup(target)
     source.close()
     target.close()
-    return copied
-
-
-def daemon_copy(daemon: Daemon, installation: Installation, forum, clock: FakeClock) -> Daemon:
-    """The daemon started again on a copied installation, with the copied forum session and clock
-    (as after a restart, but for the flood pause it last saw)."""
     copied = Daemon(installation, Store(installation.storage, now=clock.now), forum, clock, daemon.edges)
     copied.drafts_held = daemon.drafts_held
-    return copied
+    return (copied, board, *sessions)
 
 
 class LocalGame:
@@ -129,17 +122,14 @@ class LocalGame:
                              Edges(sync_game=sync_game, sync_inbox=sync_inbox, publish=publish_approved))
 
     def copy(self, folder: Path, monkeypatch) -> "LocalGame":
-        """The game as it stands, for one test to go on with, leaving this one as it is: the board,
-        the clock and the sessions copied (seat_copies), the files and the store copied to `folder`,
-        the daemon started again on them. The copy's close() leaves the server running."""
+        """The game as it stands, for one test to go on with, leaving this one as it is
+        (hosted_copy); the copy's close() leaves the server running."""
         played = shallow_copy(self)
-        played.clock, played.board, played.host, played.players = seat_copies(
-            self.server, self.board, self.clock, self.host, self.players)
+        played.daemon, played.board, played.players = hosted_copy(self.server, self.board, self.daemon, folder,
+                                                                  monkeypatch, self.players)
+        played.clock, played.host, played.store = played.daemon.clock, played.daemon.forum, played.daemon.store
+        played.config = played.daemon.installation.source
         played.owns_server = False
-        installation = copy_installation(self.daemon.installation, folder, monkeypatch)
-        played.config = installation.source
-        played.daemon = daemon_copy(self.daemon, installation, played.host, played.clock)
-        played.store = played.daemon.store
         return played
 
     def session(self, nick: str, password: str | None = None):

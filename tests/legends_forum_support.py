@@ -2,12 +2,13 @@
 and the daemon hosting the game from the host's account on a fake clock."""
 from __future__ import annotations
 
+import contextlib
 import json
 from datetime import datetime
 from pathlib import Path
 
 from e2e_support import (HOST_PASSWORD, PASSWORD_ENV,  # noqa: F401  (PASSWORD_ENV: for its users)
-                         write_installation as write_files)
+                         Seat, write_installation as write_files)
 from forumgm.daemon.settings.installation import load_installation
 from forumgm.daemon.forum import open_forum
 from forumgm.daemon.offline.localforum import Board, LocalForum
@@ -69,6 +70,20 @@ start = {start}
 {players}
 {calendar}'''
     return write_files(folder, server.url, "game.toml", game, engine=engine, forum_extra="")
+
+
+@contextlib.contextmanager
+def legends_forum(folder: Path, monkeypatch, extra_game: str = GAME_KEYS, roles: dict = ROLES,
+                  spectators: tuple[str, ...] = ()):
+    """A small Legends game's local forum over HTTP (its board in a Seat: tests/e2e_support.py's
+    hosted_copy can copy the game) with its installation in `folder` for `roles` and the sessions of
+    those players and of the spectators: (server, board, clock, config, players)."""
+    clock = FakeClock(msk(2, 20))
+    board = legends_board(clock, spectators)
+    monkeypatch.setenv(PASSWORD_ENV, HOST_PASSWORD)
+    with LocalForum(Seat(board)) as server:
+        config = write_installation(folder, server, extra_game, roles=roles)
+        yield server, board, clock, config, {nick: Player(server, clock, nick) for nick in (*roles, *spectators)}
 
 
 def start_daemon(config: Path, server: LocalForum, clock: FakeClock, publish: bool = False) -> Daemon:

@@ -10,9 +10,8 @@ import pytest
 from playwright.sync_api import expect
 
 from forumgm.daemon.cli import main
-from forumgm.daemon.offline.localforum import LocalForum
-from legends_forum_support import (GAME, GAME_KEYS, MSK, PASSWORD_ENV, FakeClock, Player, legends_board, msk, start_daemon,
-                                   tick_at, write_installation)
+from e2e_support import hosted_copy
+from legends_forum_support import GAME, MSK, legends_forum, msk, start_daemon, tick_at
 from legends_host_support import PASSWORD, cli, hosts_page
 from browser_support import log_in, submit_correction
 
@@ -117,21 +116,31 @@ def test_the_host_reopens_a_game_its_rules_ended_on_his_page(ended, page):
         assert [p["key"] for p in store.phases(GAME, status="pending")] == ["night-3"]
 
 
-@pytest.fixture
-def duel(tmp_path, monkeypatch):
-    """Two players of two clans, each voting in the thread on day 2: the lynch ends the game whoever falls."""
-    clock = FakeClock(msk(2, 20))
-    monkeypatch.setenv(PASSWORD_ENV, "host-secret")
-    with LocalForum(legends_board(clock)) as server:
-        config = write_installation(tmp_path, server, GAME_KEYS, roles={"Аскон": "Бес", "Кума": "Единорог"})
+@pytest.fixture(scope="session")
+def duel_played(tmp_path_factory):
+    """Two players of two clans, each voting in the thread on day 2: the lynch ends the game whoever
+    falls (played once a worker: `duel` gives each test a copy of its own)."""
+    monkeypatch = pytest.MonkeyPatch()
+    with legends_forum(tmp_path_factory.mktemp("duel"), monkeypatch, roles={"Аскон": "Бес", "Кума": "Единорог"}) as (
+            server, board, clock, config, players):
         daemon = start_daemon(config, server, clock)
+        monkeypatch.undo()          # the password is read: no later test of the worker sees it set
         for moment in (msk(2, 20), msk(3, 10, 5), msk(3, 21, 5), msk(4, 10, 5)):
             tick_at(daemon, clock, moment)
         clock.moment = msk(4, 12, 30)
         for nick in ("Аскон", "Кума"):
-            Player(server, clock, nick).post("Голосую за [color=blue]Кума[/color]")
-        yield clock, config, daemon
+            players[nick].post("Голосую за [color=blue]Кума[/color]")
+        yield server, board, daemon
         daemon.store.close()
+
+
+@pytest.fixture
+def duel(duel_played, tmp_path, monkeypatch):
+    """That duel, a copy of its own (tests/e2e_support.py's hosted_copy): (clock, config, daemon)."""
+    server, board, played = duel_played
+    daemon, _board = hosted_copy(server, board, played, tmp_path, monkeypatch)
+    yield daemon.clock, daemon.installation.source, daemon
+    daemon.store.close()
 
 
 def test_a_re_run_that_ends_the_game_with_another_winner_names_him(duel, monkeypatch, capsys):

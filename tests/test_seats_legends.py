@@ -9,29 +9,27 @@ import pytest
 
 from forumgm.daemon.cli import main
 from forumgm.daemon.host_actions.replace import replace_player
-from forumgm.daemon.offline.localforum import LocalForum
 from forumgm.daemon.runtime.loop import game_runs
 from forumgm.daemon.settings.installation import load_installation
 from forumgm.daemon.store import Store
 from forumgm.daemon.tick.seat_accounts import check_seat_accounts
-from legends_forum_support import GAME, PASSWORD_ENV, ROLES, Player, legends_board, msk, start_daemon, tick_at, \
-    write_installation
-from localforum_support import FakeClock
+from e2e_support import hosted_copy
+from legends_forum_support import GAME, legends_forum, msk, start_daemon, tick_at
 from seats_support import rerun_after_replacement
 
 NIGHT1 = {"Аскон": "Шпионаж Кума", "gosha100": "Защита 3", "Robozik": "Атака 5 Аскон"}
 NEW = "Новичок"
 
 
-@pytest.fixture
-def day2(tmp_path, monkeypatch):
-    """Night 1 with orders, day 1 and night 2 resolved: day 2 takes votes in the thread."""
-    clock = FakeClock(msk(2, 20))
-    monkeypatch.setenv(PASSWORD_ENV, "host-secret")
-    with LocalForum(legends_board(clock, spectators=(NEW,))) as server:
-        config = write_installation(tmp_path, server, "[approval]\nreceipt = false\n")
-        players = {nick: Player(server, clock, nick) for nick in (*ROLES, NEW)}
+@pytest.fixture(scope="session")
+def day2_played(tmp_path_factory):
+    """Night 1 with orders, day 1 and night 2 resolved: day 2 takes votes in the thread (played once a
+    worker: `day2` gives each test a copy of its own)."""
+    monkeypatch = pytest.MonkeyPatch()
+    with legends_forum(tmp_path_factory.mktemp("day2"), monkeypatch, "[approval]\nreceipt = false\n",
+                       spectators=(NEW,)) as (server, board, clock, config, players):
         daemon = start_daemon(config, server, clock)
+        monkeypatch.undo()          # the password is read: no later test of the worker sees it set
         tick_at(daemon, clock, msk(2, 20))
         clock.moment = msk(2, 22)
         for nick, text in NIGHT1.items():
@@ -39,8 +37,17 @@ def day2(tmp_path, monkeypatch):
         for moment in (msk(2, 22, 30), msk(3, 10, 5), msk(3, 21, 5), msk(4, 10, 5)):
             tick_at(daemon, clock, moment)
         assert [p["key"] for p in daemon.store.phases(GAME, "resolved")] == ["night-1", "day-1", "night-2"]
-        yield daemon, clock, config, players
+        yield server, board, daemon, players
         daemon.store.close()
+
+
+@pytest.fixture
+def day2(day2_played, tmp_path, monkeypatch):
+    """That day 2, a copy of its own (tests/e2e_support.py's hosted_copy): (daemon, clock, config, players)."""
+    server, board, played, players = day2_played
+    daemon, _board, players = hosted_copy(server, board, played, tmp_path, monkeypatch, players)
+    yield daemon, daemon.clock, daemon.installation.source, players
+    daemon.store.close()
 
 
 def test_votes_posted_before_a_replacement_stay_attributed_as_they_were(day2):
