@@ -191,10 +191,16 @@ def resolving_first(games: Sequence[GameRun], store: Store, now: datetime) -> li
     PM the board holds is still read before a phase resolves."""
     due, rest = [], []
     for game in games:
-        resolves = (not is_finished(store, game.id) and not is_paused(store, game.id)
-                    and due_phases(game.config, now, store, game.grace))
-        (due if resolves else rest).append(game)
+        (due if past_deadline(game, store, now, game.grace) else rest).append(game)
     return [due, rest] if due else [rest]
+
+
+def past_deadline(game: GameRun, store: Store, now: datetime, grace: timedelta = timedelta(0)) -> list[dict]:
+    """The phases of a running game (neither finished nor paused) whose deadline plus `grace` has
+    passed and that are not resolved, oldest first."""
+    if is_finished(store, game.id) or is_paused(store, game.id):
+        return []
+    return due_phases(game.config, now, store, grace)
 
 
 @dataclass
@@ -255,9 +261,8 @@ def _deadline_passed(games: Sequence[GameRun], store: Store, now: datetime,
     them after."""
 
     def passed(moment: datetime, graced: bool) -> set[tuple[str, str]]:
-        return {(game.id, phase["key"]) for game in games if not is_finished(store, game.id)
-                and not is_paused(store, game.id)
-                for phase in due_phases(game.config, moment, store, game.grace if graced else timedelta(0))}
+        return {(game.id, phase["key"]) for game in games
+                for phase in past_deadline(game, store, moment, game.grace if graced else timedelta(0))}
 
     already = passed(now, graced=True)      # resolved by this tick, or waiting for the host: no reason to stop
     return lambda: bool(passed(clock(), graced=False) - already)
@@ -265,8 +270,7 @@ def _deadline_passed(games: Sequence[GameRun], store: Store, now: datetime,
 
 def in_grace(game: GameRun, store: Store, now: datetime) -> bool:
     """Whether a phase of the game has passed its deadline and resolves only at deadline + grace."""
-    return (not is_finished(store, game.id) and not is_paused(store, game.id)
-            and len(due_phases(game.config, now, store)) > len(due_phases(game.config, now, store, game.grace)))
+    return len(past_deadline(game, store, now)) > len(past_deadline(game, store, now, game.grace))
 
 
 def _seat_accounts_step(step: Callable, report: TickReport, forum: Any, store: Store, games: list[GameRun],
@@ -327,8 +331,7 @@ def _inbox_step(edges: Edges, report: TickReport, forum_id: str, forum: Any, sto
     counts = [getattr(threads[game.id][0], "unread_pms", None) for game in games if game.id in threads]
     every = min((game.inbox_full_read for game in games), default=DEFAULT_FULL_READ)
     # a deadline has passed: its orders are read whether the pages count them unread or not
-    due = any(due_phases(game.config, now, store) for game in games
-              if not is_finished(store, game.id) and not is_paused(store, game.id))
+    due = any(past_deadline(game, store, now) for game in games)
     why = inbox_reason(counts, store.inbox_read_at(forum_id), now, every, due)
     if why is None:
         log.debug("forum %s: the thread pages count no unread PM; the inbox is not read", forum_id)
