@@ -130,7 +130,12 @@ def read_inbox(html: str, layout: EngineLayout, tz: Zone, now: datetime | None =
 
 def read_sent(html: str, layout: EngineLayout, tz: Zone, now: datetime | None = None) -> list[PmHeader]:
     """A sent folder's rows; `sender` is whom the PM went to."""
-    return _read_folder(html, layout, layout.sent or layout.inbox, tz, now)
+    return _read_folder(html, layout, _folder_layout(layout, sent=True), tz, now)
+
+
+def _folder_layout(layout: EngineLayout, sent: bool) -> InboxLayout | None:
+    """How a folder's rows read: the sent folder's own layout where the board has one."""
+    return (layout.sent or layout.inbox) if sent else layout.inbox
 
 
 def read_listing(html: str, layout: EngineLayout) -> Listing:
@@ -144,7 +149,7 @@ def read_folder_page(html: str, layout: EngineLayout, tz: Zone, now: datetime | 
     parsed once."""
     tree = parse_html(html)
     listing = _listing(tree, layout)
-    return _folder(tree, layout, (layout.sent or layout.inbox) if sent else layout.inbox, tz, now), listing
+    return _folder(tree, layout, _folder_layout(layout, sent), tz, now), listing
 
 
 def _listing(tree: LexborHTMLParser, layout: EngineLayout) -> Listing:
