@@ -8,10 +8,7 @@ from typing import Iterable, Sequence
 
 from forumgm.daemon.store.base import StoreBase, StoreError, to_text
 
-DRAFT_STATUSES = ("pending", "approved", "sending", "sent", "rejected", "superseded")
-# a draft in one of these may still change; the others are history
-OPEN_DRAFT_STATUSES = ("pending", "approved")
-# each status as the host reads it of a draft («черновик №12 — отправлен»)
+# each status a draft may have, as the host reads it of a draft («черновик №12 — отправлен»)
 STATUS_LABELS = {
     "pending": "ждёт решения",
     "approved": "одобрен",
@@ -20,6 +17,9 @@ STATUS_LABELS = {
     "rejected": "отклонён",
     "superseded": "заменён",
 }
+DRAFT_STATUSES = tuple(STATUS_LABELS)
+# a draft in one of these may still change; the others are history
+OPEN_DRAFT_STATUSES = ("pending", "approved")
 
 
 class Drafts(StoreBase):
