@@ -11,7 +11,6 @@ alone (README, "Layout"):
 """
 from __future__ import annotations
 
-import sqlite3
 import sys
 import threading
 from dataclasses import replace
@@ -28,7 +27,7 @@ from forumgm.daemon.web.server import web_server
 from bellum_forum_support import Table as BellumTable
 from browser_support import fresh_page
 from coin_support import GAMES_FOLDER as COIN_FOLDER
-from e2e_support import hosted_copy
+from e2e_support import copy_store, hosted_copy
 from legends_forum_support import GAME as LEGENDS_GAME, legends_forum, msk, start_daemon, tick_at
 from legends_host_support import PASSWORD as HOST_PAGE_PASSWORD, draft_body
 from localforum_support import FakeClock
@@ -93,10 +92,7 @@ def walked(tmp_path_factory):
 def played(walked, installation):
     """Two days of the example game on the command line's store, a copy of its own:
     (installation, its config file)."""
-    source, copy = sqlite3.connect(walked), sqlite3.connect(installation.storage)
-    source.backup(copy)
-    source.close()
-    copy.close()
+    copy_store(walked, installation.storage)
     marker_path(installation.storage).write_bytes(marker_path(walked).read_bytes())
     return installation, installation.source
 

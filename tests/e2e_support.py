@@ -50,6 +50,14 @@ path = "forumgm.sqlite"
     return config
 
 
+def copy_store(source: Path, target: Path) -> None:
+    """The store at `source` copied whole to `target` (SQLite's backup: consistent while it is open)."""
+    read, written = sqlite3.connect(source), sqlite3.connect(target)
+    read.backup(written)
+    read.close()
+    written.close()
+
+
 class Seat:
     """The board a LocalForum serves, standing for whichever Board sits in it: a copy of a played
     game (hosted_copy) takes the seat, so that it is served at the address its store and its
@@ -82,10 +90,7 @@ def hosted_copy(server: LocalForum, board: Board, daemon: Daemon, folder: Path, 
     shutil.copytree(config.parent, folder, dirs_exist_ok=True, ignore=shutil.ignore_patterns("*.sqlite", "*.sqlite-*"))
     monkeypatch.setenv(PASSWORD_ENV, HOST_PASSWORD)
     installation = load_installation(folder / config.name)
-    source, target = sqlite3.connect(daemon.installation.storage), sqlite3.connect(installation.storage)
-    source.backup(target)
-    source.close()
-    target.close()
+    copy_store(daemon.installation.storage, installation.storage)
     copied = Daemon(installation, Store(installation.storage, now=clock.now), forum, clock, daemon.edges)
     copied.drafts_held = daemon.drafts_held
     return (copied, board, *sessions)
