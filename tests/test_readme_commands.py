@@ -26,12 +26,12 @@ def test_the_readme_has_two_commands_and_ci_runs_the_test_one():
     assert demo.endswith("pip install . && forumgm demo")
     steps = tests.split(" && ")
     # lists first on a fresh image; Chromium for the host page's tests, and no C compiler
-    assert steps[:2] == ["apt-get update", "apt-get install -y chromium"]
+    assert steps[:2] == ["apt-get update", "apt-get install -y chromium-headless-shell"]
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     run_line = ci.strip().splitlines()[-1]
     # CI makes its venv elsewhere and installs what is missing itself; the rest is the README's command
     assert tests.endswith(" && " + run_line) and "apt-get update" in ci
-    assert "chromium" in ci and not any(package in ci for package in ("gcc", "python3-dev", "Cython"))
+    assert "chromium-headless-shell" in ci and not any(package in ci for package in ("gcc", "python3-dev", "Cython"))
     assert "needs root" in fresh_machine_section()
 
 
