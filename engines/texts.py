@@ -136,13 +136,13 @@ def _gender(context: Any, name: Any) -> str:
     return _agreement(context).of(name) or ""
 
 
-class _CompiledTemplates(jinja2.BytecodeCache):
-    """The compiled code of every template source seen in this process, for every `Texts`: each
-    game run, re-run, simulation and overlay makes an environment of its own, and compiling the
-    same sources again for each was most of the time they took. Jinja keys a template by its name
-    and checks the source's checksum, so an edited template compiles anew; every environment here
-    is made with the same options (Texts.__init__), the only thing besides the source that shapes
-    the code."""
+class CompiledTemplates(jinja2.BytecodeCache):
+    """The compiled code of every template source seen in this process, shared by every environment
+    made with the same options (one instance for each set of options: the options, besides the
+    source, shape the code). Each game run, re-run, simulation and overlay makes a `Texts` of its
+    own, each host page an environment of its own, and compiling the same sources again for each was
+    most of the time they took. Jinja keys a template by its name and checks the source's checksum,
+    so an edited template compiles anew."""
 
     def __init__(self) -> None:
         self._code: dict[str, bytes] = {}
@@ -156,7 +156,7 @@ class _CompiledTemplates(jinja2.BytecodeCache):
         self._code[bucket.key] = bucket.bytecode_to_string()
 
 
-_COMPILED = _CompiledTemplates()
+_COMPILED = CompiledTemplates()     # for Texts.__init__'s options
 
 
 class Texts:

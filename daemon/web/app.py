@@ -22,6 +22,7 @@ from werkzeug.exceptions import SecurityError
 from werkzeug.routing import IntegerConverter
 
 from forumgm.config import data_path
+from forumgm.engines.texts import CompiledTemplates
 from forumgm.daemon.drafts.phase_names import draft_label
 from forumgm.daemon.drafts.pictures import MARK, RELEASED
 from forumgm.daemon.host_actions.outcome_diff import earlier_edit_diff, text_diff
@@ -50,6 +51,7 @@ from forumgm.parsers.names import decline
 # (werkzeug reads no IPv6 literal in a Host against its trusted names: the page is opened by these)
 LOOPBACK_NAMES = ("localhost", "127.0.0.1")
 STORE_INTEGER_MAX = 2 ** 63 - 1          # SQLite's largest integer
+_COMPILED = CompiledTemplates()          # the pages' code, for every page app of the process
 # Content the page never needs: scripts, frames, other origins.
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; "
@@ -115,6 +117,7 @@ def create_app(store: Store, password: str, games: Callable[[], Mapping[str, Any
     app.url_map.converters["int"] = StoreInteger
     app.extensions["forumgm"] = {"store": store, "password": password, "games": games or dict,
                                  "throttle": LoginThrottle(store.now)}
+    app.jinja_env.bytecode_cache = _COMPILED
     app.jinja_env.globals["csrf_token"] = csrf_token
     app.jinja_env.globals["picture_mark"] = MARK
     # a PM drafted to a seat is shown by the account it goes to (forumgm replace)

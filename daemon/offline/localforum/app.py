@@ -12,6 +12,7 @@ from markupsafe import Markup, escape
 from forumgm.daemon.offline.localforum.board import (
     PMS_PER_PAGE, Board, BoardError, BoardPost, PrivateMessage, User,
 )
+from forumgm.engines.texts import CompiledTemplates
 from forumgm.parsers.bbcode import phpbb_date, to_phpbb_html
 
 SID_COOKIE = "phpbb3_local_sid"
@@ -19,10 +20,12 @@ ADMIN_COLOUR = "#AA0000"
 SENTBOX = -1
 FOLDER_NAMES = {SENTBOX: "sentbox", -2: "outbox"}   # phpBB's folder ids of what the account sent
 _ADDRESS = re.compile(r"^address_list\[u\]\[(\d+)\]$")
+_COMPILED = CompiledTemplates()          # the pages' code, for every board app of the process
 
 
 def create_app(board: Board) -> Flask:
     app = Flask(__name__)
+    app.jinja_env.bytecode_cache = _COMPILED
     app.jinja_env.globals["username"] = _username
 
     def page(template: str, status: int = 200, **values) -> Response:
