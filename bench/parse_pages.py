@@ -37,8 +37,9 @@ NOW = datetime(2026, 11, 30, 5, 0, tzinfo=timezone.utc)
 REPEAT = 20      # pages read per timing, so that one timing is well above the clock's resolution
 
 
-def cpu_time(work, pages, repeat: int = REPEAT) -> float:
-    """This thread's CPU time for `work` over every page, `repeat` times, per page."""
+def cpu_time(work, pages, repeat: int | None = None) -> float:
+    """This thread's CPU time for `work` over every page, `repeat` (else REPEAT) times, per page."""
+    repeat = repeat or REPEAT
     started = time.thread_time()
     for _ in range(repeat):
         for html in pages:

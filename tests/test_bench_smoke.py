@@ -28,6 +28,9 @@ def closed_port() -> int:
 # bellum_map.py takes no size: its rounds are set before its main runs
 BELLUM_MAP_ONCE = ("import runpy; found = runpy.run_path('bellum_map.py'); "
                    "found['main'].__globals__['ROUNDS'] = 1; found['main']()")
+# parse_pages.py's saved pages and its pages grown to 6 posts, one round of one reading each
+PARSE_PAGES_ONCE = ("import runpy; found = runpy.run_path('parse_pages.py'); "
+                    "found['main'].__globals__['REPEAT'] = 1; found['main'](1); found['main'](1, 6)")
 NO_BOARDS = ("import flood_burst, crash_send\n"
              f"closed = {closed_port()}\n"
              "for bench in (flood_burst, crash_send):\n"
@@ -37,8 +40,8 @@ NO_BOARDS = ("import flood_burst, crash_send\n"
 
 # what runs, and what its output must show
 RUNS = {
-    "parse_pages": (["parse_pages.py", "1"], ["vs lxml", "vs peer", "scrub", *sorted(ENGINES)]),
-    "parse_pages, grown pages": (["parse_pages.py", "1", "6"], ["pages grown to 6 posts", "xenforo"]),
+    "parse_pages": (["-c", PARSE_PAGES_ONCE], ["vs lxml", "vs peer", "scrub", "(range of 1 rounds)\n",
+                                               "pages grown to 6 posts", *sorted(ENGINES)]),
     "resolve": (["resolve.py", "1"], ["legends/game30.toml", "mafia/full_game.toml", "phases/s", "posts/s",
                                       "names/s"]),
     "bellum_turn": (["bellum_turn.py", "1"], ["first use", "turn phases", "Rules.resolve", "receipts"]),
@@ -57,9 +60,11 @@ RUNS = {
     "probe kills": (["probe.py", "kills", "2", "3", "5", "1", "arena"],
                     ["daemon stopped 2 times", "arena each", "| round | games over |",
                      "lost, doubled, resolved twice or unanswered: 0"]),
-    "soak": (["soak.py", "1"], ["legends-soak", "mafia-soak", "player actions", "deadline-to-drafts latency"]),
     # the late rush up to the first Legends deadline (7 game hours in), every order in its last 3 s
-    "soak, late rush": (["soak.py", "0.3", "rush", "3"], ["in the last 3 s before its deadline",
+    # (what the plain mode prints is checked on test_timing_soak's week, which plays it)
+    "soak, late rush": (["soak.py", "0.3", "rush", "3"], ["legends-soak", "mafia-soak", "player actions",
+                                                        "deadline-to-drafts latency",
+                                                        "in the last 3 s before its deadline",
                                                         "legends-soak/night-1"]),
     "flood_burst and crash_send, no boards": (["-c", NO_BOARDS], ["mybb: no board", "phpbb: no board",
                                                                   "smf: no board", "fluxbb: no board"]),
@@ -84,7 +89,7 @@ def started():
 def test_every_bench_script_is_run():
     scripts = {path.name for path in BENCH.glob("*.py")} - {"measure.py", "kills.py"}    # (their helpers)
     named = {part for command, _ in RUNS.values() for part in command if part.endswith(".py")}
-    assert scripts == named | {"flood_burst.py", "crash_send.py", "bellum_map.py"}
+    assert scripts == named | {"flood_burst.py", "crash_send.py", "bellum_map.py", "parse_pages.py"}
 
 
 @pytest.mark.parametrize("name", RUNS)

@@ -4,6 +4,7 @@ idle poll costs the forum and the store, and what the process holds, must not gr
 from __future__ import annotations
 
 import gc
+import io
 import mimetypes
 import os
 import re
@@ -20,7 +21,9 @@ from forumgm.daemon.offline.localforum import LocalForum
 from forumgm.parsers import names
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-from soak import OUTSIDERS, START, Pace, Soak, VirtualClock, apply, legends_script, mafia_script, soak_board  # noqa: E402
+from soak import (  # noqa: E402
+    OUTSIDERS, START, Pace, Soak, VirtualClock, apply, legends_script, mafia_script, report, soak_board,
+)
 
 DAYS = 6
 # one-day phases and sparse polling: six game days in a few seconds, every kind of tick included
@@ -122,6 +125,21 @@ def test_the_process_holds_no_more_files_threads_or_objects_at_the_end_than_on_d
     assert last["fds"] <= first["fds"] and last["threads"] <= first["threads"], (first, last)
     # several hundred ticks ran in between: a leak of even one object a tick would show
     assert last["objects"] - first["objects"] < 300, (first, last)
+
+
+def test_the_bench_prints_its_figures_of_the_week(soak):
+    """What `python bench/soak.py` prints of its month, here of the week (the bench smoke runs the
+    script itself in its late-rush mode only)."""
+    out = io.StringIO()
+    report(soak, out)
+    printed = out.getvalue()
+    assert "day  ticks  requests  cpu_s" in printed and "late rush" not in printed
+    for day in range(1, DAYS + 1):
+        assert re.search(rf"^ {{2}}{day}  ", printed, re.M), printed
+    assert re.search(r"^mafia-soak: \d+ phases resolved, winner: (?!none yet)", printed, re.M), printed
+    assert re.search(r"^legends-soak: \d+ phases resolved", printed, re.M), printed
+    assert f"player actions: {soak.players.done}" in printed
+    assert re.search(r"^deadline-to-drafts latency \(s\), per phase:\n  legends-soak/night-1 +-?\d+\.\d", printed, re.M), printed
 
 
 def test_the_count_empties_the_bounded_caches_and_only_those():
