@@ -19,7 +19,7 @@ from localforum_support import HOST, PLAYERS, seeded_board
 RETRIES = 2
 # the client's timeout: a stalled answer (fault_proxy's "stall") lasts until the client gives up,
 # so this only needs to be far longer than a local request takes on a loaded machine
-TIMEOUT = 2.0
+TIMEOUT = 1.0
 
 
 @pytest.fixture

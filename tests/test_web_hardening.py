@@ -85,7 +85,7 @@ def test_a_huge_number_in_a_form_is_a_clear_refusal(seeded):
 
 @pytest.fixture
 def served(seeded, monkeypatch):
-    monkeypatch.setattr(web_serving.RedactingRequestHandler, "timeout", 2)
+    monkeypatch.setattr(web_serving.RedactingRequestHandler, "timeout", 0.5)     # (the idle one dropped soon)
     server = web_server(seeded.store, PASSWORD, "127.0.0.1", 0)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True)
     thread.start()
