@@ -32,8 +32,10 @@ def config(tmp_path):
                                               encoding="utf-8")
     text = data_path("forumgm.example.toml").read_text(encoding="utf-8")
     text = text.replace('"games/mafia.example.toml", "games/legends.example.toml"', '"games/mafia.example.toml"')
-    # a forum that refuses connections at once: every sync fails, so no phase may resolve
-    text = text.replace('base_url = "https://forum.example.org"', 'base_url = "http://127.0.0.1:9"\nretries = 0')
+    # a forum that refuses connections at once: every sync fails, so no phase may resolve (and the
+    # polite second between two requests, kept for a board, would only make each tick wait it out)
+    text = text.replace('base_url = "https://forum.example.org"',
+                        'base_url = "http://127.0.0.1:9"\nretries = 0\nmin_interval = 0.1')
     text = text.replace("poll_interval = 600", "poll_interval = 1")
     path = tmp_path / "forumgm.toml"
     path.write_text(text, encoding="utf-8")
