@@ -45,7 +45,7 @@ sys.dont_write_bytecode = False
 
 # Debian's chromium-headless-shell (README's test command installs it; Playwright downloads none): the
 # same Blink as the full browser without its windowing and services, which cost the full Chromium
-# (in --headless) some 80 CPU-s a run of the suite against 30 here.
+# (in --headless) some 80 CPU-s over the browser tests against 30 here.
 CHROMIUM = "/usr/bin/chromium-headless-shell"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
