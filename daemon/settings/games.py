@@ -27,13 +27,16 @@ def discovered() -> Mapping[str, Game]:
     return {point.name: point.load() for point in entry_points(group=GROUP)}
 
 
+@functools.cache
 def game_types() -> tuple[str, ...]:
-    return tuple(discovered())
+    """The type codes, without loading the games (every CLI start lists them in its help)."""
+    return tuple(point.name for point in entry_points(group=GROUP))
 
 
 def forget_games() -> None:
     """Discover the games anew: for a game registered while this process runs (a test's)."""
     discovered.cache_clear()
+    game_types.cache_clear()
     _shipped_rules.cache_clear()
     _own_table.cache_clear()
 
