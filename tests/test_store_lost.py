@@ -11,6 +11,7 @@ import sys
 
 import pytest
 
+from forumgm.daemon.cli import main
 from forumgm.daemon.offline.localforum import LocalForum
 from forumgm.daemon.runtime.loop import StopFlag, run_loop
 from forumgm.daemon.store import Store
@@ -48,7 +49,9 @@ def test_the_running_daemon_stops_when_its_store_is_lost(played, loss, caplog):
 
 
 @pytest.mark.parametrize("loss", ["deleted", "emptied", "replaced"])
-def test_no_command_makes_a_new_store_where_a_game_was_played(played, loss):
+def test_no_command_makes_a_new_store_where_a_game_was_played(played, loss, capsys):
+    """(The commands run in this process, as `forumgm` would run them: the file's one
+    real-process run, test_a_lost_store_is_one_line_from_a_real_process, shows the same line.)"""
     server, clock, config, daemon = played
     daemon.store.close()
     path = daemon.store.path
@@ -56,16 +59,30 @@ def test_no_command_makes_a_new_store_where_a_game_was_played(played, loss):
     kept = path.read_bytes() if path.exists() else None
     for command, code in ((["status", "--config"], 2), (["drafts", "list", "--config"], 2), (["run", "--once", "--config"], 2),
                           (["check-config"], 1)):              # (check-config lists it among the problems)
-        done = subprocess.run([sys.executable, "-m", "forumgm.daemon.cli", *command, str(config)],
-                              capture_output=True, text=True, timeout=60, env={**os.environ, PASSWORD_ENV: "host-secret"})
-        assert done.returncode == code, done.stdout + done.stderr
-        line = done.stderr.splitlines()[0]
-        assert code == 1 or done.stderr.splitlines() == [line]        # one line, no traceback
+        capsys.readouterr()
+        returned = main([*command, str(config)])
+        out, err = capsys.readouterr()
+        assert returned == code, out + err
+        line = err.splitlines()[0]
+        assert code == 1 or err.splitlines() == [line]        # one line, no traceback
         assert f"the store {path}" in line and f"the games {GAME} were played on it" in line
         assert str(marker_path(path)) in line
         assert (path.read_bytes() if path.exists() else None) == kept       # nothing made or changed
     with pytest.raises(StoreGone):
         Store(path)
+
+
+def test_a_lost_store_is_one_line_from_a_real_process(played):
+    server, clock, config, daemon = played
+    daemon.store.close()
+    path = daemon.store.path
+    lose(path, "deleted")
+    done = subprocess.run([sys.executable, "-m", "forumgm.daemon.cli", "run", "--once", "--config", str(config)],
+                          capture_output=True, text=True, timeout=60, env={**os.environ, PASSWORD_ENV: "host-secret"})
+    assert done.returncode == 2, done.stdout + done.stderr
+    [line] = done.stderr.splitlines()
+    assert f"the store {path}" in line and f"the games {GAME} were played on it" in line
+    assert not path.exists()
 
 
 def test_a_store_put_back_opens_and_deleting_the_marker_starts_afresh(played):
