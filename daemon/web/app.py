@@ -22,7 +22,6 @@ from werkzeug.exceptions import SecurityError
 from werkzeug.routing import IntegerConverter
 
 from forumgm.config import data_path
-from forumgm.engines.texts import CompiledTemplates
 from forumgm.daemon.drafts.phase_names import draft_label
 from forumgm.daemon.drafts.pictures import MARK, RELEASED
 from forumgm.daemon.host_actions.outcome_diff import earlier_edit_diff, text_diff
@@ -44,6 +43,7 @@ from forumgm.daemon.web.security import (HOST_ACTOR, check_csrf, csrf_token, log
 from forumgm.daemon.web.throttle import GLOBAL_BUDGET, LoginThrottle
 from forumgm.daemon.web.words import page_filters
 from forumgm.engines.base import Rules
+from forumgm.engines.texts import CompiledTemplates
 from forumgm.engines.votecount import discard_lines, tally_rows
 from forumgm.parsers.bbcode import to_phpbb_html
 from forumgm.parsers.names import decline
