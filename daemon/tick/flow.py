@@ -21,13 +21,14 @@ transaction that also marks it resolved; the store refuses a second resolution.
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
 import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from forumgm.daemon.drafts.compose import draft
 from forumgm.daemon.drafts.pictures import drawn_maps, save_pictures, with_mark
@@ -145,13 +146,9 @@ def tick(now: datetime, forum: Any, store: Store, games: Sequence[GameRun], edge
     moment = arrival_clock(forum, now)      # a read is timed when it is made, not when the tick began
     started = []
     for game in live:
-        try:
+        with _one_game(game, report):
             start_game(game, store, now)
             started.append(game)
-        except sqlite3.Error:   # the store itself fails: run_loop says so once, not per game
-            raise
-        except Exception as error:  # one broken game must not stop the others
-            _game_failed(game, error, report)
     reading = Reading(forum, store, now, moment, edges, report, board_clock, live)
     batches = resolving_first(started, store, now)
     for batch in batches:
@@ -223,15 +220,11 @@ class Reading:
         resolve what is due."""
         forum, store, now, report = self.forum, self.store, self.now, self.report
         for game in batch:
-            try:
+            with _one_game(game, report):
                 if in_grace(game, store, now):
                     continue
                 self.threads[game.id] = _sync_step(self.edges.sync_game, report, game.config, forum, store,
                                                    self.moment())
-            except sqlite3.Error:   # the store itself fails: run_loop says so once, not per game
-                raise
-            except Exception as error:  # one broken game must not stop the others
-                _game_failed(game, error, report)
         for forum_id in forums:
             self.inbox_errors[forum_id] = _inbox_step(self.edges, report, forum_id, forum, store, now, self.moment,
                                                       [game for game in self.live if game.forum_id == forum_id],
@@ -240,17 +233,13 @@ class Reading:
         if self.edges.seat_accounts is not None and read:
             _seat_accounts_step(self.edges.seat_accounts, report, forum, store, read, now)
         for game in read:
-            try:
+            with _one_game(game, report):
                 # a post a resolved phase never saw, dated inside it: the host is told
                 draft_late_posts(game, store, getattr(self.threads[game.id][0], "new_posts", None) or ())
                 # inputs may be missing after a failed sync: never resolve on a partial view of the forum
                 error = (self.inbox_errors[game.forum_id] or self.threads[game.id][1]
                          or _resolution_error(game, store, now, report, self.board_clock))
                 note_sync(store, game.id, error, now)     # the host sees why a game waits
-            except sqlite3.Error:   # the store itself fails: run_loop says so once, not per game
-                raise
-            except Exception as error:  # one broken game must not stop the others
-                _game_failed(game, error, report)
 
 
 def _deadline_passed(games: Sequence[GameRun], store: Store, now: datetime,
@@ -302,9 +291,17 @@ def _resolution_error(game: GameRun, store: Store, now: datetime, report: TickRe
     return None
 
 
-def _game_failed(game: GameRun, error: Exception, report: TickReport) -> None:
-    log.exception("game %s: tick failed", game.id)
-    report.errors.append(f"{game.id}: {error}")
+@contextlib.contextmanager
+def _one_game(game: GameRun, report: TickReport) -> Iterator[None]:
+    """One game's step of the tick: one broken game must not stop the others (logged, and in the
+    tick's report); the store itself failing is not the game's, run_loop says so once."""
+    try:
+        yield
+    except sqlite3.Error:
+        raise
+    except Exception as error:
+        log.exception("game %s: tick failed", game.id)
+        report.errors.append(f"{game.id}: {error}")
 
 
 def _sync_step(step: Callable | None, report: TickReport, *args) -> tuple[Any, str | None]:
