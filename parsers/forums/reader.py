@@ -125,12 +125,12 @@ def _thread_page_info(tree: LexborHTMLParser, layout: EngineLayout) -> PageInfo:
 
 
 def read_inbox(html: str, layout: EngineLayout, tz: Zone, now: datetime | None = None) -> list[PmHeader]:
-    return _read_folder(html, layout, layout.inbox, tz, now)
+    return _folder(parse_html(html), layout, _folder_layout(layout, sent=False), tz, now)
 
 
 def read_sent(html: str, layout: EngineLayout, tz: Zone, now: datetime | None = None) -> list[PmHeader]:
     """A sent folder's rows; `sender` is whom the PM went to."""
-    return _read_folder(html, layout, _folder_layout(layout, sent=True), tz, now)
+    return _folder(parse_html(html), layout, _folder_layout(layout, sent=True), tz, now)
 
 
 def _folder_layout(layout: EngineLayout, sent: bool) -> InboxLayout | None:
@@ -169,11 +169,6 @@ def _listing(tree: LexborHTMLParser, layout: EngineLayout) -> Listing:
                    stored=fill[0] if len(fill) == 2 else None, limit=fill[1] if len(fill) == 2 else None,
                    used=_percent(read_field(page, inbox.used)),
                    list_missing=bool(inbox.pagination and inbox.pagination.always and container is None))
-
-
-def _read_folder(html: str, layout: EngineLayout, inbox: InboxLayout | None, tz: Zone,
-                 now: datetime | None) -> list[PmHeader]:
-    return _folder(parse_html(html), layout, inbox, tz, now)
 
 
 def _folder(tree: LexborHTMLParser, layout: EngineLayout, inbox: InboxLayout | None, tz: Zone,
