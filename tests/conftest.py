@@ -15,24 +15,19 @@ import gc
 import os
 import sys
 import tempfile
-import threading
 from dataclasses import replace
 
 import pytest
 
 from forumgm.config import load_texts
-from forumgm.daemon.offline.localforum.server import STOP_POLL
-from forumgm.daemon.runtime.loop import game_runs
 from forumgm.daemon.settings.games import GROUP, forget_games
-from forumgm.daemon.store import Store
 from forumgm.daemon.store.lost import marker_path
-from forumgm.daemon.web.server import web_server
 from bellum_forum_support import Table as BellumTable
 from browser_support import fresh_page
 from coin_support import GAMES_FOLDER as COIN_FOLDER
 from e2e_support import copy_store, hosted_copy
 from legends_forum_support import GAME as LEGENDS_GAME, legends_forum, msk, start_daemon, tick_at
-from legends_host_support import PASSWORD as HOST_PAGE_PASSWORD, draft_body
+from legends_host_support import draft_body, hosts_page
 from localforum_support import FakeClock
 from mafia_daemon_support import example_installation
 from mafia_walk_support import walk
@@ -146,17 +141,8 @@ def hosted(round_one, tmp_path, monkeypatch):
     """Round 1 played and its report on the forum (a copy of its own); the host's page served on the
     same store file: (table, the page's store, the page's address)."""
     table = round_one.copy(tmp_path, monkeypatch)
-    installation = table.daemon.installation
-    store = Store(installation.storage, now=table.clock.now)
-    server = web_server(store, HOST_PAGE_PASSWORD, "127.0.0.1", 0,
-                        games=lambda: {game.id: game for game in game_runs(installation)})
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": STOP_POLL}, daemon=True)
-    thread.start()
-    yield table, store, f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join()
-    server.server_close()
-    store.close()
+    with hosts_page(table.daemon) as (store, base):
+        yield table, store, base
     table.close()
 
 

@@ -186,4 +186,3 @@ class LocalGame:
 
     def host_posts(self, marker: str = "") -> list:
         return [p for p in self.thread() if p.author == HOST and marker in p.text]
-
