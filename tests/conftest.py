@@ -26,7 +26,7 @@ from bellum_forum_support import Table as BellumTable
 from browser_support import fresh_page
 from coin_support import GAMES_FOLDER as COIN_FOLDER
 from e2e_support import copy_store, hosted_copy
-from legends_forum_support import GAME as LEGENDS_GAME, legends_forum, msk, start_daemon, tick_at
+from legends_forum_support import GAME as LEGENDS_GAME, legends_forum, legends_hosted, msk, tick_at
 from legends_host_support import draft_body, hosts_page
 from localforum_support import FakeClock
 from mafia_daemon_support import example_installation
@@ -158,10 +158,7 @@ def legends_game(tmp_path, monkeypatch):
 def day_two_played(tmp_path_factory):
     """Day 2 of that Legends game open, its votes posted in the thread over HTTP, played once a
     worker: `day_two` copies it for each test, which never sees this one."""
-    monkeypatch = pytest.MonkeyPatch()
-    with legends_forum(tmp_path_factory.mktemp("day-two"), monkeypatch) as (server, board, clock, config, players):
-        daemon = start_daemon(config, server, clock)
-        monkeypatch.undo()          # the password is read: no later test of the worker sees it set
+    with legends_hosted(tmp_path_factory.mktemp("day-two")) as (server, board, clock, config, players, daemon):
         for moment in (msk(2, 20), msk(3, 10, 5), msk(3, 21, 5), msk(4, 10, 5)):
             tick_at(daemon, clock, moment)
         clock.moment = msk(4, 12, 30)
@@ -171,7 +168,6 @@ def day_two_played(tmp_path_factory):
                  "Кума": players["Кума"].post("Я за [color=blue]Неизвестного[/color]")}
         tick_at(daemon, clock, msk(4, 13))
         yield server, board, daemon, posts
-        daemon.store.close()
 
 
 @pytest.fixture

@@ -7,6 +7,8 @@ import json
 from datetime import datetime
 from pathlib import Path
 
+import pytest
+
 from e2e_support import (HOST_PASSWORD, PASSWORD_ENV,  # noqa: F401  (PASSWORD_ENV: for its users)
                          Seat, write_installation as write_files)
 from forumgm.daemon.settings.installation import load_installation
@@ -84,6 +86,21 @@ def legends_forum(folder: Path, monkeypatch, extra_game: str = GAME_KEYS, roles:
     with LocalForum(Seat(board)) as server:
         config = write_installation(folder, server, extra_game, roles=roles)
         yield server, board, clock, config, {nick: Player(server, clock, nick) for nick in (*roles, *spectators)}
+
+
+@contextlib.contextmanager
+def legends_hosted(folder: Path, extra_game: str = GAME_KEYS, roles: dict = ROLES, spectators: tuple[str, ...] = ()):
+    """legends_forum with the daemon started on it, for a game a session fixture plays once a
+    worker: the host's password is in the environment only while the daemon starts (it is read
+    then), so no later test of the worker sees it set: (server, board, clock, config, players, daemon)."""
+    monkeypatch = pytest.MonkeyPatch()
+    with legends_forum(folder, monkeypatch, extra_game, roles, spectators) as (server, board, clock, config, players):
+        daemon = start_daemon(config, server, clock)
+        monkeypatch.undo()
+        try:
+            yield server, board, clock, config, players, daemon
+        finally:
+            daemon.store.close()
 
 
 def start_daemon(config: Path, server: LocalForum, clock: FakeClock, publish: bool = False) -> Daemon:

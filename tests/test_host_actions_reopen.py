@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from forumgm.daemon.cli import main
 from e2e_support import hosted_copy
-from legends_forum_support import GAME, MSK, legends_forum, msk, start_daemon, tick_at
+from legends_forum_support import GAME, MSK, legends_hosted, msk, tick_at
 from legends_host_support import PASSWORD, cli, hosts_page
 from browser_support import log_in, submit_correction
 
@@ -120,18 +120,14 @@ def test_the_host_reopens_a_game_its_rules_ended_on_his_page(ended, page):
 def duel_played(tmp_path_factory):
     """Two players of two clans, each voting in the thread on day 2: the lynch ends the game whoever
     falls (played once a worker: `duel` gives each test a copy of its own)."""
-    monkeypatch = pytest.MonkeyPatch()
-    with legends_forum(tmp_path_factory.mktemp("duel"), monkeypatch, roles={"Аскон": "Бес", "Кума": "Единорог"}) as (
-            server, board, clock, config, players):
-        daemon = start_daemon(config, server, clock)
-        monkeypatch.undo()          # the password is read: no later test of the worker sees it set
+    with legends_hosted(tmp_path_factory.mktemp("duel"), roles={"Аскон": "Бес", "Кума": "Единорог"}) as (
+            server, board, clock, config, players, daemon):
         for moment in (msk(2, 20), msk(3, 10, 5), msk(3, 21, 5), msk(4, 10, 5)):
             tick_at(daemon, clock, moment)
         clock.moment = msk(4, 12, 30)
         for nick in ("Аскон", "Кума"):
             players[nick].post("Голосую за [color=blue]Кума[/color]")
         yield server, board, daemon
-        daemon.store.close()
 
 
 @pytest.fixture

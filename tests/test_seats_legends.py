@@ -14,7 +14,7 @@ from forumgm.daemon.settings.installation import load_installation
 from forumgm.daemon.store import Store
 from forumgm.daemon.tick.seat_accounts import check_seat_accounts
 from e2e_support import hosted_copy
-from legends_forum_support import GAME, legends_forum, msk, start_daemon, tick_at
+from legends_forum_support import GAME, legends_hosted, msk, tick_at
 from seats_support import rerun_after_replacement
 
 NIGHT1 = {"Аскон": "Шпионаж Кума", "gosha100": "Защита 3", "Robozik": "Атака 5 Аскон"}
@@ -25,11 +25,8 @@ NEW = "Новичок"
 def day2_played(tmp_path_factory):
     """Night 1 with orders, day 1 and night 2 resolved: day 2 takes votes in the thread (played once a
     worker: `day2` gives each test a copy of its own)."""
-    monkeypatch = pytest.MonkeyPatch()
-    with legends_forum(tmp_path_factory.mktemp("day2"), monkeypatch, "[approval]\nreceipt = false\n",
-                       spectators=(NEW,)) as (server, board, clock, config, players):
-        daemon = start_daemon(config, server, clock)
-        monkeypatch.undo()          # the password is read: no later test of the worker sees it set
+    with legends_hosted(tmp_path_factory.mktemp("day2"), "[approval]\nreceipt = false\n",
+                        spectators=(NEW,)) as (server, board, clock, config, players, daemon):
         tick_at(daemon, clock, msk(2, 20))
         clock.moment = msk(2, 22)
         for nick, text in NIGHT1.items():
@@ -38,7 +35,6 @@ def day2_played(tmp_path_factory):
             tick_at(daemon, clock, moment)
         assert [p["key"] for p in daemon.store.phases(GAME, "resolved")] == ["night-1", "day-1", "night-2"]
         yield server, board, daemon, players
-        daemon.store.close()
 
 
 @pytest.fixture
